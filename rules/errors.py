@@ -1,0 +1,54 @@
+"""Errors of the rules library. Each carries a stable code and one plain sentence.
+
+All are `ValueError`s so that callers who only care about "bad input" can catch
+one thing, while the bot can tell the kinds apart and answer specifically.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class SfenError(ValueError):
+    """An SFEN that does not describe a legal shogi position.
+
+    `code` is stable (tests and the bot match on it); `str(error)` is a sentence
+    a player can act on.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class InvalidMoveError(ValueError):
+    """Text that could not be read as a move at all."""
+
+
+class IllegalReason(Enum):
+    """Why a well-formed move may not be played. The value is the stable code."""
+
+    MALFORMED = "malformed"
+    NO_PIECE = "no_piece"
+    NOT_OWN_PIECE = "not_own_piece"
+    NOT_IN_HAND = "not_in_hand"
+    OCCUPIED = "occupied"
+    CANNOT_MOVE_THERE = "cannot_move_there"
+    BLOCKED = "blocked"
+    CAPTURES_OWN_PIECE = "captures_own_piece"
+    MUST_PROMOTE = "must_promote"
+    CANNOT_PROMOTE = "cannot_promote"
+    DEAD_DROP = "dead_drop"
+    NIFU = "nifu"
+    UCHIFUZUME = "uchifuzume"
+    LEAVES_KING_IN_CHECK = "leaves_king_in_check"
+    DOUBLE_CHECK = "double_check"
+    GAME_OVER = "game_over"
+
+
+class IllegalMoveError(ValueError):
+    """A move that is well formed but not legal here; `reason` says why."""
+
+    def __init__(self, reason: IllegalReason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason

@@ -1,0 +1,203 @@
+"""Reading and writing SFEN strings, with strict validation.
+
+Other libraries are permissive here (python-shogi adds up `pppp`, cshogi keeps
+the last count, neither rejects nifu); a bot that accepts SFENs from users must
+not be, so every way an SFEN can be wrong has its own stable error code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import SfenError
+from .tables import is_dead_square
+from .types import HAND_ROLES, RANK_LETTERS, Color, Role
+
+# How many pieces of each base kind a complete set holds (both colours together).
+MAX_PIECES: dict[Role, int] = {
+    Role.PAWN: 18,
+    Role.LANCE: 4,
+    Role.KNIGHT: 4,
+    Role.SILVER: 4,
+    Role.GOLD: 4,
+    Role.BISHOP: 2,
+    Role.ROOK: 2,
+    Role.KING: 2,
+}
+
+_LETTERS = {role.sfen: role for role in Role if not role.is_promoted}
+
+
+@dataclass(slots=True)
+class SfenFields:
+    """The parsed parts of an SFEN before the position-level checks."""
+
+    board: list[int]
+    hands: list[list[int]]
+    turn: int
+    move_number: int
+
+
+def parse_sfen(text: str) -> SfenFields:
+    """Split and read an SFEN; raises `SfenError` for anything malformed."""
+    if not isinstance(text, str):
+        raise SfenError("not_text", "An SFEN must be text.")
+    fields = text.strip().split()
+    if fields and fields[0] == "sfen":
+        fields = fields[1:]
+    if len(fields) not in (3, 4):
+        raise SfenError(
+            "fields",
+            "An SFEN has four parts separated by spaces: board, side to move, hands, move number.",
+        )
+    board = _parse_board(fields[0])
+    if fields[1] not in ("b", "w"):
+        raise SfenError("side", "The side to move must be 'b' (sente) or 'w' (gote).")
+    hands = _parse_hands(fields[2])
+    move_number = 1
+    if len(fields) == 4:
+        if not fields[3].isascii() or not fields[3].isdigit() or len(fields[3]) > 6:
+            raise SfenError("move_number", "The move number must be a whole number.")
+        move_number = max(int(fields[3]), 1)
+    return SfenFields(board, hands, 0 if fields[1] == "b" else 1, move_number)
+
+
+def _parse_board(text: str) -> list[int]:
+    rows = text.split("/")
+    if len(rows) != 9:
+        raise SfenError("board_ranks", f"The board must have 9 ranks separated by '/', not {len(rows)}.")
+    board: list[int] = []
+    for row_index, row in enumerate(rows):
+        width = 0
+        promoted = False
+        for char in row:
+            if char == "+":
+                if promoted:
+                    raise SfenError("piece_letter", "'++' is not a piece.")
+                promoted = True
+                continue
+            if char in "123456789":
+                if promoted:
+                    raise SfenError("piece_letter", "'+' must be followed by a piece letter.")
+                board.extend([0] * int(char))
+                width += int(char)
+            else:
+                role = _LETTERS.get(char.upper()) if char.isascii() else None
+                if role is None:
+                    raise SfenError("piece_letter", f"{char!r} is not a piece letter (K R B G S N L P).")
+                if promoted:
+                    if not role.can_promote:
+                        raise SfenError("promoted_piece", f"A {role.name.lower()} cannot be promoted.")
+                    role = role.promoted
+                    promoted = False
+                board.append(role + (0 if char.isupper() else 16))
+                width += 1
+            if width > 9:
+                break
+        if promoted:
+            raise SfenError("piece_letter", "'+' must be followed by a piece letter.")
+        if width != 9:
+            raise SfenError(
+                "rank_width", f"Rank {RANK_LETTERS[row_index]} must cover 9 squares, not {width}."
+            )
+    return board
+
+
+def _parse_hands(text: str) -> list[list[int]]:
+    hands = [[0] * 9, [0] * 9]
+    if text == "-":
+        return hands
+    seen: set[str] = set()
+    count_text = ""
+    for char in text:
+        if char.isascii() and char.isdigit():
+            count_text += char
+            if len(count_text) > 2:
+                raise SfenError("hand_syntax", "A count in the hands is at most 18.")
+            continue
+        role = _LETTERS.get(char.upper()) if char.isascii() else None
+        if role is None or role is Role.KING:
+            raise SfenError(
+                "hand_syntax", f"{char!r} cannot be in a hand; write counts and letters like 2Pb."
+            )
+        if char in seen:
+            raise SfenError("hand_repeated", f"The hand lists {char!r} twice; write its count once.")
+        seen.add(char)
+        count = int(count_text) if count_text else 1
+        if count_text and (count < 2 or count_text.startswith("0")):
+            raise SfenError("hand_syntax", "A count in the hands is written only when it is 2 or more.")
+        hands[0 if char.isupper() else 1][role] = count
+        count_text = ""
+    if count_text:
+        raise SfenError("hand_syntax", "A count in the hands must be followed by a piece letter.")
+    return hands
+
+
+def check_material(board: list[int], hands: list[list[int]]) -> None:
+    """Piece counts, kings, nifu and dead pieces: everything that needs no attack tables."""
+    totals = dict.fromkeys(MAX_PIECES, 0)
+    kings = [0, 0]
+    pawn_files: set[tuple[int, int]] = set()
+    for square, code in enumerate(board):
+        if not code:
+            continue
+        color, role = code >> 4, Role(code & 15)
+        totals[role.unpromoted] += 1
+        if role is Role.KING:
+            kings[color] += 1
+        if role is Role.PAWN:
+            key = (color, square % 9)
+            if key in pawn_files:
+                raise SfenError(
+                    "nifu",
+                    f"{Color(color).name.title()} has two unpromoted pawns on file {9 - square % 9} (nifu).",
+                )
+            pawn_files.add(key)
+        if role in (Role.PAWN, Role.LANCE, Role.KNIGHT) and is_dead_square(color, role, square):
+            raise SfenError(
+                "dead_piece",
+                f"The {role.name.lower()} on {9 - square % 9}{RANK_LETTERS[square // 9]} could never move again.",
+            )
+    for hand in hands:
+        for role in HAND_ROLES:
+            totals[role] += hand[role]
+    for role, most in MAX_PIECES.items():
+        if totals[role] > most:
+            raise SfenError("piece_count", f"There are {totals[role]} {role.name.lower()}s; a set has {most}.")
+    for color in Color:
+        if kings[color] == 0:
+            raise SfenError("king_missing", f"{color.name.title()} has no king.")
+        if kings[color] > 1:
+            raise SfenError("king_extra", f"{color.name.title()} has more than one king.")
+
+
+def board_sfen(board: list[int]) -> str:
+    rows = []
+    for row in range(9):
+        out = []
+        empty = 0
+        for code in board[row * 9 : row * 9 + 9]:
+            if not code:
+                empty += 1
+                continue
+            if empty:
+                out.append(str(empty))
+                empty = 0
+            letter = Role(code & 15).sfen
+            out.append(letter if code < 16 else letter.lower())
+        if empty:
+            out.append(str(empty))
+        rows.append("".join(out))
+    return "/".join(rows)
+
+
+def hands_sfen(hands: list[list[int]]) -> str:
+    """Hands in the fixed R B G S N L P order, sente first, counts above 1 only; `-` if empty."""
+    out = []
+    for color, hand in enumerate(hands):
+        for role in HAND_ROLES:
+            count = hand[role]
+            if count:
+                letter = role.sfen if color == 0 else role.sfen.lower()
+                out.append(f"{count if count > 1 else ''}{letter}")
+    return "".join(out) or "-"
