@@ -7,7 +7,8 @@
 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'
 """
 
-from .errors import IllegalMoveError, IllegalReason, InvalidMoveError, SfenError
+from .errors import GameError, IllegalMoveError, IllegalReason, InvalidMoveError, SfenError
+from .game import Game, Outcome, Termination
 from .handicaps import Handicap
 from .moves import Move
 from .perft import perft
@@ -16,15 +17,19 @@ from .types import Color, Piece, Role, Square
 
 __all__ = [
     "Color",
+    "Game",
+    "GameError",
     "Handicap",
     "IllegalMoveError",
     "IllegalReason",
     "InvalidMoveError",
     "Move",
+    "Outcome",
     "Piece",
     "Position",
     "Role",
     "SfenError",
     "Square",
+    "Termination",
     "perft",
 ]

@@ -52,3 +52,8 @@ class IllegalMoveError(ValueError):
     def __init__(self, reason: IllegalReason, message: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class GameError(ValueError):
+    """An action the game's state does not allow: acting after the end, aborting after
+    both players have moved, declaring an impasse without meeting the conditions."""

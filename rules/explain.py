@@ -55,7 +55,9 @@ def _explain_drop(position: Position, move: Move) -> IllegalMoveError:
     if not position.hands[us][role]:
         return _error(IllegalReason.NOT_IN_HAND, f"You have no {name} in hand.")
     if position.board[target]:
-        return _error(IllegalReason.OCCUPIED, f"You can only drop on an empty square; {target} is taken.")
+        return _error(
+            IllegalReason.OCCUPIED, f"You can only drop on an empty square; {target} is taken."
+        )
     if is_dead_square(us, role, target):
         return _error(
             IllegalReason.DEAD_DROP,
@@ -71,12 +73,12 @@ def _explain_drop(position: Position, move: Move) -> IllegalMoveError:
             )
     checkers = position.checkers()
     if len(checkers) > 1:
-        return _error(IllegalReason.DOUBLE_CHECK, "Your king is in double check: only a king move helps.")
+        return _error(
+            IllegalReason.DOUBLE_CHECK, "Your king is in double check: only a king move helps."
+        )
     blocks = not checkers or target in BETWEEN[position.kings[us]][checkers[0]]
     if role is Role.PAWN and blocks:
-        return _error(
-            IllegalReason.UCHIFUZUME, "A pawn drop may not give checkmate (uchifuzume)."
-        )
+        return _error(IllegalReason.UCHIFUZUME, "A pawn drop may not give checkmate (uchifuzume).")
     return _error(
         IllegalReason.LEAVES_KING_IN_CHECK,
         f"Your king is in check and a drop on {target} does not block it.",
@@ -92,18 +94,23 @@ def _explain_board_move(position: Position, move: Move) -> IllegalMoveError:
     if piece is None:
         return _error(IllegalReason.NO_PIECE, f"There is no piece on {source}.")
     if piece.color != us:
-        return _error(IllegalReason.NOT_OWN_PIECE, f"The {ROLE_NAMES[piece.role]} on {source} is not yours.")
+        return _error(
+            IllegalReason.NOT_OWN_PIECE, f"The {ROLE_NAMES[piece.role]} on {source} is not yours."
+        )
     name = ROLE_NAMES[piece.role]
     occupant = PIECES[position.board[target]]
     if occupant is not None and occupant.color == us:
         return _error(
-            IllegalReason.CAPTURES_OWN_PIECE, f"{target} holds your own {ROLE_NAMES[occupant.role]}."
+            IllegalReason.CAPTURES_OWN_PIECE,
+            f"{target} holds your own {ROLE_NAMES[occupant.role]}.",
         )
     code = position.board[source]
     if target not in STEP_TARGETS[code][source]:
         ray = next((r for r in SLIDE_RAYS[code][source] if target in r), None)
         if ray is None:
-            return _error(IllegalReason.CANNOT_MOVE_THERE, f"A {name} on {source} cannot move to {target}.")
+            return _error(
+                IllegalReason.CANNOT_MOVE_THERE, f"A {name} on {source} cannot move to {target}."
+            )
         if any(position.board[sq] for sq in BETWEEN[source][target]):
             return _error(
                 IllegalReason.BLOCKED, f"The {name} on {source} is blocked on its way to {target}."
@@ -119,10 +126,13 @@ def _explain_board_move(position: Position, move: Move) -> IllegalMoveError:
             )
     elif MUST_PROMOTE[code][target]:
         return _error(
-            IllegalReason.MUST_PROMOTE, f"A {name} on {target} could never move again, so it must promote."
+            IllegalReason.MUST_PROMOTE,
+            f"A {name} on {target} could never move again, so it must promote.",
         )
     if piece.role is Role.KING:
-        return _error(IllegalReason.LEAVES_KING_IN_CHECK, f"Your king would be in check on {target}.")
+        return _error(
+            IllegalReason.LEAVES_KING_IN_CHECK, f"Your king would be in check on {target}."
+        )
     if position.is_check():
         return _error(
             IllegalReason.LEAVES_KING_IN_CHECK,

@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import sfen as sfen_io
-from .errors import IllegalMoveError, IllegalReason, SfenError
+from .errors import IllegalMoveError, SfenError
 from .handicaps import Handicap
 from .moves import DROP_ROLES, MOVES, Move, encode
 from .tables import (
-    BETWEEN,
     KNIGHT_SOURCES,
     MUST_PROMOTE,
     RAYS8,
@@ -30,16 +29,18 @@ from .tables import (
     SLIDE_RAYS,
     STEP_ATTACKS_FROM,
     STEP_TARGETS,
-    is_dead_square,
 )
-from .types import HAND_ROLES, PIECES, SQUARES, Color, Piece, Role, Square, in_zone
+from .types import HAND_ROLES, PIECES, SQUARES, Color, Piece, Role, Square
 
 _KING = int(Role.KING)
 _PAWN = int(Role.PAWN)
 _KNIGHT = int(Role.KNIGHT)
 _DROP_ORDER = tuple(int(role) for role in DROP_ROLES)
 # _ZONE[color][square]: the square is in that colour's promotion zone.
-_ZONE = [[row < 3 for row in range(9) for _ in range(9)], [row >= 6 for row in range(9) for _ in range(9)]]
+_ZONE = [
+    [row < 3 for row in range(9) for _ in range(9)],
+    [row >= 6 for row in range(9) for _ in range(9)],
+]
 
 
 class Position:
@@ -217,7 +218,7 @@ class Position:
     def legal_move_count(self) -> int:
         return len(self._legal_codes())
 
-    def _legal_codes(self) -> list[int]:  # noqa: C901 - one tight loop is the point
+    def _legal_codes(self) -> list[int]:
         board = self.board
         us = self.turn_index
         them = 1 - us

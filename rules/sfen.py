@@ -65,7 +65,9 @@ def parse_sfen(text: str) -> SfenFields:
 def _parse_board(text: str) -> list[int]:
     rows = text.split("/")
     if len(rows) != 9:
-        raise SfenError("board_ranks", f"The board must have 9 ranks separated by '/', not {len(rows)}.")
+        raise SfenError(
+            "board_ranks", f"The board must have 9 ranks separated by '/', not {len(rows)}."
+        )
     board: list[int] = []
     for row_index, row in enumerate(rows):
         width = 0
@@ -84,10 +86,14 @@ def _parse_board(text: str) -> list[int]:
             else:
                 role = _LETTERS.get(char.upper()) if char.isascii() else None
                 if role is None:
-                    raise SfenError("piece_letter", f"{char!r} is not a piece letter (K R B G S N L P).")
+                    raise SfenError(
+                        "piece_letter", f"{char!r} is not a piece letter (K R B G S N L P)."
+                    )
                 if promoted:
                     if not role.can_promote:
-                        raise SfenError("promoted_piece", f"A {role.name.lower()} cannot be promoted.")
+                        raise SfenError(
+                            "promoted_piece", f"A {role.name.lower()} cannot be promoted."
+                        )
                     role = role.promoted
                     promoted = False
                 board.append(role + (0 if char.isupper() else 16))
@@ -121,11 +127,15 @@ def _parse_hands(text: str) -> list[list[int]]:
                 "hand_syntax", f"{char!r} cannot be in a hand; write counts and letters like 2Pb."
             )
         if char in seen:
-            raise SfenError("hand_repeated", f"The hand lists {char!r} twice; write its count once.")
+            raise SfenError(
+                "hand_repeated", f"The hand lists {char!r} twice; write its count once."
+            )
         seen.add(char)
         count = int(count_text) if count_text else 1
         if count_text and (count < 2 or count_text.startswith("0")):
-            raise SfenError("hand_syntax", "A count in the hands is written only when it is 2 or more.")
+            raise SfenError(
+                "hand_syntax", "A count in the hands is written only when it is 2 or more."
+            )
         hands[0 if char.isupper() else 1][role] = count
         count_text = ""
     if count_text:
@@ -150,20 +160,24 @@ def check_material(board: list[int], hands: list[list[int]]) -> None:
             if key in pawn_files:
                 raise SfenError(
                     "nifu",
-                    f"{Color(color).name.title()} has two unpromoted pawns on file {9 - square % 9} (nifu).",
+                    f"{Color(color).name.title()} has two unpromoted pawns"
+                    f" on file {9 - square % 9} (nifu).",
                 )
             pawn_files.add(key)
         if role in (Role.PAWN, Role.LANCE, Role.KNIGHT) and is_dead_square(color, role, square):
             raise SfenError(
                 "dead_piece",
-                f"The {role.name.lower()} on {9 - square % 9}{RANK_LETTERS[square // 9]} could never move again.",
+                f"The {role.name.lower()} on {9 - square % 9}{RANK_LETTERS[square // 9]}"
+                " could never move again.",
             )
     for hand in hands:
         for role in HAND_ROLES:
             totals[role] += hand[role]
     for role, most in MAX_PIECES.items():
         if totals[role] > most:
-            raise SfenError("piece_count", f"There are {totals[role]} {role.name.lower()}s; a set has {most}.")
+            raise SfenError(
+                "piece_count", f"There are {totals[role]} {role.name.lower()}s; a set has {most}."
+            )
     for color in Color:
         if kings[color] == 0:
             raise SfenError("king_missing", f"{color.name.title()} has no king.")

@@ -1,0 +1,73 @@
+"""Game-level behaviour beyond the labelled cases: endings by the players, handicaps."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import Color, Game, GameError, Handicap, IllegalMoveError, Move, Position, Termination
+
+
+def test_fools_mate_style_checkmate_ends_the_game() -> None:
+    game = Game("5k3/7pp/4S4/9/9/9/PPPP5/2KG5/9 b G 1")
+    game.push(Move.from_usi("G*4b"))
+    assert game.outcome is not None
+    assert game.outcome.termination is Termination.CHECKMATE
+    assert game.outcome.winner is Color.SENTE
+    assert game.outcome.loser is Color.GOTE
+    with pytest.raises(IllegalMoveError):
+        game.push(Move.from_usi("5a6a"))
+
+
+def test_illegal_move_changes_nothing() -> None:
+    game = Game(moves=["7g7f"])
+    with pytest.raises(IllegalMoveError):
+        game.push(Move.from_usi("7f7e"))  # not gote's piece
+    assert [m.usi() for m in game.moves] == ["7g7f"]
+    assert game.position.sfen() == Game(moves=["7g7f"]).position.sfen()
+
+
+@pytest.mark.parametrize("color", list(Color))
+def test_resignation_any_time(color: Color) -> None:
+    game = Game(moves=["7g7f"])  # gote to move; either side may resign
+    outcome = game.resign(color)
+    assert outcome.termination is Termination.RESIGNATION
+    assert outcome.winner is color.opponent
+    with pytest.raises(GameError):
+        game.resign(color.opponent)
+
+
+def test_time_out_loses() -> None:
+    game = Game()
+    assert game.time_out(Color.SENTE).winner is Color.GOTE
+
+
+def test_abort_only_before_both_moved() -> None:
+    assert Game(moves=["7g7f"]).abort().winner is None
+    game = Game(moves=["7g7f", "3c3d"])
+    with pytest.raises(GameError):
+        game.abort()
+    assert game.outcome is None
+
+
+@pytest.mark.parametrize("handicap", list(Handicap))
+def test_handicap_starts(handicap: Handicap) -> None:
+    game = Game(Position.initial(handicap))
+    assert game.handicap is handicap
+    expected_first = Color.SENTE if handicap is Handicap.EVEN else Color.GOTE
+    assert game.position.turn is expected_first
+    assert Handicap.parse(handicap.japanese) is handicap
+    assert Handicap.parse(handicap.id) is handicap
+
+
+def test_handicap_missing_points() -> None:
+    assert Game().missing_points() == 0
+    assert Game(Position.initial("two_piece")).missing_points() == 10
+    assert Game(Position.initial("four_piece")).missing_points() == 12
+    assert Game(Position.initial("lance")).missing_points() == 1
+
+
+def test_start_position_without_moves_can_already_be_over() -> None:
+    game = Game("8k/9/9/9/9/9/1sg6/1p7/K8 b - 1")
+    assert game.outcome is not None
+    assert game.outcome.termination is Termination.STALEMATE
+    assert game.outcome.winner is Color.GOTE
