@@ -1,0 +1,52 @@
+"""Shared pytest configuration: markers and the command-line switches of the long tests.
+
+* ``--perft-full`` also runs the depth-4 perft entries whose counts run into the millions
+  (minutes, not seconds, in pure Python).
+* ``--cshogi-positions N`` sets how many positions the differential test against cshogi
+  compares (default 24,000, about half a minute; ``--cshogi-positions 1000000`` for the
+  long run).
+
+Tests marked ``slow`` still run by default; ``-m "not slow"`` skips them when iterating.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+DEFAULT_CSHOGI_POSITIONS = 24_000
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("shogi rules")
+    group.addoption(
+        "--perft-full",
+        action="store_true",
+        default=False,
+        help="also run the depth-4 perft entries above 2,000,000 nodes (several minutes)",
+    )
+    group.addoption(
+        "--cshogi-positions",
+        action="store",
+        type=int,
+        default=DEFAULT_CSHOGI_POSITIONS,
+        metavar="N",
+        help=f"positions compared with cshogi in the differential test "
+        f"(default {DEFAULT_CSHOGI_POSITIONS:,})",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "slow: a slower test (seconds); still runs by default, deselect with -m 'not slow'",
+    )
+
+
+@pytest.fixture(scope="session")
+def perft_full(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--perft-full"))
+
+
+@pytest.fixture(scope="session")
+def cshogi_positions(request: pytest.FixtureRequest) -> int:
+    return int(request.config.getoption("--cshogi-positions"))
