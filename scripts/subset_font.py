@@ -52,7 +52,9 @@ KANA = _span(0x3041, 0x3096) + _span(0x30A1, 0x30FA) + "ー゛゜ゝゞヽヾ"
 FULL_WIDTH = _span(0xFF01, 0xFF5E) + "　"
 GAME_WORDS = "先後上下手持駒同打不右左直引寄詰番目勝負投了千日時間切中断入宣言第局対戦残分秒期限"
 
-CHARACTERS = "".join(dict.fromkeys(PIECES + NUMERALS + MARKS + LATIN + KANA + FULL_WIDTH + GAME_WORDS))
+CHARACTERS = "".join(
+    dict.fromkeys(PIECES + NUMERALS + MARKS + LATIN + KANA + FULL_WIDTH + GAME_WORDS)
+)
 
 
 def load_source(path: Path, index: int) -> TTFont:
@@ -85,6 +87,7 @@ def make_subset(font: TTFont, characters: str) -> TTFont:
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=[ord(ch) for ch in characters if ord(ch) in cmap])
     subsetter.subset(font)
+    font.recalcTimestamp = False  # keep the source's dates: the same input gives the same bytes
     return font
 
 
@@ -127,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     font = make_subset(load_source(args.source, args.index), CHARACTERS)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     font.save(str(args.output))
-    print(f"wrote {args.output} ({args.output.stat().st_size:,} bytes, {len(CHARACTERS)} characters)")
+    size = args.output.stat().st_size
+    print(f"wrote {args.output} ({size:,} bytes, {len(CHARACTERS)} characters listed)")
     if args.licence is not None:
         target = args.output.parent / "LICENSE-OFL.txt"
         target.write_text(licence_text(args.licence, font), encoding="utf-8")
