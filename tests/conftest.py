@@ -3,7 +3,7 @@
 * ``--perft-full`` also runs the depth-4 perft entries whose counts run into the millions
   (minutes, not seconds, in pure Python).
 * ``--cshogi-positions N`` sets how many positions the differential test against cshogi
-  compares (default 24,000, about half a minute; ``--cshogi-positions 1000000`` for the
+  compares (default 60,000, about 20 seconds; ``--cshogi-positions 1000000`` for the
   long run).
 
 Tests marked ``slow`` still run by default; ``-m "not slow"`` skips them when iterating.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-DEFAULT_CSHOGI_POSITIONS = 24_000
+DEFAULT_CSHOGI_POSITIONS = 60_000
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
