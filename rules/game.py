@@ -101,6 +101,15 @@ class Game:
         """How many times the current position has appeared in this game."""
         return len(self._seen[self._keys[-1]])
 
+    def position_at(self, ply: int) -> Position:
+        """The position after the first `ply` moves (0 is the start), as a new object."""
+        if not 0 <= ply <= len(self.moves):
+            raise IndexError(f"this game has no ply {ply}")
+        position = self.start.copy()
+        for move in self.moves[:ply]:
+            position.push_unchecked(move)
+        return position
+
     def missing_points(self) -> int:
         """Impasse points the start position lacks (a handicap's removed pieces)."""
         return impasse.missing_points(self.start)

@@ -71,3 +71,12 @@ def test_start_position_without_moves_can_already_be_over() -> None:
     assert game.outcome is not None
     assert game.outcome.termination is Termination.STALEMATE
     assert game.outcome.winner is Color.GOTE
+
+
+def test_position_at_replays_a_prefix() -> None:
+    game = Game(moves=["7g7f", "3c3d", "8h2b+"])
+    assert game.position_at(0).sfen() == Game().position.sfen()
+    assert game.position_at(2).sfen() == Game(moves=["7g7f", "3c3d"]).position.sfen()
+    assert game.position_at(3).sfen() == game.position.sfen()
+    with pytest.raises(IndexError):
+        game.position_at(4)

@@ -1,0 +1,57 @@
+"""`python -m bot`: read the settings, open the database, connect to Discord.
+
+`--sync` publishes the slash commands globally (needed once, and after a
+command changes); with `DEV_GUILD_ID` set they are synced to that server at
+every start, which is instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+import discord
+
+from .client import create_bot
+from .config import ConfigError, Settings
+from .db import Database
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument("--sync", action="store_true", help="sync slash commands globally")
+    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env(env_file=args.env_file)
+    except ConfigError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=settings.logging_level,
+        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
+    )
+    try:
+        asyncio.run(_run(settings, sync_global=args.sync))
+    except discord.LoginFailure:
+        print("Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+async def _run(settings: Settings, *, sync_global: bool) -> None:
+    database = await Database.open(settings.database_path)
+    logging.getLogger(__name__).info("database ready at %s", settings.database_path)
+    try:
+        async with create_bot(settings, database=database, sync_global=sync_global) as bot:
+            await bot.start(settings.discord_token)
+    finally:
+        await database.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""The bot object: wiring of settings, database, service, buttons, commands and the clock task.
+
+`create_bot` does nothing at import and nothing on the network until started,
+so tests can build as many bots as they like against a fake Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from render import describe, render_board
+from rules import Color
+
+from .config import Settings
+from .db import Database
+from .services import GameService, GameView
+from .services.deadlines import DeadlineScheduler
+
+log = logging.getLogger(__name__)
+
+
+class ShogiBot(commands.Bot):
+    """A discord.py bot that plays correspondence shogi through a `GameService`."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        database: Database | None = None,
+        clock: Callable[[], datetime] | None = None,
+        sync_global: bool = False,
+        **options: Any,
+    ) -> None:
+        options.setdefault("intents", discord.Intents.default())
+        options.setdefault("help_command", None)
+        super().__init__(command_prefix=commands.when_mentioned, **options)
+        self.settings = settings
+        self.sync_global = sync_global
+        self._clock = clock
+        self._database = database
+        self._owns_database = database is None
+        self._service: GameService | None = None
+        self._scheduler: DeadlineScheduler | None = None
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("the bot is not set up yet")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        from .cogs.games import GamesCog
+        from .events import DiscordEvents
+        from .views.buttons import DYNAMIC_ITEMS
+
+        if self._database is None:
+            self._database = await Database.open(self.settings.database_path)
+        kwargs: dict[str, Any] = {"events": DiscordEvents(self)}
+        if self._clock is not None:
+            kwargs["clock"] = self._clock
+        self._service = GameService(self._database, **kwargs)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(GamesCog(self))
+        self._scheduler = DeadlineScheduler(self._service)
+        self._scheduler.start()
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild_id)
+        if self.sync_global:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally", len(synced))
+
+    def deadlines_changed(self) -> None:
+        """A move or a new game may have brought the next deadline closer."""
+        if self._scheduler is not None:
+            self._scheduler.wake()
+
+    async def board_file(self, game: GameView, *, perspective: Color | None = None) -> discord.File:
+        """The game's board as a PNG attachment with alt text, rendered off the event loop."""
+        rules_game = game.game
+        position = rules_game.position
+        last = rules_game.moves[-1] if rules_game.moves else None
+        previous = rules_game.position_at(len(rules_game.moves) - 1) if last else None
+
+        def work() -> tuple[bytes, str]:
+            png = render_board(
+                position,
+                last_move=last,
+                perspective=perspective or Color.SENTE,
+                sente_name=game.sente.name,
+                gote_name=game.gote.name,
+            )
+            return png, describe(position, last, previous=previous)
+
+        png, alt = await asyncio.to_thread(work)
+        return discord.File(io.BytesIO(png), filename=f"game-{game.id}.png", description=alt[:1000])
+
+    async def close(self) -> None:
+        if self._scheduler is not None:
+            await self._scheduler.stop()
+        await super().close()
+        if self._database is not None and self._owns_database:
+            await self._database.close()
+
+
+def create_bot(settings: Settings, **client_options: Any) -> ShogiBot:
+    """Build the bot (no network, no database until it starts).
+
+    Options: `database` (an open `Database` to use instead of the settings' path),
+    `clock` (for tests), `sync_global`, and any discord.py client option such as
+    `intents` or `guild_ready_timeout`.
+    """
+    return ShogiBot(settings, **client_options)

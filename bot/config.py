@@ -1,0 +1,75 @@
+"""Settings from the environment and a `.env` file, checked once at start-up.
+
+A bad value stops the bot before it connects, with a sentence that names the
+key, so a newcomer never meets a stack trace from deep inside discord.py.
+The token is kept out of `repr()` so it cannot leak into logs.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "shogi.db"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(ValueError):
+    """A missing or malformed setting; the message names the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot reads from its environment."""
+
+    discord_token: str = field(repr=False)
+    database_path: Path = DEFAULT_DATABASE
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, *, env_file: str | Path | None = ".env"
+    ) -> Settings:
+        """Read settings: real environment variables win over the `.env` file."""
+        values: dict[str, str] = {}
+        if env_file is not None and Path(env_file).is_file():
+            values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        values.update(os.environ if environ is None else environ)
+        return cls.from_mapping(values)
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, str]) -> Settings:
+        token = values.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(
+                "DISCORD_TOKEN is missing: put the bot token from the Discord developer portal "
+                "in .env (see .env.example)."
+            )
+        if any(c.isspace() for c in token):
+            raise ConfigError("DISCORD_TOKEN contains spaces; paste the token alone.")
+        database = values.get("DATABASE_PATH", "").strip()
+        guild_text = values.get("DEV_GUILD_ID", "").strip()
+        dev_guild_id = None
+        if guild_text:
+            if not guild_text.isdigit():
+                raise ConfigError("DEV_GUILD_ID must be a server id (a number), or left empty.")
+            dev_guild_id = int(guild_text)
+        level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in LOG_LEVELS:
+            raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}.")
+        return cls(
+            discord_token=token,
+            database_path=Path(database) if database else DEFAULT_DATABASE,
+            dev_guild_id=dev_guild_id,
+            log_level=level,
+        )
+
+    @property
+    def logging_level(self) -> int:
+        return int(logging.getLevelName(self.log_level))
