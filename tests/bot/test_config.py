@@ -1,0 +1,64 @@
+"""Settings: a missing or malformed value stops the bot with a sentence naming the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import DEFAULT_DATABASE, ConfigError, Settings
+
+TOKEN = "fake.token-for-tests.0123456789"
+
+
+def test_minimal_settings_use_defaults() -> None:
+    settings = Settings.from_mapping({"DISCORD_TOKEN": TOKEN})
+    assert settings.discord_token == TOKEN
+    assert settings.database_path == DEFAULT_DATABASE
+    assert settings.dev_guild_id is None
+    assert settings.log_level == "INFO"
+
+
+def test_all_keys_read() -> None:
+    settings = Settings.from_mapping(
+        {"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": "/tmp/x.db", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"}
+    )
+    assert settings.database_path == Path("/tmp/x.db")
+    assert settings.dev_guild_id == 123
+    assert settings.log_level == "DEBUG"
+
+
+@pytest.mark.parametrize(
+    ("values", "key"),
+    [
+        ({}, "DISCORD_TOKEN"),
+        ({"DISCORD_TOKEN": "   "}, "DISCORD_TOKEN"),
+        ({"DISCORD_TOKEN": "two words"}, "DISCORD_TOKEN"),
+        ({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "my server"}, "DEV_GUILD_ID"),
+        ({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "loud"}, "LOG_LEVEL"),
+    ],
+)
+def test_bad_values_name_the_key(values: dict[str, str], key: str) -> None:
+    with pytest.raises(ConfigError, match=key):
+        Settings.from_mapping(values)
+
+
+def test_token_never_in_repr() -> None:
+    settings = Settings.from_mapping({"DISCORD_TOKEN": TOKEN})
+    assert TOKEN not in repr(settings)
+    assert TOKEN not in str(settings)
+
+
+def test_env_file_read_and_environment_wins(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"DISCORD_TOKEN={TOKEN}\nLOG_LEVEL=WARNING\nDEV_GUILD_ID=42\n")
+    settings = Settings.from_env({"LOG_LEVEL": "ERROR"}, env_file=env_file)
+    assert settings.discord_token == TOKEN
+    assert settings.log_level == "ERROR"
+    assert settings.dev_guild_id == 42
+
+
+def test_example_file_documents_every_key() -> None:
+    example = (Path(__file__).resolve().parents[2] / ".env.example").read_text()
+    for key in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
+        assert f"\n{key}=" in example
