@@ -1,0 +1,86 @@
+"""Board images: a position drawn like a printed shogi diagram, as PNG bytes.
+
+>>> from rules import Position
+>>> png = render_board(Position.initial())
+>>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+
+`render/` depends on `rules` and Pillow only. The text comes from the font
+subset in `data/fonts/`, never from fonts installed on the machine. The
+geometry (where each square, hand and name is) lives in `render.layout`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image
+
+from rules import Color, Move, Position
+
+from . import layout
+from .board import KING_KANJI, compose, encode_png
+from .describe import describe
+
+__all__ = ["KING_KANJI", "describe", "layout", "render_board", "render_image"]
+
+
+def render_board(
+    position: Position,
+    *,
+    last_move: Move | None = None,
+    perspective: Color = Color.SENTE,
+    sente_name: str | None = None,
+    gote_name: str | None = None,
+    caption: str | None = None,
+    kings: Sequence[str] = KING_KANJI,
+) -> bytes:
+    """The position as a PNG (palette image, 844 x 759 pixels).
+
+    - `last_move`: the move that led to `position`; its origin and destination
+      are highlighted (a drop: the destination only).
+    - `perspective`: whose side is at the bottom; `Color.GOTE` turns the picture.
+    - `sente_name`, `gote_name`: shown with ☗ / ☖; default 先手 / 後手. The name
+      of the side to move is drawn on a dark pill. Characters the shipped font
+      lacks are replaced, so any name is safe.
+    - `caption`: a short line at the bottom left (e.g. the move number and deadline).
+    - `kings`: the kanji of sente's and gote's king; by custom the senior player's
+      is 王 and the other's 玉, so the default is ("玉", "王").
+
+    A pure function: the position is only read.
+    """
+    image = render_image(
+        position,
+        last_move=last_move,
+        perspective=perspective,
+        sente_name=sente_name,
+        gote_name=gote_name,
+        caption=caption,
+        kings=kings,
+    )
+    return encode_png(image)
+
+
+def render_image(
+    position: Position,
+    *,
+    last_move: Move | None = None,
+    perspective: Color = Color.SENTE,
+    sente_name: str | None = None,
+    gote_name: str | None = None,
+    caption: str | None = None,
+    kings: Sequence[str] = KING_KANJI,
+) -> Image.Image:
+    """Like `render_board`, but the Pillow image before PNG encoding."""
+    kings = tuple(kings)
+    if len(kings) != 2 or any(king not in ("王", "玉") for king in kings):
+        raise ValueError(f"kings must be two of 王 and 玉 (sente's, gote's), not {kings!r}")
+    return compose(
+        position,
+        last_move=last_move,
+        perspective=Color(perspective),
+        sente_name=sente_name,
+        gote_name=gote_name,
+        caption=caption,
+        kings=kings,
+    )

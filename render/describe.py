@@ -1,0 +1,72 @@
+"""Alt text for a board image: a short plain sentence for screen readers."""
+
+from __future__ import annotations
+
+from rules import Color, Move, Position, Role
+
+ROLE_NAMES: dict[Role, str] = {
+    Role.PAWN: "pawn",
+    Role.LANCE: "lance",
+    Role.KNIGHT: "knight",
+    Role.SILVER: "silver",
+    Role.GOLD: "gold",
+    Role.BISHOP: "bishop",
+    Role.ROOK: "rook",
+}
+SIDE_NAMES = {Color.SENTE: "Sente", Color.GOTE: "Gote"}
+
+
+def describe(
+    position: Position, last_move: Move | None = None, *, previous: Position | None = None
+) -> str:
+    """Move number, whose turn, the last move in Japanese and Western notation, check.
+
+    `position` is the position after `last_move`; `previous`, the position
+    before it, is what the notation needs to write the move (which piece moved,
+    which of two golds). Without it the move is given as USI and squares.
+
+    >>> from rules import Move, Position
+    >>> describe(Position.initial())
+    'Shogi board, move 1: ☗ Sente to move.'
+    >>> describe(Position.initial(), Move.from_usi("P*5e"))
+    'Shogi board, move 1: ☗ Sente to move. Last move ☖ P*5e (pawn dropped on 5e).'
+    """
+    turn = position.turn
+    parts = [f"Shogi board, move {position.move_number}: {turn.symbol} {SIDE_NAMES[turn]} to move."]
+    if last_move is not None:
+        mover = turn.opponent
+        parts.append(f"Last move {mover.symbol} {_move_text(last_move, previous)}.")
+    if position.is_check():
+        parts.append("Checkmate." if position.is_checkmate() else "Check.")
+    return " ".join(parts)
+
+
+def _move_text(move: Move, previous: Position | None) -> str:
+    if previous is not None:
+        written = _notation(previous, move)
+        if written is not None:
+            japanese, western = written
+            return f"{japanese} ({western})"
+    return f"{move.usi()} ({_plain(move)})"
+
+
+def _notation(previous: Position, move: Move) -> tuple[str, str] | None:
+    """The move in Japanese and Western notation, or None if notation is unavailable."""
+    try:
+        from rules.notation import format_move  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # the notation package is not there (yet)
+        return None
+    try:
+        japanese = str(format_move(previous, move, "japanese"))
+        western = str(format_move(previous, move, "western"))
+    except Exception:  # alt text must never stop a board from being posted
+        return None
+    return japanese.lstrip("☗☖▲△"), western
+
+
+def _plain(move: Move) -> str:
+    if move.drop is not None:
+        return f"{ROLE_NAMES[move.drop]} dropped on {move.to_square.usi()}"
+    assert move.from_square is not None
+    text = f"{move.from_square.usi()} to {move.to_square.usi()}"
+    return text + ", promoting" if move.promotion else text
