@@ -1,0 +1,165 @@
+"""Shared vocabulary of the notations: styles, names of pieces and squares, the new error.
+
+Everything here is a table or a tiny helper used by both the reader and the writer,
+so that the two can never disagree about how a piece or a square is spelt.
+"""
+
+from __future__ import annotations
+
+from enum import Enum, StrEnum
+
+from ..moves import Move
+from ..types import Color, Role, Square
+
+
+class Style(StrEnum):
+    """The ways `format_move` can write a move (the value is the name accepted as a str)."""
+
+    USI = "usi"
+    WESTERN = "western"
+    HODGES = "hodges"
+    JAPANESE = "japanese"
+    CSA = "csa"
+    KIF = "kif"
+
+
+class AmbiguousMoveError(ValueError):
+    """Text that fits several legal moves (or leaves the promotion open).
+
+    `candidates` lists every legal move the text could mean, sorted by USI.
+
+    >>> error = AmbiguousMoveError("Say which.", [Move.from_usi("8h2b+"), Move.from_usi("8h2b")])
+    >>> [move.usi() for move in error.candidates]
+    ['8h2b', '8h2b+']
+    """
+
+    def __init__(self, message: str, candidates: list[Move]) -> None:
+        super().__init__(message)
+        self.candidates = sorted(candidates, key=Move.usi)
+
+
+def style_name(style: object) -> str:
+    """The lower-case name of a style given as a str or as any Enum member."""
+    value = style.value if isinstance(style, Enum) else style
+    if not isinstance(value, str):
+        raise ValueError(f"unknown notation style {style!r}")
+    return value.strip().lower()
+
+
+# --------------------------------------------------------------------- squares
+
+KANJI_DIGITS = "一二三四五六七八九"
+WIDE_DIGITS = "１２３４５６７８９"
+RANK_LETTERS = "abcdefghi"
+
+
+def digit_value(char: str) -> int:
+    """1..9 for an ASCII digit, a full-width digit or a kanji numeral; 0 otherwise."""
+    if "1" <= char <= "9":
+        return ord(char) - 48
+    if char in WIDE_DIGITS:
+        return WIDE_DIGITS.index(char) + 1
+    return KANJI_DIGITS.index(char) + 1 if char in KANJI_DIGITS else 0
+
+
+def japanese_square(square: Square) -> str:
+    """`７六` for 7g: full-width file, kanji rank."""
+    return WIDE_DIGITS[square.file - 1] + KANJI_DIGITS[square.rank - 1]
+
+
+def numeric_square(square: Square) -> str:
+    """`76` for 7g, as in lishogi's western notation, CSA and KIF origins."""
+    return f"{square.file}{square.rank}"
+
+
+# --------------------------------------------------------------------- pieces
+
+# How the JSA / KI2 writes each piece; KIF writes the same except 龍 for the dragon.
+JAPANESE_NAMES: dict[Role, str] = {
+    Role.PAWN: "歩",
+    Role.LANCE: "香",
+    Role.KNIGHT: "桂",
+    Role.SILVER: "銀",
+    Role.GOLD: "金",
+    Role.BISHOP: "角",
+    Role.ROOK: "飛",
+    Role.KING: "玉",
+    Role.TOKIN: "と",
+    Role.PROMOTED_LANCE: "成香",
+    Role.PROMOTED_KNIGHT: "成桂",
+    Role.PROMOTED_SILVER: "成銀",
+    Role.HORSE: "馬",
+    Role.DRAGON: "竜",
+}
+KIF_NAMES: dict[Role, str] = {**JAPANESE_NAMES, Role.DRAGON: "龍"}
+
+# Single glyphs of board diagrams (BOD).
+BOD_GLYPHS: dict[Role, str] = {
+    **KIF_NAMES,
+    Role.PROMOTED_LANCE: "杏",
+    Role.PROMOTED_KNIGHT: "圭",
+    Role.PROMOTED_SILVER: "全",
+}
+
+# Every spelling a reader accepts, longest first so that 成銀 wins over 銀.
+_READ_NAMES: dict[str, Role] = {
+    "玉将": Role.KING, "王将": Role.KING, "玉": Role.KING, "王": Role.KING,
+    "飛車": Role.ROOK, "飛": Role.ROOK,
+    "龍王": Role.DRAGON, "竜王": Role.DRAGON, "龍": Role.DRAGON, "竜": Role.DRAGON,
+    "角行": Role.BISHOP, "角": Role.BISHOP,
+    "龍馬": Role.HORSE, "竜馬": Role.HORSE, "馬": Role.HORSE,
+    "金将": Role.GOLD, "金": Role.GOLD,
+    "銀将": Role.SILVER, "銀": Role.SILVER,
+    "成銀": Role.PROMOTED_SILVER, "全": Role.PROMOTED_SILVER,
+    "桂馬": Role.KNIGHT, "桂": Role.KNIGHT,
+    "成桂": Role.PROMOTED_KNIGHT, "圭": Role.PROMOTED_KNIGHT,
+    "香車": Role.LANCE, "香": Role.LANCE, "成香": Role.PROMOTED_LANCE, "杏": Role.PROMOTED_LANCE,
+    "歩兵": Role.PAWN, "歩": Role.PAWN, "と金": Role.TOKIN, "と": Role.TOKIN,
+}  # fmt: skip
+READ_NAMES: dict[str, Role] = dict(sorted(_READ_NAMES.items(), key=lambda item: -len(item[0])))
+JAPANESE_PIECE_PATTERN = "|".join(READ_NAMES)
+
+# Western letters: the piece as it stands before the move.
+WESTERN_LETTERS: dict[str, Role] = {
+    "P": Role.PAWN, "L": Role.LANCE, "N": Role.KNIGHT, "S": Role.SILVER, "G": Role.GOLD,
+    "B": Role.BISHOP, "R": Role.ROOK, "K": Role.KING, "+P": Role.TOKIN, "T": Role.TOKIN,
+    "+L": Role.PROMOTED_LANCE, "+N": Role.PROMOTED_KNIGHT, "+S": Role.PROMOTED_SILVER,
+    "+B": Role.HORSE, "H": Role.HORSE, "+R": Role.DRAGON, "D": Role.DRAGON,
+}  # fmt: skip
+
+CSA_CODES: dict[Role, str] = {
+    Role.PAWN: "FU", Role.LANCE: "KY", Role.KNIGHT: "KE", Role.SILVER: "GI", Role.GOLD: "KI",
+    Role.BISHOP: "KA", Role.ROOK: "HI", Role.KING: "OU", Role.TOKIN: "TO",
+    Role.PROMOTED_LANCE: "NY", Role.PROMOTED_KNIGHT: "NK", Role.PROMOTED_SILVER: "NG",
+    Role.HORSE: "UM", Role.DRAGON: "RY",
+}  # fmt: skip
+CSA_ROLES: dict[str, Role] = {code: role for role, code in CSA_CODES.items()}
+
+# Which side a turn mark stands for (▲ ☗ ▼ Black, △ ☖ ▽ White).
+TURN_MARKS: dict[str, Color] = {
+    "▲": Color.SENTE, "☗": Color.SENTE, "▼": Color.SENTE,
+    "△": Color.GOTE, "☖": Color.GOTE, "▽": Color.GOTE,
+}  # fmt: skip
+
+SIDE_NAMES: dict[Color, str] = {Color.SENTE: "Black (☗ sente)", Color.GOTE: "White (☖ gote)"}
+
+# Pieces whose 右/左 is judged against the destination file (and which use 直).
+GOLD_LIKE: frozenset[Role] = frozenset(
+    {
+        Role.GOLD,
+        Role.SILVER,
+        Role.TOKIN,
+        Role.PROMOTED_LANCE,
+        Role.PROMOTED_KNIGHT,
+        Role.PROMOTED_SILVER,
+    }
+)
+
+
+def can_promote_on(role: Role, color: Color | int, source: int, target: int) -> bool:
+    """Whether a `role` moving from `source` to `target` has the choice (or duty) to promote."""
+    if not role.can_promote:
+        return False
+    if color == Color.SENTE:
+        return source < 27 or target < 27
+    return source >= 54 or target >= 54

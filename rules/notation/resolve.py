@@ -1,0 +1,255 @@
+"""From what the player said (an `Intent`) to the one legal move meant, or a clear error.
+
+One resolver serves every notation (section 6.3 of the specification). It never
+guesses where the specification says to ask (section 6.5): an open promotion or
+several fitting pieces raise `AmbiguousMoveError` with every candidate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import IllegalMoveError, IllegalReason
+from ..explain import ROLE_NAMES
+from ..moves import DROP_ROLES, Move
+from ..position import Position
+from ..types import Color, Role, Square
+from . import jsa
+from .common import SIDE_NAMES, AmbiguousMoveError
+from .write import csa_move, japanese_move, western_move
+
+_PROMOTION_REASONS = (IllegalReason.MUST_PROMOTE, IllegalReason.CANNOT_PROMOTE)
+
+
+@dataclass(slots=True)
+class Intent:
+    """What a piece of text says about a move, before the position is consulted.
+
+    `drop` is True (marked as a drop), False (marked as a board move) or None (not
+    said); `promotion` likewise; `default_promotion` is what an unstated promotion
+    means in that notation (no promotion in USI and KIF, None = ask).
+    """
+
+    family: str
+    role: Role | None = None
+    target: Square | None = None
+    same: bool = False
+    origin: Square | None = None
+    drop: bool | None = None
+    modifiers: str = ""
+    promotion: bool | None = None
+    default_promotion: bool | None = None
+    after: Role | None = None
+    mark: Color | None = None
+
+
+def _illegal(reason: IllegalReason, message: str) -> IllegalMoveError:
+    return IllegalMoveError(reason, message)
+
+
+def _best_explanation(position: Position, moves: list[Move]) -> IllegalMoveError:
+    """The most useful reason among several illegal readings: promotion trouble last."""
+    errors = [position.explain_illegal(move) for move in moves]
+    for error in errors:
+        if error.reason not in _PROMOTION_REASONS:
+            return error
+    return errors[0]
+
+
+def _echo(position: Position, move: Move, intent: Intent, legal: list[Move]) -> str:
+    family = intent.family
+    if family in ("japanese", "kitao"):
+        return japanese_move(position, move, legal, same=intent.same)
+    if family == "western":
+        return western_move(position, move)
+    if family == "csa":
+        return csa_move(position, move)
+    return move.usi()
+
+
+def _ambiguous(
+    position: Position, moves: list[Move], intent: Intent, text: str, legal: list[Move]
+) -> AmbiguousMoveError:
+    names = [_echo(position, move, intent, legal) for move in sorted(moves, key=Move.usi)]
+    if len({move.from_square for move in moves}) == 1 and len(moves) == 2:
+        promote = next(move for move in moves if move.promotion)
+        stay = next(move for move in moves if not move.promotion)
+        message = (
+            f"'{text}' leaves the promotion open: write {_echo(position, promote, intent, legal)}"
+            f" to promote or {_echo(position, stay, intent, legal)} not to."
+        )
+    else:
+        message = f"'{text}' fits {len(moves)} moves ({', '.join(names)}); write the one you mean."
+    return AmbiguousMoveError(message, moves)
+
+
+def resolve(position: Position, intent: Intent, text: str, last_move: Move | None) -> Move:
+    """The one legal move `intent` describes; raises the documented errors otherwise."""
+    us = position.turn
+    if intent.mark is not None and intent.mark != us:
+        raise _illegal(
+            IllegalReason.NOT_OWN_PIECE,
+            f"It is {SIDE_NAMES[us]} to move, but '{text}' is marked for {SIDE_NAMES[intent.mark]};"
+            " check that you are looking at the current position.",
+        )
+    target = intent.target
+    if intent.same:
+        if last_move is None:
+            raise _illegal(
+                IllegalReason.MALFORMED,
+                "同 (same square) refers to the previous move and there is none; write the square.",
+            )
+        if target is not None and target != last_move.to_square:
+            raise _illegal(
+                IllegalReason.MALFORMED,
+                f"同 means {last_move.to_square}, where the previous move landed, but '{text}'"
+                f" names {target}; write only one of them.",
+            )
+        target = last_move.to_square
+    assert target is not None
+    legal = position.legal_moves()
+    here = [move for move in legal if move.to_square == target]
+    if intent.drop:
+        assert intent.role is not None
+        return _drop(position, intent.role, target, here, intent.promotion)
+    if intent.origin is not None:
+        return _from_origin(position, intent, intent.origin, target, here, text, legal)
+    return _by_piece(position, intent, target, here, text, legal)
+
+
+def _drop(
+    position: Position, role: Role, target: Square, here: list[Move], promotion: bool | None
+) -> Move:
+    if role not in DROP_ROLES:
+        name = ROLE_NAMES[role]
+        raise _illegal(
+            IllegalReason.NOT_IN_HAND,
+            f"A {name} is never dropped: pieces in hand are unpromoted, kings stay on the board.",
+        )
+    if promotion:
+        raise _illegal(IllegalReason.CANNOT_PROMOTE, "A dropped piece never promotes on the drop.")
+    move = Move.drop_at(role, target)
+    if move in here:
+        return move
+    raise position.explain_illegal(move)
+
+
+def _choose_promotion(
+    position: Position,
+    moves: list[Move],
+    intent: Intent,
+    origin: Square,
+    target: Square,
+    text: str,
+    legal: list[Move],
+) -> Move:
+    """Among the legal moves of one piece to one square, the one the text asks for."""
+    if not moves:
+        tries = [Move.board(origin, target, False), Move.board(origin, target, True)]
+        raise _best_explanation(position, tries)
+    wanted = intent.promotion if intent.promotion is not None else intent.default_promotion
+    if wanted is not None:
+        for move in moves:
+            if move.promotion == wanted:
+                return move
+        raise position.explain_illegal(Move.board(origin, target, wanted))
+    if len(moves) == 1:
+        return moves[0]
+    raise _ambiguous(position, moves, intent, text, legal)
+
+
+def _from_origin(
+    position: Position,
+    intent: Intent,
+    origin: Square,
+    target: Square,
+    here: list[Move],
+    text: str,
+    legal: list[Move],
+) -> Move:
+    piece = position.piece_at(origin)
+    if piece is None or piece.color != position.turn:
+        raise position.explain_illegal(Move.board(origin, target, bool(intent.promotion)))
+    if intent.role is not None and piece.role != intent.role:
+        raise _illegal(
+            IllegalReason.NO_PIECE,
+            f"There is no {ROLE_NAMES[intent.role]} on {origin}: the piece there is a"
+            f" {ROLE_NAMES[piece.role]}.",
+        )
+    if intent.after is not None:
+        if intent.after == piece.role:
+            intent.promotion = False
+        elif piece.role.can_promote and intent.after == piece.role.promoted:
+            intent.promotion = True
+        else:
+            raise _illegal(
+                IllegalReason.NO_PIECE,
+                f"The piece on {origin} is a {ROLE_NAMES[piece.role]}, so it cannot end up as a"
+                f" {ROLE_NAMES[intent.after]}.",
+            )
+    if intent.modifiers:
+        group = jsa.candidates(position, piece.role, target, piece.color)
+        if not jsa.matches(origin, target, piece.role, piece.color, group, intent.modifiers):
+            raise _illegal(
+                IllegalReason.CANNOT_MOVE_THERE,
+                f"The {ROLE_NAMES[piece.role]} on {origin} does not fit {intent.modifiers}"
+                f" on its way to {target}; leave the modifier out.",
+            )
+    moves = [move for move in here if move.from_square == origin]
+    return _choose_promotion(position, moves, intent, origin, target, text, legal)
+
+
+def _by_piece(
+    position: Position,
+    intent: Intent,
+    target: Square,
+    here: list[Move],
+    text: str,
+    legal: list[Move],
+) -> Move:
+    role = intent.role
+    assert role is not None
+    us = position.turn
+    group = jsa.candidates(position, role, target, us)
+    chosen = [s for s in group if jsa.matches(s, target, role, us, group, intent.modifiers)]
+    board_moves = [move for move in here if move.from_square in chosen]
+    origins = {move.from_square for move in board_moves}
+    name = ROLE_NAMES[role]
+    if not origins:
+        in_hand = role in DROP_ROLES and position.hands[us][role] > 0
+        if in_hand and intent.drop is None and not intent.modifiers:
+            return _drop(position, role, target, here, intent.promotion)
+        if chosen:
+            tries = [Move.board(s, target, p) for s in chosen for p in (False, True)]
+            raise _best_explanation(position, tries)
+        if group:
+            raise _illegal(
+                IllegalReason.NO_PIECE,
+                f"None of your {name}s that reach {target} fits {intent.modifiers}; check the"
+                " modifier (右 left/right are seen from the mover's side).",
+            )
+        if in_hand and intent.drop is False:
+            raise _illegal(
+                IllegalReason.NO_PIECE,
+                f"No {name} of yours on the board can move to {target}; mark a drop with *"
+                f" ('{text}' names a board move).",
+            )
+        message = f"You have no {name} that can move to {target}"
+        if role.is_promoted and intent.family == "japanese" and intent.promotion is None:
+            try:
+                intent.role, intent.promotion = role.unpromoted, True
+                base = _by_piece(position, intent, target, here, text, legal)
+            except ValueError:
+                pass
+            else:
+                hint = japanese_move(position, base, legal)
+                message += f"; for a piece that promotes there, write {hint}"
+        raise _illegal(IllegalReason.NO_PIECE, message + ".")
+    if len(origins) > 1:
+        fitting = board_moves
+        if intent.promotion is not None:
+            fitting = [m for m in board_moves if m.promotion == intent.promotion] or board_moves
+        raise _ambiguous(position, fitting, intent, text, legal)
+    origin = board_moves[0].from_square
+    assert origin is not None
+    return _choose_promotion(position, board_moves, intent, origin, target, text, legal)
