@@ -59,7 +59,7 @@ def _notation(previous: Position, move: Move) -> tuple[str, str] | None:
     try:
         japanese = str(format_move(previous, move, "japanese"))
         western = str(format_move(previous, move, "western"))
-    except Exception:  # alt text must never stop a board from being posted
+    except ValueError:  # IllegalMoveError: `previous` does not fit the move
         return None
     return japanese.lstrip("☗☖▲△"), western
 
