@@ -410,9 +410,14 @@ def _draw_hand(
         index += 1
 
 
+# zlib level 5: about 3 ms for a board; 6 saves 3 % of the bytes for 1 ms more, 9 saves
+# 8 % for 30 ms more. Palette PNGs use no row filter, which suits flat colours best.
+PNG_COMPRESS_LEVEL = 5
+
+
 def encode_png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", compress_level=6)
+    image.save(buffer, "PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
 
 

@@ -1,0 +1,98 @@
+"""Board image speed and size: `python bench/render.py [--runs 200]`.
+
+For each benchmark position, renders the PNG (composition plus PNG encoding,
+exactly what `render.render_board` returns) after a warm-up, and prints the
+median and 99th percentile time and the PNG size. Targets (issue 4): median
+at most 10 ms, PNG at most 40 KB at the default size. The first render in a
+process also draws and caches the background and piece images; that one-off
+cost is printed separately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules import Color, Move, Position
+
+POSITIONS: list[tuple[str, str, str | None, str | None]] = [
+    # name, SFEN before the last move (or the position itself), last move, caption
+    ("start", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", None, None),
+    ("handicap 2-piece", "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1", None, None),
+    (
+        "matsuri",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        None,
+        "Move 1 · deadline in 2 days",
+    ),
+    ("593 full hands", "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", None, None),
+    ("checkmate", "5k3/7pp/4S4/9/9/9/PPPP5/2KG5/9 b G 1", "G*4b", "Checkmate: ☗ wins"),
+]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--warmup", type=int, default=20)
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    import render
+
+    render.render_board(Position.initial())
+    cold = time.perf_counter() - started
+
+    print(f"first render in this process (import, font, background, sprites): {cold * 1e3:.0f} ms")
+    print(f"{args.runs} runs each after {args.warmup} warm-up runs; time includes PNG encoding\n")
+    header = f"{'position':<20} {'view':<6} {'median ms':>9} {'p99 ms':>8} {'PNG bytes':>10}"
+    print(header)
+    print("-" * len(header))
+    worst_median = worst_size = 0.0
+    for name, sfen, last, caption in POSITIONS:
+        position = Position.from_sfen(sfen)
+        move = None
+        if last is not None:
+            move = Move.from_usi(last)
+            position.push(move)
+        for perspective in Color:
+            kwargs = {
+                "last_move": move,
+                "perspective": perspective,
+                "sente_name": "Hanako",
+                "gote_name": "Taro",
+                "caption": caption,
+            }
+            png = b""
+            for _ in range(args.warmup):
+                png = render.render_board(position, **kwargs)  # type: ignore[arg-type]
+            times = []
+            for _ in range(args.runs):
+                t0 = time.perf_counter()
+                png = render.render_board(position, **kwargs)  # type: ignore[arg-type]
+                times.append(time.perf_counter() - t0)
+            median = statistics.median(times) * 1e3
+            p99 = percentile(times, 0.99) * 1e3
+            worst_median = max(worst_median, median)
+            worst_size = max(worst_size, len(png))
+            view = perspective.name.lower()
+            print(f"{name:<20} {view:<6} {median:>9.2f} {p99:>8.2f} {len(png):>10,}")
+    print(
+        f"\nworst median {worst_median:.2f} ms (target 10), largest PNG {worst_size:,.0f} bytes"
+        " (target 40,000)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
