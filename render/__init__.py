@@ -19,10 +19,10 @@ from PIL import Image
 from rules import Color, Move, Position
 
 from . import layout
-from .board import KING_KANJI, compose, encode_png
+from .board import KING_KANJI, compose, encode_png, warm
 from .describe import describe
 
-__all__ = ["KING_KANJI", "describe", "layout", "render_board", "render_image"]
+__all__ = ["KING_KANJI", "describe", "layout", "render_board", "render_image", "warm"]
 
 
 def render_board(

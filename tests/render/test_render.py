@@ -263,3 +263,15 @@ def test_promoted_pieces_are_red() -> None:
     image = rgb(render_board(position))
     assert board.RED in colours_in(image, layout.square_box(Square.from_usi("5e")))
     assert board.RED not in colours_in(image, layout.square_box(Square.from_usi("5i")))
+
+
+def test_warm_draws_the_cache_and_changes_nothing() -> None:
+    position, move = after(MATSURI, "P*5e")
+    before = render_board(position, last_move=move)
+    board.warm()
+    misses = board.piece_image.cache_info().misses
+    for perspective in Color:
+        render_board(Position.from_sfen(FULL_HANDS), perspective=perspective)
+        render_board(Position.from_sfen(MATE), perspective=perspective)
+    assert board.piece_image.cache_info().misses == misses  # nothing left to draw
+    assert render_board(position, last_move=move) == before
