@@ -118,6 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--index", type=int, default=0, help="face in a .ttc (0 = JP)")
     parser.add_argument("--output", type=Path, default=FONT_DIR / OUTPUT_NAME)
     parser.add_argument(
+        "--extra",
+        default="",
+        metavar="TEXT",
+        help="more characters to keep, e.g. kanji for player names (every kanji costs ~350 bytes)",
+    )
+    parser.add_argument(
         "--licence",
         type=Path,
         nargs="?",
@@ -127,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    font = make_subset(load_source(args.source, args.index), CHARACTERS)
+    font = make_subset(load_source(args.source, args.index), CHARACTERS + args.extra)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     font.save(str(args.output))
     size = args.output.stat().st_size

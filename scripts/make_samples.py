@@ -1,0 +1,75 @@
+"""Regenerate the sample board images in `docs/`: `python scripts/make_samples.py`.
+
+The midgame and the final position come from a professional game (Joryu
+Oza-sen 2017, Kato Momoko vs Satomi Kana; the record is
+`bioshogi_sample.csa` in the shared test data, from akicho8/bioshogi),
+written out below as USI so that this script needs nothing else.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from render import describe, render_board  # noqa: E402
+from rules import Color, Move, Position  # noqa: E402
+
+MOVES = """
+2g2f 3c3d 2f2e 2b3c 7g7f 3a4b 3i4h 5c5d 5i6h 5d5e 3g3f 8b5b 4h3g 4b5c 3g4f 5c4d 4i5h 5a6b
+6h7h 6b7b 6g6f 7b8b 5h6g 7a7b 8h7g 9c9d 7h8h 9d9e 9i9h 8c8d 8h9i 7b8c 7i8h 6a7b 6f6e 7c7d
+6g6f 8a7c 7g8f 5b5a 2h7h 8d8e 8f5i 3c4b 6i7i 2a3c 7f7e 7d7e 6f7e 4b7e 7h7e P*7d 7e7f G*7e
+7f7h 5e5f 5g5f 7e6e 5f5e P*5f 5i2f 1c1d P*6b 4a5b 6b6a+ 5a6a 5e5d 6e6f 7h6h 6f7f P*7g 7f7e
+6h5h 7e6f 5h6h 6f6e B*3b 8e8f 8g8f 3d3e 3b2c+ 6c6d 3f3e 6a2a 2c3d 9a9b 2f4h 2a9a 2e2d 6e7e
+3d5f P*8d 4h7e 7d7e 6h6d 5b6c 6d6h B*6e 6h6e 7c6e 5f6e R*5i N*6f 7b7c B*5b 6c6d 6e6d 7c6d
+P*6e B*4h 6e6d 4h6f+ G*7c
+"""
+GAME = MOVES.split()
+SENTE, GOTE = "Kato Momoko", "Satomi Kana"
+
+
+def replay(count: int) -> tuple[Position, Position, Move]:
+    """The position after `count` moves, the one before it, and the last move."""
+    position = Position.initial()
+    previous = position.copy()
+    move = Move.from_usi(GAME[0])
+    for text in GAME[:count]:
+        move = Move.from_usi(text)
+        previous = position.copy()
+        position.push(move)
+    return position, previous, move
+
+
+def write(name: str, png: bytes, alt: str) -> None:
+    path = ROOT / "docs" / name
+    path.write_bytes(png)
+    print(f"{path.relative_to(ROOT)}: {len(png):,} bytes; alt: {alt}")
+
+
+def main() -> int:
+    start = Position.initial()
+    write("board-start.png", render_board(start), describe(start))
+
+    midgame, before, move = replay(79)
+    caption = f"Move {midgame.move_number} · Joryu Oza-sen 2017"
+    png = render_board(midgame, last_move=move, sente_name=SENTE, gote_name=GOTE, caption=caption)
+    write("board-midgame.png", png, describe(midgame, move, previous=before))
+
+    final, before, move = replay(len(GAME))
+    caption = f"Move {final.move_number} · 後手投了 (gote resigns)"
+    png = render_board(
+        final,
+        last_move=move,
+        perspective=Color.GOTE,
+        sente_name=SENTE,
+        gote_name=GOTE,
+        caption=caption,
+    )
+    write("board-gote.png", png, describe(final, move, previous=before))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
