@@ -14,8 +14,10 @@ meet at such edges, so the scaled-down anti-aliasing survives quantisation.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
-from functools import lru_cache
+import threading
+from collections.abc import Callable, Sequence
+from functools import lru_cache, wraps
+from typing import ParamSpec, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -58,6 +60,25 @@ RAMPS: tuple[tuple[RGB, RGB], ...] = (
 RAMP_STEPS = 5
 
 SCALE = 4  # supersampling factor for everything drawn with curves or text
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+_DRAWING = threading.RLock()
+
+
+def _serialised(function: Callable[_P, _T]) -> Callable[_P, _T]:
+    """Run a drawing function one call at a time. Renders run in worker threads
+    (the bot renders off its event loop) and a FreeType face is not meant to be
+    used by two threads at once; only cache misses get here, so it costs nothing
+    once the images are drawn."""
+
+    @wraps(function)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with _DRAWING:
+            return function(*args, **kwargs)
+
+    return wrapper
 
 
 def _build_palette() -> list[RGB]:
@@ -144,6 +165,7 @@ BACKGROUNDS: dict[str, RGB] = {"wood": WOOD, "last": LAST, "check": CHECK, "hand
 
 
 @lru_cache(maxsize=512)
+@_serialised
 def piece_image(kanji: str, red: bool, turned: bool, scale: float, background: str) -> Image.Image:
     """One piece on one cell's background, as a palette image of the cell's inside."""
     w, h = L.PIECE_W, L.PIECE_H
@@ -196,6 +218,7 @@ RANK_NUMERALS = "一二三四五六七八九"
 
 
 @lru_cache(maxsize=2)
+@_serialised
 def background(perspective: Color) -> Image.Image:
     """Page, wood, grid, star points, coordinates and both (empty) piece stands."""
     s = SCALE
@@ -238,6 +261,7 @@ def background(perspective: Color) -> Image.Image:
 
 
 @lru_cache(maxsize=1)
+@_serialised
 def star_point() -> tuple[Image.Image, Image.Image, int]:
     """A star point as a palette image, its paste mask, and its radius (drawn last,
     because the corners of pieces and highlights would otherwise cover it)."""
@@ -267,6 +291,7 @@ def _fit(text: str, size: int, max_width: int) -> str:
 
 
 @lru_cache(maxsize=256)
+@_serialised
 def name_label(text: str, to_move: bool, max_width: int) -> Image.Image:
     """A player's name with its turn mark; the side to move's on a dark pill."""
     size = 24
@@ -289,6 +314,7 @@ def name_label(text: str, to_move: bool, max_width: int) -> Image.Image:
 
 
 @lru_cache(maxsize=256)
+@_serialised
 def caption_label(text: str, max_width: int) -> Image.Image:
     size = 20
     text = _fit(printable(text), size, max_width)
@@ -304,6 +330,7 @@ def caption_label(text: str, max_width: int) -> Image.Image:
 
 
 @lru_cache(maxsize=32)
+@_serialised
 def count_label(count: int) -> Image.Image:
     """The number of pieces of one kind in hand, e.g. `12`, for the piece stand."""
     text = str(count)

@@ -9,6 +9,7 @@ so a flat area has exactly that colour.
 from __future__ import annotations
 
 import io
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from PIL import Image
@@ -275,3 +276,17 @@ def test_warm_draws_the_cache_and_changes_nothing() -> None:
         render_board(Position.from_sfen(MATE), perspective=perspective)
     assert board.piece_image.cache_info().misses == misses  # nothing left to draw
     assert render_board(position, last_move=move) == before
+
+
+def test_renders_in_threads_from_cold_caches_agree() -> None:
+    positions = [Position.from_sfen(sfen) for sfen in (START, MATSURI, FULL_HANDS, MATE)]
+    expected = [render_board(p, sente_name="Ann", gote_name="名無し") for p in positions]
+    for cached in (board.piece_image, board.background, board.name_label, board.count_label):
+        cached.cache_clear()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        futures = [
+            pool.submit(render_board, positions[i % 4], sente_name="Ann", gote_name="名無し")
+            for i in range(32)
+        ]
+        results = [future.result() for future in futures]
+    assert results == [expected[i % 4] for i in range(32)]
