@@ -23,7 +23,8 @@ def describe(
 
     `position` is the position after `last_move`; `previous`, the position
     before it, is what the notation needs to write the move (which piece moved,
-    which of two golds). Without it the move is given as USI and squares.
+    which of two golds). Without it, or if the move is not legal there, the move
+    is given as USI and squares.
 
     >>> from rules import Move, Position
     >>> describe(Position.initial())
@@ -51,15 +52,13 @@ def _move_text(move: Move, previous: Position | None) -> str:
 
 
 def _notation(previous: Position, move: Move) -> tuple[str, str] | None:
-    """The move in Japanese and Western notation, or None if notation is unavailable."""
+    """The move in Japanese and Western notation, or None if it does not fit `previous`."""
+    from rules.notation import format_move  # imported here: only alt text needs it
+
     try:
-        from rules.notation import format_move  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # the notation package is not there (yet)
-        return None
-    try:
-        japanese = str(format_move(previous, move, "japanese"))
-        western = str(format_move(previous, move, "western"))
-    except ValueError:  # IllegalMoveError: `previous` does not fit the move
+        japanese = format_move(previous, move, "japanese")
+        western = format_move(previous, move, "western")
+    except ValueError:  # IllegalMoveError: `previous` is not the position before `move`
         return None
     return japanese.lstrip("☗☖▲△"), western
 

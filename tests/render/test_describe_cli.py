@@ -40,12 +40,17 @@ def test_describe_a_drop_and_a_promotion_without_notation() -> None:
 
 
 def test_describe_with_notation() -> None:
-    pytest.importorskip("rules.notation")
     previous = Position.initial()
     position = previous.copy()
     position.push(Move.from_usi("7g7f"))
     text = describe(position, Move.from_usi("7g7f"), previous=previous)
     assert text == "Shogi board, move 2: ☖ Gote to move. Last move ☗ ７六歩 (P-76)."
+    previous = Position.from_sfen("4k4/9/9/9/9/9/9/9/4K4 b P 1")
+    position = previous.copy()
+    position.push(Move.from_usi("P*5e"))
+    assert describe(position, Move.from_usi("P*5e"), previous=previous).endswith(
+        "Last move ☗ ５五歩 (P*55)."
+    )
 
 
 def test_describe_falls_back_when_previous_does_not_fit() -> None:
