@@ -569,6 +569,8 @@ class FakeMessage:
     #: True once the HTTP reply that created it has been written (see module docstring).
     published: bool = False
     nonce: str | None = None
+    #: 0 default, 19 reply, 20 the answer to a slash command.
+    type: int = 0
 
     @property
     def ephemeral(self) -> bool:
@@ -624,7 +626,7 @@ class FakeMessage:
             "attachments": [a.payload() for a in self.attachments],
             "embeds": self.embeds,
             "pinned": False,
-            "type": 0,
+            "type": self.type,
             "flags": self.flags,
             "components": self.components,
         }
@@ -2189,6 +2191,7 @@ class FakeDiscordServer:
             interaction_id=None if interaction is None else interaction.id,
             webhook_id=None if interaction is None else self.application_id,
             nonce=None if payload.get("nonce") is None else str(payload["nonce"]),
+            type=_message_type(payload, interaction),
         )
         self._apply_mentions(message)
         return message
@@ -2421,6 +2424,7 @@ class FakeDiscordServer:
                 source="response",
                 interaction_id=interaction.id,
                 webhook_id=self.application_id,
+                type=_message_type({}, interaction),
             )
             self._store(message)
         elif rtype in (ResponseType.DEFERRED_UPDATE_MESSAGE, ResponseType.UPDATE_MESSAGE):
@@ -3086,6 +3090,14 @@ class FakeDiscordServer:
         await self.dispatch("MESSAGE_CREATE", payload, guild_id=channel.guild_id)
         await self.notify()
         return message
+
+
+def _message_type(payload: JSON, interaction: FakeInteraction | None) -> int:
+    if payload.get("message_reference"):
+        return 19
+    if interaction is not None and interaction.type == InteractionType.APPLICATION_COMMAND:
+        return 20
+    return 0
 
 
 def _is_number(value: Any, *, integer: bool) -> bool:

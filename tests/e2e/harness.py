@@ -225,7 +225,10 @@ class InteractionResult:
         elif self.interaction.response_type == ResponseType.DEFERRED_UPDATE_MESSAGE:
             pass  # the bot may or may not edit; the quiet period below covers it
         await self.fake.wait_quiet(
-            quiet, timeout=timeout, interaction=self.interaction if scope == "interaction" else None
+            quiet,
+            timeout=timeout,
+            interaction=self.interaction if scope == "interaction" else None,
+            since=self.interaction.created,
         )
         return self
 
@@ -793,22 +796,26 @@ class FakeDiscord(FakeDiscordServer):
         *,
         timeout: float | None = None,
         interaction: FakeInteraction | None = None,
+        since: float | None = None,
     ) -> None:
         """Until no bot HTTP call is in flight and none arrived for ``quiet`` seconds.
 
+        The calm is counted from ``since`` (loop time; default: now), so calling this right
+        after sending an interaction waits at least ``quiet`` even if the bot has not started.
         With ``interaction``, only calls for that interaction's token count.
         """
         quiet = self.settle if quiet is None else quiet
         timeout = self.default_timeout if timeout is None else timeout
         loop = asyncio.get_running_loop()
+        start = loop.time() if since is None else since
         deadline = loop.time() + timeout
         cond = self.condition
         while True:
             now = loop.time()
             if interaction is None:
-                busy, last = self.in_flight > 0, self.last_activity
+                busy, last = self.in_flight > 0, max(self.last_activity, start)
             else:
-                busy, last = False, interaction.last_activity
+                busy, last = False, max(interaction.last_activity, start)
             if not busy and now - last >= quiet:
                 return
             if now >= deadline:
@@ -976,6 +983,8 @@ class BotRunner:
         self.fake = fake
         self.guard = guard
         self._running: list[_Running] = []
+        #: Views (and modals) still listening when their bot closed; see stop_live_views().
+        self.views_stopped = 0
 
     @property
     def bots(self) -> list[discord.Client]:
@@ -1039,6 +1048,7 @@ class BotRunner:
         timeout = self.fake.default_timeout if timeout is None else timeout
         running = next((r for r in self._running if r.bot is bot), None)
         await asyncio.wait_for(bot.close(), timeout)
+        self.views_stopped += stop_live_views(bot)
         if running is None:
             return
         self._running.remove(running)
@@ -1057,6 +1067,34 @@ class BotRunner:
     async def close_all(self) -> None:
         for running in list(self._running):
             await self.stop(running.bot)
+
+
+def stop_live_views(client: discord.Client) -> int:
+    """Stop the views and modals a closed client still listens for; return how many.
+
+    discord.py's ``Client.close()`` leaves its view store alone, so every view with a timeout
+    keeps a timer task alive after the bot is gone.  A real process exits and never notices;
+    a test would see a leaked task that is discord.py's, not the bot's.  This reaches into the
+    (private) view store because discord.py exposes only the persistent views.
+    """
+    store = getattr(getattr(client, "_connection", None), "_view_store", None)
+    if store is None:
+        return 0
+    views: dict[int, Any] = {}
+    for items in getattr(store, "_views", {}).values():
+        for item in items.values():
+            if getattr(item, "view", None) is not None:
+                views[id(item.view)] = item.view
+    for view in list(getattr(store, "_synced_message_views", {}).values()):
+        views[id(view)] = view
+    for modal in list(getattr(store, "_modals", {}).values()):
+        views[id(modal)] = modal
+    stopped = 0
+    for view in views.values():
+        if not view.is_finished():
+            view.stop()
+            stopped += 1
+    return stopped
 
 
 async def client_tree_sync(client: discord.Client, fake: FakeDiscord) -> None:

@@ -62,6 +62,36 @@ class CounterButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"c
         await interaction.response.edit_message(content=f"Count: {self.n + 1}", view=view)
 
 
+class NameModal(discord.ui.Modal, title="Name your game"):
+    game_name: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="Name", custom_id="game-name", max_length=40
+    )
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(
+            f"Game named {self.game_name.value}", ephemeral=True
+        )
+
+
+class SideView(discord.ui.View):
+    """A non-persistent view (with a timeout): teardown must not leave its timer running."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+
+    @discord.ui.select(
+        custom_id="side",
+        options=[
+            discord.SelectOption(label="Sente", value="sente"),
+            discord.SelectOption(label="Gote", value="gote"),
+        ],
+    )
+    async def choose(
+        self, interaction: discord.Interaction[Any], select: discord.ui.Select[Any]
+    ) -> None:
+        await interaction.response.edit_message(content=f"You play {select.values[0]}", view=None)
+
+
 def make_png(size: int) -> bytes:
     image = Image.new("RGB", (size * 8, size * 4), (200, 160, 90))
     buffer = io.BytesIO()
@@ -72,10 +102,16 @@ def make_png(size: int) -> bytes:
 class ToyBot(commands.Bot):
     """Registers and syncs its commands itself, as the real bot will."""
 
-    def __init__(self, guild_id: int | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        guild_id: int | None = None,
+        *,
+        intents: discord.Intents | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=intents or discord.Intents.default(),
             help_command=None,
             **options,
         )
@@ -195,6 +231,27 @@ class ToyBot(commands.Bot):
                 self.errors.append(exc)
                 await interaction.response.send_message("(shortened)")
 
+        @tree.command(description="Name a game")
+        async def rename(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_modal(NameModal())
+
+        @tree.command(description="Choose a side")
+        async def side(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message(
+                "Choose a side", view=SideView(), ephemeral=True
+            )
+
+        @tree.command(description="Remind me by DM")
+        async def remind(interaction: discord.Interaction[Any]) -> None:
+            await interaction.user.send("Your move!")
+            await interaction.response.send_message("Reminder sent", ephemeral=True)
+
+        @commands.command()
+        async def hello(ctx: commands.Context[Any]) -> None:
+            await ctx.reply("Hello!")
+
+        self.add_command(hello)
+
         if self.guild_id is not None:
 
             @app_commands.command(description="Only in the test guild")
@@ -244,6 +301,9 @@ async def test_ready_and_command_sync_land(club: FakeDiscord, bot_runner: BotRun
         "twice",
         "slow",
         "long",
+        "rename",
+        "side",
+        "remind",
     }
     assert [c.name for c in club.registered_commands(guild)] == ["local"]
     ids = {c.name: c.id for c in club.registered_commands()}
@@ -349,6 +409,37 @@ async def test_threads_from_a_message_and_private(club: FakeDiscord, bot_runner:
     assert private.ephemeral and club.last_message(secret).content.startswith("Welcome to Secret")
     with pytest.raises(UserCannotDoThat):  # not one of the choices
         await club.slash("room", {"topic": "x", "kind": "public"}, user=alice)
+
+
+async def test_modal_select_dm_and_a_typed_command(
+    club: FakeDiscord, bot_runner: BotRunner
+) -> None:
+    await start_toy(bot_runner, club)
+    alice = member(club, "alice")
+    shown = await club.slash("rename", user=alice)
+    assert shown.response_type == ResponseType.MODAL and shown.modal is not None
+    assert shown.modal["title"] == "Name your game"
+    named = await club.submit_modal(shown, {"game-name": "Kisen"})
+    assert named.ephemeral and named.content == "Game named Kisen"
+
+    menu = await club.slash("side", user=alice)
+    with pytest.raises(UserCannotDoThat):  # only Alice sees her ephemeral menu
+        await club.select(menu, "side", ["gote"], user=member(club, "bob"))
+    picked = await club.select(menu, "side", ["gote"], user=alice)
+    assert picked.reply is menu.reply and menu.content == "You play gote"
+    assert menu.reply is not None and menu.reply.components == []
+
+    reminded = await club.slash("remind", user=alice)
+    assert reminded.content == "Reminder sent"
+    [dm] = club.sent_messages(club.dm_channel(alice.user))
+    assert dm.content == "Your move!"
+
+    channel = club.default_channel
+    await club.say(channel, alice, f"{club.bot_user.mention} hello")
+    await club.wait_quiet()
+    reply = club.last_message(channel)
+    assert reply.content == "Hello!" and reply.type == 19
+    assert reply.mentioned_user_ids == [alice.id]  # a reply pings its author by default
 
 
 # --- Discord's rules, enforced -------------------------------------------------------------------
