@@ -41,7 +41,7 @@ def format_move(
         choices = ", ".join(sorted(_STYLES))
         raise ValueError(f"unknown notation style {style!r}; use one of {choices}")
     legal = position.legal_moves()
-    if move not in legal:
+    if not contains(legal, move):
         raise position.explain_illegal(move)
     if name == "usi":
         return move.usi()
@@ -53,6 +53,11 @@ def format_move(
     if name == "japanese":
         return japanese_move(position, move, legal, same=same)
     return western_move(position, move, letters=name == "hodges")
+
+
+def contains(moves: list[Move], move: Move) -> bool:
+    """`move in moves`, fast: generated moves are shared objects, so identity decides."""
+    return any(item is move for item in moves) or move in moves
 
 
 def _mover(position: Position, move: Move) -> tuple[Role, Color]:
@@ -90,15 +95,11 @@ def japanese_move(
     role, color = _mover(position, move)
     target = move.to_square
     if move.from_square is None:
-        if legal is None:
+        rivals = jsa.candidates(position, role, target, color)
+        if rivals and legal is None:
             legal = position.legal_moves()
-        board = position.board
-        code = role + 16 * color
-        rival = any(
-            other.to_square == target
-            and other.from_square is not None
-            and board[other.from_square] == code
-            for other in legal
+        rival = bool(rivals) and any(
+            other.to_square == target and other.from_square in rivals for other in legal or ()
         )
         rest = JAPANESE_NAMES[role] + ("打" if rival else "")
     else:
