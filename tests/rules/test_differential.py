@@ -18,10 +18,13 @@ the games are deterministic for a given N.
 
 from __future__ import annotations
 
+import json
 import random
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import cshogi
 import pytest
@@ -237,6 +240,61 @@ def test_games_reach_the_interesting_positions() -> None:
     assert total.captures_played >= 100
     assert total.most_in_hand >= 15
     assert total.uchifuzume >= 1
+
+
+DATA = Path(__file__).parent.parent / "data"
+TREE_NODE_LIMIT = 800
+
+
+def _tree_roots() -> list[Any]:
+    """Every perft position and every labelled rule case (after its moves_before)."""
+    roots = []
+    perft_data = json.loads((DATA / "perft.json").read_text("utf-8"))["positions"]
+    for entry in perft_data:
+        roots.append(pytest.param(entry["sfen"], [], id=f"perft-{entry['name']}"))
+    cases = json.loads((DATA / "rules-cases.json").read_text("utf-8"))["cases"]
+    for case in cases:
+        roots.append(pytest.param(case["sfen"], case["moves_before"], id=f"case-{case['id']}"))
+    return roots
+
+
+def _walk(
+    position: Position, board: cshogi.Board, depth: int, path: list[str], stats: Stats
+) -> None:
+    moves = _compare(position, board, f"tree after {' '.join(path) or '-'}", stats)
+    if depth == 0 or len(stats.failures) >= MAX_REPORTED:
+        return
+    for move in moves:
+        usi = move.usi()
+        position.push(move)
+        board.push_usi(usi)
+        path.append(usi)
+        _walk(position, board, depth - 1, path, stats)
+        path.pop()
+        board.pop()
+        position.pop()
+
+
+@pytest.mark.parametrize(("sfen", "moves_before"), _tree_roots())
+def test_move_tree_agrees_with_cshogi(sfen: str, moves_before: list[str]) -> None:
+    """Every node of the move tree of the hand-picked positions (pins, uchifuzume, dead
+    drops, nifu, ...): depth 2, or depth 1 where depth 2 has more than 800 nodes."""
+    position = Position.from_sfen(sfen)
+    board = cshogi.Board(sfen)
+    for usi in moves_before:
+        position.push(Move.from_usi(usi))
+        board.push_usi(usi)
+    children = position.legal_moves()
+    grandchildren = 0
+    for move in children:
+        position.push(move)
+        grandchildren += position.legal_move_count()
+        position.pop()
+    depth = 2 if len(children) + grandchildren <= TREE_NODE_LIMIT else 1
+    stats = Stats()
+    _walk(position, board, depth, [], stats)
+    assert not stats.failures, "\n".join(stats.failures)
+    assert stats.positions >= 1
 
 
 def test_a_disagreement_is_reported() -> None:
