@@ -17,7 +17,7 @@ from typing import Any
 import cshogi
 import pytest
 
-from rules import Color, Handicap, Position, SfenError
+from rules import Color, Handicap, Move, Position, SfenError
 
 K = "4k4/9/9/9/9/9/9/9/4K4"  # two bare kings
 PERFT: list[dict[str, Any]] = json.loads(
@@ -270,3 +270,20 @@ def test_initial_is_the_even_start() -> None:
 def test_sfen_error_is_a_value_error_with_a_code() -> None:
     with pytest.raises(ValueError, match="nifu"):
         Position.from_sfen("4k4/9/9/9/4P4/4P4/9/9/4K4 b - 1")
+
+
+def test_unknown_handicap_is_rejected() -> None:
+    with pytest.raises(ValueError):
+        Position.initial("nine_piece")
+
+
+def test_sfen_written_after_move_999999_reads_back() -> None:
+    """sfen() must always write something from_sfen() accepts.
+
+    The reader caps the move number at six digits, but push() keeps counting, so the SFEN
+    written one move later ("... 1000000") is refused with "The move number must be a whole
+    number."
+    """
+    position = Position.from_sfen(f"{K} b - 999999")
+    position.push(Move.from_usi("5i5h"))
+    assert Position.from_sfen(position.sfen()) == position
