@@ -9,7 +9,39 @@
 """
 
 from .common import AmbiguousMoveError, Style
+from .csa import read_csa, write_csa
+from .files import FORMATS, detect_format, read_record, write_record
+from .kif import read_ki2, read_kif, write_ki2, write_kif
 from .parse import parse_move
+from .records import (
+    Record,
+    RecordError,
+    analysis_link,
+    read_usi,
+    write_sfen,
+    write_usi,
+)
 from .write import format_move
 
-__all__ = ["AmbiguousMoveError", "Style", "format_move", "parse_move"]
+__all__ = [
+    "FORMATS",
+    "AmbiguousMoveError",
+    "Record",
+    "RecordError",
+    "Style",
+    "analysis_link",
+    "detect_format",
+    "format_move",
+    "parse_move",
+    "read_csa",
+    "read_ki2",
+    "read_kif",
+    "read_record",
+    "read_usi",
+    "write_csa",
+    "write_ki2",
+    "write_kif",
+    "write_record",
+    "write_sfen",
+    "write_usi",
+]

@@ -1,0 +1,152 @@
+"""Board diagrams (BOD) of KIF and KI2 files: a start position drawn in text.
+
+```
+後手の持駒：なし
+  ９ ８ ７ ６ ５ ４ ３ ２ １
++---------------------------+
+|v香v桂v銀v金v玉v金v銀v桂v香|一
+...
++---------------------------+
+先手の持駒：銀二　歩四
+後手番
+```
+A leading `v` marks White's pieces; promoted pieces use single glyphs (全 圭 杏).
+"""
+
+from __future__ import annotations
+
+from ..position import Position
+from ..types import HAND_ROLES, Color, Role
+from .common import BOD_GLYPHS, KANJI_DIGITS
+
+_GLYPH_ROLES: dict[str, Role] = {
+    glyph: role for role, glyph in BOD_GLYPHS.items() if len(glyph) == 1
+}
+_GLYPH_ROLES.update({"王": Role.KING, "竜": Role.DRAGON})
+_HAND_GLYPHS: dict[str, Role] = {BOD_GLYPHS[role]: role for role in HAND_ROLES}
+HAND_KEYS: dict[str, Color] = {
+    "先手の持駒": Color.SENTE, "下手の持駒": Color.SENTE,
+    "後手の持駒": Color.GOTE, "上手の持駒": Color.GOTE,
+}  # fmt: skip
+TURN_LINES: dict[str, Color] = {
+    "先手番": Color.SENTE, "下手番": Color.SENTE, "後手番": Color.GOTE, "上手番": Color.GOTE,
+}  # fmt: skip
+
+
+def kanji_number(count: int) -> str:
+    """`kanji_number(18) == "十八"` (counts in hands are 1..18)."""
+    tens, ones = divmod(count, 10)
+    return ("十" if tens else "") + (KANJI_DIGITS[ones - 1] if ones else "")
+
+
+def read_kanji_number(text: str) -> int:
+    """The inverse of `kanji_number`; an empty text counts 1; ValueError otherwise."""
+    if not text:
+        return 1
+    if text.isascii() and text.isdigit():
+        return int(text)
+    tens = 0
+    if "十" in text:
+        head, _, text = text.partition("十")
+        tens = 10 * (KANJI_DIGITS.index(head) + 1 if head else 1)
+    if not text:
+        return tens
+    if len(text) != 1 or text not in KANJI_DIGITS:
+        raise ValueError(f"not a count: {text!r}")
+    return tens + KANJI_DIGITS.index(text) + 1
+
+
+def write_hand(position: Position, color: Color) -> str:
+    """`銀二　歩四`, or `なし` for an empty hand."""
+    hand = position.hand(color)
+    if not hand:
+        return "なし"
+    parts = [BOD_GLYPHS[role] + (kanji_number(n) if n > 1 else "") for role, n in hand.items()]
+    return "　".join(parts)
+
+
+def write_bod(position: Position, *, handicap: bool = False) -> list[str]:
+    """The diagram lines of `position` (upper/lower-hand names when `handicap`)."""
+    top, bottom = ("上手", "下手") if handicap else ("後手", "先手")
+    lines = [f"{top}の持駒：{write_hand(position, Color.GOTE)}", "  ９ ８ ７ ６ ５ ４ ３ ２ １"]
+    lines.append("+---------------------------+")
+    for row in range(9):
+        cells = []
+        for square in range(row * 9, row * 9 + 9):
+            piece = position.piece_at(square)
+            if piece is None:
+                cells.append(" ・")
+            else:
+                mark = "v" if piece.color == Color.GOTE else " "
+                cells.append(mark + BOD_GLYPHS[piece.role])
+        lines.append("|" + "".join(cells) + "|" + KANJI_DIGITS[row])
+    lines.append("+---------------------------+")
+    lines.append(f"{bottom}の持駒：{write_hand(position, Color.SENTE)}")
+    if position.turn == Color.GOTE:
+        lines.append(f"{top}番")
+    return lines
+
+
+def read_hand(text: str) -> dict[Role, int]:
+    """`銀二　歩四` -> {SILVER: 2, PAWN: 4}; ValueError for anything else."""
+    text = text.strip()
+    counts: dict[Role, int] = {}
+    if text in ("なし", ""):
+        return counts
+    for item in text.replace("、", " ").replace(",", " ").split():
+        role = _HAND_GLYPHS.get(item[0])
+        if role is None:
+            raise ValueError(f"not a piece in hand: {item!r}")
+        counts[role] = counts.get(role, 0) + read_kanji_number(item[1:])
+    return counts
+
+
+def read_row(text: str) -> list[tuple[Color, Role] | None]:
+    """One `|v香v桂 ・ ...|一` row as nine squares (file 9 to file 1); ValueError if malformed."""
+    inner = text.strip()
+    if not inner.startswith("|") or inner.count("|") < 2:
+        raise ValueError("a diagram row is written between two '|'")
+    cells = inner[1 : inner.index("|", 1)]
+    if len(cells) != 18:
+        raise ValueError("a diagram row has nine squares of two characters")
+    row: list[tuple[Color, Role] | None] = []
+    for i in range(0, 18, 2):
+        mark, glyph = cells[i], cells[i + 1]
+        if glyph == "・":
+            row.append(None)
+            continue
+        role = _GLYPH_ROLES.get(glyph)
+        if role is None or mark not in " v^":
+            raise ValueError(f"unknown piece {mark + glyph!r} in the diagram")
+        row.append((Color.GOTE if mark == "v" else Color.SENTE, role))
+    return row
+
+
+def diagram_sfen(
+    rows: list[list[tuple[Color, Role] | None]],
+    hands: dict[Color, dict[Role, int]],
+    turn: Color,
+    move_number: int = 1,
+) -> str:
+    """The SFEN of a diagram read with `read_row` / `read_hand`."""
+    ranks = []
+    for row in rows:
+        out, empty = "", 0
+        for cell in row:
+            if cell is None:
+                empty += 1
+                continue
+            if empty:
+                out, empty = out + str(empty), 0
+            letter = cell[1].sfen
+            out += letter if cell[0] == Color.SENTE else letter.lower()
+        ranks.append(out + (str(empty) if empty else ""))
+    hand_text = ""
+    for color in Color:
+        for role in HAND_ROLES:
+            count = hands.get(color, {}).get(role, 0)
+            if count:
+                letter = role.sfen if color == Color.SENTE else role.sfen.lower()
+                hand_text += (str(count) if count > 1 else "") + letter
+    side = "b" if turn == Color.SENTE else "w"
+    return f"{'/'.join(ranks)} {side} {hand_text or '-'} {move_number}"

@@ -1,0 +1,295 @@
+"""CSA records (Computer Shogi Association, version 2.2), read and written.
+
+```
+V2.2
+N+Ann
+N-Bo
+$START_TIME:2024/01/02 10:00:00
+PI
++
++7776FU
+-3334FU
+%TORYO
+```
+A handicap start is `PI` followed by the removed pieces (`PI82HI22KA`); any other start
+is nine `P1`..`P9` rows plus `P+`/`P-` lines for the hands.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..game import Game
+from ..moves import Move
+from ..position import Position
+from ..types import HAND_ROLES, Color, Role
+from .common import CSA_CODES, CSA_ROLES
+from .parse import parse_move
+from .records import (
+    ABORT,
+    DECLARE,
+    FOUL_LOSS,
+    FOUL_WIN,
+    IMPASSE,
+    MATE,
+    REPETITION,
+    RESIGN,
+    TIME,
+    Record,
+    RecordError,
+    apply_ending,
+    as_record,
+    decode,
+    ending_of,
+)  # fmt: skip
+from .write import csa_move
+
+# CSA header keys and the KIF header names a Record keeps them under.
+HEADER_NAMES = {
+    "EVENT": "棋戦", "SITE": "場所", "START_TIME": "開始日時", "END_TIME": "終了日時",
+    "TIME_LIMIT": "持ち時間", "OPENING": "戦型",
+}  # fmt: skip
+_CSA_KEYS = {name: key for key, name in HEADER_NAMES.items()}
+END_CODES = {
+    "%TORYO": RESIGN, "%TSUMI": MATE, "%TIME_UP": TIME, "%CHUDAN": ABORT,
+    "%SENNICHITE": REPETITION, "%JISHOGI": IMPASSE, "%HIKIWAKE": IMPASSE, "%KACHI": DECLARE,
+}  # fmt: skip
+_WRITTEN = {key: code for code, key in reversed(END_CODES.items())}
+_EVEN = Position.initial()
+
+
+def _sign(color: Color) -> str:
+    return "+" if color == Color.SENTE else "-"
+
+
+def _start_lines(position: Position) -> list[str]:
+    """`PI` with removed pieces when the start is the even one minus some pieces, else rows."""
+    board, even = position.board, _EVEN.board
+    removed = [square for square in range(81) if board[square] != even[square]]
+    if all(not board[square] for square in removed) and not any(map(any, position.hands)):
+        pieces = "".join(
+            f"{9 - square % 9}{square // 9 + 1}{CSA_CODES[Role(even[square] & 15)]}"
+            for square in removed
+        )
+        return [f"PI{pieces}", _sign(position.turn)]
+    lines = []
+    for row in range(9):
+        cells = []
+        for square in range(row * 9, row * 9 + 9):
+            piece = position.piece_at(square)
+            cells.append(" * " if piece is None else _sign(piece.color) + CSA_CODES[piece.role])
+        lines.append(f"P{row + 1}" + "".join(cells))
+    for color in Color:
+        hand = position.hand(color)
+        if hand:
+            items = "".join(f"00{CSA_CODES[role]}" * count for role, count in hand.items())
+            lines.append(f"P{_sign(color)}{items}")
+    lines.append(_sign(position.turn))
+    return lines
+
+
+def write_csa(
+    game: Game | Record,
+    *,
+    sente: str | None = None,
+    gote: str | None = None,
+    started: datetime | str | None = None,
+) -> str:
+    """The game as a CSA V2.2 record (text; CSA files are customarily Shift_JIS).
+
+    >>> print(write_csa(Game(moves=["7g7f", "3c3d"]), sente="Ann", gote="Bo"))
+    V2.2
+    N+Ann
+    N-Bo
+    PI
+    +
+    +7776FU
+    -3334FU
+    <BLANKLINE>
+    """
+    record = as_record(game, sente, gote, started)
+    game = record.game
+    lines = ["V2.2"]
+    for sign, name in (("+", record.sente), ("-", record.gote)):
+        if name is not None:
+            lines.append(f"N{sign}{' '.join(name.split())}")
+    if record.started:
+        lines.append(f"$START_TIME:{' '.join(record.started.split())}")
+    for name, value in record.headers.items():
+        key = _CSA_KEYS.get(name)
+        if key is not None and key != "START_TIME":
+            lines.append(f"${key}:{' '.join(value.split())}")
+    lines += _start_lines(game.start)
+    position = game.start.copy()
+    for move in game.moves:
+        lines.append(csa_move(position, move))
+        position.push_unchecked(move)
+    key = ending_of(game)
+    if key in (FOUL_WIN, FOUL_LOSS):
+        assert game.outcome is not None and game.outcome.winner is not None
+        lines.append(f"%{_sign(game.outcome.winner.opponent)}ILLEGAL_ACTION")
+    elif key is not None:
+        lines.append(_WRITTEN[key])
+    return "\n".join(lines) + "\n"
+
+
+class _Setup:
+    """The start position as the P lines build it."""
+
+    def __init__(self) -> None:
+        self.board: list[tuple[Color, Role] | None] = [None] * 81
+        self.hands = {
+            Color.SENTE: dict.fromkeys(HAND_ROLES, 0),
+            Color.GOTE: dict.fromkeys(HAND_ROLES, 0),
+        }
+        self.seen = False
+
+    def even(self, removed: str) -> None:
+        for square in range(81):
+            piece = _EVEN.piece_at(square)
+            self.board[square] = None if piece is None else (piece.color, piece.role)
+        for i in range(0, len(removed), 4):
+            square, code = self._square(removed[i : i + 2]), removed[i + 2 : i + 4]
+            if self.board[square] is None or CSA_ROLES.get(code) != self.board[square][1]:  # type: ignore[index]
+                raise ValueError(f"PI removes {removed[i : i + 4]}, which is not in the start")
+            self.board[square] = None
+
+    @staticmethod
+    def _square(text: str) -> int:
+        if len(text) != 2 or not text.isdigit() or "0" in text:
+            raise ValueError(f"{text!r} is not a square")
+        return (int(text[1]) - 1) * 9 + 9 - int(text[0])
+
+    def row(self, text: str) -> None:
+        rank = int(text[1])
+        cells = text[2:].ljust(27)
+        if len(cells) != 27:
+            raise ValueError("a P row has nine squares of three characters")
+        for i in range(9):
+            cell = cells[3 * i : 3 * i + 3]
+            if cell.strip() == "*":
+                self.board[(rank - 1) * 9 + i] = None
+                continue
+            role = CSA_ROLES.get(cell[1:])
+            if cell[0] not in "+-" or role is None:
+                raise ValueError(f"{cell!r} is not a piece")
+            self.board[(rank - 1) * 9 + i] = (Color.SENTE if cell[0] == "+" else Color.GOTE, role)
+
+    def pieces(self, text: str) -> None:
+        color = Color.SENTE if text[1] == "+" else Color.GOTE
+        items = text[2:]
+        if len(items) % 4:
+            raise ValueError("pieces are written as square and code, four characters each")
+        for i in range(0, len(items), 4):
+            place, code = items[i : i + 2], items[i + 2 : i + 4]
+            if place == "00" and code == "AL":
+                self._all_remaining(color)
+                continue
+            role = CSA_ROLES.get(code)
+            if role is None:
+                raise ValueError(f"{code!r} is not a piece code")
+            if place == "00":
+                if role not in self.hands[color]:
+                    raise ValueError(f"a {code} cannot be held in hand")
+                self.hands[color][role] += 1
+            else:
+                self.board[self._square(place)] = (color, role)
+
+    def _all_remaining(self, color: Color) -> None:
+        totals = {Role.ROOK: 2, Role.BISHOP: 2, Role.GOLD: 4, Role.SILVER: 4,
+                  Role.KNIGHT: 4, Role.LANCE: 4, Role.PAWN: 18}  # fmt: skip
+        for cell in self.board:
+            if cell is not None and cell[1] != Role.KING:
+                totals[cell[1].unpromoted] -= 1
+        for hand in self.hands.values():
+            for role, count in hand.items():
+                totals[role] -= count
+        for role, count in totals.items():
+            self.hands[color][role] += max(count, 0)
+
+    def position(self, turn: Color) -> Position:
+        ranks = []
+        for row in range(9):
+            out, empty = "", 0
+            for cell in self.board[row * 9 : row * 9 + 9]:
+                if cell is None:
+                    empty += 1
+                    continue
+                out, empty = out + (str(empty) if empty else ""), 0
+                out += cell[1].sfen if cell[0] == Color.SENTE else cell[1].sfen.lower()
+            ranks.append(out + (str(empty) if empty else ""))
+        hand = ""
+        for color in Color:
+            for role in HAND_ROLES:
+                count = self.hands[color][role]
+                letter = role.sfen if color == Color.SENTE else role.sfen.lower()
+                hand += (str(count) if count > 1 else "") + letter if count else ""
+        side = "b" if turn == Color.SENTE else "w"
+        return Position.from_sfen(f"{'/'.join(ranks)} {side} {hand or '-'} 1")
+
+
+def read_csa(data: bytes | str) -> Record:
+    """Read a CSA record (V2.2 or V3.0; UTF-8 or Shift_JIS; the first game of a file).
+
+    >>> record = read_csa("V2.2\\nPI\\n+\\n+7776FU\\n-3334FU\\n%TORYO\\n")
+    >>> [m.usi() for m in record.game.moves], record.game.outcome.winner.name
+    (['7g7f', '3c3d'], 'GOTE')
+    """
+    setup = _Setup()
+    record = Record(Game())
+    game: Game | None = None
+    last: Move | None = None
+    for number, raw in enumerate(decode(data).splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("'"):
+            continue
+        if line == "/":
+            break
+        for item in (part.strip() for part in line.split(",")):
+            if not item:
+                continue
+            try:
+                if game is None and item in ("+", "-"):
+                    game = Game(setup.position(Color.SENTE if item == "+" else Color.GOTE))
+                elif game is None:
+                    _header(setup, record, item)
+                elif item[0] in "+-":
+                    if record.end is not None:
+                        raise ValueError("a move follows the end of the game")
+                    last = parse_move(game.position, item, last_move=last, style="csa")
+                    game.push(last)
+                elif item.startswith("%"):
+                    record.end = item
+                    if item in END_CODES:
+                        apply_ending(game, END_CODES[item])
+                elif not item.startswith("T"):
+                    raise ValueError(f"'{item[:40]}' is not a move, a time or an end code")
+            except ValueError as error:
+                raise RecordError(f"'{item[:40]}' could not be read: {error}", number) from None
+    if game is None:
+        raise RecordError("The record never says who moves first (a line with + or -).")
+    record.game = game
+    return record
+
+
+def _header(setup: _Setup, record: Record, item: str) -> None:
+    if item.startswith("V") or (item.startswith("$") and ":" not in item):
+        return
+    if item.startswith("N+"):
+        record.sente = item[2:]
+    elif item.startswith("N-"):
+        record.gote = item[2:]
+    elif item.startswith("$"):
+        key, _, value = item[1:].partition(":")
+        name = HEADER_NAMES.get(key, key)
+        record.headers[name] = value
+        if key == "START_TIME":
+            record.started = value
+    elif item.startswith("PI"):
+        setup.even(item[2:])
+    elif len(item) >= 2 and item[0] == "P" and item[1] in "123456789":
+        setup.row(item)
+    elif item.startswith(("P+", "P-")):
+        setup.pieces(item)
+    else:
+        raise ValueError(f"'{item[:40]}' is not a CSA header line")

@@ -1,0 +1,339 @@
+"""KIF and KI2 records (Kakinoki formats), read and written.
+
+Both share the header lines (`キー：値`), the handicap name (`手合割`) or a board
+diagram for other starts, and the closing `まで…` line. KIF numbers every move and
+gives its origin (`   1 ７六歩(77)`); KI2 writes the JSA notation, several moves a line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from datetime import datetime
+
+from ..errors import SfenError
+from ..game import Game
+from ..handicaps import Handicap
+from ..moves import Move
+from ..position import Position
+from ..types import Color, Role
+from . import bod
+from .common import TURN_MARKS, AmbiguousMoveError
+from .parse import parse_move
+from .records import (
+    ABORT,
+    DECLARE,
+    FOUL_LOSS,
+    FOUL_WIN,
+    IMPASSE,
+    MATE,
+    REPETITION,
+    RESIGN,
+    TIME,
+    Record,
+    RecordError,
+    apply_ending,
+    as_record,
+    decode,
+    ending_of,
+    read_summary,
+    summary,
+)  # fmt: skip
+from .write import japanese_move, kif_move
+
+END_WORDS = {
+    "投了": RESIGN, "詰み": MATE, "切れ負け": TIME, "時間切れ": TIME, "中断": ABORT,
+    "千日手": REPETITION, "持将棋": IMPASSE, "入玉勝ち": DECLARE, "宣言勝ち": DECLARE,
+    "反則勝ち": FOUL_WIN, "反則負け": FOUL_LOSS,
+}  # fmt: skip
+WRITTEN_END = {key: word for word, key in reversed(END_WORDS.items())}
+OTHER_END_WORDS = ("封じ手", "不詰", "不戦勝", "不戦敗", "勝ち宣言", "入玉")
+PLAYER_KEYS = {"先手": Color.SENTE, "下手": Color.SENTE, "後手": Color.GOTE, "上手": Color.GOTE}
+OWN_KEYS = {"開始日時", "手合割", *PLAYER_KEYS}
+_KIF_MOVE = re.compile(r"(\d+)\s+(.*)")
+_TIME = re.compile(r"\(\s*[0-9:]+\s*/\s*[0-9:]*\s*\)\s*\+?\s*$")
+_MARKED = re.compile("[▲△▼▽☗☖][^▲△▼▽☗☖]+")
+
+
+# --------------------------------------------------------------------- writing
+
+
+def _clean(value: str) -> str:
+    return " ".join(value.split())
+
+
+def _head(record: Record) -> list[str]:
+    game = record.game
+    handicap = game.handicap
+    lines = []
+    if record.started:
+        lines.append(f"開始日時：{_clean(record.started)}")
+    lines += [
+        f"{k}：{_clean(v)}"
+        for k, v in record.headers.items()
+        if k not in OWN_KEYS and "：" not in k
+    ]
+    uneven = handicap not in (None, Handicap.EVEN)
+    if handicap is None:
+        lines += bod.write_bod(game.start)
+    else:
+        lines.append(f"手合割：{handicap.japanese}")
+    for color, name in ((Color.SENTE, record.sente), (Color.GOTE, record.gote)):
+        if name is not None:
+            lines.append(f"{bod_side(color, uneven)}：{_clean(name)}")
+    return lines
+
+
+def bod_side(color: Color, uneven: bool) -> str:
+    if color == Color.SENTE:
+        return "下手" if uneven else "先手"
+    return "上手" if uneven else "後手"
+
+
+def _uneven(game: Game) -> bool:
+    return game.handicap not in (None, Handicap.EVEN)
+
+
+def write_kif(
+    game: Game | Record,
+    *,
+    sente: str | None = None,
+    gote: str | None = None,
+    started: datetime | str | None = None,
+) -> str:
+    """The game as a KIF record (UTF-8 text, Kifu for Windows layout).
+
+    >>> print(write_kif(Game(moves=["7g7f", "3c3d"]), sente="Ann", gote="Bo"))
+    #KIF version=2.0 encoding=UTF-8
+    手合割：平手
+    先手：Ann
+    後手：Bo
+    手数----指手---------消費時間--
+       1 ７六歩(77)
+       2 ３四歩(33)
+    <BLANKLINE>
+    """
+    record = as_record(game, sente, gote, started)
+    game = record.game
+    lines = ["#KIF version=2.0 encoding=UTF-8", *_head(record), "手数----指手---------消費時間--"]
+    position, last = game.start.copy(), None
+    for number, move in enumerate(game.moves, 1):
+        same = last is not None and last.to_square == move.to_square
+        lines.append(f"{number:>4} {kif_move(position, move, same=same)}")
+        position.push_unchecked(move)
+        last = move
+    key = ending_of(game)
+    if key is not None:
+        lines.append(f"{len(game.moves) + 1:>4} {WRITTEN_END[key]}")
+        lines.append(summary(game, _uneven(game)) or "")
+    return "\n".join(lines) + "\n"
+
+
+def write_ki2(
+    game: Game | Record,
+    *,
+    sente: str | None = None,
+    gote: str | None = None,
+    started: datetime | str | None = None,
+    per_line: int = 8,
+) -> str:
+    """The game as a KI2 record: JSA notation with turn marks, `per_line` moves a line.
+
+    >>> print(write_ki2(Game(moves=["7g7f", "3c3d", "8h2b+", "3a2b"])))
+    手合割：平手
+    <BLANKLINE>
+    ▲７六歩 △３四歩 ▲２二角成 △同　銀
+    <BLANKLINE>
+    """
+    record = as_record(game, sente, gote, started)
+    game = record.game
+    lines = [*_head(record), ""]
+    position, last, row = game.start.copy(), None, []
+    for move in game.moves:
+        same = last is not None and last.to_square == move.to_square
+        mark = "▲" if position.turn == Color.SENTE else "△"
+        row.append(mark + japanese_move(position, move, same=same))
+        if len(row) == per_line:
+            lines.append(" ".join(row))
+            row = []
+        position.push_unchecked(move)
+        last = move
+    if row:
+        lines.append(" ".join(row))
+    closing = summary(game, _uneven(game))
+    if closing:
+        lines.append(closing)
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------- reading
+
+
+class _Reader:
+    """What KIF and KI2 share: headers, the start position, playing moves, the end."""
+
+    def __init__(self) -> None:
+        self.headers: dict[str, str] = {}
+        self.names: dict[Color, str] = {}
+        self.handicap: tuple[int, str] | None = None
+        self.rows: list[list[tuple[Color, Role] | None]] = []
+        self.hands: dict[Color, dict[Role, int]] = {}
+        self.turn = Color.SENTE
+        self.diagram_line = 0
+        self.game: Game | None = None
+        self.last: Move | None = None
+        self.end: str | None = None
+        self.ending: str | None = None
+        self.summary: str | None = None
+
+    def header(self, number: int, line: str) -> bool:
+        """Take a header or diagram line; False when the line is neither."""
+        key, colon, value = line.partition("：")
+        key, value = key.strip(), value.strip()
+        try:
+            if colon and key in bod.HAND_KEYS:
+                self.hands[bod.HAND_KEYS[key]] = bod.read_hand(value)
+            elif line.startswith("|"):
+                self.rows.append(bod.read_row(line))
+                self.diagram_line = number
+            elif line in bod.TURN_LINES:
+                self.turn = bod.TURN_LINES[line]
+            elif line.startswith(("+--", "９ ８", "手数＝", "手数-")):
+                pass
+            elif colon and key:
+                self.headers[key] = value
+                if key in PLAYER_KEYS:
+                    self.names[PLAYER_KEYS[key]] = value
+                if key == "手合割":
+                    self.handicap = (number, value)
+            else:
+                return False
+        except ValueError as error:
+            raise RecordError(f"the board diagram could not be read ({error}).", number) from None
+        starts = line.startswith("|") or key in bod.HAND_KEYS or key == "手合割"
+        if self.game is not None and starts:
+            raise RecordError("the start position is given after the first move.", number)
+        return True
+
+    def start(self) -> Game:
+        if self.game is not None:
+            return self.game
+        if self.rows:
+            if len(self.rows) != 9:
+                raise RecordError("a board diagram has nine rows.", self.diagram_line)
+            sfen = bod.diagram_sfen(self.rows, self.hands, self.turn)
+            try:
+                position = Position.from_sfen(sfen)
+            except SfenError as error:
+                message = f"the board diagram is not a legal position ({error})"
+                raise RecordError(message, self.diagram_line) from None
+        elif self.handicap is not None:
+            number, name = self.handicap
+            try:
+                position = Position.initial(Handicap.parse(name))
+            except ValueError:
+                message = f"unknown handicap '{name}'; give the start as a board diagram."
+                raise RecordError(message, number) from None
+        else:
+            position = Position.initial()
+        self.game = Game(position)
+        return self.game
+
+    def play(self, number: int, text: str, style: str) -> None:
+        game = self.start()
+        if self.ending is not None or self.end is not None:
+            raise RecordError(f"'{text}' follows the end of the game.", number)
+        try:
+            try:
+                move = parse_move(game.position, text, last_move=self.last, style=style)
+            except AmbiguousMoveError as error:
+                # Finished records often leave out 不成: then the promotion was declined.
+                if len({m.from_square for m in error.candidates}) != 1:
+                    raise
+                move = next(m for m in error.candidates if not m.promotion)
+            game.push(move)
+        except ValueError as error:
+            raise RecordError(f"could not play '{text}': {error}", number) from None
+        self.last = move
+
+    def stop(self, number: int, word: str) -> None:
+        self.start()
+        if self.end is not None:
+            raise RecordError(f"'{word}' follows the end of the game.", number)
+        self.end = word
+        self.ending = END_WORDS.get(word)
+
+    def finish(self) -> Record:
+        game = self.start()
+        key = self.ending
+        if key is None and self.end is None and self.summary is not None:
+            key = read_summary(self.summary)
+        if key is not None:
+            apply_ending(game, key)
+        return Record(
+            game,
+            sente=self.names.get(Color.SENTE),
+            gote=self.names.get(Color.GOTE),
+            started=self.headers.get("開始日時"),
+            headers=self.headers,
+            end=self.end or self.summary,
+        )
+
+
+def _lines(data: bytes | str) -> Iterator[tuple[int, str]]:
+    """Numbered lines that carry something (not blank, not a comment), up to variations."""
+    for number, raw in enumerate(decode(data).splitlines(), 1):
+        line = raw.strip()
+        if not line or line[0] in "#*&'":
+            continue
+        if line.startswith("変化"):
+            return
+        yield number, line
+
+
+def read_kif(data: bytes | str) -> Record:
+    """Read a KIF record (UTF-8 or Shift_JIS; handicap header or board diagram).
+
+    >>> record = read_kif("手合割：平手\\n   1 ７六歩(77)\\n   2 投了\\n")
+    >>> record.game.outcome.termination.name, [m.usi() for m in record.game.moves]
+    ('RESIGNATION', ['7g7f'])
+    """
+    reader = _Reader()
+    for number, line in _lines(data):
+        if line.startswith("まで"):
+            reader.summary = line
+            continue
+        match = _KIF_MOVE.fullmatch(line)
+        if match is None:
+            if not reader.header(number, line):
+                raise RecordError(f"'{line[:40]}' is not a header, diagram row or move.", number)
+            continue
+        expected = len(reader.game.moves) + 1 if reader.game else 1
+        if int(match[1]) != expected:
+            raise RecordError(f"move {match[1]} where move {expected} was expected.", number)
+        text = _TIME.sub("", match[2]).strip().rstrip("+").strip()
+        word = text.split()[0] if text else ""
+        if word in END_WORDS or word.startswith(OTHER_END_WORDS):
+            reader.stop(number, word)
+        else:
+            reader.play(number, text, "kif")
+    return reader.finish()
+
+
+def read_ki2(data: bytes | str) -> Record:
+    """Read a KI2 record: JSA moves with turn marks, several a line; a missing 不成
+    counts as declining the promotion, as finished records often leave it out.
+
+    >>> [m.usi() for m in read_ki2("▲７六歩 △３四歩 ▲２二角成 △同　銀").game.moves]
+    ['7g7f', '3c3d', '8h2b+', '3a2b']
+    """
+    reader = _Reader()
+    for number, line in _lines(data):
+        if line.startswith("まで"):
+            reader.summary = line
+        elif line[0] in TURN_MARKS:
+            for token in _MARKED.findall(line):
+                reader.play(number, token.strip(), "japanese")
+        elif not reader.header(number, line):
+            raise RecordError(f"'{line[:40]}' is not a header, diagram row or move.", number)
+    return reader.finish()

@@ -1,0 +1,269 @@
+"""Whole games as records: the container, the shared helpers, SFEN/USI and the lishogi link.
+
+A `Record` is a `rules.game.Game` plus what the file said about it (players, start
+date, other headers, the end word as written). Readers return a `Record`; writers
+take a `Game` or a `Record`. Every reading problem is a `RecordError` naming the line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..game import Game, Outcome, Termination
+from ..moves import Move
+from ..position import Position
+from ..types import Color
+
+
+class RecordError(ValueError):
+    """A record that could not be read; `line` is the 1-based line number (None: whole file).
+
+    >>> str(RecordError("the move is not legal here.", 12))
+    'Line 12: the move is not legal here.'
+    """
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message if line is None else f"Line {line}: {message}")
+        self.line = line
+
+
+@dataclass
+class Record:
+    """A game with what its file said about it. `game.outcome` holds the result."""
+
+    game: Game
+    sente: str | None = None
+    gote: str | None = None
+    started: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    end: str | None = None
+
+
+def as_record(
+    game: Game | Record,
+    sente: str | None = None,
+    gote: str | None = None,
+    started: datetime | str | None = None,
+) -> Record:
+    """A `Record` for a writer: the given details override those of a `Record`."""
+    record = game if isinstance(game, Record) else Record(game)
+    if isinstance(started, datetime):
+        started = started.strftime("%Y/%m/%d %H:%M:%S")
+    return Record(
+        record.game,
+        sente if sente is not None else record.sente,
+        gote if gote is not None else record.gote,
+        started if started is not None else record.started,
+        dict(record.headers),
+        record.end,
+    )
+
+
+def decode(data: bytes | str) -> str:
+    """Text of a record given as UTF-8 or Shift_JIS bytes (or already as text)."""
+    if isinstance(data, str):
+        return data.lstrip("\ufeff")
+    if not isinstance(data, bytes | bytearray):
+        raise RecordError("A record must be given as text or bytes.")
+    raw = bytes(data)
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return raw.decode("cp932")
+    except UnicodeDecodeError:
+        raise RecordError("The record is neither UTF-8 nor Shift_JIS text.") from None
+
+
+# --------------------------------------------------------------------- endings
+
+# How a game ended, as one key shared by the KIF, KI2 and CSA readers and writers.
+RESIGN, MATE, TIME, ABORT, REPETITION, IMPASSE = "resign", "mate", "time", "abort", "rep", "imp"
+DECLARE, FOUL_WIN, FOUL_LOSS = "declare", "foul_win", "foul_loss"
+
+
+def ending_of(game: Game) -> str | None:
+    """The ending key of a finished game, None while it goes on."""
+    outcome = game.outcome
+    if outcome is None:
+        return None
+    to_move = game.position.turn
+    kind = outcome.termination
+    simple = {
+        Termination.RESIGNATION: RESIGN,
+        Termination.CHECKMATE: MATE,
+        Termination.STALEMATE: MATE,
+        Termination.TIME: TIME,
+        Termination.ABORT: ABORT,
+        Termination.SENNICHITE: REPETITION,
+    }
+    if kind in simple:
+        return simple[kind]
+    if outcome.winner is None:
+        return IMPASSE
+    if kind is Termination.PERPETUAL_CHECK:
+        return FOUL_WIN if outcome.winner == to_move else FOUL_LOSS
+    return DECLARE if outcome.winner == to_move else FOUL_LOSS
+
+
+def apply_ending(game: Game, key: str) -> None:
+    """Give `game` the outcome an end word describes, unless the moves decided it already.
+
+    The side to move is the one who resigned, lost on time or declared. A foul (反則)
+    that the moves do not show has no `Termination`; it stays in `Record.end` only.
+    """
+    if game.outcome is not None or key == MATE:
+        return
+    to_move = game.position.turn
+    if key == RESIGN:
+        game.resign(to_move)
+    elif key == TIME:
+        game.time_out(to_move)
+    elif key == ABORT:
+        game.outcome = Outcome(Termination.ABORT, None)
+    elif key == REPETITION:
+        game.outcome = Outcome(Termination.SENNICHITE, None)
+    elif key == IMPASSE:
+        game.outcome = Outcome(Termination.IMPASSE_24, None)
+    elif key == DECLARE:
+        game.outcome = Outcome(Termination.IMPASSE_27, to_move)
+
+
+def side_name(color: Color | None, handicap: bool) -> str:
+    """先手/後手, or 下手/上手 in a handicap game."""
+    if color == Color.SENTE:
+        return "下手" if handicap else "先手"
+    return "上手" if handicap else "後手"
+
+
+def summary(game: Game, handicap: bool) -> str | None:
+    """The closing `まで…` line of KIF and KI2, None while the game goes on."""
+    key = ending_of(game)
+    if key is None:
+        return None
+    assert game.outcome is not None
+    plies = len(game.moves)
+    winner = side_name(game.outcome.winner, handicap)
+    to_move = side_name(game.position.turn, handicap)
+    text = {
+        RESIGN: f"{winner}の勝ち",
+        MATE: f"{winner}の勝ち",
+        TIME: f"時間切れにより{winner}の勝ち",
+        ABORT: "中断",
+        REPETITION: "千日手",
+        IMPASSE: "持将棋",
+        DECLARE: f"{winner}の入玉勝ち",
+        FOUL_WIN: f"{to_move}の反則勝ち",
+        FOUL_LOSS: f"{to_move}の反則負け",
+    }[key]
+    return f"まで{plies}手で{text}"
+
+
+def read_summary(line: str) -> str | None:
+    """The ending key a `まで…` line states (KI2 has no other end mark)."""
+    rest = line.partition("手で")[2]
+    for word, key in (
+        ("中断", ABORT), ("千日手", REPETITION), ("持将棋", IMPASSE), ("詰", MATE),
+        ("時間切れ", TIME), ("切れ負け", TIME), ("入玉", DECLARE), ("宣言", DECLARE),
+        ("反則勝ち", FOUL_WIN), ("反則負け", FOUL_LOSS), ("勝ち", RESIGN),
+    ):  # fmt: skip
+        if word in rest:
+            return key
+    return None
+
+
+# --------------------------------------------------------------------- SFEN, USI, links
+
+
+def write_sfen(game: Game | Record | Position) -> str:
+    """The SFEN of a position, or of a game's current position.
+
+    >>> write_sfen(Game(moves=["7g7f"]))
+    'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'
+    """
+    if isinstance(game, Record):
+        game = game.game
+    return game.sfen() if isinstance(game, Position) else game.position.sfen()
+
+
+def write_usi(game: Game | Record) -> str:
+    """The USI `position` command that sets up the game's current position.
+
+    >>> write_usi(Game(moves=["7g7f", "3c3d"]))
+    'position startpos moves 7g7f 3c3d'
+    """
+    if isinstance(game, Record):
+        game = game.game
+    start = game.start
+    head = "startpos" if start == Position.initial() else f"sfen {start.sfen()}"
+    moves = " ".join(move.usi() for move in game.moves)
+    return f"position {head}" + (f" moves {moves}" if moves else "")
+
+
+def read_usi(data: bytes | str) -> Record:
+    """A game from `position startpos moves ...`, `position sfen ... moves ...`, an SFEN
+    (optionally followed by `moves ...`) or a bare list of USI moves.
+
+    >>> read_usi("position startpos moves 7g7f 3c3d").game.position.turn
+    <Color.SENTE: 0>
+    """
+    lines = [(n, line.strip()) for n, line in enumerate(decode(data).splitlines(), 1)]
+    lines = [(n, line) for n, line in lines if line]
+    if len(lines) != 1:
+        raise RecordError("A USI record is one line: position startpos moves 7g7f ...")
+    number, line = lines[0]
+    words = line.split()
+    if words[0] == "position":
+        words = words[1:]
+    head, _, tail = " ".join(words).partition("moves")
+    head_words = head.split()
+    try:
+        if not head_words or head_words == ["startpos"]:
+            start = Position.initial()
+        else:
+            start = Position.from_sfen(
+                " ".join(head_words[1:] if head_words[0] == "sfen" else head_words)
+            )
+    except ValueError as error:
+        if head_words and re.fullmatch(r"[1-9][a-i][1-9][a-i]\+?|[A-Z]\*[1-9][a-i]", head_words[0]):
+            start, tail = Position.initial(), line
+        else:
+            raise RecordError(str(error), number) from None
+    game = Game(start)
+    for index, text in enumerate(tail.split(), 1):
+        try:
+            game.push(Move.from_usi(text))
+        except ValueError as error:
+            raise RecordError(
+                f"move {index} ({text}) could not be played: {error}", number
+            ) from None
+    return Record(game)
+
+
+LINK_MOVES = 300
+
+
+def analysis_link(game: Game | Record) -> str:
+    """A lishogi analysis board for the game (at most 300 moves; a longer game starts
+    from the position 300 moves before the end).
+
+    >>> link = analysis_link(Game(moves=["7g7f", "3c3d", "8h2b+"]))
+    >>> link[:40], link[-45:]
+    ('https://lishogi.org/analysis/lnsgkgsnl/1', '1B5R1/LNSGKGSNL_b_-_1?moves=7g7f_3c3d_8h2b%2B')
+    """
+    if isinstance(game, Record):
+        game = game.game
+    moves = game.moves
+    start = game.start.copy()
+    for move in moves[: max(0, len(moves) - LINK_MOVES)]:
+        start.push_unchecked(move)
+    shown = moves[max(0, len(moves) - LINK_MOVES) :]
+    link = "https://lishogi.org/analysis/" + start.sfen().replace(" ", "_").replace("+", "%2B")
+    if shown:
+        link += "?moves=" + "_".join(move.usi() for move in shown).replace("+", "%2B")
+    return link
