@@ -17,6 +17,7 @@ is nine `P1`..`P9` rows plus `P+`/`P-` lines for the hands.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from ..game import Game
@@ -130,6 +131,15 @@ def write_csa(
         lines.append(f"%{_sign(game.outcome.winner.opponent)}ILLEGAL_ACTION")
     elif key is not None:
         lines.append(_WRITTEN[key])
+    if key in (RESIGN, TIME):  # floodgate's summary line: who won, also out of turn
+        assert game.outcome is not None
+        won = game.outcome.winner
+        names = [
+            (n or side).replace(":", "_")
+            for n, side in ((record.sente, "sente"), (record.gote, "gote"))
+        ]
+        results = ["win" if won == color else "lose" for color in Color]
+        lines.append(f"'summary:{key}:{names[0]} {results[0]}:{names[1]} {results[1]}")
     return "\n".join(lines) + "\n"
 
 
@@ -239,8 +249,13 @@ def read_csa(data: bytes | str) -> Record:
     record = Record(Game())
     game: Game | None = None
     last: Move | None = None
+    winner: Color | None = None
     for number, raw in enumerate(decode(data).splitlines(), 1):
         line = raw.strip()
+        if line.startswith("'summary:"):
+            results = re.findall(r" (win|lose)(?=:|$)", line)
+            if len(results) == 2 and results[0] != results[1]:
+                winner = Color.SENTE if results[0] == "win" else Color.GOTE
         if not line or line.startswith("'"):
             continue
         if line == "/":
@@ -260,14 +275,14 @@ def read_csa(data: bytes | str) -> Record:
                     game.push(last)
                 elif item.startswith("%"):
                     record.end = item
-                    if item in END_CODES:
-                        apply_ending(game, END_CODES[item])
                 elif not item.startswith("T"):
                     raise ValueError(f"'{item[:40]}' is not a move, a time or an end code")
             except ValueError as error:
                 raise RecordError(f"'{item[:40]}' could not be read: {error}", number) from None
     if game is None:
         raise RecordError("The record never says who moves first (a line with + or -).")
+    if record.end in END_CODES:
+        apply_ending(game, END_CODES[record.end], winner)
     record.game = game
     return record
 

@@ -38,6 +38,7 @@ from .records import (
     ending_of,
     read_summary,
     summary,
+    summary_winner,
 )  # fmt: skip
 from .write import japanese_move, kif_move
 
@@ -50,7 +51,7 @@ WRITTEN_END = {key: word for word, key in reversed(END_WORDS.items())}
 OTHER_END_WORDS = ("封じ手", "不詰", "不戦勝", "不戦敗", "勝ち宣言", "入玉")
 PLAYER_KEYS = {"先手": Color.SENTE, "下手": Color.SENTE, "後手": Color.GOTE, "上手": Color.GOTE}
 OWN_KEYS = {"開始日時", "手合割", *PLAYER_KEYS}
-_KIF_MOVE = re.compile(r"(\d+)\s+(.*)")
+_KIF_MOVE = re.compile(r"([0-9]+)\s+(.*)")
 _TIME = re.compile(r"\(\s*[0-9:]+\s*/\s*[0-9:]*\s*\)\s*\+?\s*$")
 _MARKED = re.compile("[▲△▼▽☗☖][^▲△▼▽☗☖]+")
 
@@ -269,7 +270,8 @@ class _Reader:
         if key is None and self.end is None and self.summary is not None:
             key = read_summary(self.summary)
         if key is not None:
-            apply_ending(game, key)
+            winner = summary_winner(self.summary) if self.summary else None
+            apply_ending(game, key, winner)
         return Record(
             game,
             sente=self.names.get(Color.SENTE),

@@ -111,19 +111,20 @@ def ending_of(game: Game) -> str | None:
     return DECLARE if outcome.winner == to_move else FOUL_LOSS
 
 
-def apply_ending(game: Game, key: str) -> None:
+def apply_ending(game: Game, key: str, winner: Color | None = None) -> None:
     """Give `game` the outcome an end word describes, unless the moves decided it already.
 
-    The side to move is the one who resigned, lost on time or declared. A foul (反則)
-    that the moves do not show has no `Termination`; it stays in `Record.end` only.
+    Without a stated `winner`, the side to move is the one who resigned, lost on time
+    or declared. A foul (反則) that the moves do not show has no `Termination`; it stays
+    in `Record.end` only.
     """
     if game.outcome is not None or key == MATE:
         return
     to_move = game.position.turn
     if key == RESIGN:
-        game.resign(to_move)
+        game.resign(to_move if winner is None else winner.opponent)
     elif key == TIME:
-        game.time_out(to_move)
+        game.time_out(to_move if winner is None else winner.opponent)
     elif key == ABORT:
         game.outcome = Outcome(Termination.ABORT, None)
     elif key == REPETITION:
@@ -131,7 +132,7 @@ def apply_ending(game: Game, key: str) -> None:
     elif key == IMPASSE:
         game.outcome = Outcome(Termination.IMPASSE_24, None)
     elif key == DECLARE:
-        game.outcome = Outcome(Termination.IMPASSE_27, to_move)
+        game.outcome = Outcome(Termination.IMPASSE_27, to_move if winner is None else winner)
 
 
 def side_name(color: Color | None, handicap: bool) -> str:
@@ -162,6 +163,14 @@ def summary(game: Game, handicap: bool) -> str | None:
         FOUL_LOSS: f"{to_move}の反則負け",
     }[key]
     return f"まで{plies}手で{text}"
+
+
+def summary_winner(line: str) -> Color | None:
+    """The winner a `まで…` line names (`…で先手の勝ち`), if any."""
+    found = re.search("(先手|下手|後手|上手)の(入玉)?勝ち", line)
+    if found is None:
+        return None
+    return Color.SENTE if found[1] in ("先手", "下手") else Color.GOTE
 
 
 def read_summary(line: str) -> str | None:
