@@ -46,7 +46,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 from urllib.parse import quote
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 JSON = dict[str, Any]
 
@@ -1683,7 +1683,8 @@ class FakeDiscordServer:
 
     async def _on_gateway_message(self, conn: _GatewayConnection, payload: JSON) -> None:
         op = payload.get("op")
-        data = payload.get("d")
+        raw = payload.get("d")
+        data: JSON = raw if isinstance(raw, dict) else {}
         if op == 1:
             async with conn.lock:
                 await conn.send_raw(json.dumps({"op": 11}))
@@ -1829,7 +1830,7 @@ class FakeDiscordServer:
             uploads: list[_Upload] = []
             reader = await request.multipart()
             async for part in reader:
-                if not hasattr(part, "read"):
+                if not isinstance(part, BodyPartReader):
                     continue
                 name = part.name or ""
                 raw = await part.read(decode=False)
@@ -2829,6 +2830,14 @@ class FakeDiscordServer:
         if member is None:
             raise UserCannotDoThat(
                 f"{fake_user.username} is not a member of the guild of #{channel.name}"
+            )
+        if (
+            channel.type == ChannelType.PRIVATE_THREAD
+            and fake_user.id not in channel.thread_members
+            and not self.permissions(channel.guild_id, fake_user.id) & Perm.MANAGE_THREADS
+        ):
+            raise UserCannotDoThat(
+                f"{fake_user.username} cannot see the private thread {channel.name}"
             )
         return fake_user, member
 

@@ -25,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 import discord
 import discord.asset
@@ -146,6 +146,13 @@ class DiscordPointer:
     ) -> None:
         self.__exit__(exc_type, exc, tb)
 
+    @classmethod
+    def from_url(cls, url: str) -> DiscordPointer:
+        """From the fake's base URL alone (``FakeDiscord.url``), e.g. passed to a bot process."""
+        base = yarl.URL(url)
+        gateway = base.with_scheme("wss" if base.scheme == "https" else "ws").with_path("/gateway/")
+        return cls(str(base.with_path("/api/v10")), str(gateway), str(base.with_path("/cdn")))
+
     @staticmethod
     def is_pointed_at(api_base: str) -> bool:
         return api_base == discord.http.Route.BASE
@@ -233,7 +240,11 @@ class InteractionResult:
         return self
 
     async def wait_followups(self, count: int = 1, timeout: float | None = None) -> Self:
-        """Until at least ``count`` follow-ups have been sent."""
+        """Until at least ``count`` follow-ups have been sent.
+
+        As on Discord, the first follow-up after a deferred response replaces the "thinking"
+        message: it is the :attr:`original`, not a follow-up.
+        """
         await self.wait_response(timeout)
         await self.fake.wait_for(
             lambda: len(self.interaction.followup_ids) >= count,
@@ -549,10 +560,10 @@ class FakeDiscord(FakeDiscordServer):
                 f"no component {custom_id!r} on the messages of {where.interaction.label} "
                 f"(custom_ids: {where.custom_ids})"
             )
-        message = self.messages.get(where) if isinstance(where, int) else where
-        if message is None:
+        found = self.messages.get(where if isinstance(where, int) else where.id)
+        if found is None:
             raise LookupError(f"no message {where}")
-        return self.messages.get(message.id, message)
+        return found
 
     def _check_can_use(
         self, message: FakeMessage, custom_id: str, user: FakeUser, kinds: tuple[int, ...]
@@ -1041,7 +1052,7 @@ class BotRunner:
             )
         if sync_commands:
             await client_tree_sync(client, self.fake)
-        return client  # type: ignore[no-any-return]
+        return cast(ClientT, client)
 
     async def stop(self, bot: discord.Client, *, timeout: float | None = None) -> None:
         """Close ``bot`` and wait for its connect task to end (for restart tests)."""

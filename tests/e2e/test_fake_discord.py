@@ -13,6 +13,7 @@ import io
 import re
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -32,7 +33,13 @@ from tests.e2e.fake_discord import (
     validate_choices,
     validate_components,
 )
-from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord, InteractionRejected
+from tests.e2e.harness import (
+    BotRunner,
+    DiscordPointer,
+    E2EGuard,
+    FakeDiscord,
+    InteractionRejected,
+)
 
 COLOURS = [f"{base}-{shade}" for base in ("red", "green", "blue") for shade in range(12)]
 
@@ -213,6 +220,14 @@ class ToyBot(commands.Bot):
             except discord.HTTPException as exc:
                 self.errors.append(exc)
 
+        @tree.command(description="Follow up before answering (a bug on purpose)")
+        async def eager(interaction: discord.Interaction[Any]) -> None:
+            try:
+                await interaction.followup.send("too early")
+            except discord.NotFound as exc:
+                self.errors.append(exc)
+            await interaction.response.send_message("answered properly")
+
         @tree.command(description="Answer too late")
         async def slow(interaction: discord.Interaction[Any]) -> None:
             await asyncio.sleep(self.slow_delay)
@@ -304,12 +319,21 @@ async def test_ready_and_command_sync_land(club: FakeDiscord, bot_runner: BotRun
         "rename",
         "side",
         "remind",
+        "eager",
     }
     assert [c.name for c in club.registered_commands(guild)] == ["local"]
     ids = {c.name: c.id for c in club.registered_commands()}
     await bot.tree.sync()  # a second bulk overwrite keeps the ids, like Discord
     assert {c.name: c.id for c in club.registered_commands()} == ids
     assert all(r.route and "commands" in r.route for r in club.command_puts)
+    assert club.session is not None and bot.ws is not None
+    assert bot.ws.sequence == club.session.seq  # every dispatch arrived, in order
+    async with aiohttp.ClientSession() as http:  # exactly application/json, no charset
+        headers = {"Authorization": f"Bot {club.token}"}
+        async with http.get(club.api_base + "/users/@me", headers=headers) as reply:
+            assert reply.headers["Content-Type"] == "application/json"
+        async with http.get(club.api_base + "/users/@me") as reply:
+            assert reply.status == 401
 
 
 async def test_slash_command_reply(club: FakeDiscord, bot_runner: BotRunner) -> None:
@@ -407,6 +431,9 @@ async def test_threads_from_a_message_and_private(club: FakeDiscord, bot_runner:
     [secret] = private.threads
     assert secret.type == ChannelType.PRIVATE_THREAD and alice.id in secret.thread_members
     assert private.ephemeral and club.last_message(secret).content.startswith("Welcome to Secret")
+    with pytest.raises(UserCannotDoThat):  # Bob is not in Alice's private thread
+        await club.slash("ping", user=member(club, "bob"), channel=secret)
+    assert (await club.slash("ping", user=alice, channel=secret)).content == "pong"
     with pytest.raises(UserCannotDoThat):  # not one of the choices
         await club.slash("room", {"topic": "x", "kind": "public"}, user=alice)
 
@@ -454,6 +481,18 @@ async def test_second_initial_response_is_refused(club: FakeDiscord, bot_runner:
     assert refused.status == 400 and refused.code == ErrorCode.ALREADY_ACKNOWLEDGED
     [error] = bot.errors
     assert isinstance(error, discord.HTTPException) and error.code == ErrorCode.ALREADY_ACKNOWLEDGED
+
+
+async def test_followup_before_the_response_is_refused(
+    club: FakeDiscord, bot_runner: BotRunner
+) -> None:
+    bot = await start_toy(bot_runner, club)
+    club.expect_rejections(ErrorCode.UNKNOWN_WEBHOOK)
+    result = await club.slash("eager")
+    assert result.content == "answered properly" and result.followups == []
+    [refused] = result.rejections
+    assert refused.status == 404 and refused.code == ErrorCode.UNKNOWN_WEBHOOK
+    assert isinstance(bot.errors[0], discord.NotFound)
 
 
 async def test_three_second_limit_is_enforced(club: FakeDiscord, bot_runner: BotRunner) -> None:
@@ -511,10 +550,12 @@ async def test_faults_rate_limit_and_gateway_drop(
     assert [r.status for r in club.requests if r.route == CALLBACK] == [429, 200]
 
     await club.drop_gateway()
+    during = await club.slash("ping", wait=False)  # sent while the bot is disconnected
     await club.wait_resumed()
-    after = await club.slash("ping")
-    assert after.content == "pong"
+    await during.wait_final()  # replayed on RESUME, answered within the time limit
+    assert during.content == "pong"
     assert club.identify_count == 1
+    assert (await club.slash("ping")).content == "pong"
 
 
 # --- the fake's own rules, without a bot ---------------------------------------------------------
@@ -564,6 +605,13 @@ async def test_teardown_leaves_nothing_running() -> None:
     assert isinstance(fake, FakeDiscordServer) and fake.problems() == []
     assert await guard.finish() == []
     assert fake.api_base != discord.http.Route.BASE  # the pointer was restored
+    pointer = DiscordPointer.from_url(fake.url)  # what a bot in another process would use
+    expected = fake.patched_discord()
+    assert (pointer.api_base, pointer.gateway_url, pointer.cdn_base) == (
+        expected.api_base,
+        expected.gateway_url,
+        expected.cdn_base,
+    )
 
 
 async def test_guard_reports_leaks_and_error_logs() -> None:
