@@ -1,0 +1,137 @@
+"""Players and challenges."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .base import Repository, Row
+from .records import (
+    ChallengeRecord,
+    NewChallenge,
+    PlayerRecord,
+    duration_us,
+    from_duration_us,
+    from_us,
+    to_us,
+)
+
+
+class PlayerRepository(Repository):
+    async def upsert(self, player: PlayerRecord, now: datetime) -> None:
+        """Remember a player's current display name (names change; ids do not)."""
+        await self._write(
+            "INSERT INTO players (user_id, name, is_bot, updated_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name,"
+            " is_bot = excluded.is_bot, updated_at = excluded.updated_at",
+            (player.user_id, player.name, int(player.is_bot), to_us(now)),
+        )
+
+    async def get(self, user_id: int) -> PlayerRecord | None:
+        row = await self._one(
+            "SELECT user_id, name, is_bot FROM players WHERE user_id = ?", (user_id,)
+        )
+        return None if row is None else PlayerRecord(row[0], row[1], bool(row[2]))
+
+
+_CHALLENGE_COLUMNS = """
+    c.id, c.guild_id, c.channel_id,
+    c.challenger_id, a.name, a.is_bot, c.opponent_id, b.name, b.is_bot,
+    c.color, c.bank_us, c.period_us, c.handicap, c.impasse_rule, c.start_sfen, c.status,
+    c.created_at, c.expires_at, c.message_id, c.game_id
+FROM challenges c
+JOIN players a ON a.user_id = c.challenger_id
+JOIN players b ON b.user_id = c.opponent_id
+"""
+
+
+def _challenge(row: Row) -> ChallengeRecord:
+    return ChallengeRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        challenger=PlayerRecord(row[3], row[4], bool(row[5])),
+        opponent=PlayerRecord(row[6], row[7], bool(row[8])),
+        color=row[9],
+        bank=from_duration_us(row[10]),
+        period=None if row[11] is None else from_duration_us(row[11]),
+        handicap=row[12],
+        impasse_rule=row[13],
+        start_sfen=row[14],
+        status=row[15],
+        created_at=from_us(row[16]),
+        expires_at=from_us(row[17]),
+        message_id=row[18],
+        game_id=row[19],
+    )
+
+
+class ChallengeRepository(Repository):
+    async def create(self, new: NewChallenge) -> int:
+        row = await self._one(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
+            " bank_us, period_us, handicap, impasse_rule, start_sfen, status, created_at,"
+            " expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?) RETURNING id",
+            (
+                new.guild_id,
+                new.channel_id,
+                new.challenger_id,
+                new.opponent_id,
+                new.color,
+                duration_us(new.bank),
+                None if new.period is None else duration_us(new.period),
+                new.handicap,
+                new.impasse_rule,
+                new.start_sfen,
+                to_us(new.created_at),
+                to_us(new.expires_at),
+            ),
+        )
+        assert row is not None
+        return int(row[0])
+
+    async def get(self, challenge_id: int) -> ChallengeRecord | None:
+        row = await self._one(f"SELECT {_CHALLENGE_COLUMNS} WHERE c.id = ?", (challenge_id,))
+        return None if row is None else _challenge(row)
+
+    async def open_between(
+        self, guild_id: int, first: int, second: int, now: datetime
+    ) -> ChallengeRecord | None:
+        """An open, unexpired challenge between two players in a guild, either way round."""
+        row = await self._one(
+            f"SELECT {_CHALLENGE_COLUMNS} WHERE c.guild_id = ? AND c.status = 'open'"
+            " AND c.expires_at > ? AND ((c.challenger_id = ? AND c.opponent_id = ?)"
+            " OR (c.challenger_id = ? AND c.opponent_id = ?)) ORDER BY c.id LIMIT 1",
+            (guild_id, to_us(now), first, second, second, first),
+        )
+        return None if row is None else _challenge(row)
+
+    async def close(self, challenge_id: int, status: str, *, game_id: int | None = None) -> bool:
+        """Move an open challenge to `status`; False if it was no longer open (a race)."""
+        return (
+            await self._write(
+                "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'open'",
+                (status, game_id, challenge_id),
+            )
+            == 1
+        )
+
+    async def set_message(self, challenge_id: int, message_id: int | None) -> bool:
+        return (
+            await self._write(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
+            == 1
+        )
+
+    async def expired(self, now: datetime) -> list[ChallengeRecord]:
+        """Open challenges whose week is over, oldest first."""
+        rows = await self._all(
+            f"SELECT {_CHALLENGE_COLUMNS} WHERE c.status = 'open' AND c.expires_at <= ?"
+            " ORDER BY c.expires_at, c.id",
+            (to_us(now),),
+        )
+        return [_challenge(row) for row in rows]
+
+    async def next_expiry(self) -> datetime | None:
+        row = await self._one("SELECT MIN(expires_at) FROM challenges WHERE status = 'open'")
+        return None if row is None or row[0] is None else from_us(row[0])

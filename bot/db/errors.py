@@ -1,0 +1,15 @@
+"""Errors of the storage layer. The service turns them into sentences for players."""
+
+from __future__ import annotations
+
+
+class DatabaseError(Exception):
+    """Something the storage layer cannot do."""
+
+
+class SchemaTooNewError(DatabaseError):
+    """The database was written by a newer version of the bot than this one."""
+
+
+class Conflict(DatabaseError):
+    """A write lost a race: a row with the same key (a game's move at a ply) exists."""

@@ -1,0 +1,383 @@
+"""Games, their moves, and the running deadlines.
+
+Every write that depends on what the writer last saw is conditional
+(`WHERE ply = ? AND status = 'active'`) and reports whether it landed, so two
+coroutines or two processes racing on one game never both succeed: the loser
+finds zero rows changed (or a primary-key clash on the move) and starts over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from .base import Repository, Row
+from .records import (
+    BulkGame,
+    DeadlineRecord,
+    GameAdvance,
+    GameRecord,
+    MoveRecord,
+    NewGame,
+    PlayerRecord,
+    duration_us,
+    from_duration_us,
+    from_us,
+    to_us,
+)
+
+_GAME_COLUMNS = """
+    g.id, g.guild_id, g.channel_id, g.thread_id, g.message_id,
+    g.sente_id, s.name, s.is_bot, g.gote_id, o.name, o.is_bot,
+    g.handicap, g.start_sfen, g.bank_us, g.period_us, g.impasse_rule,
+    g.status, g.termination, g.winner, g.ply, g.sfen, g.sente_bank_us, g.gote_bank_us,
+    g.turn_started_at, g.count_proposed_by, g.started_at, g.finished_at,
+    d.player_id, d.due_at, d.remind_at, d.reminded_at
+FROM games g
+JOIN players s ON s.user_id = g.sente_id
+JOIN players o ON o.user_id = g.gote_id
+LEFT JOIN deadlines d ON d.game_id = g.id
+"""
+
+
+def _game(row: Row) -> GameRecord:
+    deadline = None
+    if row[27] is not None:
+        deadline = DeadlineRecord(
+            game_id=row[0],
+            player_id=row[27],
+            due_at=from_us(row[28]),
+            remind_at=from_us(row[29]),
+            reminded_at=None if row[30] is None else from_us(row[30]),
+        )
+    return GameRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        thread_id=row[3],
+        message_id=row[4],
+        sente=PlayerRecord(row[5], row[6], bool(row[7])),
+        gote=PlayerRecord(row[8], row[9], bool(row[10])),
+        handicap=row[11],
+        start_sfen=row[12],
+        bank=from_duration_us(row[13]),
+        period=None if row[14] is None else from_duration_us(row[14]),
+        impasse_rule=row[15],
+        status=row[16],
+        termination=row[17],
+        winner=row[18],
+        ply=row[19],
+        sfen=row[20],
+        sente_bank=from_duration_us(row[21]),
+        gote_bank=from_duration_us(row[22]),
+        turn_started_at=from_us(row[23]),
+        count_proposed_by=row[24],
+        started_at=from_us(row[25]),
+        finished_at=None if row[26] is None else from_us(row[26]),
+        deadline=deadline,
+    )
+
+
+_INSERT_GAME = (
+    "INSERT INTO games (guild_id, channel_id, sente_id, gote_id, handicap, start_sfen,"
+    " bank_us, period_us, impasse_rule, status, termination, winner, ply, sfen,"
+    " sente_bank_us, gote_bank_us, turn_started_at, started_at, finished_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+)
+
+
+def _insert_params(
+    new: NewGame,
+    *,
+    ply: int = 0,
+    sfen: str | None = None,
+    turn_started_at: datetime | None = None,
+    termination: str | None = None,
+    winner: str | None = None,
+) -> tuple[object, ...]:
+    bank = duration_us(new.bank)
+    turn_started = to_us(turn_started_at or new.started_at)
+    return (
+        new.guild_id,
+        new.channel_id,
+        new.sente_id,
+        new.gote_id,
+        new.handicap,
+        new.start_sfen,
+        bank,
+        None if new.period is None else duration_us(new.period),
+        new.impasse_rule,
+        "active" if termination is None else "finished",
+        termination,
+        winner,
+        ply,
+        sfen or new.start_sfen,
+        bank,
+        bank,
+        turn_started,
+        to_us(new.started_at),
+        None if termination is None else turn_started,
+    )
+
+
+class GameRepository(Repository):
+    async def create(self, new: NewGame) -> int:
+        """A new active game at ply 0, both banks full, the first player's clock running."""
+        row = await self._one(_INSERT_GAME, _insert_params(new))
+        assert row is not None
+        return int(row[0])
+
+    async def get(self, game_id: int) -> GameRecord | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} WHERE g.id = ?", (game_id,))
+        return None if row is None else _game(row)
+
+    async def by_thread(self, thread_id: int) -> GameRecord | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} WHERE g.thread_id = ? ORDER BY g.id DESC LIMIT 1",
+            (thread_id,),
+        )
+        return None if row is None else _game(row)
+
+    async def active_for(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
+        """A player's active games (in one guild, or everywhere), oldest first."""
+        guild_clause = "" if guild_id is None else " AND g.guild_id = ?"
+        params: tuple[object, ...] = (user_id, user_id)
+        if guild_id is not None:
+            params += (guild_id,)
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} WHERE g.status = 'active'"
+            f" AND (g.sente_id = ? OR g.gote_id = ?){guild_clause} ORDER BY g.id",
+            params,
+        )
+        return [_game(row) for row in rows]
+
+    async def set_thread(self, game_id: int, thread_id: int | None) -> bool:
+        sql = "UPDATE games SET thread_id = ? WHERE id = ?"
+        return await self._write(sql, (thread_id, game_id)) == 1
+
+    async def set_message(self, game_id: int, message_id: int | None) -> bool:
+        sql = "UPDATE games SET message_id = ? WHERE id = ?"
+        return await self._write(sql, (message_id, game_id)) == 1
+
+    async def advance(self, change: GameAdvance) -> bool:
+        """Record a move on the game row, only if it is still active at `expected_ply`.
+        A pending count proposal lapses with the move."""
+        finished = change.termination is not None
+        return (
+            await self._write(
+                "UPDATE games SET ply = ply + 1, sfen = ?, sente_bank_us = ?, gote_bank_us = ?,"
+                " turn_started_at = ?, count_proposed_by = NULL, status = ?, termination = ?,"
+                " winner = ?, finished_at = ? WHERE id = ? AND ply = ? AND status = 'active'",
+                (
+                    change.sfen,
+                    duration_us(change.sente_bank),
+                    duration_us(change.gote_bank),
+                    to_us(change.turn_started_at),
+                    "finished" if finished else "active",
+                    change.termination,
+                    change.winner,
+                    to_us(change.turn_started_at) if finished else None,
+                    change.game_id,
+                    change.expected_ply,
+                ),
+            )
+            == 1
+        )
+
+    async def finish(
+        self,
+        game_id: int,
+        *,
+        termination: str,
+        winner: str | None,
+        at: datetime,
+        expected_ply: int | None = None,
+    ) -> bool:
+        """End an active game (resignation, time, abort, impasse). With `expected_ply`,
+        only if no move landed since the caller looked; False if someone got there first."""
+        sql = (
+            "UPDATE games SET status = 'finished', termination = ?, winner = ?,"
+            " finished_at = ?, count_proposed_by = NULL WHERE id = ? AND status = 'active'"
+        )
+        params: tuple[object, ...] = (termination, winner, to_us(at), game_id)
+        if expected_ply is not None:
+            sql += " AND ply = ?"
+            params += (expected_ply,)
+        return await self._write(sql, params) == 1
+
+    async def set_count_proposal(self, game_id: int, color: str | None, expected_ply: int) -> bool:
+        return (
+            await self._write(
+                "UPDATE games SET count_proposed_by = ?"
+                " WHERE id = ? AND ply = ? AND status = 'active'",
+                (color, game_id, expected_ply),
+            )
+            == 1
+        )
+
+    async def restart_clock(
+        self,
+        game_id: int,
+        expected_ply: int,
+        *,
+        sente_bank: timedelta,
+        gote_bank: timedelta,
+        turn_started_at: datetime,
+    ) -> bool:
+        """Rewrite the clock state without a move (giving time)."""
+        return (
+            await self._write(
+                "UPDATE games SET sente_bank_us = ?, gote_bank_us = ?, turn_started_at = ?"
+                " WHERE id = ? AND ply = ? AND status = 'active'",
+                (
+                    duration_us(sente_bank),
+                    duration_us(gote_bank),
+                    to_us(turn_started_at),
+                    game_id,
+                    expected_ply,
+                ),
+            )
+            == 1
+        )
+
+    async def repair_position(self, game_id: int, old_ply: int, ply: int, sfen: str) -> bool:
+        """Overwrite the cached ply and position with what the move list gives."""
+        sql = "UPDATE games SET ply = ?, sfen = ? WHERE id = ? AND ply = ?"
+        return await self._write(sql, (ply, sfen, game_id, old_ply)) == 1
+
+    async def count(self, status: str | None = None) -> int:
+        if status is None:
+            row = await self._one("SELECT COUNT(*) FROM games")
+        else:
+            row = await self._one("SELECT COUNT(*) FROM games WHERE status = ?", (status,))
+        return 0 if row is None else int(row[0])
+
+    async def ids(self, status: str) -> list[int]:
+        rows = await self._all("SELECT id FROM games WHERE status = ? ORDER BY id", (status,))
+        return [int(row[0]) for row in rows]
+
+    async def bulk_insert(self, games: Sequence[BulkGame]) -> list[int]:
+        """Store whole games at once (benchmarks, imports); returns their ids in order.
+        The banks are stored full: bulk games are meant to have per-move periods only."""
+        ids: list[int] = []
+        moves: list[tuple[object, ...]] = []
+        deadlines: list[tuple[object, ...]] = []
+        for bulk in games:
+            params = _insert_params(
+                bulk.game,
+                ply=len(bulk.moves),
+                sfen=bulk.sfen,
+                turn_started_at=bulk.turn_started_at,
+                termination=bulk.termination,
+                winner=bulk.winner,
+            )
+            row = await self._one(_INSERT_GAME, params)
+            assert row is not None
+            game_id = int(row[0])
+            ids.append(game_id)
+            moves.extend(
+                (game_id, m.ply, m.usi, m.player_id, to_us(m.played_at)) for m in bulk.moves
+            )
+            if bulk.deadline is not None:
+                d = bulk.deadline
+                deadlines.append((game_id, d.player_id, to_us(d.due_at), to_us(d.remind_at)))
+        await self._write_many(
+            "INSERT INTO moves (game_id, ply, usi, player_id, played_at) VALUES (?, ?, ?, ?, ?)",
+            moves,
+        )
+        await self._write_many(
+            "INSERT INTO deadlines (game_id, player_id, due_at, remind_at) VALUES (?, ?, ?, ?)",
+            deadlines,
+        )
+        return ids
+
+
+class MoveRepository(Repository):
+    async def insert(self, move: MoveRecord) -> None:
+        """Store a move; `Conflict` if that ply of that game is already taken."""
+        await self._write(
+            "INSERT INTO moves (game_id, ply, usi, player_id, played_at) VALUES (?, ?, ?, ?, ?)",
+            (move.game_id, move.ply, move.usi, move.player_id, to_us(move.played_at)),
+        )
+
+    async def usi_list(self, game_id: int) -> list[str]:
+        """The game's moves in order, as USI: all a replay needs."""
+        rows = await self._all("SELECT usi FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        return [row[0] for row in rows]
+
+    async def for_game(self, game_id: int) -> list[MoveRecord]:
+        rows = await self._all(
+            "SELECT game_id, ply, usi, player_id, played_at FROM moves"
+            " WHERE game_id = ? ORDER BY ply",
+            (game_id,),
+        )
+        return [MoveRecord(r[0], r[1], r[2], r[3], from_us(r[4])) for r in rows]
+
+
+_DEADLINE_COLUMNS = (
+    "d.game_id, d.player_id, d.due_at, d.remind_at, d.reminded_at"
+    " FROM deadlines d JOIN games g ON g.id = d.game_id"
+)
+
+
+def _deadline(row: Row) -> DeadlineRecord:
+    reminded = None if row[4] is None else from_us(row[4])
+    return DeadlineRecord(row[0], row[1], from_us(row[2]), from_us(row[3]), reminded)
+
+
+class DeadlineRepository(Repository):
+    async def set(self, deadline: DeadlineRecord) -> None:
+        """The game's new running deadline; a new deadline has not been reminded of."""
+        await self._write(
+            "INSERT INTO deadlines (game_id, player_id, due_at, remind_at, reminded_at)"
+            " VALUES (?, ?, ?, ?, NULL) ON CONFLICT (game_id) DO UPDATE SET"
+            " player_id = excluded.player_id, due_at = excluded.due_at,"
+            " remind_at = excluded.remind_at, reminded_at = NULL",
+            (
+                deadline.game_id,
+                deadline.player_id,
+                to_us(deadline.due_at),
+                to_us(deadline.remind_at),
+            ),
+        )
+
+    async def clear(self, game_id: int) -> None:
+        await self._write("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+
+    async def overdue(self, now: datetime) -> list[DeadlineRecord]:
+        """Deadlines of active games that have passed, earliest first."""
+        rows = await self._all(
+            f"SELECT {_DEADLINE_COLUMNS} WHERE d.due_at <= ? AND g.status = 'active'"
+            " ORDER BY d.due_at, d.game_id",
+            (to_us(now),),
+        )
+        return [_deadline(row) for row in rows]
+
+    async def reminders_due(self, now: datetime) -> list[DeadlineRecord]:
+        rows = await self._all(
+            f"SELECT {_DEADLINE_COLUMNS} WHERE d.reminded_at IS NULL AND d.remind_at <= ?"
+            " AND d.due_at > ? AND g.status = 'active' ORDER BY d.remind_at, d.game_id",
+            (to_us(now), to_us(now)),
+        )
+        return [_deadline(row) for row in rows]
+
+    async def claim_reminder(self, game_id: int, due_at: datetime, now: datetime) -> bool:
+        """Mark the reminder for this deadline as sent; False if it already was (or the
+        deadline moved), so that it goes out once however many processes try."""
+        return (
+            await self._write(
+                "UPDATE deadlines SET reminded_at = ?"
+                " WHERE game_id = ? AND due_at = ? AND reminded_at IS NULL",
+                (to_us(now), game_id, to_us(due_at)),
+            )
+            == 1
+        )
+
+    async def next_event(self) -> datetime | None:
+        """The earliest pending deadline or reminder of an active game."""
+        row = await self._one(
+            "SELECT MIN(CASE WHEN d.reminded_at IS NULL AND d.remind_at < d.due_at"
+            " THEN d.remind_at ELSE d.due_at END)"
+            " FROM deadlines d JOIN games g ON g.id = d.game_id WHERE g.status = 'active'"
+        )
+        return None if row is None or row[0] is None else from_us(row[0])

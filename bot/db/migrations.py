@@ -1,0 +1,173 @@
+"""Numbered, forward-only schema migrations, the version kept inside the database.
+
+Each migration runs in its own transaction together with the row that records
+it, so a crash leaves the database at one version or the next, never between.
+A database whose version is newer than the newest migration here was written
+by a newer bot; opening it would risk corrupting data the code does not
+understand, so it is refused (`SchemaTooNewError`).
+
+Times are stored as integer microseconds since the Unix epoch (UTC) and
+durations as integer microseconds: exact for Python's `datetime`, sortable,
+and the same on SQLite and PostgreSQL (BIGINT). The DDL is the one place where
+SQLite-specific syntax (`WITHOUT ROWID`) is used; a PostgreSQL backend would
+have its own list of migrations with the same numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import aiosqlite
+
+from .errors import SchemaTooNewError
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+_V1 = (
+    """CREATE TABLE players (
+        user_id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        is_bot INTEGER NOT NULL DEFAULT 0 CHECK (is_bot IN (0, 1)),
+        updated_at INTEGER NOT NULL
+    )""",
+    """CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        message_id INTEGER,
+        sente_id INTEGER NOT NULL REFERENCES players (user_id),
+        gote_id INTEGER NOT NULL REFERENCES players (user_id),
+        handicap TEXT NOT NULL,
+        start_sfen TEXT NOT NULL,
+        bank_us INTEGER NOT NULL CHECK (bank_us >= 0),
+        period_us INTEGER CHECK (period_us > 0),
+        impasse_rule TEXT NOT NULL CHECK (impasse_rule IN ('27', '24')),
+        status TEXT NOT NULL CHECK (status IN ('active', 'finished')),
+        termination TEXT,
+        winner TEXT CHECK (winner IN ('sente', 'gote')),
+        ply INTEGER NOT NULL DEFAULT 0 CHECK (ply >= 0),
+        sfen TEXT NOT NULL,
+        sente_bank_us INTEGER NOT NULL,
+        gote_bank_us INTEGER NOT NULL,
+        turn_started_at INTEGER NOT NULL,
+        count_proposed_by TEXT CHECK (count_proposed_by IN ('sente', 'gote')),
+        started_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        CHECK ((status = 'finished') = (termination IS NOT NULL))
+    )""",
+    "CREATE INDEX games_by_sente ON games (sente_id, status)",
+    "CREATE INDEX games_by_gote ON games (gote_id, status)",
+    "CREATE INDEX games_by_thread ON games (thread_id)",
+    """CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        challenger_id INTEGER NOT NULL REFERENCES players (user_id),
+        opponent_id INTEGER NOT NULL REFERENCES players (user_id),
+        color TEXT NOT NULL CHECK (color IN ('sente', 'gote', 'random')),
+        bank_us INTEGER NOT NULL CHECK (bank_us >= 0),
+        period_us INTEGER CHECK (period_us > 0),
+        handicap TEXT NOT NULL,
+        impasse_rule TEXT NOT NULL CHECK (impasse_rule IN ('27', '24')),
+        start_sfen TEXT,
+        status TEXT NOT NULL
+            CHECK (status IN ('open', 'accepted', 'declined', 'cancelled', 'expired')),
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        message_id INTEGER,
+        game_id INTEGER REFERENCES games (id),
+        CHECK (challenger_id <> opponent_id)
+    )""",
+    "CREATE INDEX challenges_by_status ON challenges (status, expires_at)",
+    "CREATE INDEX challenges_by_pair ON challenges (guild_id, challenger_id, opponent_id)",
+    """CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL CHECK (ply >= 1),
+        usi TEXT NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players (user_id),
+        played_at INTEGER NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE deadlines (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        player_id INTEGER NOT NULL REFERENCES players (user_id),
+        due_at INTEGER NOT NULL,
+        remind_at INTEGER NOT NULL,
+        reminded_at INTEGER
+    )""",
+    "CREATE INDEX deadlines_by_due ON deadlines (due_at)",
+    "CREATE INDEX deadlines_by_reminder ON deadlines (reminded_at, remind_at)",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "players, challenges, games, moves, deadlines", _V1),
+)
+LATEST_VERSION = MIGRATIONS[-1].version
+
+_VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    description TEXT NOT NULL,
+    applied_at INTEGER NOT NULL
+)"""
+
+
+async def current_version(connection: aiosqlite.Connection) -> int:
+    """The newest migration recorded in the database (0 for a fresh one)."""
+    async with connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    ) as cursor:
+        if await cursor.fetchone() is None:
+            return 0
+    async with connection.execute("SELECT MAX(version) FROM schema_migrations") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else 0
+
+
+async def migrate(
+    connection: aiosqlite.Connection,
+    now_us: int,
+    *,
+    location: str = "the database",
+    migrations: tuple[Migration, ...] = MIGRATIONS,
+) -> int:
+    """Bring the schema up to the newest migration; returns the version reached.
+
+    The connection must be in autocommit mode (transactions are explicit here).
+    """
+    latest = migrations[-1].version if migrations else 0
+    version = await current_version(connection)
+    if version > latest:
+        raise SchemaTooNewError(
+            f"{location} has schema version {version}, but this version of the bot only "
+            f"knows versions up to {latest}. Run a newer bot or point it at another file."
+        )
+    await connection.execute(_VERSION_TABLE)
+    for migration in migrations:
+        if migration.version <= version:
+            continue
+        await connection.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have migrated while this one waited for the lock.
+            if await current_version(connection) >= migration.version:
+                await connection.execute("ROLLBACK")
+                version = migration.version
+                continue
+            for statement in migration.statements:
+                await connection.execute(statement)
+            await connection.execute(
+                "INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.description, now_us),
+            )
+        except BaseException:
+            await connection.execute("ROLLBACK")
+            raise
+        await connection.execute("COMMIT")
+        version = migration.version
+    return version

@@ -1,0 +1,168 @@
+"""What the repositories return: plain frozen dataclasses, never database rows.
+
+The storage layer knows nothing about shogi: colours, terminations and
+handicaps travel as the strings stored in the columns, and the service turns
+them into `rules` values. Times are aware UTC `datetime`s and durations
+`timedelta`s; the conversion to the stored integers happens only here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def to_us(moment: datetime) -> int:
+    """An aware datetime as integer microseconds since the epoch."""
+    if moment.tzinfo is None:
+        raise ValueError("naive datetimes are ambiguous; use UTC-aware ones")
+    delta = moment - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def from_us(value: int) -> datetime:
+    return _EPOCH + timedelta(microseconds=value)
+
+
+def duration_us(duration: timedelta) -> int:
+    return (duration.days * 86_400 + duration.seconds) * 1_000_000 + duration.microseconds
+
+
+def from_duration_us(value: int) -> timedelta:
+    return timedelta(microseconds=value)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    user_id: int
+    name: str
+    is_bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class NewChallenge:
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    opponent_id: int
+    color: str
+    bank: timedelta
+    period: timedelta | None
+    handicap: str
+    impasse_rule: str
+    start_sfen: str | None
+    created_at: datetime
+    expires_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger: PlayerRecord
+    opponent: PlayerRecord
+    color: str
+    bank: timedelta
+    period: timedelta | None
+    handicap: str
+    impasse_rule: str
+    start_sfen: str | None
+    status: str
+    created_at: datetime
+    expires_at: datetime
+    message_id: int | None
+    game_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineRecord:
+    """The running clock of the player to move: when they lose, when to remind them."""
+
+    game_id: int
+    player_id: int
+    due_at: datetime
+    remind_at: datetime
+    reminded_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    guild_id: int
+    channel_id: int
+    sente_id: int
+    gote_id: int
+    handicap: str
+    start_sfen: str
+    bank: timedelta
+    period: timedelta | None
+    impasse_rule: str
+    started_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game row with its players and its running deadline (if any)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    message_id: int | None
+    sente: PlayerRecord
+    gote: PlayerRecord
+    handicap: str
+    start_sfen: str
+    bank: timedelta
+    period: timedelta | None
+    impasse_rule: str
+    status: str
+    termination: str | None
+    winner: str | None
+    ply: int
+    sfen: str
+    sente_bank: timedelta
+    gote_bank: timedelta
+    turn_started_at: datetime
+    count_proposed_by: str | None
+    started_at: datetime
+    finished_at: datetime | None
+    deadline: DeadlineRecord | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    game_id: int
+    ply: int  # 1 for the first move of the game
+    usi: str
+    player_id: int
+    played_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameAdvance:
+    """Everything a stored move changes on its game's row, written only if nobody moved first."""
+
+    game_id: int
+    expected_ply: int
+    sfen: str
+    sente_bank: timedelta
+    gote_bank: timedelta
+    turn_started_at: datetime
+    termination: str | None = None  # set when the move ends the game
+    winner: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BulkGame:
+    """A whole game for fast bulk loading (benchmarks, imports): the game and its moves."""
+
+    game: NewGame
+    moves: tuple[MoveRecord, ...]
+    sfen: str
+    turn_started_at: datetime
+    termination: str | None = None
+    winner: str | None = None
+    deadline: DeadlineRecord | None = None
