@@ -1,0 +1,225 @@
+"""Challenges: offered, then accepted (a game starts), declined, cancelled or expired."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from bot.db import ChallengeRecord, DeadlineRecord, NewChallenge, NewGame, PlayerRecord
+from rules import Color, Game, Handicap, SfenError
+
+from .base import ServiceBase
+from .clocks import TimeControl, due_at, reminder_at
+from .errors import NotAPlayer, NotFound, ServiceError
+from .loading import to_view
+from .views import ChallengeView, GameView, ImpasseRule, PlayerRef
+
+log = logging.getLogger(__name__)
+
+CHALLENGE_LIFETIME = timedelta(days=7)
+COLOR_WISHES = ("sente", "gote", "random")
+
+
+def _ref(player: PlayerRecord) -> PlayerRef:
+    return PlayerRef(player.user_id, player.name, player.is_bot)
+
+
+def challenge_view(record: ChallengeRecord) -> ChallengeView:
+    return ChallengeView(
+        id=record.id,
+        guild_id=record.guild_id,
+        channel_id=record.channel_id,
+        challenger=_ref(record.challenger),
+        opponent=_ref(record.opponent),
+        color=record.color,
+        time_control=TimeControl(record.bank, record.period),
+        handicap=Handicap.parse(record.handicap),
+        impasse_rule=ImpasseRule(record.impasse_rule),
+        status=record.status,
+        expires_at=record.expires_at,
+        message_id=record.message_id,
+        game_id=record.game_id,
+        start_sfen=record.start_sfen,
+    )
+
+
+def _start_position(handicap: Handicap, start_sfen: str | None) -> tuple[Handicap, str | None]:
+    """Check a set-up start position; a position that is a handicap start counts as one."""
+    if start_sfen is None:
+        return handicap, None
+    if handicap is not Handicap.EVEN:
+        raise ServiceError("Give either a handicap or a start position, not both.")
+    try:
+        game = Game(start_sfen)
+    except SfenError as error:
+        raise ServiceError(f"That start position cannot be used: {error}") from None
+    if game.is_over:
+        raise ServiceError("That start position is already decided: the side to move has no move.")
+    normal = game.start.sfen()
+    return Handicap.from_sfen(normal) or Handicap.EVEN, normal
+
+
+class ChallengeService(ServiceBase):
+    async def challenge(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        challenger: PlayerRef,
+        opponent: PlayerRef,
+        color: str = "random",
+        time_control: TimeControl | str = "3d",
+        handicap: Handicap | str = "even",
+        impasse_rule: ImpasseRule | str = "27",
+        start_sfen: str | None = None,
+    ) -> ChallengeView:
+        """Offer a game. `color` is the challenger's side (in a handicap game gote gives
+        the handicap); `start_sfen` starts from a set-up position instead of the usual one.
+
+        >>> await service.challenge(guild_id=1, channel_id=2, challenger=alice, opponent=bob)
+        """
+        if challenger.user_id == opponent.user_id:
+            raise ServiceError("You cannot challenge yourself; pick another member.")
+        if opponent.is_bot or challenger.is_bot:
+            raise ServiceError("Bots cannot play shogi here; challenge a member instead.")
+        if color not in COLOR_WISHES:
+            raise ServiceError("The colour is sente, gote or random.")
+        try:
+            control = TimeControl.parse(time_control)
+            chosen = Handicap.parse(handicap)
+            rule = ImpasseRule.parse(impasse_rule)
+        except ValueError as error:
+            raise ServiceError(str(error)) from None
+        chosen, start_sfen = _start_position(chosen, start_sfen)
+        now = self.now()
+        new = NewChallenge(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            challenger_id=challenger.user_id,
+            opponent_id=opponent.user_id,
+            color=color,
+            bank=control.bank,
+            period=control.period,
+            handicap=chosen.id,
+            impasse_rule=rule.value,
+            start_sfen=start_sfen,
+            created_at=now,
+            expires_at=now + CHALLENGE_LIFETIME,
+        )
+        async with self.db.transaction() as tx:
+            for player in (challenger, opponent):
+                await tx.players.upsert(
+                    PlayerRecord(player.user_id, player.name, player.is_bot), now
+                )
+            existing = await tx.challenges.open_between(
+                guild_id, challenger.user_id, opponent.user_id, now
+            )
+            if existing is not None:
+                raise ServiceError(
+                    f"There is already an open challenge between you and {opponent.name}; "
+                    "answer or cancel it first."
+                )
+            challenge_id = await tx.challenges.create(new)
+            record = await tx.challenges.get(challenge_id)
+        assert record is not None
+        self._deadline_set(new.expires_at)
+        return challenge_view(record)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int | None) -> None:
+        """Remember the message showing the challenge (to edit it when it expires)."""
+        async with self.db.transaction() as tx:
+            if not await tx.challenges.set_message(challenge_id, message_id):
+                raise NotFound("That challenge no longer exists.")
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeView:
+        record = await self._challenge_record(challenge_id)
+        if record.status == "open" and self.now() >= record.expires_at:
+            return await self._expire(record) or await self.get_challenge(challenge_id)
+        return challenge_view(record)
+
+    async def _challenge_record(self, challenge_id: int) -> ChallengeRecord:
+        async with self.db.read() as tx:
+            record = await tx.challenges.get(challenge_id)
+        if record is None:
+            raise NotFound("That challenge no longer exists.")
+        return record
+
+    async def _expire(self, record: ChallengeRecord) -> ChallengeView | None:
+        """Mark an open challenge expired and report it, once (None if it was closed first)."""
+        async with self.db.transaction() as tx:
+            closed = await tx.challenges.close(record.id, "expired")
+            fresh = await tx.challenges.get(record.id)
+        if not closed or fresh is None:
+            return None
+        view = challenge_view(fresh)
+        await self._emit_expired(view)
+        return view
+
+    async def _open_challenge(self, challenge_id: int) -> ChallengeRecord:
+        record = await self._challenge_record(challenge_id)
+        if record.status == "open" and self.now() >= record.expires_at:
+            await self._expire(record)
+            record = await self._challenge_record(challenge_id)
+        if record.status != "open":
+            raise ServiceError(f"This challenge is no longer open (it was {record.status}).")
+        return record
+
+    async def accept(self, challenge_id: int, user_id: int) -> GameView:
+        """The challenged player accepts: colours are settled and the game starts now."""
+        record = await self._open_challenge(challenge_id)
+        if user_id != record.opponent.user_id:
+            raise NotAPlayer(f"Only {record.opponent.name} can accept this challenge.")
+        wish = record.color
+        if wish == "random":
+            wish = self._rng.choice(("sente", "gote"))
+        challenger, opponent = record.challenger.user_id, record.opponent.user_id
+        sente, gote = (challenger, opponent) if wish == "sente" else (opponent, challenger)
+        start = record.start_sfen or Handicap.parse(record.handicap).sfen
+        now = self.now()
+        new = NewGame(
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            sente_id=sente,
+            gote_id=gote,
+            handicap=record.handicap,
+            start_sfen=start,
+            bank=record.bank,
+            period=record.period,
+            impasse_rule=record.impasse_rule,
+            started_at=now,
+        )
+        first = Color.SENTE if start.split()[1] == "b" else Color.GOTE
+        due = due_at(now, record.bank, record.period)
+        async with self.db.transaction() as tx:
+            game_id = await tx.games.create(new)
+            if not await tx.challenges.close(record.id, "accepted", game_id=game_id):
+                raise ServiceError("This challenge was just withdrawn or answered.")
+            if due is not None:
+                player = sente if first is Color.SENTE else gote
+                deadline = DeadlineRecord(game_id, player, due, reminder_at(now, due))
+                await tx.deadlines.set(deadline)
+        log.info("challenge %s accepted: game %s", record.id, game_id)
+        self._deadline_set(due)
+        return to_view(await self._load(game_id))
+
+    async def decline(self, challenge_id: int, user_id: int) -> ChallengeView:
+        """The challenged player says no."""
+        record = await self._open_challenge(challenge_id)
+        if user_id != record.opponent.user_id:
+            raise NotAPlayer(f"Only {record.opponent.name} can decline this challenge.")
+        return await self._close(record, "declined")
+
+    async def cancel(self, challenge_id: int, user_id: int) -> ChallengeView:
+        """The challenger withdraws the challenge."""
+        record = await self._open_challenge(challenge_id)
+        if user_id != record.challenger.user_id:
+            raise NotAPlayer(f"Only {record.challenger.name} can cancel this challenge.")
+        return await self._close(record, "cancelled")
+
+    async def _close(self, record: ChallengeRecord, status: str) -> ChallengeView:
+        async with self.db.transaction() as tx:
+            closed = await tx.challenges.close(record.id, status)
+            fresh = await tx.challenges.get(record.id)
+        if not closed or fresh is None:
+            raise ServiceError("This challenge was just answered or withdrawn.")
+        return challenge_view(fresh)

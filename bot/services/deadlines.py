@@ -1,0 +1,149 @@
+"""Deadlines: ending games on time, reminders, expiring challenges, and the task that waits.
+
+Exactly once, across restarts and processes: each action first *claims* its
+row with a conditional update (the game still active at the same ply; the
+reminder of this very deadline not yet sent; the challenge still open) and
+only the claimant reports the event. A claim is committed before the event is
+sent, so a crash in between loses that one message rather than sending it
+twice; product.md asks that nothing be sent twice after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from .challenges import ChallengeService
+from .loading import current_deadline, to_view
+
+log = logging.getLogger(__name__)
+_SLACK = timedelta(milliseconds=20)
+
+
+class DeadlineService(ChallengeService):
+    async def check_deadlines(self) -> datetime | None:
+        """End overdue games, send due reminders, expire old challenges; returns when
+        the next of these falls due (None: nothing pending)."""
+        now = self.now()
+        async with self.db.read() as tx:
+            overdue = await tx.deadlines.overdue(now)
+            reminders = await tx.deadlines.reminders_due(now)
+            expired = await tx.challenges.expired(now)
+        for deadline in overdue:
+            try:
+                await self._end_if_overdue(deadline.game_id, now)
+            except Exception:
+                log.exception("could not end game %s on time", deadline.game_id)
+        for deadline in reminders:
+            try:
+                await self._remind(deadline.game_id, deadline.due_at, now)
+            except Exception:
+                log.exception("could not send the reminder of game %s", deadline.game_id)
+        for challenge in expired:
+            try:
+                await self._expire(challenge)
+            except Exception:
+                log.exception("could not expire challenge %s", challenge.id)
+        return await self.next_wakeup()
+
+    async def next_wakeup(self) -> datetime | None:
+        """The earliest pending deadline, reminder or challenge expiry."""
+        async with self.db.read() as tx:
+            times = [await tx.deadlines.next_event(), await tx.challenges.next_expiry()]
+        pending = [moment for moment in times if moment is not None]
+        return min(pending) if pending else None
+
+    async def _end_if_overdue(self, game_id: int, now: datetime) -> None:
+        loaded = await self._load(game_id)
+        deadline = current_deadline(loaded.record)
+        if deadline is not None and now >= deadline:
+            await self._time_out(loaded, deadline)
+
+    async def _remind(self, game_id: int, due: datetime, now: datetime) -> None:
+        async with self.db.transaction() as tx:
+            claimed = await tx.deadlines.claim_reminder(game_id, due, now)
+        if claimed:
+            loaded = await self._load(game_id)
+            if loaded.record.status == "active":
+                await self._emit_reminder(to_view(loaded))
+
+
+class _Checker(Protocol):
+    def now(self) -> datetime: ...
+
+    async def check_deadlines(self) -> datetime | None: ...
+
+    def add_deadline_listener(self, listener: Callable[[datetime | None], None]) -> None: ...
+
+
+class DeadlineScheduler:
+    """One task that sleeps until the next deadline, reminder or expiry, then acts.
+
+    It checks once at start (games that ran out while the bot was down end then),
+    is woken early by `wake()` (the service calls it whenever a deadline is set),
+    and survives errors: they are logged and the check is retried later.
+    """
+
+    def __init__(
+        self,
+        service: _Checker,
+        *,
+        max_sleep: timedelta = timedelta(hours=1),
+        retry_delay: timedelta = timedelta(seconds=30),
+    ) -> None:
+        self._service = service
+        self._max_sleep = max_sleep
+        self._retry_delay = retry_delay
+        self._wakeup = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._next: datetime | None = None
+        self.checks = 0  # how many checks ran (for tests and logs)
+        service.add_deadline_listener(self.wake)
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> None:
+        if not self.running:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="deadlines")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def wake(self, when: datetime | None = None) -> None:
+        """Check again now if `when` comes before the planned wake-up (or is not given)."""
+        if when is None or self._next is None or when < self._next:
+            self._wakeup.set()
+
+    async def _run(self) -> None:
+        while True:
+            self._wakeup.clear()
+            try:
+                upcoming = await self._service.check_deadlines()
+                delay = self._delay(upcoming)
+            except Exception:
+                log.exception("deadline check failed; retrying in %s", self._retry_delay)
+                upcoming, delay = None, self._retry_delay
+            self.checks += 1
+            self._next = upcoming
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wakeup.wait(), timeout=delay.total_seconds())
+
+    def _delay(self, upcoming: datetime | None) -> timedelta:
+        if upcoming is None:
+            return self._max_sleep
+        delay = upcoming - self._service.now()
+        if delay <= timedelta():
+            # Still due after a check: something failed there (and was logged); do not spin.
+            return self._retry_delay
+        # A little past the moment, so that the check finds it due rather than imminent.
+        return min(delay + _SLACK, self._max_sleep)

@@ -1,0 +1,124 @@
+"""Impasse (jishogi): the counts, the 24-point count by agreement, the 27-point declaration.
+
+The rule is fixed per game at the challenge (product.md section 6). Under the
+27-point rule the bot refuses a declaration that does not meet the conditions,
+with the reason, instead of scoring it as a loss as CSA rules would: a player
+pressing a button should not lose a game to a miscount. Gote's threshold is
+lowered by a handicap's missing material (the handicap-aware rule lishogi uses).
+"""
+
+from __future__ import annotations
+
+from rules import Color, Outcome, Termination
+from rules.impasse import Verdict, camp_count, required_27
+
+from .base import ServiceBase
+from .errors import ImpasseRefused, NotYourTurn
+from .loading import Loaded, color_name, player_ref, to_view
+from .views import GameView, ImpasseReport, ImpasseRule
+
+
+class ImpasseService(ServiceBase):
+    async def impasse_report(self, game_id: int) -> ImpasseReport:
+        """Both players' counts and what the game's rule allows right now."""
+        loaded = await self._current(game_id)
+        game = loaded.game
+        rule = ImpasseRule(loaded.record.impasse_rule)
+        active = loaded.record.status == "active"
+        missing = game.missing_points()
+        counts = {color: camp_count(game.position, color) for color in Color}
+        required = {color: required_27(color, missing) for color in Color}
+        declaration = None
+        can_declare = None
+        can_count = False
+        if active and rule is ImpasseRule.DECLARATION_27:
+            declaration = game.evaluate_declaration(game.position.turn)
+            if declaration.verdict is Verdict.WIN:
+                can_declare = game.position.turn
+        elif active:
+            can_count = game.count_24().applicable
+        return ImpasseReport(
+            game=to_view(loaded),
+            counts=counts,
+            required_27=required,
+            rule=rule,
+            can_propose_count=can_count,
+            can_declare=can_declare,
+            declaration=declaration,
+        )
+
+    async def _count_game(self, game_id: int, user_id: int) -> tuple[Loaded, Color]:
+        loaded = await self._current(game_id)
+        color = self._player_color(loaded, user_id)
+        self._require_active(loaded)
+        if loaded.record.impasse_rule != ImpasseRule.COUNT_24.value:
+            raise ImpasseRefused(
+                "This game uses the 27-point declaration: declare on your turn instead."
+            )
+        count = loaded.game.count_24()
+        if not count.applicable:
+            raise ImpasseRefused(count.reason or "The pieces cannot be counted now.")
+        return loaded, color
+
+    async def propose_count(self, game_id: int, user_id: int) -> GameView:
+        """Propose the 24-point count (both kings entered); if the opponent already
+        proposed it, this agrees and the game ends by the count."""
+        loaded, color = await self._count_game(game_id, user_id)
+        pending = loaded.record.count_proposed_by
+        if pending == color_name(color.opponent):
+            return await self._settle(loaded)
+        if pending == color_name(color):
+            other = player_ref(loaded.record, color.opponent).name
+            raise ImpasseRefused(f"You have already proposed the count; {other} can accept it.")
+        await self._set_proposal(loaded, color)
+        return to_view(await self._load(game_id))
+
+    async def accept_count(self, game_id: int, user_id: int) -> GameView:
+        """Accept the opponent's count proposal: the game ends by the 24-point count."""
+        loaded, color = await self._count_game(game_id, user_id)
+        if loaded.record.count_proposed_by != color_name(color.opponent):
+            raise ImpasseRefused("Your opponent has not proposed the count (or a move was made).")
+        return await self._settle(loaded)
+
+    async def decline_count(self, game_id: int, user_id: int) -> GameView:
+        """Turn down the opponent's count proposal; the game goes on."""
+        loaded = await self._current(game_id)
+        color = self._player_color(loaded, user_id)
+        self._require_active(loaded)
+        if loaded.record.count_proposed_by != color_name(color.opponent):
+            raise ImpasseRefused("There is no count proposal from your opponent to decline.")
+        await self._set_proposal(loaded, None)
+        return to_view(await self._load(game_id))
+
+    async def _set_proposal(self, loaded: Loaded, color: Color | None) -> None:
+        record = loaded.record
+        async with self.db.transaction() as tx:
+            done = await tx.games.set_count_proposal(record.id, color_name(color), record.ply)
+        if not done:
+            raise ImpasseRefused("A move was just made; look at the position and try again.")
+
+    async def _settle(self, loaded: Loaded) -> GameView:
+        count = loaded.game.count_24()
+        if not count.applicable:
+            raise ImpasseRefused(count.reason or "The pieces cannot be counted now.")
+        outcome = Outcome(Termination.IMPASSE_24, count.winner)
+        return await self._finish_or_explain(loaded, outcome, expected_ply=loaded.record.ply)
+
+    async def declare(self, game_id: int, user_id: int) -> GameView:
+        """Declare under the 27-point rule: wins when every condition holds; otherwise
+        refused with the reason (the game goes on)."""
+        loaded = await self._current(game_id)
+        color = self._player_color(loaded, user_id)
+        self._require_active(loaded)
+        if loaded.record.impasse_rule != ImpasseRule.DECLARATION_27.value:
+            raise ImpasseRefused(
+                "This game uses the 24-point count: propose the count once both kings entered."
+            )
+        game = loaded.game
+        if game.position.turn is not color:
+            raise NotYourTurn("You can only declare on your own turn.")
+        declaration = game.evaluate_declaration(color)
+        if declaration.verdict is not Verdict.WIN:
+            raise ImpasseRefused(declaration.reason or "You cannot declare now.")
+        outcome = Outcome(Termination.IMPASSE_27, color)
+        return await self._finish_or_explain(loaded, outcome, expected_ply=loaded.record.ply)

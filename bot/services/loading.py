@@ -1,0 +1,229 @@
+"""From stored rows to a `GameView`: replaying the move list, caching, formatting moves.
+
+The move list is the truth. A game is rebuilt by replaying its moves from the
+start SFEN with `rules.Game` (which also re-decides repetition), and the result
+is checked against the SFEN cached on the game row. Replaying a long game costs
+milliseconds, so replayed games are kept in an LRU cache; an entry is used only
+while the row still has the same ply, SFEN and result, which is what any write
+(from this process or another) changes. Cached `Game` objects are never
+mutated: a move is pushed onto a copy, so views handed out earlier stay valid
+while they are rendered in another thread.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.db import GameRecord
+from rules import Color, Game, Handicap, IllegalMoveError, Move, Outcome, Position, Termination
+from rules.notation import format_move
+
+from .clocks import TimeControl, due_at
+from .views import GameSummary, GameView, ImpasseRule, MoveText, PlayerRef
+
+log = logging.getLogger(__name__)
+
+COLOR_NAMES = {Color.SENTE: "sente", Color.GOTE: "gote"}
+COLORS = {name: color for color, name in COLOR_NAMES.items()}
+
+
+def color_name(color: Color | None) -> str | None:
+    return None if color is None else COLOR_NAMES[color]
+
+
+def parse_color(name: str | None) -> Color | None:
+    return None if name is None else COLORS[name]
+
+
+def stored_outcome(record: GameRecord) -> Outcome | None:
+    if record.termination is None:
+        return None
+    return Outcome(Termination(record.termination), parse_color(record.winner))
+
+
+def turn_of(sfen: str) -> Color:
+    """The side to move of an SFEN, read without building the position."""
+    return Color.SENTE if sfen.split()[1] == "b" else Color.GOTE
+
+
+def player_ref(record: GameRecord, color: Color) -> PlayerRef:
+    player = record.sente if color is Color.SENTE else record.gote
+    return PlayerRef(player.user_id, player.name, player.is_bot)
+
+
+def color_of(record: GameRecord, user_id: int) -> Color | None:
+    if record.sente.user_id == user_id:
+        return Color.SENTE
+    if record.gote.user_id == user_id:
+        return Color.GOTE
+    return None
+
+
+def deadline_of(record: GameRecord, color: Color) -> datetime | None:
+    """The deadline of `color` if they were to move now (None without a time limit)."""
+    bank = record.sente_bank if color is Color.SENTE else record.gote_bank
+    return due_at(record.turn_started_at, bank, record.period)
+
+
+def current_deadline(record: GameRecord) -> datetime | None:
+    """The running deadline of an active game, from the clock state on the game row."""
+    if record.status != "active":
+        return None
+    return deadline_of(record, turn_of(record.sfen))
+
+
+def move_text(position: Position, move: Move, last_move: Move | None) -> MoveText:
+    """`move` (legal in `position`) in USI, Japanese and Western notation."""
+    return MoveText(
+        usi=move.usi(),
+        japanese=format_move(position, move, "japanese", last_move=last_move),
+        western=format_move(position, move, "western", last_move=last_move),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A game row together with its replayed game (the game's outcome applied)."""
+
+    record: GameRecord
+    game: Game
+    last_text: MoveText | None
+
+    @property
+    def last_move(self) -> Move | None:
+        return self.game.moves[-1] if self.game.moves else None
+
+
+class ReplayError(Exception):
+    """A stored move list that does not replay legally: the database is damaged."""
+
+
+def replay(record: GameRecord, usi_moves: Sequence[str]) -> Loaded:
+    """Rebuild a game from its start SFEN and stored moves, and apply the stored result."""
+    game = Game(record.start_sfen)
+    for ply, usi in enumerate(usi_moves, start=1):
+        try:
+            game.push(Move.from_usi(usi))
+        except (IllegalMoveError, ValueError) as error:
+            raise ReplayError(f"game {record.id}: stored move {ply} {usi!r}: {error}") from error
+    last_text = None
+    if game.moves:
+        before = game.position_at(len(game.moves) - 1)
+        last = game.moves[-1]
+        previous = game.moves[-2] if len(game.moves) > 1 else None
+        last_text = move_text(before, last, previous)
+    stored = stored_outcome(record)
+    if game.outcome is None and stored is not None:
+        game.outcome = stored  # resignation, time, abort, impasse: not visible in the moves
+    elif game.outcome != stored:
+        log.warning("game %s: stored result %s, the moves give %s", record.id, stored, game.outcome)
+    return Loaded(record, game, last_text)
+
+
+def with_outcome(loaded: Loaded, record: GameRecord, outcome: Outcome) -> Loaded:
+    """The same game ended by `outcome` (a copy: the cached game stays as it was)."""
+    game = copy.deepcopy(loaded.game)
+    game.outcome = outcome
+    return Loaded(record, game, loaded.last_text)
+
+
+class GameCache:
+    """Replayed games by id, least recently used dropped first."""
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._entries: OrderedDict[int, Loaded] = OrderedDict()
+
+    def get(self, record: GameRecord) -> Loaded | None:
+        """The cached game if it still matches the row (same ply, position and result)."""
+        entry = self._entries.get(record.id)
+        if entry is None:
+            return None
+        old = entry.record
+        if (old.ply, old.sfen, old.termination) != (record.ply, record.sfen, record.termination):
+            del self._entries[record.id]
+            return None
+        self._entries.move_to_end(record.id)
+        return Loaded(record, entry.game, entry.last_text)
+
+    def put(self, loaded: Loaded) -> None:
+        self._entries[loaded.record.id] = loaded
+        self._entries.move_to_end(loaded.record.id)
+        while len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+
+    def drop(self, game_id: int) -> None:
+        self._entries.pop(game_id, None)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
+class LegalMoveCache:
+    """The legal moves of recent positions, formatted; autocomplete asks for them per keystroke."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._entries: OrderedDict[tuple[str, str | None], list[MoveText]] = OrderedDict()
+
+    def get(self, position: Position, last_move: Move | None) -> list[MoveText]:
+        key = (position.key(), None if last_move is None else last_move.usi())
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = [move_text(position, move, last_move) for move in position.legal_moves()]
+            self._entries[key] = entry
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+        self._entries.move_to_end(key)
+        return list(entry)
+
+
+def to_view(loaded: Loaded) -> GameView:
+    record, game = loaded.record, loaded.game
+    active = record.status == "active"
+    to_move = player_ref(record, game.position.turn) if active else None
+    proposal = parse_color(record.count_proposed_by)
+    return GameView(
+        id=record.id,
+        guild_id=record.guild_id,
+        channel_id=record.channel_id,
+        thread_id=record.thread_id,
+        sente=player_ref(record, Color.SENTE),
+        gote=player_ref(record, Color.GOTE),
+        handicap=Handicap.parse(record.handicap),
+        time_control=TimeControl(record.bank, record.period),
+        impasse_rule=ImpasseRule(record.impasse_rule),
+        game=game,
+        status=record.status,
+        outcome=stored_outcome(record),
+        to_move=to_move,
+        deadline=current_deadline(record),
+        last_move=loaded.last_move,
+        last_move_text=loaded.last_text,
+        ply=record.ply,
+        started_at=record.started_at,
+        pending_count_proposal=proposal if active else None,
+        message_id=record.message_id,
+        finished_at=record.finished_at,
+    )
+
+
+def summary(record: GameRecord, user_id: int) -> GameSummary:
+    """One of `user_id`'s games as a line of `/games` (no replay needed)."""
+    color = color_of(record, user_id)
+    assert color is not None
+    return GameSummary(
+        id=record.id,
+        opponent=player_ref(record, color.opponent),
+        your_color=color,
+        your_turn=record.status == "active" and turn_of(record.sfen) is color,
+        ply=record.ply,
+        deadline=current_deadline(record),
+        thread_id=record.thread_id,
+        guild_id=record.guild_id,
+    )

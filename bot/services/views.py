@@ -1,0 +1,171 @@
+"""The plain result objects the service returns, and the events it reports.
+
+They are frozen: the Discord layer renders them (partly in other threads), so
+nothing in them may change after they are handed out. `GameView.game` is a
+`rules.Game` shared with the service's cache; treat it as read-only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Protocol
+
+from rules import Color, Game, Handicap, Move, Outcome
+from rules.impasse import CampCount, Declaration
+
+from .clocks import TimeControl
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A Discord member as the service knows them: id, display name, bot or not."""
+
+    user_id: int
+    name: str
+    is_bot: bool = False
+
+
+class ImpasseRule(StrEnum):
+    """How an entered-king game is settled (product.md section 6)."""
+
+    DECLARATION_27 = "27"  # the modern standard: declare on your turn with 28/27 points
+    COUNT_24 = "24"  # both kings in: propose a count, the other accepts
+
+    @classmethod
+    def parse(cls, value: ImpasseRule | str) -> ImpasseRule:
+        if isinstance(value, ImpasseRule):
+            return value
+        text = value.strip().lower()
+        for rule in cls:
+            if text in (rule.value, rule.name.lower(), f"{rule.value}-point", f"{rule.value}point"):
+                return rule
+        raise ValueError("The impasse rule is either 27 (declaration) or 24 (count).")
+
+
+@dataclass(frozen=True, slots=True)
+class MoveText:
+    """One move in three notations; `usi` is the value buttons and autocomplete carry."""
+
+    usi: str
+    japanese: str
+    western: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeView:
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger: PlayerRef
+    opponent: PlayerRef
+    color: str  # the challenger's wish: "sente", "gote" or "random"
+    time_control: TimeControl
+    handicap: Handicap
+    impasse_rule: ImpasseRule
+    status: str  # "open", "accepted", "declined", "cancelled", "expired"
+    expires_at: datetime
+    message_id: int | None
+    game_id: int | None
+    start_sfen: str | None = None  # a game from a set-up position
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """A game as stored, with its position rebuilt from the start and the move list."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    sente: PlayerRef
+    gote: PlayerRef
+    handicap: Handicap
+    time_control: TimeControl
+    impasse_rule: ImpasseRule
+    game: Game
+    status: str  # "active" or "finished"
+    outcome: Outcome | None
+    to_move: PlayerRef | None
+    deadline: datetime | None
+    last_move: Move | None
+    last_move_text: MoveText | None
+    ply: int
+    started_at: datetime
+    pending_count_proposal: Color | None
+    message_id: int | None = None
+    finished_at: datetime | None = None
+
+    def player(self, color: Color) -> PlayerRef:
+        return self.sente if color is Color.SENTE else self.gote
+
+    def color_of(self, user_id: int) -> Color | None:
+        if user_id == self.sente.user_id:
+            return Color.SENTE
+        if user_id == self.gote.user_id:
+            return Color.GOTE
+        return None
+
+    @property
+    def turn(self) -> Color:
+        return self.game.position.turn
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == "active"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    game: GameView
+    move: MoveText
+    mover: PlayerRef
+    check: bool
+    outcome: Outcome | None
+    next_player: PlayerRef | None
+    deadline: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One line of `/games`, or one choice when the service cannot tell which game."""
+
+    id: int
+    opponent: PlayerRef
+    your_color: Color
+    your_turn: bool
+    ply: int
+    deadline: datetime | None
+    thread_id: int | None
+    guild_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ImpasseReport:
+    """What `/jishogi` shows: both players' counts and what the rules allow now."""
+
+    game: GameView
+    counts: dict[Color, CampCount]
+    required_27: dict[Color, int]
+    rule: ImpasseRule
+    can_propose_count: bool
+    can_declare: Color | None
+    declaration: Declaration | None  # the predicted result for the player on move
+
+
+@dataclass(frozen=True, slots=True)
+class ExportedRecord:
+    filename: str
+    content: str
+    analysis_url: str
+
+
+class GameEvents(Protocol):
+    """What the deadline task reports; the Discord layer posts it in the game's thread."""
+
+    async def game_timed_out(self, game: GameView) -> None: ...
+
+    async def deadline_reminder(self, game: GameView) -> None: ...
+
+    async def challenge_expired(self, challenge: ChallengeView) -> None: ...
