@@ -1,0 +1,123 @@
+"""Fixtures of the service tests: a database on a real file and in memory, a clock the
+test moves by hand, events recorded in lists, and helpers that start and play games."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.db import Database
+from bot.services import ChallengeView, GameService, GameView, MoveResult, PlayerRef
+
+ALICE = PlayerRef(1001, "Alice")
+BOB = PlayerRef(2002, "Bob")
+CAROL = PlayerRef(3003, "Carol")
+GUILD = 42
+CHANNEL = 4242
+START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+
+
+class FakeClock:
+    """A clock that only moves when the test says so."""
+
+    def __init__(self, now: datetime = START) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
+
+
+@dataclass
+class RecordingEvents:
+    """A `GameEvents` that remembers what it was told."""
+
+    timed_out: list[GameView] = field(default_factory=list)
+    reminders: list[GameView] = field(default_factory=list)
+    expired: list[ChallengeView] = field(default_factory=list)
+
+    async def game_timed_out(self, game: GameView) -> None:
+        self.timed_out.append(game)
+
+    async def deadline_reminder(self, game: GameView) -> None:
+        self.reminders.append(game)
+
+    async def challenge_expired(self, challenge: ChallengeView) -> None:
+        self.expired.append(challenge)
+
+
+@pytest.fixture(params=["file", "memory"])
+async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    """The same tests on a real SQLite file (WAL) and on `:memory:`."""
+    path = tmp_path / "data" / "shogi.db" if request.param == "file" else ":memory:"
+    database = await Database.open(path)
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def file_db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = await Database.open(tmp_path / "shogi.db")
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def events() -> RecordingEvents:
+    return RecordingEvents()
+
+
+@pytest.fixture
+def service(db: Database, clock: FakeClock, events: RecordingEvents) -> GameService:
+    return GameService(db, clock=clock, events=events, rng=random.Random(7))
+
+
+async def start_game(
+    service: GameService,
+    *,
+    challenger: PlayerRef = ALICE,
+    opponent: PlayerRef = BOB,
+    color: str = "sente",
+    time_control: str = "3d",
+    handicap: str = "even",
+    impasse_rule: str = "27",
+    start_sfen: str | None = None,
+    guild_id: int = GUILD,
+) -> GameView:
+    """A game between two players, accepted at once (Alice is sente by default)."""
+    challenge = await service.challenge(
+        guild_id=guild_id,
+        channel_id=CHANNEL,
+        challenger=challenger,
+        opponent=opponent,
+        color=color,
+        time_control=time_control,
+        handicap=handicap,
+        impasse_rule=impasse_rule,
+        start_sfen=start_sfen,
+    )
+    return await service.accept(challenge.id, opponent.user_id)
+
+
+async def play_all(service: GameService, game_id: int, moves: Iterable[str]) -> MoveResult:
+    """Play `moves`, each by whoever is to move; returns the last result."""
+    result = None
+    for text in moves:
+        view = await service.get_game(game_id)
+        assert view.to_move is not None, f"game over before {text!r}"
+        result = await service.play(game_id, view.to_move.user_id, text)
+    assert result is not None
+    return result

@@ -1,0 +1,91 @@
+"""Time controls as players type them, and the clock arithmetic (product.md section 4)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.services import TimeControl
+from bot.services.clocks import PRESETS, bank_after, due_at, reminder_at
+
+from .conftest import START
+
+D = timedelta(days=1)
+H = timedelta(hours=1)
+
+
+@pytest.mark.parametrize(
+    ("text", "bank", "period", "described"),
+    [
+        ("3d", timedelta(), 3 * D, "3 days per move"),
+        ("1d", timedelta(), D, "1 day per move"),
+        ("14d", timedelta(), 14 * D, "14 days per move"),
+        ("12h", timedelta(), 12 * H, "12 hours per move"),
+        ("7d+1d", 7 * D, D, "7 days + 1 day per move"),
+        (" 7 days + 1 day per move ", 7 * D, D, "7 days + 1 day per move"),
+        ("1d12h", timedelta(), 36 * H, "1 day 12 hours per move"),
+        ("2W", timedelta(), 14 * D, "14 days per move"),
+        ("90m", timedelta(), 90 * timedelta(minutes=1), "1 hour 30 minutes per move"),
+        ("unlimited", timedelta(), None, "unlimited"),
+        ("Unlimited", timedelta(), None, "unlimited"),
+    ],
+)
+def test_parse_and_describe(
+    text: str, bank: timedelta, period: timedelta | None, described: str
+) -> None:
+    control = TimeControl.parse(text)
+    assert (control.bank, control.period) == (bank, period)
+    assert control.describe() == described
+    assert TimeControl.parse(str(control)) == control
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "cannot read"),
+        ("abc", "cannot read"),
+        ("3", "cannot read"),
+        ("3x", "Unknown time unit"),
+        ("7d+", "cannot read"),
+        ("30m", "between 1 hour and 30 days"),
+        ("31d", "between 1 hour and 30 days"),
+        ("61d+1d", "at most 60 days"),
+        ("3d 4", "cannot read"),
+    ],
+)
+def test_bad_time_controls_say_why(text: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        TimeControl.parse(text)
+
+
+def test_every_preset_parses() -> None:
+    assert [str(TimeControl.parse(preset)) for preset in PRESETS] == list(PRESETS)
+
+
+def test_deadline_is_turn_start_plus_bank_plus_period() -> None:
+    assert due_at(START, 2 * D, D) == START + 3 * D
+    assert due_at(START, timedelta(), 3 * D) == START + 3 * D
+    assert due_at(START, 5 * D, None) is None
+
+
+@pytest.mark.parametrize(
+    ("allowance", "reminder_after"),
+    [
+        (3 * D, 3 * D * 4 / 5),  # 80 % is later than 24 h before (2 days)
+        (14 * D, 13 * D),  # 24 h before is later than 80 % (11.2 days)
+        (5 * D, 4 * D),  # both the same moment
+        (12 * H, 12 * H * 4 / 5),
+    ],
+)
+def test_reminder_at_80_percent_or_24_hours_before_whichever_later(
+    allowance: timedelta, reminder_after: timedelta
+) -> None:
+    assert reminder_at(START, START + allowance) == START + reminder_after
+
+
+def test_thinking_time_comes_out_of_the_bank_first() -> None:
+    assert bank_after(2 * D, 12 * H) == D + 12 * H
+    assert bank_after(2 * D, 3 * D) == timedelta()
+    assert bank_after(timedelta(), H) == timedelta()
+    assert bank_after(D, -H) == D  # a clock step backwards never adds time

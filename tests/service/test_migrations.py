@@ -1,0 +1,167 @@
+"""Migrations: a fresh database reaches the latest version with exactly the expected
+schema, reopening changes nothing, a failed migration changes nothing, and a
+database written by a newer bot is refused with a clear message."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.db import LATEST_VERSION, Database, SchemaTooNewError
+from bot.db.migrations import MIGRATIONS, Migration, current_version, migrate
+
+EXPECTED_COLUMNS = {
+    "schema_migrations": ["version", "description", "applied_at"],
+    "players": ["user_id", "name", "is_bot", "updated_at"],
+    "games": [
+        "id", "guild_id", "channel_id", "thread_id", "message_id", "sente_id", "gote_id",
+        "handicap", "start_sfen", "bank_us", "period_us", "impasse_rule", "status",
+        "termination", "winner", "ply", "sfen", "sente_bank_us", "gote_bank_us",
+        "turn_started_at", "count_proposed_by", "started_at", "finished_at",
+    ],
+    "challenges": [
+        "id", "guild_id", "channel_id", "challenger_id", "opponent_id", "color", "bank_us",
+        "period_us", "handicap", "impasse_rule", "start_sfen", "status", "created_at",
+        "expires_at", "message_id", "game_id",
+    ],
+    "moves": ["game_id", "ply", "usi", "player_id", "played_at"],
+    "deadlines": ["game_id", "player_id", "due_at", "remind_at", "reminded_at"],
+}  # fmt: skip
+EXPECTED_INDEXES = {
+    "games_by_sente",
+    "games_by_gote",
+    "games_by_thread",
+    "challenges_by_status",
+    "challenges_by_pair",
+    "deadlines_by_due",
+    "deadlines_by_reminder",
+}
+
+
+def schema(path: Path) -> tuple[dict[str, list[str]], set[str]]:
+    with sqlite3.connect(path) as connection:
+        tables = [
+            row[0]
+            for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        columns = {
+            table: [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+            for table in tables
+        }
+        indexes = {
+            row[0]
+            for row in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+            )
+        }
+    return columns, indexes
+
+
+async def test_fresh_database_gets_latest_version_and_exact_schema(tmp_path: Path) -> None:
+    path = tmp_path / "nested" / "dir" / "shogi.db"
+    db = await Database.open(path)
+    assert await db.schema_version() == LATEST_VERSION
+    await db.close()
+    columns, indexes = schema(path)
+    assert columns == EXPECTED_COLUMNS
+    assert indexes == EXPECTED_INDEXES
+    with sqlite3.connect(path) as connection:
+        versions = [row[0] for row in connection.execute("SELECT version FROM schema_migrations")]
+        mode = connection.execute("PRAGMA journal_mode").fetchone()[0]
+    assert versions == [migration.version for migration in MIGRATIONS]
+    assert mode == "wal"
+
+
+async def test_memory_database_is_migrated_too() -> None:
+    db = await Database.open(":memory:")
+    try:
+        assert await db.schema_version() == LATEST_VERSION
+        async with db.read() as tx:
+            assert await tx.games.count() == 0
+    finally:
+        await db.close()
+
+
+async def test_reopening_keeps_version_and_data(tmp_path: Path) -> None:
+    path = tmp_path / "shogi.db"
+    db = await Database.open(path)
+    async with db.transaction() as tx:
+        from datetime import UTC, datetime
+
+        from bot.db import PlayerRecord
+
+        await tx.players.upsert(PlayerRecord(1, "Alice"), datetime.now(UTC))
+    await db.close()
+    db = await Database.open(path)
+    try:
+        assert await db.schema_version() == LATEST_VERSION
+        async with db.read() as tx:
+            player = await tx.players.get(1)
+        assert player is not None and player.name == "Alice"
+    finally:
+        await db.close()
+    with sqlite3.connect(path) as connection:
+        count = connection.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0]
+    assert count == len(MIGRATIONS)
+
+
+async def test_newer_database_is_refused_with_a_clear_message(tmp_path: Path) -> None:
+    path = tmp_path / "shogi.db"
+    db = await Database.open(path)
+    await db.close()
+    with sqlite3.connect(path) as connection:
+        connection.execute(
+            "INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, 0)",
+            (LATEST_VERSION + 1, "from the future"),
+        )
+    with pytest.raises(SchemaTooNewError) as caught:
+        await Database.open(path)
+    message = str(caught.value)
+    assert f"schema version {LATEST_VERSION + 1}" in message
+    assert f"up to {LATEST_VERSION}" in message
+    assert str(path) in message
+
+
+async def test_failed_migration_leaves_the_previous_version(tmp_path: Path) -> None:
+    path = tmp_path / "shogi.db"
+    broken = (
+        *MIGRATIONS,
+        Migration(LATEST_VERSION + 1, "broken", ("CREATE TABLE extra (x INTEGER)", "NOT SQL")),
+    )
+    async with aiosqlite.connect(path, isolation_level=None) as connection:
+        assert await migrate(connection, 0) == LATEST_VERSION
+        with pytest.raises(sqlite3.OperationalError):
+            await migrate(connection, 0, migrations=broken)
+        assert await current_version(connection) == LATEST_VERSION
+        async with connection.execute(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'extra'"
+        ) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None and row[0] == 0
+
+
+async def test_foreign_keys_are_enforced(db: Database) -> None:
+    from datetime import UTC, datetime
+
+    from bot.db import MoveRecord
+
+    with pytest.raises(sqlite3.IntegrityError):
+        async with db.transaction() as tx:
+            await tx.moves.insert(MoveRecord(999, 1, "7g7f", 1, datetime.now(UTC)))
+
+
+def test_storage_and_service_do_not_import_discord() -> None:
+    code = (
+        "import sys, bot.db, bot.services, bot.services.deadlines; "
+        "bad = [m for m in sys.modules if m == 'discord' or m.startswith('discord.')]; "
+        "assert not bad, bad"
+    )
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
