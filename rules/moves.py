@@ -44,22 +44,35 @@ class Move:
             raise ValueError("a move has either an origin square or a dropped piece")
         if self.drop is not None and (self.promotion or self.drop not in DROP_ROLES):
             raise ValueError("only unpromoted non-king pieces are dropped, never promoted")
+        # Accept plain ints for squares, but store `Square`s so usi() and repr work.
+        for name in ("to_square", "from_square"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, Square):
+                if not 0 <= value < 81:
+                    raise ValueError(f"no square {value}")
+                object.__setattr__(self, name, SQUARES[value])
+        if self.from_square == self.to_square:
+            raise ValueError("a move must go somewhere")
 
     @classmethod
     def board(cls, from_square: int, to_square: int, promotion: bool = False) -> Move:
         """A board move between two squares (ints or `Square`s)."""
+        if not (0 <= from_square < 81 and 0 <= to_square < 81) or from_square == to_square:
+            raise ValueError(f"no board move from {from_square} to {to_square}")
         return MOVES[encode(from_square, to_square, promotion)]
 
     @classmethod
     def drop_at(cls, role: Role, to_square: int) -> Move:
         """A drop of `role` from the hand onto `to_square`."""
-        if role not in DROP_ROLES:
+        if role not in DROP_ROLES or not 0 <= to_square < 81:
             raise ValueError(f"a {role.name.lower()} cannot be dropped")
         return MOVES[encode(80 + role, to_square, False)]
 
     @classmethod
     def from_usi(cls, text: str) -> Move:
         """Parse USI (`7g7f`, `8h2b+`, `P*5e`); `InvalidMoveError` if it is not USI."""
+        if not isinstance(text, str):
+            raise InvalidMoveError("A USI move is text such as 7g7f, 8h2b+ or P*5e.")
         if len(text) == 5 and text[4] == "+" and text[1] != "*":
             promotion, body = True, text[:4]
         elif len(text) == 4:
@@ -71,7 +84,10 @@ class Move:
             if body[1] == "*":
                 role = _DROP_LETTERS[body[0]]
                 return MOVES[encode(80 + role, to_square, False)]
-            return MOVES[encode(Square.from_usi(body[:2]), to_square, promotion)]
+            move = MOVES[encode(Square.from_usi(body[:2]), to_square, promotion)]
+            if move is None:
+                raise ValueError("origin and destination are the same square")
+            return move
         except (KeyError, ValueError):
             raise InvalidMoveError(
                 f"{text!r} is not a USI move such as 7g7f, 8h2b+ or P*5e."
@@ -115,7 +131,9 @@ def _build_table() -> list[Move]:
     table: list[Move] = []
     for code in range(88 * 81 * 2):
         source, to_square, promotion = decode(code)
-        if source < 81:
+        if source == to_square:  # not a move; keep the slot so indices line up
+            table.append(None)  # type: ignore[arg-type]
+        elif source < 81:
             table.append(Move(SQUARES[to_square], SQUARES[source], bool(promotion)))
         elif not promotion:
             table.append(Move(SQUARES[to_square], drop=Role(source - 80)))

@@ -48,7 +48,8 @@ def parse_sfen(text: str) -> SfenFields:
     if len(fields) not in (3, 4):
         raise SfenError(
             "fields",
-            "An SFEN has four parts separated by spaces: board, side to move, hands, move number.",
+            "An SFEN has four parts separated by spaces: board, side to move, hands and"
+            " move number (which may be left out).",
         )
     board = _parse_board(fields[0])
     if fields[1] not in ("b", "w"):
@@ -56,9 +57,12 @@ def parse_sfen(text: str) -> SfenFields:
     hands = _parse_hands(fields[2])
     move_number = 1
     if len(fields) == 4:
-        if not fields[3].isascii() or not fields[3].isdigit() or len(fields[3]) > 6:
-            raise SfenError("move_number", "The move number must be a whole number.")
-        move_number = max(int(fields[3]), 1)
+        number = fields[3]
+        if not number.isascii() or not number.isdigit() or number.startswith("0"):
+            raise SfenError("move_number", "The move number must be a whole number from 1 up.")
+        if len(number) > 9:
+            raise SfenError("move_number", "The move number is too large.")
+        move_number = int(number)
     return SfenFields(board, hands, 0 if fields[1] == "b" else 1, move_number)
 
 
@@ -72,6 +76,7 @@ def _parse_board(text: str) -> list[int]:
     for row_index, row in enumerate(rows):
         width = 0
         promoted = False
+        after_digit = False
         for char in row:
             if char == "+":
                 if promoted:
@@ -81,8 +86,14 @@ def _parse_board(text: str) -> list[int]:
             if char in "123456789":
                 if promoted:
                     raise SfenError("piece_letter", "'+' must be followed by a piece letter.")
+                if after_digit:
+                    raise SfenError(
+                        "rank_width", "Write a run of empty squares as one digit: 4, not 22."
+                    )
                 board.extend([0] * int(char))
                 width += int(char)
+                after_digit = True
+                continue
             else:
                 role = _LETTERS.get(char.upper()) if char.isascii() else None
                 if role is None:
@@ -98,6 +109,7 @@ def _parse_board(text: str) -> list[int]:
                     promoted = False
                 board.append(role + (0 if char.isupper() else 16))
                 width += 1
+                after_digit = False
             if width > 9:
                 break
         if promoted:
@@ -173,16 +185,16 @@ def check_material(board: list[int], hands: list[list[int]]) -> None:
     for hand in hands:
         for role in HAND_ROLES:
             totals[role] += hand[role]
-    for role, most in MAX_PIECES.items():
-        if totals[role] > most:
-            raise SfenError(
-                "piece_count", f"There are {totals[role]} {role.name.lower()}s; a set has {most}."
-            )
     for color in Color:
         if kings[color] == 0:
             raise SfenError("king_missing", f"{color.name.title()} has no king.")
         if kings[color] > 1:
             raise SfenError("king_extra", f"{color.name.title()} has more than one king.")
+    for role, most in MAX_PIECES.items():
+        if totals[role] > most:
+            raise SfenError(
+                "piece_count", f"There are {totals[role]} {role.name.lower()}s; a set has {most}."
+            )
 
 
 def board_sfen(board: list[int]) -> str:
@@ -215,3 +227,4 @@ def hands_sfen(hands: list[list[int]]) -> str:
                 letter = role.sfen if color == 0 else role.sfen.lower()
                 out.append(f"{count if count > 1 else ''}{letter}")
     return "".join(out) or "-"
+

@@ -208,3 +208,19 @@ def test_move_constructor_rejects_nonsense() -> None:
         Move(Square.from_usi("5e"), Square.from_usi("5f"), drop=Role.PAWN)  # both
     with pytest.raises(ValueError):
         Move(Square.from_usi("5e"), drop=Role.PAWN, promotion=True)  # promoted drop
+
+
+def test_move_values_reject_non_moves() -> None:
+    """Same-square moves, off-board squares and non-text never become moves."""
+    with pytest.raises(InvalidMoveError):
+        Move.from_usi("5e5e")
+    with pytest.raises(InvalidMoveError):
+        Move.from_usi(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        Move.board(81, 40)
+    with pytest.raises(ValueError):
+        Move.board(-1, 5)
+    with pytest.raises(ValueError):
+        Move.board(40, 40)
+    plain = Move(to_square=51, from_square=60)  # type: ignore[arg-type]
+    assert plain.usi() == "3g3f" and plain == Move.from_usi("3g3f")
