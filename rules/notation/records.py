@@ -31,7 +31,12 @@ class RecordError(ValueError):
 
 @dataclass
 class Record:
-    """A game with what its file said about it. `game.outcome` holds the result."""
+    """A game with what its file said about it. `game.outcome` holds the result.
+
+    >>> record = Record(Game(moves=["7g7f"]), sente="Ann", gote="Bo", started="2024/01/02")
+    >>> record.game.position.turn, record.sente
+    (<Color.GOTE: 1>, 'Ann')
+    """
 
     game: Game
     sente: str | None = None

@@ -24,7 +24,8 @@ SAMPLES = [
 # Pieces of real records, so that generated text looks like a record often enough.
 FRAGMENTS = [line for text in SAMPLES for line in text.splitlines()[:40]] + [
     "手合割：その他", "後手の持駒：なし", "先手の持駒：歩十八", "|v香v桂v銀v金v玉v金v銀v桂v香|一",
-    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|二", "+---------------------------+", "後手番", "PI82HI", "P+00AL",
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|二", "+---------------------------+", "後手番", "PI82HI",
+    "P+00AL",
     "P-00KI", "+", "-", "%TORYO", "'summary:toryo:a lose:b win", "position startpos moves",
     "sfen 4k4/9/9/9/9/9/9/9/4K4 b P 1", "7g7f", "   1 投了", "まで1手で先手の勝ち",
 ]  # fmt: skip

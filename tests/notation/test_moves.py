@@ -194,3 +194,33 @@ def test_matsuri_position_reads_back_in_every_style() -> None:
     for move in position.legal_moves():
         for style in Style:
             assert parse_move(position, format_move(position, move, style)) == move
+
+
+SPREAD = Position.from_sfen("k8/9/9/9/1+R1+B1+S1+N+L/9/9/9/K3+P4 b P 1")
+
+
+@pytest.mark.parametrize(
+    ("usi", "texts"),
+    [
+        (
+            "8e8d",
+            ["８四龍", "８四竜", "８四龍王", "８四竜王", "D-84", "+R-84", "+r84", "+R-8d", "d8e8d"],
+        ),
+        ("6e6d", ["６四馬", "６四龍馬", "６四竜馬", "H-64", "+B-64", "h64", "+B6e-6d"]),
+        ("4e4d", ["４四成銀", "４四全", "+S-44", "+s4d"]),
+        ("2e2d", ["２四成桂", "２四圭", "+N-24"]),
+        ("1e1d", ["１四成香", "１四杏", "+L-14"]),
+        ("5i5h", ["５八と", "５八と金", "T-58", "+P-58", "t58"]),
+        ("9i9h", ["９八玉", "９八王", "９八玉将", "９八王将", "K-98", "k98"]),
+        ("P*5e", ["P*55", "P'55", "p*5e", "P＊５５", "５五歩", "５五歩打", "P55", "+0055FU"]),
+    ],
+)
+def test_every_name_of_every_piece(usi: str, texts: list[str]) -> None:
+    for text in texts:
+        assert parse_move(SPREAD, text) == Move.from_usi(usi), text
+
+
+def test_base_letter_for_a_promoted_piece_is_refused() -> None:
+    with pytest.raises(IllegalMoveError) as caught:
+        parse_move(SPREAD, "R-84")
+    assert caught.value.reason is IllegalReason.NO_PIECE
