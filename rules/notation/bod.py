@@ -34,7 +34,11 @@ TURN_LINES: dict[str, Color] = {
 
 
 def kanji_number(count: int) -> str:
-    """`kanji_number(18) == "十八"` (counts in hands are 1..18)."""
+    """A count in a hand (1..18) in kanji.
+
+    >>> kanji_number(18), kanji_number(2), kanji_number(10)
+    ('十八', '二', '十')
+    """
     tens, ones = divmod(count, 10)
     return ("十" if tens else "") + (KANJI_DIGITS[ones - 1] if ones else "")
 
@@ -88,7 +92,11 @@ def write_bod(position: Position, *, handicap: bool = False) -> list[str]:
 
 
 def read_hand(text: str) -> dict[Role, int]:
-    """`銀二　歩四` -> {SILVER: 2, PAWN: 4}; ValueError for anything else."""
+    """A hand as written in a diagram; ValueError for anything else.
+
+    >>> read_hand("銀二　歩四") == {Role.SILVER: 2, Role.PAWN: 4}
+    True
+    """
     text = text.strip()
     counts: dict[Role, int] = {}
     if text in ("なし", ""):
