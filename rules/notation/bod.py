@@ -56,7 +56,7 @@ def read_kanji_number(text: str) -> int:
     if not text:
         return tens
     if len(text) != 1 or text not in KANJI_DIGITS:
-        raise ValueError(f"not a count: {text!r}")
+        raise ValueError(f"not a count: '{text}'")
     return tens + KANJI_DIGITS.index(text) + 1
 
 
@@ -104,7 +104,7 @@ def read_hand(text: str) -> dict[Role, int]:
     for item in text.replace("、", " ").replace(",", " ").split():
         role = _HAND_GLYPHS.get(item[0])
         if role is None:
-            raise ValueError(f"not a piece in hand: {item!r}")
+            raise ValueError(f"not a piece in hand: '{item}'")
         counts[role] = counts.get(role, 0) + read_kanji_number(item[1:])
     return counts
 
@@ -125,7 +125,7 @@ def read_row(text: str) -> list[tuple[Color, Role] | None]:
             continue
         role = _GLYPH_ROLES.get(glyph)
         if role is None or mark not in " v^":
-            raise ValueError(f"unknown piece {mark + glyph!r} in the diagram")
+            raise ValueError(f"unknown piece '{mark + glyph}' in the diagram")
         row.append((Color.GOTE if mark == "v" else Color.SENTE, role))
     return row
 

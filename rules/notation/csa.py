@@ -167,7 +167,7 @@ class _Setup:
     @staticmethod
     def _square(text: str) -> int:
         if len(text) != 2 or not text.isdigit() or "0" in text:
-            raise ValueError(f"{text!r} is not a square")
+            raise ValueError(f"'{text}' is not a square")
         return (int(text[1]) - 1) * 9 + 9 - int(text[0])
 
     def row(self, text: str) -> None:
@@ -182,7 +182,7 @@ class _Setup:
                 continue
             role = CSA_ROLES.get(cell[1:])
             if cell[0] not in "+-" or role is None:
-                raise ValueError(f"{cell!r} is not a piece")
+                raise ValueError(f"'{cell}' is not a piece")
             self.board[(rank - 1) * 9 + i] = (Color.SENTE if cell[0] == "+" else Color.GOTE, role)
 
     def pieces(self, text: str) -> None:
@@ -197,7 +197,7 @@ class _Setup:
                 continue
             role = CSA_ROLES.get(code)
             if role is None:
-                raise ValueError(f"{code!r} is not a piece code")
+                raise ValueError(f"'{code}' is not a piece code")
             if place == "00":
                 if role not in self.hands[color]:
                     raise ValueError(f"a {code} cannot be held in hand")

@@ -238,7 +238,7 @@ def parse_move(
         shown = text.strip() if len(text.strip()) <= 30 else text.strip()[:27] + "..."
         family = {"kif": "japanese", "hodges": "western"}.get(name, name)
         examples = _EXAMPLES[family]
-        raise InvalidMoveError(f"Could not read {shown!r} as a move; write it like {examples}.")
+        raise InvalidMoveError(f"Could not read '{shown}' as a move; write it like {examples}.")
     if mark is not None:
         intent.mark = mark
     return resolve(position, intent, text.strip(), last_move)

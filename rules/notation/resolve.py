@@ -225,8 +225,8 @@ def _by_piece(
         if group:
             raise _illegal(
                 IllegalReason.NO_PIECE,
-                f"None of your {name}s that reach {target} fits {intent.modifiers}; check the"
-                " modifier (右 left/right are seen from the mover's side).",
+                f"None of your {name}s that can reach {target} fits {intent.modifiers};"
+                " remember that 右 左 上 引 are seen from the mover's side.",
             )
         if in_hand and intent.drop is False:
             raise _illegal(
