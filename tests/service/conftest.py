@@ -13,6 +13,7 @@ import pytest
 
 from bot.db import Database
 from bot.services import ChallengeView, GameService, GameView, MoveResult, PlayerRef
+from rules import Color, Game
 
 ALICE = PlayerRef(1001, "Alice")
 BOB = PlayerRef(2002, "Bob")
@@ -121,3 +122,36 @@ async def play_all(service: GameService, game_id: int, moves: Iterable[str]) -> 
         result = await service.play(game_id, view.to_move.user_id, text)
     assert result is not None
     return result
+
+
+async def assert_consistent(db: Database) -> int:
+    """Every stored game replays legally from its move list and its row agrees with the
+    replay (ply, position, result); returns how many moves were checked."""
+    checked = 0
+    async with db.read() as tx:
+        ids = await tx.games.ids("active") + await tx.games.ids("finished")
+    for game_id in ids:
+        async with db.read() as tx:
+            record = await tx.games.get(game_id)
+            moves = await tx.moves.for_game(game_id)
+        assert record is not None
+        assert [move.ply for move in moves] == list(range(1, len(moves) + 1))
+        game = Game(record.start_sfen, [move.usi for move in moves])  # raises if illegal
+        assert record.ply == len(moves), game_id
+        assert record.sfen == game.position.sfen(), game_id
+        if game.outcome is not None:
+            assert (
+                record.status == "finished" and record.termination == game.outcome.termination.value
+            )
+        if record.status == "active":
+            mover = record.sente if game.position.turn is Color.SENTE else record.gote
+            assert record.deadline is None or record.deadline.player_id == mover.user_id
+        for move in moves:
+            expected = (
+                record.sente
+                if (move.ply % 2 == 1) == (record.start_sfen.split()[1] == "b")
+                else record.gote
+            )
+            assert move.player_id == expected.user_id, (game_id, move.ply)
+        checked += len(moves)
+    return checked

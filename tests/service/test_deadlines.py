@@ -1,0 +1,154 @@
+"""Clocks and deadlines with a fake clock: banks and periods, losing on time exactly once,
+one reminder per deadline, giving time, and challenges that expire after 7 days."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.db import Database
+from bot.services import GameOver, GameService, ServiceError
+from rules import Color, Termination
+
+from .conftest import ALICE, BOB, FakeClock, RecordingEvents, start_game
+
+DAY = timedelta(days=1)
+
+
+async def test_bank_is_spent_first_then_each_move_has_the_period(
+    service: GameService, clock: FakeClock
+) -> None:
+    game = await start_game(service, time_control="2d+1d")
+    assert game.deadline == clock.now + 3 * DAY
+    clock.advance(days=1.5)  # Alice thinks 1.5 days: 0.5 days of bank left
+    result = await service.play(game.id, ALICE.user_id, "7g7f")
+    assert result.deadline == clock.now + 3 * DAY  # Bob's bank is untouched
+    clock.advance(hours=1)
+    result = await service.play(game.id, BOB.user_id, "3c3d")
+    assert result.deadline == clock.now + 1.5 * DAY  # Alice: 0.5 days of bank + 1 day
+    clock.advance(days=1.2)  # more than her bank: it is empty now, the period covered the rest
+    await service.play(game.id, ALICE.user_id, "2g2f")
+    clock.advance(hours=1)
+    result = await service.play(game.id, BOB.user_id, "4c4d")
+    assert result.deadline == clock.now + DAY  # only the period from now on
+
+
+async def test_overdue_game_ends_on_time_once(
+    service: GameService, clock: FakeClock, events: RecordingEvents
+) -> None:
+    game = await start_game(service, time_control="1d")
+    await service.play(game.id, ALICE.user_id, "7g7f")
+    deadline = clock.now + DAY
+    assert await service.check_deadlines() == clock.now + DAY * 4 / 5  # the reminder
+    clock.advance(days=1)
+    await service.check_deadlines()
+    assert [view.id for view in events.timed_out] == [game.id]
+    ended = events.timed_out[0]
+    assert ended.outcome is not None and ended.outcome.termination is Termination.TIME
+    assert ended.outcome.winner is Color.SENTE and ended.status == "finished"
+    assert ended.finished_at == deadline
+    assert await service.check_deadlines() is None
+    assert len(events.timed_out) == 1
+    view = await service.get_game(game.id)
+    assert view.outcome == ended.outcome and view.deadline is None
+    assert events.reminders == []  # the reminder time had passed unseen: no late reminder
+
+
+async def test_a_move_after_the_deadline_is_refused_and_the_game_lost(
+    service: GameService, clock: FakeClock, events: RecordingEvents, db: Database
+) -> None:
+    game = await start_game(service, time_control="3d")
+    clock.advance(days=3, seconds=1)
+    with pytest.raises(GameOver, match="on time"):
+        await service.play(game.id, ALICE.user_id, "7g7f")
+    assert [view.id for view in events.timed_out] == [game.id]
+    assert events.timed_out[0].outcome is not None
+    assert events.timed_out[0].outcome.winner is Color.GOTE
+    async with db.read() as tx:
+        assert await tx.moves.usi_list(game.id) == []
+    await service.check_deadlines()
+    assert len(events.timed_out) == 1
+
+
+async def test_one_reminder_per_deadline(
+    service: GameService, clock: FakeClock, events: RecordingEvents
+) -> None:
+    game = await start_game(service, time_control="3d")
+    start = clock.now
+    reminder = start + 3 * DAY * 4 / 5  # 80 % is later than 24 hours before
+    assert await service.check_deadlines() == reminder
+    clock.now = reminder - timedelta(seconds=1)
+    await service.check_deadlines()
+    assert events.reminders == []
+    clock.now = reminder
+    assert await service.check_deadlines() == start + 3 * DAY
+    assert [view.to_move for view in events.reminders] == [ALICE]
+    clock.advance(hours=3)
+    await service.check_deadlines()
+    assert len(events.reminders) == 1
+    await service.play(game.id, ALICE.user_id, "7g7f")  # a new deadline for Bob
+    clock.advance(days=3 * 0.8)
+    await service.check_deadlines()
+    assert [view.to_move for view in events.reminders] == [ALICE, BOB]
+    await service.check_deadlines()
+    assert len(events.reminders) == 2
+
+
+async def test_long_periods_remind_24_hours_before(
+    service: GameService, clock: FakeClock, events: RecordingEvents
+) -> None:
+    await start_game(service, time_control="14d")
+    assert await service.check_deadlines() == clock.now + 13 * DAY
+
+
+async def test_give_time_resets_the_opponents_period(
+    service: GameService, clock: FakeClock, events: RecordingEvents
+) -> None:
+    game = await start_game(service, time_control="3d")
+    clock.advance(days=2.5)
+    await service.check_deadlines()
+    assert len(events.reminders) == 1
+    with pytest.raises(ServiceError, match="your move"):
+        await service.give_time(game.id, ALICE.user_id)
+    view = await service.give_time(game.id, BOB.user_id)
+    assert view.deadline == clock.now + 3 * DAY and view.to_move == ALICE
+    clock.advance(days=2.4)
+    await service.check_deadlines()
+    assert len(events.reminders) == 2  # the new deadline gets its own reminder
+    clock.advance(days=0.5)
+    await service.check_deadlines()
+    assert events.timed_out == []  # the old deadline has passed; the new one has not
+
+
+async def test_challenges_expire_after_seven_days_once(
+    service: GameService, clock: FakeClock, events: RecordingEvents
+) -> None:
+    challenge = await service.challenge(guild_id=1, channel_id=2, challenger=ALICE, opponent=BOB)
+    assert await service.check_deadlines() == clock.now + 7 * DAY
+    clock.advance(days=6, hours=23)
+    await service.check_deadlines()
+    assert events.expired == []
+    clock.advance(hours=1)
+    assert await service.check_deadlines() is None
+    assert [c.id for c in events.expired] == [challenge.id]
+    assert events.expired[0].status == "expired"
+    await service.check_deadlines()
+    assert len(events.expired) == 1
+
+
+async def test_events_survive_a_failing_handler(
+    db: Database, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    class Broken(RecordingEvents):
+        async def game_timed_out(self, game: object) -> None:  # type: ignore[override]
+            raise RuntimeError("Discord is down")
+
+    service = GameService(db, clock=clock, events=Broken())
+    game = await start_game(service, time_control="1d")
+    other = await start_game(service, opponent=BOB.__class__(77, "Zed"), time_control="2d")
+    clock.advance(days=3)
+    await service.check_deadlines()
+    assert "Discord is down" in caplog.text
+    for game_id in (game.id, other.id):
+        assert (await service.get_game(game_id)).status == "finished"

@@ -1,0 +1,86 @@
+"""Two moves racing for one game: exactly one lands, the other is told the position
+changed (or that it is no longer their turn), and the database stays consistent.
+Races inside one service (one connection) and between two connections to one file,
+which is what two bot processes would do."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+from bot.db import Database
+from bot.services import GameService, MoveResult, NotYourTurn, PositionChanged
+
+from .conftest import ALICE, BOB, FakeClock, assert_consistent, start_game
+
+ROUNDS = 200
+
+
+async def race(
+    first: GameService, second: GameService, rounds: int, rng: random.Random
+) -> dict[str, int]:
+    tally = {"landed": 0, "PositionChanged": 0, "NotYourTurn": 0}
+    game = await start_game(first, time_control="unlimited")
+    for _ in range(rounds):
+        view = await first.get_game(game.id)
+        if view.status != "active":
+            game = await start_game(first, time_control="unlimited")
+            view = await first.get_game(game.id)
+        assert view.to_move is not None
+        moves = [move.usi() for move in view.game.position.legal_moves()]
+        a, b = rng.sample(moves, 2) if len(moves) > 1 else (moves[0], moves[0])
+        user = view.to_move.user_id
+        results = await asyncio.gather(
+            first.play(view.id, user, a, expected_ply=view.ply),
+            second.play(view.id, user, b, expected_ply=view.ply),
+            return_exceptions=True,
+        )
+        landed = [r for r in results if isinstance(r, MoveResult)]
+        lost = [r for r in results if not isinstance(r, MoveResult)]
+        assert len(landed) == 1, results
+        assert len(lost) == 1 and isinstance(lost[0], PositionChanged | NotYourTurn), results
+        tally["landed"] += 1
+        tally[type(lost[0]).__name__] += 1
+        after = await first.get_game(view.id)
+        assert after.ply == view.ply + 1
+        assert after.game.moves[-1].usi() == landed[0].move.usi
+    return tally
+
+
+async def test_racing_moves_in_one_service(db: Database) -> None:
+    service = GameService(db, clock=FakeClock())
+    tally = await race(service, service, ROUNDS, random.Random(1))
+    assert tally["landed"] == ROUNDS
+    assert tally["PositionChanged"] > 0  # the race really happened, and was caught
+    assert await assert_consistent(db) == ROUNDS
+
+
+async def test_racing_moves_from_two_connections(tmp_path: Path) -> None:
+    path = tmp_path / "shared.db"
+    one, two = await Database.open(path), await Database.open(path)
+    try:
+        clock = FakeClock()
+        first, second = GameService(one, clock=clock), GameService(two, clock=clock)
+        tally = await race(first, second, ROUNDS // 2, random.Random(2))
+        assert tally["landed"] == ROUNDS // 2
+        assert await assert_consistent(one) == ROUNDS // 2
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_resign_racing_a_move_ends_the_game_once(db: Database) -> None:
+    service = GameService(db, clock=FakeClock())
+    for _ in range(20):
+        game = await start_game(service)
+        results = await asyncio.gather(
+            service.play(game.id, ALICE.user_id, "7g7f"),
+            service.resign(game.id, BOB.user_id),
+            return_exceptions=True,
+        )
+        assert not any(isinstance(r, BaseException) and not hasattr(r, "message") for r in results)
+        view = await service.get_game(game.id)
+        assert view.status == "finished" and view.outcome is not None
+        assert view.outcome.winner is not None and view.outcome.winner.name == "SENTE"
+    await assert_consistent(db)

@@ -1,0 +1,134 @@
+"""The deadline task and restarts: games overdue while the bot was down end once at
+start-up, a sooner deadline wakes the task, errors do not kill it, and a game goes on
+after the database is closed and opened again by a new service."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.db import Database
+from bot.services import DeadlineScheduler, GameService
+
+from .conftest import ALICE, BOB, FakeClock, RecordingEvents, play_all, start_game
+
+
+async def eventually(condition: Callable[[], bool], timeout: float = 3.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+async def test_games_overdue_while_down_end_once_at_start(
+    db: Database, clock: FakeClock, events: RecordingEvents
+) -> None:
+    service = GameService(db, clock=clock, events=events)
+    game = await start_game(service, time_control="1d")
+    clock.advance(days=2)  # the bot was down
+    scheduler = DeadlineScheduler(service)
+    scheduler.start()
+    await eventually(lambda: scheduler.checks >= 1)
+    await scheduler.stop()
+    assert [view.id for view in events.timed_out] == [game.id]
+    again = DeadlineScheduler(GameService(db, clock=clock, events=events))
+    again.start()
+    await eventually(lambda: again.checks >= 1)
+    await again.stop()
+    assert len(events.timed_out) == 1
+
+
+async def test_wake_runs_a_check_early(
+    db: Database, clock: FakeClock, events: RecordingEvents
+) -> None:
+    service = GameService(db, clock=clock, events=events)
+    scheduler = DeadlineScheduler(service, max_sleep=timedelta(hours=1))
+    scheduler.start()
+    await eventually(lambda: scheduler.checks >= 1)
+    game = await start_game(service, time_control="1d")  # accept() announces the deadline
+    await eventually(lambda: scheduler.checks >= 2)
+    clock.advance(days=1)
+    scheduler.wake()
+    await eventually(lambda: len(events.timed_out) == 1)
+    await scheduler.stop()
+    assert events.timed_out[0].id == game.id
+    assert not scheduler.running
+
+
+async def test_a_later_deadline_does_not_wake_the_task(db: Database, clock: FakeClock) -> None:
+    service = GameService(db, clock=clock)
+    await start_game(service, time_control="1d")
+    scheduler = DeadlineScheduler(service)
+    scheduler.start()
+    await eventually(lambda: scheduler.checks >= 1)
+    scheduler.wake(clock.now + timedelta(days=30))
+    await asyncio.sleep(0.05)
+    assert scheduler.checks == 1
+    scheduler.wake(clock.now + timedelta(minutes=1))
+    await eventually(lambda: scheduler.checks == 2)
+    await scheduler.stop()
+
+
+async def test_scheduler_survives_errors(caplog: pytest.LogCaptureFixture) -> None:
+    class Flaky:
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def now(self) -> datetime:
+            return FakeClock()()
+
+        def add_deadline_listener(self, listener: Callable[[datetime | None], None]) -> None:
+            pass
+
+        async def check_deadlines(self) -> datetime | None:
+            self.calls += 1
+            if self.calls == 1:
+                raise RuntimeError("database went away")
+            return None
+
+    flaky = Flaky()
+    scheduler = DeadlineScheduler(flaky, retry_delay=timedelta(milliseconds=10))
+    with caplog.at_level(logging.ERROR):
+        scheduler.start()
+        await eventually(lambda: flaky.calls >= 2)
+    await scheduler.stop()
+    assert "database went away" in caplog.text
+
+
+async def test_restart_in_the_middle_continues_the_game(tmp_path: Path, clock: FakeClock) -> None:
+    path = tmp_path / "shogi.db"
+    events = RecordingEvents()
+    db = await Database.open(path)
+    service = GameService(db, clock=clock, events=events)
+    game = await start_game(service, time_control="2d+1d")
+    clock.advance(hours=30)
+    await play_all(service, game.id, ["7g7f", "3c3d", "8h2b+"])
+    clock.advance(days=2.5)
+    await service.check_deadlines()  # Bob gets his reminder before the restart
+    before = await service.get_game(game.id)
+    assert len(events.reminders) == 1
+    await db.close()
+
+    db = await Database.open(path)
+    try:
+        service = GameService(db, clock=clock, events=events)
+        after = await service.get_game(game.id)
+        assert after.deadline == before.deadline
+        assert after.to_move == BOB and after.ply == 3
+        assert after.game.position.sfen() == before.game.position.sfen()
+        assert after.last_move_text == before.last_move_text
+        await service.check_deadlines()
+        assert len(events.reminders) == 1  # not sent again after the restart
+        result = await service.play(game.id, BOB.user_id, "同銀")
+        assert result.move.usi == "3a2b"
+        # Alice spent 30 hours of her 2-day bank before the restart: 18 hours remain.
+        assert result.deadline == clock.now + timedelta(hours=18) + timedelta(days=1)
+        await service.resign(game.id, ALICE.user_id)
+    finally:
+        await db.close()
