@@ -4,18 +4,36 @@ The rule is fixed per game at the challenge (product.md section 6). Under the
 27-point rule the bot refuses a declaration that does not meet the conditions,
 with the reason, instead of scoring it as a loss as CSA rules would: a player
 pressing a button should not lose a game to a miscount. Gote's threshold is
-lowered by a handicap's missing material (the handicap-aware rule lishogi uses).
+lowered by a handicap's missing material (the handicap-aware rule lishogi uses),
+and in the 24-point count the missing pieces are credited to gote (JSA). Only a
+real handicap start counts: a game set up from an arbitrary position has no
+uwate, and its absent pieces are not anybody's.
 """
 
 from __future__ import annotations
 
-from rules import Color, Outcome, Termination
-from rules.impasse import Verdict, camp_count, required_27
+from rules import Color, Game, Handicap, Outcome, Termination
+from rules.impasse import AgreedCount, Declaration, Verdict, camp_count, count_24, evaluate_27
+from rules.impasse import required_27 as required_points
 
 from .base import ServiceBase
 from .errors import ImpasseRefused, NotYourTurn
 from .loading import Loaded, color_name, player_ref, to_view
 from .views import GameView, ImpasseReport, ImpasseRule
+
+
+def missing_points(game: Game) -> int:
+    """What a handicap start removed (0 for the even start and for set-up positions)."""
+    handicap = game.handicap
+    return 0 if handicap is None or handicap is Handicap.EVEN else game.missing_points()
+
+
+def declaration(game: Game, color: Color) -> Declaration:
+    return evaluate_27(game.position, color, missing=missing_points(game))
+
+
+def agreed_count(game: Game) -> AgreedCount:
+    return count_24(game.position, missing=missing_points(game))
 
 
 class ImpasseService(ServiceBase):
@@ -25,18 +43,18 @@ class ImpasseService(ServiceBase):
         game = loaded.game
         rule = ImpasseRule(loaded.record.impasse_rule)
         active = loaded.record.status == "active"
-        missing = game.missing_points()
+        missing = missing_points(game)
         counts = {color: camp_count(game.position, color) for color in Color}
-        required = {color: required_27(color, missing) for color in Color}
-        declaration = None
+        required = {color: required_points(color, missing) for color in Color}
+        predicted = None
         can_declare = None
         can_count = False
         if active and rule is ImpasseRule.DECLARATION_27:
-            declaration = game.evaluate_declaration(game.position.turn)
-            if declaration.verdict is Verdict.WIN:
+            predicted = declaration(game, game.position.turn)
+            if predicted.verdict is Verdict.WIN:
                 can_declare = game.position.turn
         elif active:
-            can_count = game.count_24().applicable
+            can_count = agreed_count(game).applicable
         return ImpasseReport(
             game=to_view(loaded),
             counts=counts,
@@ -44,7 +62,7 @@ class ImpasseService(ServiceBase):
             rule=rule,
             can_propose_count=can_count,
             can_declare=can_declare,
-            declaration=declaration,
+            declaration=predicted,
         )
 
     async def _count_game(self, game_id: int, user_id: int) -> tuple[Loaded, Color]:
@@ -55,7 +73,7 @@ class ImpasseService(ServiceBase):
             raise ImpasseRefused(
                 "This game uses the 27-point declaration: declare on your turn instead."
             )
-        count = loaded.game.count_24()
+        count = agreed_count(loaded.game)
         if not count.applicable:
             raise ImpasseRefused(count.reason or "The pieces cannot be counted now.")
         return loaded, color
@@ -98,7 +116,7 @@ class ImpasseService(ServiceBase):
             raise ImpasseRefused("A move was just made; look at the position and try again.")
 
     async def _settle(self, loaded: Loaded) -> GameView:
-        count = loaded.game.count_24()
+        count = agreed_count(loaded.game)
         if not count.applicable:
             raise ImpasseRefused(count.reason or "The pieces cannot be counted now.")
         outcome = Outcome(Termination.IMPASSE_24, count.winner)
@@ -117,8 +135,8 @@ class ImpasseService(ServiceBase):
         game = loaded.game
         if game.position.turn is not color:
             raise NotYourTurn("You can only declare on your own turn.")
-        declaration = game.evaluate_declaration(color)
-        if declaration.verdict is not Verdict.WIN:
-            raise ImpasseRefused(declaration.reason or "You cannot declare now.")
+        verdict = declaration(game, color)
+        if verdict.verdict is not Verdict.WIN:
+            raise ImpasseRefused(verdict.reason or "You cannot declare now.")
         outcome = Outcome(Termination.IMPASSE_27, color)
         return await self._finish_or_explain(loaded, outcome, expected_ply=loaded.record.ply)
