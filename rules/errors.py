@@ -44,6 +44,8 @@ class IllegalReason(Enum):
     LEAVES_KING_IN_CHECK = "leaves_king_in_check"
     DOUBLE_CHECK = "double_check"
     GAME_OVER = "game_over"
+    WRONG_TURN = "wrong_turn"  # a turn mark or CSA sign of the side not to move
+    NO_PREVIOUS_MOVE = "no_previous_move"  # 同 with nothing (or something else) to refer to
 
 
 class IllegalMoveError(ValueError):

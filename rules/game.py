@@ -173,6 +173,11 @@ class Game:
             raise GameError("A game can only be aborted before both players have moved.")
         return self._end(Outcome(Termination.ABORT, None))
 
+    def set_outcome(self, outcome: Outcome) -> Outcome:
+        """Record an ending decided outside the moves, as a game record states it
+        (an adjourned game, an agreed impasse); the moves themselves are not checked."""
+        return self._end(outcome)
+
     def _end(self, outcome: Outcome) -> Outcome:
         if self.outcome is not None:
             raise GameError("The game is over.")

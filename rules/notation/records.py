@@ -131,13 +131,13 @@ def apply_ending(game: Game, key: str, winner: Color | None = None) -> None:
     elif key == TIME:
         game.time_out(to_move if winner is None else winner.opponent)
     elif key == ABORT:
-        game.outcome = Outcome(Termination.ABORT, None)
+        game.set_outcome(Outcome(Termination.ABORT, None))
     elif key == REPETITION:
-        game.outcome = Outcome(Termination.SENNICHITE, None)
+        game.set_outcome(Outcome(Termination.SENNICHITE, None))
     elif key == IMPASSE:
-        game.outcome = Outcome(Termination.IMPASSE_24, None)
+        game.set_outcome(Outcome(Termination.IMPASSE_24, None))
     elif key == DECLARE:
-        game.outcome = Outcome(Termination.IMPASSE_27, to_move if winner is None else winner)
+        game.set_outcome(Outcome(Termination.IMPASSE_27, to_move if winner is None else winner))
 
 
 def side_name(color: Color | None, handicap: bool) -> str:

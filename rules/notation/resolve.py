@@ -88,7 +88,7 @@ def resolve(position: Position, intent: Intent, text: str, last_move: Move | Non
     us = position.turn
     if intent.mark is not None and intent.mark != us:
         raise _illegal(
-            IllegalReason.NOT_OWN_PIECE,
+            IllegalReason.WRONG_TURN,
             f"It is {SIDE_NAMES[us]} to move, but '{text}' is marked for {SIDE_NAMES[intent.mark]};"
             " check that you are looking at the current position.",
         )
@@ -96,12 +96,12 @@ def resolve(position: Position, intent: Intent, text: str, last_move: Move | Non
     if intent.same:
         if last_move is None:
             raise _illegal(
-                IllegalReason.MALFORMED,
+                IllegalReason.NO_PREVIOUS_MOVE,
                 "同 (same square) refers to the previous move and there is none; write the square.",
             )
         if target is not None and target != last_move.to_square:
             raise _illegal(
-                IllegalReason.MALFORMED,
+                IllegalReason.NO_PREVIOUS_MOVE,
                 f"同 means {last_move.to_square}, where the previous move landed, but '{text}'"
                 f" names {target}; write only one of them.",
             )
