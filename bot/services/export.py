@@ -1,50 +1,48 @@
-"""Exporting a game: the record as a file, and a link to analyse it on lishogi."""
+"""Exporting a game: the record as a file, and a link to analyse it on lishogi.
+
+The writers live in `rules.notation` (KIF, KI2, CSA, USI, SFEN and the link);
+this only picks the game, its players' names and start time, and a file name.
+The stored result is on the replayed game (`Game.outcome`), so a resignation or
+a loss on time is written as such, not as an unfinished game.
+"""
 
 from __future__ import annotations
 
+from rules.notation import analysis_link, write_record
+
 from .base import ServiceBase
 from .errors import ServiceError
-from .loading import Loaded
 from .views import ExportedRecord
 
 FORMATS = ("kif", "ki2", "csa", "sfen", "usi")
-LISHOGI_ANALYSIS = "https://lishogi.org/analysis/"
-MAX_LINK_MOVES = 300
-
-
-def analysis_url(loaded: Loaded) -> str:
-    """The game on lishogi's analysis board: start SFEN and moves in the URL. Beyond 300
-    moves the link starts from the position 300 moves before the end."""
-    game = loaded.game
-    start = max(0, len(game.moves) - MAX_LINK_MOVES)
-    sfen = game.position_at(start).sfen() if start else game.start.sfen()
-    moves = "_".join(move.usi() for move in game.moves[start:])
-    url = LISHOGI_ANALYSIS + sfen.replace(" ", "_")
-    if moves:
-        url += "?moves=" + moves
-    return url.replace("+", "%2B")
-
-
-def _usi(loaded: Loaded) -> str:
-    moves = " ".join(move.usi() for move in loaded.game.moves)
-    text = f"position sfen {loaded.game.start.sfen()}"
-    return f"{text} moves {moves}\n" if moves else text + "\n"
+_EXTENSIONS = {"kif": "kif", "ki2": "ki2", "csa": "csa", "sfen": "sfen.txt", "usi": "usi.txt"}
 
 
 class ExportService(ServiceBase):
     async def export(self, game_id: int, fmt: str) -> ExportedRecord:
-        """The game's record in `fmt` (kif, ki2, csa, sfen, usi) with an analysis link;
-        finished games too."""
+        """The game's record in `fmt` (kif, ki2, csa, sfen, usi) with a lishogi analysis
+        link; finished games too.
+
+        >>> record = await service.export(game.id, "kif")
+        >>> record.filename, record.analysis_url[:29]
+        ('game-1.kif', 'https://lishogi.org/analysis/')
+        """
         name = fmt.strip().lower()
         if name not in FORMATS:
             raise ServiceError(f"Choose a record format among {', '.join(FORMATS)}.")
         loaded = await self._current(game_id)
-        if name == "sfen":
-            content = loaded.game.position.sfen() + "\n"
-        elif name == "usi":
-            content = _usi(loaded)
-        else:
-            raise ServiceError(f"{name.upper()} export is not available yet.")
+        record = loaded.record
+        content = write_record(
+            loaded.game,
+            name,
+            sente=record.sente.name,
+            gote=record.gote.name,
+            started=record.started_at,
+        )
+        if not content.endswith("\n"):
+            content += "\n"
         return ExportedRecord(
-            filename=f"game-{game_id}.{name}", content=content, analysis_url=analysis_url(loaded)
+            filename=f"game-{game_id}.{_EXTENSIONS[name]}",
+            content=content,
+            analysis_url=analysis_link(loaded.game),
         )
