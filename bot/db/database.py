@@ -87,6 +87,11 @@ class Database:
         async with self._lock:
             return await current_version(self._connection)
 
+    async def checkpoint(self) -> None:
+        """Fold the write-ahead log into the main file (before a backup or measuring size)."""
+        async with self._lock:
+            await self._connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Session]:
         """A write transaction: committed when the block ends, rolled back if it raises.

@@ -154,6 +154,14 @@ class ServiceBase:
             loaded = Loaded(
                 replace(record, ply=len(moves), sfen=sfen), loaded.game, loaded.last_text
             )
+        outcome = loaded.game.outcome
+        if loaded.record.status == "active" and outcome is not None:
+            # The moves ended the game but the row says it goes on: the moves are the truth.
+            log.warning("game %s: the moves ended it (%s); recording that", record.id, outcome)
+            ended = await self._finish(
+                loaded, outcome, expected_ply=loaded.record.ply, at=self.now()
+            )
+            return ended if ended is not None else await self._load(record.id)
         self._games.put(loaded)
         return loaded
 
