@@ -165,12 +165,12 @@ class ServiceBase:
         self._games.put(loaded)
         return loaded
 
-    async def _current(self, game_id: int) -> Loaded:
+    async def _current(self, game_id: int, now: datetime | None = None) -> Loaded:
         """Load a game, first ending it on time if its deadline has passed (the lazy check
         every interaction makes, so an overdue game never takes another move)."""
         loaded = await self._load(game_id)
         deadline = current_deadline(loaded.record)
-        if deadline is not None and self.now() >= deadline:
+        if deadline is not None and (now or self.now()) >= deadline:
             ended = await self._time_out(loaded, deadline)
             return ended if ended is not None else await self._load(game_id)
         return loaded
@@ -215,7 +215,6 @@ class ServiceBase:
         )
         ended = with_outcome(loaded, finished, outcome)
         self._games.put(ended)
-        self._deadline_set(None)
         return ended
 
     async def _finish_or_explain(

@@ -199,7 +199,8 @@ class ChallengeService(ServiceBase):
                 deadline = DeadlineRecord(game_id, player, due, reminder_at(now, due))
                 await tx.deadlines.set(deadline)
         log.info("challenge %s accepted: game %s", record.id, game_id)
-        self._deadline_set(due)
+        if due is not None:
+            self._deadline_set(due)
         return to_view(await self._load(game_id))
 
     async def decline(self, challenge_id: int, user_id: int) -> ChallengeView:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 import logging
 from dataclasses import replace
+from datetime import datetime
 
 from bot.db import Conflict, DeadlineRecord, GameAdvance, MoveRecord
 from rules import Color, Game, IllegalMoveError, InvalidMoveError, Move, Outcome, Termination
@@ -21,7 +21,7 @@ from .errors import (
     PositionChanged,
     ServiceError,
 )
-from .loading import Loaded, color_name, move_text, player_ref, summary, to_view
+from .loading import Loaded, color_name, copy_game, move_text, player_ref, summary, to_view
 from .views import GameSummary, GameView, MoveResult, MoveText
 
 log = logging.getLogger(__name__)
@@ -127,7 +127,8 @@ class PlayService(ServiceBase):
         >>> result.move.japanese
         '７六歩'
         """
-        loaded = await self._current(game_id)
+        now = self.now()  # one moment for the deadline check and the clock arithmetic
+        loaded = await self._current(game_id, now)
         record = loaded.record
         color = self._player_color(loaded, user_id)
         self._require_active(loaded)
@@ -137,9 +138,9 @@ class PlayService(ServiceBase):
             raise NotYourTurn(f"It is {player_ref(record, color.opponent).name}'s move.")
         move = self._read_move(loaded, text)
         text_out = move_text(loaded.game.position, move, loaded.last_move)
-        game = copy.deepcopy(loaded.game)
+        game = copy_game(loaded.game)
         game.push(move)
-        return await self._store_move(loaded, game, color, move, text_out, user_id)
+        return await self._store_move(loaded, game, color, move, text_out, user_id, now)
 
     async def _store_move(
         self,
@@ -149,9 +150,9 @@ class PlayService(ServiceBase):
         move: Move,
         text_out: MoveText,
         user_id: int,
+        now: datetime,
     ) -> MoveResult:
         record = loaded.record
-        now = self.now()
         banks = {Color.SENTE: record.sente_bank, Color.GOTE: record.gote_bank}
         banks[color] = bank_after(banks[color], now - record.turn_started_at)
         outcome: Outcome | None = game.outcome
@@ -202,7 +203,8 @@ class PlayService(ServiceBase):
         )
         after = Loaded(stored, game, text_out)
         self._games.put(after)
-        self._deadline_set(due)
+        if due is not None:
+            self._deadline_set(due)
         view = to_view(after)
         return MoveResult(
             game=view,

@@ -1,0 +1,206 @@
+"""Benchmark of the game service on a database of 10,000 stored games.
+
+    python bench/service.py [--games 10000] [--samples 1000] [--seed 1] [--keep PATH]
+
+Games are random legal playouts of 0 to 150 moves (generated in worker
+processes, stored in bulk through the repository). Then, each on games picked
+at random, it measures:
+
+* `play` cold: the first touch of a game since start-up (load the moves, replay
+  them, parse the move, validate, store it, decide the outcome);
+* `play` warm: the game was just shown (`get_game`), as when a player looks at
+  the board and then moves; its replay is cached;
+* `get_game` cold and warm: loading a game with its position.
+
+The move texts are a mix of USI, Western and Japanese. It prints the median and
+99th percentile of each, and the database size. Target: `play` p99 <= 20 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.db import BulkGame, Database, DeadlineRecord, MoveRecord, NewGame, PlayerRecord
+from bot.services import GameService
+from bot.services.clocks import reminder_at
+from rules import Game, Handicap
+from rules.notation import format_move
+
+MAX_PLIES = 150
+PLAYERS = 400
+STYLES = ("usi", "western", "japanese")
+NOW = datetime.now(UTC).replace(microsecond=0)
+
+
+@dataclass(frozen=True)
+class Playout:
+    moves: tuple[str, ...]
+    sfen: str
+    termination: str | None
+    winner: str | None
+    next_move: str | None  # a legal next move in some notation (None if the game ended)
+
+
+def playout(seed: int) -> Playout:
+    rng = random.Random(seed)
+    game = Game()
+    length = rng.randint(0, MAX_PLIES)
+    while game.ply < length and game.outcome is None:
+        game.push(rng.choice(game.position.legal_moves()))
+    outcome = game.outcome
+    next_move = None
+    if outcome is None:
+        move = rng.choice(game.position.legal_moves())
+        last = game.moves[-1] if game.moves else None
+        next_move = format_move(game.position, move, rng.choice(STYLES), last_move=last)
+    return Playout(
+        moves=tuple(move.usi() for move in game.moves),
+        sfen=game.position.sfen(),
+        termination=None if outcome is None else outcome.termination.value,
+        winner=None if outcome is None or outcome.winner is None else outcome.winner.name.lower(),
+        next_move=next_move,
+    )
+
+
+def generate(count: int, seed: int) -> list[Playout]:
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        games = list(
+            pool.map(playout, range(seed * 1_000_000, seed * 1_000_000 + count), chunksize=64)
+        )
+    print(f"generated {count:,} playouts in {time.perf_counter() - started:.1f} s")
+    return games
+
+
+def bulk_game(playout: Playout, rng: random.Random) -> BulkGame:
+    sente, gote = rng.sample(range(1, PLAYERS + 1), 2)
+    started = NOW - timedelta(days=rng.uniform(1, 30))
+    step = (NOW - started) / (len(playout.moves) + 1)
+    moves = tuple(
+        MoveRecord(0, ply, usi, sente if ply % 2 == 1 else gote, started + step * ply)
+        for ply, usi in enumerate(playout.moves, start=1)
+    )
+    last = started + step * len(moves)
+    period = timedelta(days=rng.choice((3, 7, 14)))
+    deadline = None
+    if playout.termination is None:
+        waiting = sente if len(moves) % 2 == 0 else gote
+        # Give every game time to spare at the moment of measuring.
+        period = max(period, NOW - last + timedelta(days=3))
+        due = last + period
+        deadline = DeadlineRecord(0, waiting, due, reminder_at(last, due))
+    new = NewGame(
+        guild_id=1,
+        channel_id=1,
+        sente_id=sente,
+        gote_id=gote,
+        handicap=Handicap.EVEN.id,
+        start_sfen=Handicap.EVEN.sfen,
+        bank=timedelta(),
+        period=period,
+        impasse_rule="27",
+        started_at=started,
+    )
+    return BulkGame(new, moves, playout.sfen, last, playout.termination, playout.winner, deadline)
+
+
+async def store(db: Database, playouts: list[Playout], seed: int) -> list[int]:
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    async with db.transaction() as tx:
+        for user_id in range(1, PLAYERS + 1):
+            await tx.players.upsert(PlayerRecord(user_id, f"player{user_id}"), NOW)
+    ids: list[int] = []
+    for start in range(0, len(playouts), 1_000):
+        chunk = [bulk_game(p, rng) for p in playouts[start : start + 1_000]]
+        async with db.transaction() as tx:
+            ids += await tx.games.bulk_insert(chunk)
+    elapsed = time.perf_counter() - started
+    moves = sum(len(p.moves) for p in playouts)
+    print(f"stored {len(ids):,} games with {moves:,} moves in {elapsed:.1f} s")
+    return ids
+
+
+async def timed(samples: list[float], action: Awaitable[object]) -> None:
+    """Await `action` (a coroutine not started yet) and note how long it took, in ms."""
+    started = time.perf_counter()
+    await action
+    samples.append((time.perf_counter() - started) * 1000)
+
+
+def report(name: str, samples: list[float]) -> None:
+    ordered = sorted(samples)
+    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    print(
+        f"{name:<22} n={len(samples):>5}  median {statistics.median(samples):6.2f} ms"
+        f"  p99 {p99:6.2f} ms  max {ordered[-1]:6.2f} ms"
+    )
+
+
+async def measure(db: Database, playouts: dict[int, Playout], samples: int, seed: int) -> None:
+    rng = random.Random(seed)
+    active = [game_id for game_id, p in playouts.items() if p.next_move is not None]
+    chosen = rng.sample(active, min(len(active), 2 * samples))
+    cold_ids, warm_ids = chosen[:samples], chosen[samples:]
+    service = GameService(db, clock=lambda: NOW, cache_size=4 * samples)
+    load_cold: list[float] = []
+    load_warm: list[float] = []
+    play_cold: list[float] = []
+    play_warm: list[float] = []
+    for game_id in cold_ids:
+        mover = (await service.get_game(game_id)).to_move  # untimed: who moves
+        service._games.drop(game_id)  # forget the replay again: a cold play
+        text = playouts[game_id].next_move
+        assert mover is not None and text is not None
+        await timed(play_cold, service.play(game_id, mover.user_id, text))
+    for game_id in warm_ids:
+        await timed(load_cold, service.get_game(game_id))
+        await timed(load_warm, service.get_game(game_id))
+        mover = (await service.get_game(game_id)).to_move
+        text = playouts[game_id].next_move
+        assert mover is not None and text is not None
+        await timed(play_warm, service.play(game_id, mover.user_id, text))
+    report("play (cold game)", play_cold)
+    report("play (warm game)", play_warm)
+    report("play (all)", play_cold + play_warm)
+    report("get_game (cold)", load_cold)
+    report("get_game (warm)", load_warm)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=1_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", type=Path, help="write the database here and keep it")
+    args = parser.parse_args()
+    playouts = generate(args.games, args.seed)
+    with tempfile.TemporaryDirectory() as scratch:
+        path = args.keep or Path(scratch) / "bench.db"
+        db = await Database.open(path)
+        try:
+            ids = await store(db, playouts, args.seed)
+            await db.checkpoint()
+            size = path.stat().st_size
+            print(f"database size: {size / 1e6:.1f} MB ({size / len(ids):,.0f} bytes per game)")
+            await measure(db, dict(zip(ids, playouts, strict=True)), args.samples, args.seed)
+        finally:
+            await db.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
