@@ -76,7 +76,8 @@ class ChallengeService(ServiceBase):
         """Offer a game. `color` is the challenger's side (in a handicap game gote gives
         the handicap); `start_sfen` starts from a set-up position instead of the usual one.
 
-        >>> await service.challenge(guild_id=1, channel_id=2, challenger=alice, opponent=bob)
+        Example: `await service.challenge(guild_id=1, channel_id=2, challenger=alice,
+        opponent=bob, time_control="7d+1d", handicap="two_piece")`.
         """
         if challenger.user_id == opponent.user_id:
             raise ServiceError("You cannot challenge yourself; pick another member.")

@@ -23,9 +23,7 @@ class ExportService(ServiceBase):
         """The game's record in `fmt` (kif, ki2, csa, sfen, usi) with a lishogi analysis
         link; finished games too.
 
-        >>> record = await service.export(game.id, "kif")
-        >>> record.filename, record.analysis_url[:29]
-        ('game-1.kif', 'https://lishogi.org/analysis/')
+        Example: `(await service.export(1, "kif")).filename` is `"game-1.kif"`.
         """
         name = fmt.strip().lower()
         if name not in FORMATS:

@@ -18,7 +18,10 @@ class GameService(DeadlineService, PlayService, ImpasseService, ExportService):
     """The game service. `GameService(db, clock=..., events=...)`; every method returns a
     plain result object or raises a `ServiceError` whose `message` a player can read.
 
-    >>> service = GameService(await Database.open(":memory:"))
-    >>> challenge = await service.challenge(guild_id=1, channel_id=2, challenger=a, opponent=b)
-    >>> game = await service.accept(challenge.id, b.user_id)
+    Example::
+
+        service = GameService(await Database.open("data/shogi.db"))
+        challenge = await service.challenge(guild_id=1, channel_id=2, challenger=a, opponent=b)
+        game = await service.accept(challenge.id, b.user_id)
+        result = await service.play(game.id, game.to_move.user_id, "P-76")
     """

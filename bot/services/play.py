@@ -123,9 +123,8 @@ class PlayService(ServiceBase):
         user saw (a button's); if the game moved on since, `PositionChanged`. A rejected
         move stores nothing.
 
-        >>> result = await service.play(game.id, alice.user_id, "P-76")
-        >>> result.move.japanese
-        '７六歩'
+        Example: `(await service.play(game.id, alice.user_id, "P-76")).move.japanese`
+        is `"７六歩"`.
         """
         now = self.now()  # one moment for the deadline check and the clock arithmetic
         loaded = await self._current(game_id, now)

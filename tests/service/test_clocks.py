@@ -89,3 +89,12 @@ def test_thinking_time_comes_out_of_the_bank_first() -> None:
     assert bank_after(2 * D, 3 * D) == timedelta()
     assert bank_after(timedelta(), H) == timedelta()
     assert bank_after(D, -H) == D  # a clock step backwards never adds time
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from bot.services import clocks
+
+    result = doctest.testmod(clocks)
+    assert result.attempted > 0 and result.failed == 0
