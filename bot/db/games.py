@@ -252,6 +252,15 @@ class GameRepository(Repository):
             row = await self._one("SELECT COUNT(*) FROM games WHERE status = ?", (status,))
         return 0 if row is None else int(row[0])
 
+    async def recently_active(self, limit: int) -> list[int]:
+        """Active games, the most recently moved first (what to load first after a start)."""
+        rows = await self._all(
+            "SELECT id FROM games WHERE status = 'active' ORDER BY turn_started_at DESC, id"
+            " LIMIT ?",
+            (limit,),
+        )
+        return [int(row[0]) for row in rows]
+
     async def ids(self, status: str) -> list[int]:
         rows = await self._all("SELECT id FROM games WHERE status = ? ORDER BY id", (status,))
         return [int(row[0]) for row in rows]

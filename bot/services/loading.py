@@ -163,6 +163,10 @@ class GameCache:
         self._entries.move_to_end(record.id)
         return Loaded(record, entry.game, entry.last_text)
 
+    @property
+    def size(self) -> int:
+        return self._size
+
     def put(self, loaded: Loaded) -> None:
         self._entries[loaded.record.id] = loaded
         self._entries.move_to_end(loaded.record.id)

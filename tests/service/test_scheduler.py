@@ -132,3 +132,27 @@ async def test_restart_in_the_middle_continues_the_game(tmp_path: Path, clock: F
         await service.resign(game.id, ALICE.user_id)
     finally:
         await db.close()
+
+
+async def test_warm_up_replays_active_games_into_the_cache(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.services import base
+
+    db = await Database.open(tmp_path / "shogi.db")
+    try:
+        service = GameService(db, clock=clock)
+        games = [await start_game(service, time_control="unlimited") for _ in range(3)]
+        await play_all(service, games[0].id, ["7g7f"])
+        await service.resign(games[2].id, ALICE.user_id)
+        fresh = GameService(db, clock=clock)
+        replays: list[int] = []
+        original = base.replay
+        monkeypatch.setattr(base, "replay", lambda r, m: replays.append(r.id) or original(r, m))
+        assert await fresh.warm_up() == 2
+        assert sorted(replays) == sorted([games[0].id, games[1].id])
+        await fresh.play(games[0].id, BOB.user_id, "3c3d")
+        await fresh.get_game(games[1].id)
+        assert len(replays) == 2  # both served from the cache
+    finally:
+        await db.close()
