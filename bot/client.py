@@ -21,8 +21,7 @@ from rules import Color
 
 from .config import Settings
 from .db import Database
-from .services import GameService, GameView
-from .services.deadlines import DeadlineScheduler
+from .services import DeadlineScheduler, GameService, GameView
 
 log = logging.getLogger(__name__)
 
@@ -83,11 +82,6 @@ class ShogiBot(commands.Bot):
         if self.sync_global:
             synced = await self.tree.sync()
             log.info("synced %d commands globally", len(synced))
-
-    def deadlines_changed(self) -> None:
-        """A move or a new game may have brought the next deadline closer."""
-        if self._scheduler is not None:
-            self._scheduler.wake()
 
     async def board_file(self, game: GameView, *, perspective: Color | None = None) -> discord.File:
         """The game's board as a PNG attachment with alt text, rendered off the event loop."""

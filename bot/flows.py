@@ -41,12 +41,14 @@ def mentions(*players: PlayerRef | None) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
-async def guarded(interaction: discord.Interaction[Any], context: str, flow: Awaitable[None]) -> None:
+async def guarded(
+    interaction: discord.Interaction[Any], context: str, flow: Awaitable[None]
+) -> None:
     """Run a flow; turn any error into one ephemeral sentence (and log the unexpected)."""
     log.info("%s by user %s in channel %s", context, interaction.user.id, interaction.channel_id)
     try:
         await flow
-    except Exception as error:  # noqa: BLE001 - this is the single error path
+    except Exception as error:
         await send_ephemeral(interaction, reply_for(error, context=context))
 
 
@@ -55,7 +57,9 @@ async def send_ephemeral(interaction: discord.Interaction[Any], text: str, **kwa
     allowed = discord.AllowedMentions.none()
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=allowed, **kwargs)
+            await interaction.followup.send(
+                text, ephemeral=True, allowed_mentions=allowed, **kwargs
+            )
         else:
             await interaction.response.send_message(
                 text, ephemeral=True, allowed_mentions=allowed, **kwargs
@@ -133,7 +137,11 @@ async def answer_challenge(
     if action != "accept":
         method = bot.service.decline if action == "decline" else bot.service.cancel
         challenge = await method(challenge_id, user_id)
-        text = presenters.challenge_text(challenge) + "\n" + presenters.challenge_closed_text(challenge)
+        text = (
+            presenters.challenge_text(challenge)
+            + "\n"
+            + presenters.challenge_closed_text(challenge)
+        )
         await interaction.response.edit_message(
             content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -152,7 +160,6 @@ async def answer_challenge(
         game = await bot.service.get_game(game.id)
     log.info("game %s started (challenge %s)", game.id, challenge_id)
     await post_to_game(bot, game, presenters.game_start_text(game), board=True, ping=game.to_move)
-    bot.deadlines_changed()
 
 
 async def _open_thread(interaction: discord.Interaction[Any], name: str) -> discord.Thread | None:
@@ -193,11 +200,12 @@ async def play_move(
             raise
         game = await bot.service.get_game(game_id)
 
-        buttons = [PromotionButton(game_id, game.ply, move.usi) for move in question.promotion_choice]
+        buttons = [
+            PromotionButton(game_id, game.ply, move.usi) for move in question.promotion_choice
+        ]
         await send_ephemeral(interaction, question.message, view=view_of(*buttons))
         return
     log.info("game %s ply %s: %s", game_id, result.game.ply, result.move.usi)
-    bot.deadlines_changed()
     await announce_move(bot, interaction, result, from_button=from_button)
 
 
@@ -255,7 +263,9 @@ async def _resolve(
 # ------------------------------------------------------------------ game endings and time
 
 
-async def ask_resign(bot: ShogiBot, interaction: discord.Interaction[Any], game_id: int | None) -> None:
+async def ask_resign(
+    bot: ShogiBot, interaction: discord.Interaction[Any], game_id: int | None
+) -> None:
     game = await _resolve(bot, interaction, game_id)
     if game.color_of(interaction.user.id) is None:
         await send_ephemeral(interaction, "You are not a player in this game.")
@@ -272,7 +282,9 @@ def _opponent(game: GameView, user_id: int) -> PlayerRef:
     return game.gote if game.sente.user_id == user_id else game.sente
 
 
-async def confirm_resign(bot: ShogiBot, interaction: discord.Interaction[Any], game_id: int) -> None:
+async def confirm_resign(
+    bot: ShogiBot, interaction: discord.Interaction[Any], game_id: int
+) -> None:
     game = await bot.service.resign(game_id, interaction.user.id)
     await interaction.response.edit_message(content="You resigned.", view=None)
     await _announce_end(bot, game)
@@ -286,7 +298,6 @@ async def abort(bot: ShogiBot, interaction: discord.Interaction[Any], game_id: i
 
 
 async def _announce_end(bot: ShogiBot, game: GameView) -> None:
-    bot.deadlines_changed()
     if game.outcome is None:
         return
     log.info("game %s ended: %s", game.id, game.outcome.termination.value)
@@ -295,7 +306,6 @@ async def _announce_end(bot: ShogiBot, game: GameView) -> None:
 
 async def give_time(bot: ShogiBot, interaction: discord.Interaction[Any], game_id: int) -> None:
     game = await bot.service.give_time(game_id, interaction.user.id)
-    bot.deadlines_changed()
     await send_ephemeral(interaction, "Done: your opponent has a full period again.")
     if game.to_move is not None:
         await post_to_game(
@@ -310,7 +320,9 @@ async def give_time(bot: ShogiBot, interaction: discord.Interaction[Any], game_i
 # ------------------------------------------------------------------ impasse
 
 
-async def show_impasse(bot: ShogiBot, interaction: discord.Interaction[Any], game_id: int | None) -> None:
+async def show_impasse(
+    bot: ShogiBot, interaction: discord.Interaction[Any], game_id: int | None
+) -> None:
     game = await _resolve(bot, interaction, game_id)
     report = await bot.service.impasse_report(game.id)
 
@@ -324,7 +336,9 @@ async def show_impasse(bot: ShogiBot, interaction: discord.Interaction[Any], gam
     view = view_of(*buttons) if buttons else None
     text = presenters.truncate(presenters.impasse_text(report))
     if view is None:
-        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+        await interaction.response.send_message(
+            text, allowed_mentions=discord.AllowedMentions.none()
+        )
     else:
         await interaction.response.send_message(
             text, view=view, allowed_mentions=discord.AllowedMentions.none()

@@ -64,7 +64,8 @@ def challenge_text(challenge: ChallengeView) -> str:
     handicap = "" if challenge.handicap.id == "even" else f", handicap {challenge.handicap.english}"
     rule = "27-point declaration" if challenge.impasse_rule.value == "27" else "24-point count"
     lines = [
-        f"{mention(challenge.opponent)}, {safe(challenge.challenger.name)} challenges you to shogi.",
+        f"{mention(challenge.opponent)}, {safe(challenge.challenger.name)} "
+        "challenges you to shogi.",
         f"Settings: {challenge.time_control.describe()}, {safe(challenge.challenger.name)} "
         f"{colour}{handicap}, impasse by {rule}.",
         f"The challenge expires {timestamp(challenge.expires_at)}.",
@@ -83,7 +84,11 @@ def challenge_closed_text(challenge: ChallengeView) -> str:
 
 
 def game_start_text(game: GameView) -> str:
-    handicap = "" if game.handicap.id == "even" else f" {game.handicap.english} handicap: gote moves first."
+    handicap = (
+        ""
+        if game.handicap.id == "even"
+        else f" {game.handicap.english} handicap: gote moves first."
+    )
     first = game.to_move
     lines = [
         f"☗ Sente: {safe(game.sente.name)}   ☖ Gote: {safe(game.gote.name)}.{handicap}",
@@ -169,7 +174,8 @@ def games_list_text(owner: PlayerRef, games: list[GameSummary]) -> str:
 
 def impasse_text(report: ImpasseReport) -> str:
     game = report.game
-    lines = [f"Impasse count ({'24-point count' if report.rule.value == '24' else '27-point declaration'}):"]
+    rule = "24-point count" if report.rule.value == "24" else "27-point declaration"
+    lines = [f"Impasse count ({rule}):"]
     for color in Color:
         count = report.counts[color]
         player = game.player(color)

@@ -73,7 +73,7 @@ class GamesCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.tree.on_error = self.on_tree_error
+        self.bot.tree.error(self.on_tree_error)
 
     async def on_tree_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -146,7 +146,9 @@ class GamesCog(commands.Cog):
         choices = [Choice(name=name, value=value) for name, value in TIME_PRESETS]
         matching = [c for c in choices if typed in c.value or typed in c.name.lower()]
         if typed and all(c.value != typed for c in matching):
-            matching.insert(0, Choice(name=f"{current.strip()[:90]} (as typed)", value=current[:100]))
+            matching.insert(
+                0, Choice(name=f"{current.strip()[:90]} (as typed)", value=current[:100])
+            )
         return matching[:25]
 
     # ------------------------------------------------------------ /move
@@ -161,7 +163,9 @@ class GamesCog(commands.Cog):
     ) -> None:
         await flows.guarded(interaction, "/move", self._move(interaction, move, game))
 
-    async def _move(self, interaction: discord.Interaction[Any], move: str, game: str | None) -> None:
+    async def _move(
+        self, interaction: discord.Interaction[Any], move: str, game: str | None
+    ) -> None:
         await flows.play_move(self.bot, interaction, parse_game_option(game), move)
 
     @move.autocomplete("move")
@@ -178,7 +182,7 @@ class GamesCog(commands.Cog):
                 )
                 game_id = view.id
             moves = await self.bot.service.legal_moves(game_id)
-        except Exception as error:  # noqa: BLE001 - autocomplete must answer, even with nothing
+        except Exception as error:
             log.debug("no move suggestions: %s", error)
             return []
         return [Choice(name=choice_name(m), value=m.usi) for m in rank_moves(moves, current)]
@@ -196,7 +200,7 @@ class GamesCog(commands.Cog):
             games = await self.bot.service.list_games(
                 interaction.user.id, guild_id=interaction.guild_id
             )
-        except Exception:  # noqa: BLE001 - autocomplete must answer
+        except Exception:
             log.exception("game suggestions failed")
             return []
         typed = current.strip().lower().lstrip("#")
@@ -292,7 +296,9 @@ class GamesCog(commands.Cog):
     ) -> None:
         await flows.guarded(interaction, "/export", self._export(interaction, game, format))
 
-    async def _export(self, interaction: discord.Interaction[Any], game: str | None, fmt: str) -> None:
+    async def _export(
+        self, interaction: discord.Interaction[Any], game: str | None, fmt: str
+    ) -> None:
         await flows.export(self.bot, interaction, parse_game_option(game), fmt)
 
     @app_commands.command(name="help", description="How to play: notations, commands, rules.")

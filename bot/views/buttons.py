@@ -9,7 +9,7 @@ the service; a wrong member gets the service's sentence, ephemerally.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def _bot(interaction: discord.Interaction[Any]) -> ShogiBot:
-    return interaction.client  # type: ignore[return-value]
+    return cast("ShogiBot", interaction.client)
 
 
 class ChallengeButton(
@@ -29,7 +29,7 @@ class ChallengeButton(
 ):
     """Accept / Decline (the challenged member) and Cancel (the challenger)."""
 
-    STYLES = {
+    STYLES: ClassVar[dict[str, tuple[str, discord.ButtonStyle]]] = {
         "accept": ("Accept", discord.ButtonStyle.success),
         "decline": ("Decline", discord.ButtonStyle.danger),
         "cancel": ("Cancel", discord.ButtonStyle.secondary),
@@ -64,9 +64,7 @@ def challenge_view(challenge_id: int) -> discord.ui.View:
     return view
 
 
-class ResignButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rs:(?P<id>\d+)"
-):
+class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rs:(?P<id>\d+)"):
     """The confirmation that `/resign` asks for."""
 
     def __init__(self, game_id: int) -> None:
@@ -134,7 +132,11 @@ class JishogiButton(
 ):
     """Propose the 24-point count, accept it, or declare under the 27-point rule."""
 
-    LABELS = {"propose": "Propose count", "accept": "Accept count", "declare": "Declare impasse"}
+    LABELS: ClassVar[dict[str, str]] = {
+        "propose": "Propose count",
+        "accept": "Accept count",
+        "declare": "Declare impasse",
+    }
 
     def __init__(self, action: str, game_id: int) -> None:
         super().__init__(
@@ -160,15 +162,15 @@ class JishogiButton(
         )
 
 
-class GiveTimeButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gt:(?P<id>\d+)"
-):
+class GiveTimeButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gt:(?P<id>\d+)"):
     """Give the opponent a fresh period for this move."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Give more time", style=discord.ButtonStyle.secondary, custom_id=f"gt:{game_id}"
+                label="Give more time",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"gt:{game_id}",
             )
         )
         self.game_id = game_id
