@@ -9,6 +9,7 @@ substring matches, and a move reached by several forms keeps its best rank.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 
@@ -16,11 +17,15 @@ from .services import MoveText
 
 MAX_CHOICES = 25
 _DROP = str.maketrans({"-": "", "x": "", "*": "", "'": "", " ": "", "　": "", "=": ""})
+_KANJI_DIGITS = str.maketrans("一二三四五六七八九", "123456789")
+_LETTER_RANK = re.compile(r"(?<=[1-9])([a-i])")
 
 
 def normalise(text: str) -> str:
-    """Fold width and case and drop separators: `Ｐ－７ｆ` and `p7f` compare equal."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    """Fold width, case, kanji numerals and rank letters, and drop separators, so that
+    `Ｐ－７ｆ`, `p7f`, `P-76` and `７六` all start the same way (`p76`, `76`)."""
+    folded = unicodedata.normalize("NFKC", text).casefold().translate(_KANJI_DIGITS)
+    folded = _LETTER_RANK.sub(lambda m: str(ord(m.group(1)) - ord("a") + 1), folded)
     return folded.translate(_DROP)
 
 

@@ -21,7 +21,12 @@ def test_minimal_settings_use_defaults() -> None:
 
 def test_all_keys_read() -> None:
     settings = Settings.from_mapping(
-        {"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": "/tmp/x.db", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"}
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "DATABASE_PATH": "/tmp/x.db",
+            "DEV_GUILD_ID": "123",
+            "LOG_LEVEL": "debug",
+        }
     )
     assert settings.database_path == Path("/tmp/x.db")
     assert settings.dev_guild_id == 123
