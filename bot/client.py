@@ -94,7 +94,7 @@ class ShogiBot(commands.Bot):
             png = render_board(
                 position,
                 last_move=last,
-                perspective=perspective or Color.SENTE,
+                perspective=Color.SENTE if perspective is None else perspective,
                 sente_name=game.sente.name,
                 gote_name=game.gote.name,
             )

@@ -242,7 +242,8 @@ async def show_board(
     user = player_of(interaction)
     game = await _resolve(bot, interaction, game_id)
     if perspective is None:
-        colour = game.color_of(user.user_id) or Color.SENTE
+        own = game.color_of(user.user_id)
+        colour = Color.SENTE if own is None else own
     else:
         colour = Color.GOTE if perspective == "gote" else Color.SENTE
     await respond_with_board(

@@ -118,11 +118,15 @@ def outcome_text(outcome: Outcome, game: GameView) -> str:
         Termination.TIME: f"{name_l} ran out of time. {name_w} wins.",
         Termination.ABORT: "The game was aborted; it has no result.",
         Termination.IMPASSE_24: (
-            f"Impasse count: {name_w} wins." if won else "Impasse count: jishogi, a draw."
+            f"Impasse count: {name_w} wins."
+            if won is not None
+            else "Impasse count: jishogi, a draw."
         ),
         Termination.IMPASSE_27: f"{name_w} declared an impasse win (27-point rule).",
         Termination.IMPASSE_JSA24: (
-            f"Impasse declaration: {name_w} wins." if won else "Impasse declaration: draw."
+            f"Impasse declaration: {name_w} wins."
+            if won is not None
+            else "Impasse declaration: draw."
         ),
     }
     return texts[outcome.termination] + " Get the record with `/export`."
@@ -131,7 +135,8 @@ def outcome_text(outcome: Outcome, game: GameView) -> str:
 def move_text(result: MoveResult) -> str:
     """The public answer to a move: what was played, check, and who is next."""
     game = result.game
-    color = game.color_of(result.mover.user_id) or Color.SENTE
+    mover = game.color_of(result.mover.user_id)
+    color = Color.SENTE if mover is None else mover
     first = (
         f"{game.ply}. {color.symbol}{result.move.japanese} ({result.move.western}) "
         f"by {safe(result.mover.name)}"

@@ -15,7 +15,9 @@ from rules.notation import parse_move
 
 def test_service_error_gives_its_sentence() -> None:
     assert user_message(NotYourTurn("It is not your turn.")) == "It is not your turn."
-    assert reply_for(PositionChanged("The position changed."), context="t") == "The position changed."
+    assert (
+        reply_for(PositionChanged("The position changed."), context="t") == "The position changed."
+    )
 
 
 def test_rules_errors_give_their_sentence() -> None:
