@@ -48,6 +48,7 @@ class ShogiBot(commands.Bot):
         self._owns_database = database is None
         self._service: GameService | None = None
         self._scheduler: DeadlineScheduler | None = None
+        self._warm_up: asyncio.Task[int] | None = None
 
     @property
     def service(self) -> GameService:
@@ -70,6 +71,11 @@ class ShogiBot(commands.Bot):
         await self.add_cog(GamesCog(self))
         self._scheduler = DeadlineScheduler(self._service)
         self._scheduler.start()
+        # Replay recently active games into the cache in the background, so the first
+        # move after a restart does not pay for a full replay.
+        self._warm_up = asyncio.get_running_loop().create_task(
+            self._service.warm_up(limit=200), name="warm-up"
+        )
         await self._sync_commands()
 
     async def _sync_commands(self) -> None:
@@ -104,6 +110,9 @@ class ShogiBot(commands.Bot):
         return discord.File(io.BytesIO(png), filename=f"game-{game.id}.png", description=alt[:1000])
 
     async def close(self) -> None:
+        if self._warm_up is not None and not self._warm_up.done():
+            self._warm_up.cancel()
+            await asyncio.gather(self._warm_up, return_exceptions=True)
         if self._scheduler is not None:
             await self._scheduler.stop()
         await super().close()

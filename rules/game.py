@@ -116,9 +116,31 @@ class Game:
 
     # ----------------------------------------------------------------- playing
 
+    @classmethod
+    def replay(cls, start: Position | str | None, moves: Iterable[Move | str]) -> Game:
+        """Rebuild a stored game, checking every move, about twice as fast as pushing.
+
+        Mate and the no-move loss are looked for only after the last move: a move
+        stored after such an end cannot be legal, so it is caught all the same.
+        An illegal move raises `IllegalMoveError` naming its move number.
+        """
+        game = cls(start)
+        for number, move in enumerate(moves, start=1):
+            move = Move.from_usi(move) if isinstance(move, str) else move
+            try:
+                game._push(move, decide_by_board=False)
+            except IllegalMoveError as error:
+                raise IllegalMoveError(error.reason, f"Move {number} ({move}): {error}") from error
+        if game.outcome is None:
+            game._decide_by_board()
+        return game
+
     def push(self, move: Move) -> None:
         """Play a move; raises `IllegalMoveError` (and changes nothing) if it is illegal
         or the game is over, and records the outcome when the move ends the game."""
+        self._push(move, decide_by_board=True)
+
+    def _push(self, move: Move, *, decide_by_board: bool) -> None:
         if self.outcome is not None:
             raise IllegalMoveError(IllegalReason.GAME_OVER, "The game is over.")
         self.position.push(move)
@@ -128,7 +150,7 @@ class Game:
         self._gave_check.append(self.position.is_check())
         self._seen.setdefault(key, []).append(len(self._keys) - 1)
         self._decide_by_repetition()
-        if self.outcome is None:
+        if self.outcome is None and decide_by_board:
             self._decide_by_board()
 
     def _decide_by_board(self) -> None:

@@ -105,12 +105,10 @@ class ReplayError(Exception):
 
 def replay(record: GameRecord, usi_moves: Sequence[str]) -> Loaded:
     """Rebuild a game from its start SFEN and stored moves, and apply the stored result."""
-    game = Game(record.start_sfen)
-    for ply, usi in enumerate(usi_moves, start=1):
-        try:
-            game.push(Move.from_usi(usi))
-        except (IllegalMoveError, ValueError) as error:
-            raise ReplayError(f"game {record.id}: stored move {ply} {usi!r}: {error}") from error
+    try:
+        game = Game.replay(record.start_sfen, usi_moves)
+    except (IllegalMoveError, ValueError) as error:
+        raise ReplayError(f"game {record.id}: {error}") from error
     last_text = None
     if game.moves:
         before = game.position_at(len(game.moves) - 1)
@@ -119,7 +117,7 @@ def replay(record: GameRecord, usi_moves: Sequence[str]) -> Loaded:
         last_text = move_text(before, last, previous)
     stored = stored_outcome(record)
     if game.outcome is None and stored is not None:
-        game.outcome = stored  # resignation, time, abort, impasse: not visible in the moves
+        game.set_outcome(stored)  # resignation, time, abort, impasse: not visible in the moves
     elif game.outcome != stored:
         log.warning("game %s: stored result %s, the moves give %s", record.id, stored, game.outcome)
     return Loaded(record, game, last_text)

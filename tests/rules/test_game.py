@@ -80,3 +80,25 @@ def test_position_at_replays_a_prefix() -> None:
     assert game.position_at(3).sfen() == game.position.sfen()
     with pytest.raises(IndexError):
         game.position_at(4)
+
+
+def test_replay_matches_pushing_and_names_a_bad_move() -> None:
+    moves = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "8c8d", "4e3d"]
+    pushed = Game(moves=moves)
+    replayed = Game.replay(None, moves)
+    assert replayed.position.sfen() == pushed.position.sfen()
+    assert replayed.moves == pushed.moves
+    with pytest.raises(IllegalMoveError, match="Move 3"):
+        Game.replay(None, ["7g7f", "3c3d", "7f7e+"])
+
+
+def test_replay_finds_the_end_and_refuses_moves_after_it() -> None:
+    mated = Game.replay("5k3/7pp/4S4/9/9/9/PPPP5/2KG5/9 b G 1", ["G*4b"])
+    assert mated.outcome is not None and mated.outcome.termination is Termination.CHECKMATE
+    with pytest.raises(IllegalMoveError):
+        Game.replay("5k3/7pp/4S4/9/9/9/PPPP5/2KG5/9 b G 1", ["G*4b", "5a6a"])
+    repeated = ["5i5h", "5a5b", "5h5i", "5b5a"] * 3
+    draw = Game.replay(None, repeated)
+    assert draw.outcome is not None and draw.outcome.termination is Termination.SENNICHITE
+    with pytest.raises(IllegalMoveError):
+        Game.replay(None, [*repeated, "7g7f"])
