@@ -12,6 +12,7 @@ import asyncio
 import logging
 import sys
 
+import aiohttp
 import discord
 
 from .client import create_bot
@@ -37,6 +38,12 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(_run(settings, sync_global=args.sync))
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError) as error:
+        print(
+            f"Could not reach Discord ({error.__class__.__name__}): check the network.",
+            file=sys.stderr,
+        )
         return 1
     except KeyboardInterrupt:
         pass

@@ -67,3 +67,16 @@ def test_example_file_documents_every_key() -> None:
     example = (Path(__file__).resolve().parents[2] / ".env.example").read_text()
     for key in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
         assert f"\n{key}=" in example
+
+
+def test_python_m_bot_stops_with_a_sentence_without_a_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.__main__ import main
+
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=\n")
+    assert main(["--env-file", str(tmp_path / ".env")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Configuration error: DISCORD_TOKEN is missing")
+    assert "Traceback" not in err
