@@ -1,0 +1,438 @@
+"""Who may do what: every action, tried by every kind of member, through the bot.
+
+The table below is the specification.  Actors:
+
+* ``right``: the member the action is for (the player to move, the challenged member, ...);
+* ``opponent``: the other player of the game (or the other side of the challenge);
+* ``stranger``: a member of the same server who plays in neither;
+* ``bot``: a bot account in the same server;
+* ``other server``: a member of another server the bot is in, who is not in the game's
+  server (the game id typed in, a button's custom_id forged from there).
+
+A click on a button the actor can see is a real click (``fake.click``); a click on someone
+else's ephemeral message, or from another server, is forged: the interaction is sent with
+the button's custom_id, which is what a modified client can do, so the bot must check.
+
+An allowed action must have its effect (stored) and a refused one must leave everything as
+it was and answer the actor with an ephemeral sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.services import PlayerRef
+from rules import Color
+from tests.e2e.fake_discord import FakeChannel, FakeGuild, FakeMember, FakeMessage, InteractionType
+from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord, InteractionResult
+
+from .inputs import sentence_problems
+from .support import start_bot
+
+ACTORS = ("right", "opponent", "stranger", "bot", "other server")
+DECLARABLE = "4K4/GGGGSSSS1/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B4l4n9p 1"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    guild: FakeGuild
+    channel: FakeChannel
+    alice: FakeMember
+    bob: FakeMember
+    carol: FakeMember
+    robo: FakeMember
+    other_guild: FakeGuild
+    other_channel: FakeChannel
+    dave: FakeMember
+    alice_elsewhere: FakeMember
+    clock: Clock
+    bot: Any = None
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+
+def ref(member: FakeMember) -> PlayerRef:
+    return PlayerRef(member.id, member.user.username)
+
+
+@dataclass
+class Scenario:
+    """Fresh state for one row, and what the row does."""
+
+    right: FakeMember
+    opponent: FakeMember
+    act: Callable[[FakeMember, FakeChannel], Awaitable[InteractionResult | None]]
+    state: Callable[[], Awaitable[Any]]
+    #: Did the allowed action take effect? (given state before, state after, actor)
+    took_effect: Callable[[Any, Any, FakeMember], bool]
+    channel: FakeChannel  # where the action is taken (a thread, or the challenge channel)
+    read_only: bool = False
+    cleanup: Callable[[], Awaitable[None]] | None = None
+
+
+# ------------------------------------------------------------------ making state
+
+
+async def new_game(
+    w: World, *, sfen: str | None = None, impasse: str = "27", moves: tuple[str, ...] = ()
+) -> tuple[int, FakeChannel]:
+    """A game between Alice (sente) and Bob, with its own thread, made through the service."""
+    challenge = await w.service.challenge(
+        guild_id=w.guild.id, channel_id=w.channel.id, challenger=ref(w.alice),
+        opponent=ref(w.bob), color="sente", time_control="3d", impasse_rule=impasse,
+        start_sfen=sfen,
+    )  # fmt: skip
+    game = await w.service.accept(challenge.id, w.bob.id)
+    thread = w.fake.add_thread(w.channel, f"game {game.id}", owner=w.alice)
+    await w.service.set_game_thread(game.id, thread.id)
+    for text in moves:
+        view = await w.service.get_game(game.id)
+        await w.service.play(game.id, view.to_move.user_id, text)
+    return game.id, thread
+
+
+def game_state(w: World, game_id: int) -> Callable[[], Awaitable[Any]]:
+    async def state() -> Any:
+        view = await w.service.get_game(game_id)
+        outcome = view.outcome
+        return {
+            "ply": view.ply,
+            "status": view.status,
+            "termination": None if outcome is None else outcome.termination.value,
+            "winner": None if outcome is None or outcome.winner is None else outcome.winner,
+            "proposal": view.pending_count_proposal,
+            "deadline": view.deadline,
+            "view": view,
+        }
+
+    return state
+
+
+def challenge_state(w: World, challenge_id: int) -> Callable[[], Awaitable[Any]]:
+    async def state() -> Any:
+        return {"status": (await w.service.get_challenge(challenge_id)).status}
+
+    return state
+
+
+def member_in_game(w: World, view: Any, color: Color) -> FakeMember:
+    return w.guild.members[view.player(color).user_id]
+
+
+async def slash(w: World, command: str, options: dict[str, Any], actor: FakeMember,
+                channel: FakeChannel) -> InteractionResult:  # fmt: skip
+    if actor is w.dave:
+        channel = w.other_channel
+    return await w.fake.slash(command, options, user=actor, channel=channel)
+
+
+async def click(
+    w: World, message: FakeMessage, custom_id: str, actor: FakeMember, *, visible: bool
+) -> InteractionResult | None:
+    """A real click where the actor can see the button, else a forged interaction.
+
+    From another server the click is forged on a message there: Discord (and discord.py,
+    which looks the custom_id up on the interaction's message) cannot deliver it, so the
+    bot must ignore it; None is returned after a quiet moment.
+    """
+    if visible and actor is not w.dave:
+        return await w.fake.click(message, custom_id, user=actor)
+    channel = w.fake.channels[message.channel_id]
+    where = message
+    if actor is w.dave:
+        channel = w.other_channel
+        where = await w.fake.say(w.other_channel, w.dave, "hello")
+    interaction = await w.fake.create_interaction(
+        InteractionType.MESSAGE_COMPONENT,
+        user=actor,
+        channel=channel,
+        data={"custom_id": custom_id, "component_type": 2},
+        message=where,
+        label=f"forged {custom_id!r}",
+    )
+    result = InteractionResult(w.fake, interaction)
+    if actor is w.dave:
+        await w.fake.wait_quiet(0.1)
+        return None if result.response_type is None else result
+    return await result.wait_final()
+
+
+def button(result: InteractionResult | list[FakeMessage], prefix: str) -> tuple[FakeMessage, str]:
+    messages = result.messages if isinstance(result, InteractionResult) else result
+    for message in reversed(messages):
+        for cid in message.custom_ids:
+            if cid.startswith(prefix):
+                return message, cid
+    raise AssertionError(f"no button {prefix!r} in {[m.custom_ids for m in messages]}")
+
+
+# ------------------------------------------------------------------ the actions
+
+
+async def scenario_move(w: World) -> Scenario:
+    game_id, thread = await new_game(w)
+    mover, other = w.alice, w.bob
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult:
+        text = "7g7f" if actor is not other else "3c3d"
+        return await slash(w, "move", {"move": text, "game": str(game_id)}, actor, channel)
+
+    return Scenario(mover, other, act, game_state(w, game_id),
+                    lambda a, b, _: b["ply"] == a["ply"] + 1, thread)  # fmt: skip
+
+
+async def scenario_resign(w: World) -> Scenario:
+    """/resign asks, the ephemeral Yes button confirms; each player may resign himself.
+    The question is Alice's; others press her button with a forged click."""
+    game_id, thread = await new_game(w, moves=("7g7f",))
+    asked = await w.fake.slash("resign", {"game": str(game_id)}, user=w.alice, channel=thread)
+    message, cid = button(asked, "rs:")
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult | None:
+        if actor is not w.alice:  # /resign itself must refuse a non-player
+            own = await slash(w, "resign", {"game": str(game_id)}, actor, channel)
+            if actor in (w.carol, w.robo, w.dave) and (own.custom_ids or not own.ephemeral):
+                return own  # offered a resignation button: reported by the row check
+        return await click(w, message, cid, actor, visible=actor is w.alice)
+
+    def took(a: Any, b: Any, actor: FakeMember) -> bool:
+        loser = b["view"].color_of(actor.id)
+        return b["termination"] == "resignation" and loser is not None and b["winner"] is not loser
+
+    return Scenario(w.alice, w.bob, act, game_state(w, game_id), took, thread)
+
+
+async def scenario_abort(w: World) -> Scenario:
+    game_id, thread = await new_game(w, moves=("7g7f",))
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult:
+        return await slash(w, "abort", {"game": str(game_id)}, actor, channel)
+
+    return Scenario(w.alice, w.bob, act, game_state(w, game_id),
+                    lambda a, b, _: b["termination"] == "abort", thread)  # fmt: skip
+
+
+async def scenario_challenge(w: World, action: str) -> Scenario:
+    """Alice challenges Bob in the channel; the buttons on the public message."""
+    posted = await w.fake.slash("challenge", {"opponent": w.bob}, user=w.alice, channel=w.channel)
+    message, cid = button(posted, f"ch:{action}:")
+    challenge_id = int(cid.rsplit(":", 1)[1])
+    right, opponent = (w.alice, w.bob) if action == "cancel" else (w.bob, w.alice)
+    expected = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}[action]
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult | None:
+        return await click(w, message, cid, actor, visible=True)
+
+    async def cleanup() -> None:  # the next row challenges again between the same two
+        if (await w.service.get_challenge(challenge_id)).status == "open":
+            await w.service.cancel(challenge_id, w.alice.id)
+
+    return Scenario(right, opponent, act, challenge_state(w, challenge_id),
+                    lambda a, b, _: b["status"] == expected, w.channel,
+                    cleanup=cleanup)  # fmt: skip
+
+
+async def scenario_promotion(w: World) -> Scenario:
+    """Bx2b leaves the promotion open: Alice gets Promote / Don't promote (ephemeral)."""
+    game_id, thread = await new_game(w, moves=("7g7f", "3c3d"))
+    asked = await w.fake.slash("move", {"move": "Bx2b", "game": str(game_id)}, user=w.alice,
+                               channel=thread)  # fmt: skip
+    message, cid = button(asked, "pr:")
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult | None:
+        return await click(w, message, cid, actor, visible=actor is w.alice)
+
+    return Scenario(w.alice, w.bob, act, game_state(w, game_id),
+                    lambda a, b, _: b["ply"] == a["ply"] + 1, thread)  # fmt: skip
+
+
+async def scenario_jishogi(w: World, action: str) -> Scenario:
+    """Both kings entered; /jishogi in the thread shows the buttons (public)."""
+    rule = "27" if action == "declare" else "24"
+    game_id, thread = await new_game(w, sfen=DECLARABLE, impasse=rule)
+    right, opponent = w.alice, w.bob
+    if action == "accept":  # Alice proposed; accepting is Bob's
+        await w.service.propose_count(game_id, w.alice.id)
+        right, opponent = w.bob, w.alice
+    shown = await w.fake.slash("jishogi", {"game": str(game_id)}, user=w.carol, channel=thread)
+    message, cid = button(shown, f"js:{action}:")
+
+    def took(a: Any, b: Any, actor: FakeMember) -> bool:
+        if action == "propose":
+            return b["proposal"] is not None and b["proposal"] is b["view"].color_of(actor.id)
+        return b["termination"] in ("impasse27", "impasse24")
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult | None:
+        return await click(w, message, cid, actor, visible=True)
+
+    return Scenario(right, opponent, act, game_state(w, game_id), took, thread)
+
+
+async def scenario_give_time(w: World) -> Scenario:
+    """The reminder in the thread carries "Give more time"; it is for the waiting player."""
+    game_id, thread = await new_game(w, moves=("7g7f",))
+    w.clock.now += timedelta(days=2)
+    view = await w.service.get_game(game_id)
+    await w.bot.service.events.deadline_reminder(view)
+    await w.fake.wait_for(
+        lambda: any(f"gt:{game_id}" in m.custom_ids for m in w.fake.channel_history(thread)),
+        what="the reminder with its button",
+    )
+    message, cid = button(w.fake.channel_history(thread), "gt:")
+    waiting = member_in_game(w, view, view.turn.opponent)
+    to_move = member_in_game(w, view, view.turn)
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult | None:
+        return await click(w, message, cid, actor, visible=True)
+
+    return Scenario(waiting, to_move, act, game_state(w, game_id),
+                    lambda a, b, _: b["deadline"] > a["deadline"], thread)  # fmt: skip
+
+
+async def scenario_read(w: World, command: str) -> Scenario:
+    """/board of an active game, /export of a finished one: anyone in the server may."""
+    moves = ("7g7f", "3c3d")
+    game_id, thread = await new_game(w, moves=moves)
+    if command == "export":
+        await w.service.resign(game_id, w.bob.id)
+    options: dict[str, Any] = {"game": str(game_id)}
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult:
+        return await slash(w, command, options, actor, w.channel)
+
+    return Scenario(w.alice, w.bob, act, game_state(w, game_id),
+                    lambda a, b, _: True, thread, read_only=True)  # fmt: skip
+
+
+ACTIONS: dict[str, Callable[[World], Awaitable[Scenario]]] = {
+    "move": scenario_move,
+    "resign": scenario_resign,
+    "abort": scenario_abort,
+    "accept": lambda w: scenario_challenge(w, "accept"),
+    "decline": lambda w: scenario_challenge(w, "decline"),
+    "cancel": lambda w: scenario_challenge(w, "cancel"),
+    "promotion button": scenario_promotion,
+    "jishogi declare": lambda w: scenario_jishogi(w, "declare"),
+    "jishogi propose": lambda w: scenario_jishogi(w, "propose"),
+    "jishogi accept": lambda w: scenario_jishogi(w, "accept"),
+    "give more time": scenario_give_time,
+    "board (spectator)": lambda w: scenario_read(w, "board"),
+    "export finished game": lambda w: scenario_read(w, "export"),
+}
+
+#: Who may: the specification.  Both players may resign, abort, and propose the count.
+ALLOWED: dict[str, set[str]] = {
+    "move": {"right"},
+    "resign": {"right", "opponent"},
+    "abort": {"right", "opponent"},
+    "accept": {"right"},
+    "decline": {"right"},
+    "cancel": {"right"},
+    "promotion button": {"right"},
+    "jishogi declare": {"right"},
+    "jishogi propose": {"right", "opponent"},
+    "jishogi accept": {"right"},
+    "give more time": {"right"},
+    "board (spectator)": {"right", "opponent", "stranger", "bot"},
+    "export finished game": {"right", "opponent", "stranger", "bot"},
+}
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, bot_runner: BotRunner, tmp_path: Path,
+                e2e_guard: E2EGuard) -> World:  # fmt: skip
+    e2e_guard.watch_logger("bot")  # an unexpected error in the bot fails the test too
+    fake = fake_discord
+    fake.settle = 0.02
+    guild = fake.add_guild("Shogi Club", channels=("shogi",))
+    alice, bob, carol = (fake.add_member(guild, n) for n in ("alice", "bob", "carol"))
+    robo = fake.add_member(guild, "robo", bot=True)
+    other = fake.add_guild("Other Club", channels=("lobby",))
+    dave = fake.add_member(other, "dave")
+    alice_elsewhere = fake.add_member(other, "alice", user=alice.user)  # same person
+    clock = Clock()
+    w = World(fake, guild, fake.channel("shogi", guild), alice, bob, carol, robo, other,
+              fake.channel("lobby", other), dave, alice_elsewhere, clock)  # fmt: skip
+    w.bot = await start_bot(bot_runner, tmp_path, clock=clock)
+    return w
+
+
+def actor_member(w: World, scenario: Scenario, actor: str) -> FakeMember:
+    return {
+        "right": scenario.right,
+        "opponent": scenario.opponent,
+        "stranger": w.carol,
+        "bot": w.robo,
+        "other server": w.dave,
+    }[actor]
+
+
+async def run_row(w: World, action: str, actor: str) -> str | None:
+    """One row: None if the bot did what the table says, else what went wrong."""
+    scenario = await ACTIONS[action](w)
+    member = actor_member(w, scenario, actor)
+    before = await scenario.state()
+    result = await scenario.act(member, scenario.channel)
+    after = await scenario.state()
+    if scenario.cleanup is not None:
+        await scenario.cleanup()
+    allowed = actor in ALLOWED[action]
+    label = f"{action} by {actor}"
+    changed = {k for k in before if k != "view" and before[k] != after[k]}
+    if result is None:  # a click Discord could not deliver: ignored, nothing may change
+        return f"{label}: an undeliverable click changed {sorted(changed)}" if changed else None
+    if result.reply is None or not result.content.strip():
+        return f"{label}: no answer ({result!r})"
+    if scenario.read_only:
+        shown = bool(result.files) and not result.ephemeral
+        if shown != allowed:
+            return f"{label}: {'shown' if shown else 'refused'} ({result.content[:120]!r})"
+        return None
+    if allowed:
+        if not scenario.took_effect(before, after, member):
+            return f"{label}: should be allowed, but {result.content[:160]!r} (changed {changed})"
+        return None
+    if changed:
+        return f"{label}: should be refused, but it changed {sorted(changed)}: {result.content!r}"
+    if not result.ephemeral:
+        return f"{label}: refused publicly: {result.content[:160]!r}"
+    problems = sentence_problems(result.content)
+    if problems:
+        return f"{label}: refusal is not a short sentence ({problems}): {result.content!r}"
+    return None
+
+
+@pytest.mark.parametrize("action", list(ACTIONS))
+async def test_authority_table(world: World, action: str) -> None:
+    wrong = [problem for actor in ACTORS if (problem := await run_row(world, action, actor))]
+    assert not wrong, "\n".join(wrong)
+
+
+async def test_a_player_cannot_move_through_another_server(world: World) -> None:
+    """Alice is in both servers; her game lives in the first.  With ``game:`` typed in the
+    second server, the bot must answer as it does for every other game id of another server
+    (``resolve_game``: "There is no game number N in this server.") and store nothing."""
+    w = world
+    game_id, _thread = await new_game(w)
+    result = await w.fake.slash("move", {"move": "7g7f", "game": str(game_id)},
+                                user=w.alice_elsewhere, channel=w.other_channel)  # fmt: skip
+    view = await w.service.get_game(game_id)
+    assert view.ply == 0, f"the move was played from another server: {result.content!r}"
+    assert result.ephemeral and "server" in result.content, result.content
