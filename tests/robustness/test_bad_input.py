@@ -171,8 +171,8 @@ async def _service_findings(count: int, seed: int) -> tuple[Findings, Findings, 
     try:
         service = GameService(db)
         game_id = await _new_game(service)
+        view = await service.get_game(game_id)
         for kind, text in generate(move_kinds(), rng, count):
-            view = await service.get_game(game_id)
             if not view.is_active:
                 assert_replays(view)
                 game_id = await _new_game(service)
@@ -187,11 +187,14 @@ async def _service_findings(count: int, seed: int) -> tuple[Findings, Findings, 
                 after = await service.get_game(game_id)
                 if after.ply != view.ply:
                     errors.add(f"{kind}: refused but stored", text, error.message)
+                view = after
             except Exception as error:
                 errors.add(f"{kind}: {type(error).__name__}", text, repr(error))
+                view = await service.get_game(game_id)
             else:
                 assert isinstance(result, MoveResult)
                 landed += 1
+                view = await service.get_game(game_id)
         assert_replays(await service.get_game(game_id))
     finally:
         await db.close()
