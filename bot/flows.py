@@ -66,6 +66,14 @@ async def send_ephemeral(interaction: discord.Interaction[Any], text: str, **kwa
             )
     except discord.HTTPException:
         log.warning("could not deliver an ephemeral reply", exc_info=True)
+    finally:
+        view = kwargs.get("view")
+        if isinstance(view, discord.ui.View):
+            # discord.py gives a view sent ephemerally a 15-minute timeout and keeps a timer
+            # task for it, even after the client closes.  Our buttons are DynamicItems that
+            # the registry dispatches from their custom_id alone, so the view object is not
+            # needed once sent: stop it, and no timer outlives the interaction.
+            view.stop()
 
 
 async def game_channel(bot: ShogiBot, game: GameView) -> discord.abc.Messageable:
