@@ -20,7 +20,8 @@ from rules import Color
 
 from . import presenters
 from .errors import reply_for
-from .services import AmbiguousMove, GameView, MoveResult, PlayerRef
+from .services import AmbiguousMove, GameOver, GameView, MoveResult, PlayerRef
+from .services.base import ended_sentence
 from .views.buttons import JishogiButton, PromotionButton, ResignButton, view_of
 
 if TYPE_CHECKING:
@@ -279,7 +280,8 @@ async def ask_resign(
     if game.color_of(interaction.user.id) is None:
         await send_ephemeral(interaction, "You are not a player in this game.")
         return
-
+    if not game.is_active:
+        raise GameOver(ended_sentence(game.outcome))
     await send_ephemeral(
         interaction,
         f"Resign the game against {presenters.safe(_opponent(game, interaction.user.id).name)}?",
