@@ -234,12 +234,13 @@ async def announce_move(
             interaction, content, bot.board_file(game), ping=result.next_player
         )
         return
-    await post_to_game(bot, game, content, board=True, ping=result.next_player)
     if not from_button:
+        # Answer first: rendering the board may take longer than Discord waits for an answer.
         where = f"<#{game.thread_id}>" if game.thread_id else "the game's channel"
         await send_ephemeral(
             interaction, f"Played {result.move.japanese} ({result.move.western}) in {where}."
         )
+    await post_to_game(bot, game, content, board=True, ping=result.next_player)
 
 
 async def show_board(
