@@ -20,7 +20,7 @@ from rules import Color
 
 from . import presenters
 from .errors import reply_for
-from .services import AmbiguousMove, GameOver, GameView, MoveResult, PlayerRef
+from .services import AmbiguousMove, ChooseGame, GameOver, GameView, MoveResult, PlayerRef
 from .services.base import ended_sentence
 from .views.buttons import JishogiButton, PromotionButton, ResignButton, view_of
 
@@ -49,6 +49,9 @@ async def guarded(
     log.info("%s by user %s in channel %s", context, interaction.user.id, interaction.channel_id)
     try:
         await flow
+    except ChooseGame as question:
+        log.info("refused %s: %s", context, question.message)
+        await send_ephemeral(interaction, presenters.choose_game_text(question))
     except Exception as error:
         await send_ephemeral(interaction, reply_for(error, context=context))
 

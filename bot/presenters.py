@@ -16,6 +16,7 @@ from rules import Color, Outcome, Termination
 
 from .services import (
     ChallengeView,
+    ChooseGame,
     GameSummary,
     GameView,
     ImpasseReport,
@@ -174,6 +175,20 @@ def games_list_text(owner: PlayerRef, games: list[GameSummary]) -> str:
             f"• {where}: {summary.your_color.symbol} vs {safe(summary.opponent.name)}, "
             f"move {summary.ply}, {turn}{deadline}"
         )
+    return truncate("\n".join(lines))
+
+
+def choose_game_text(question: ChooseGame) -> str:
+    """The answer when a command could mean several games: which ones, and how to say."""
+    lines = [question.message]
+    for summary in question.games[:20]:
+        where = f"<#{summary.thread_id}>" if summary.thread_id else f"game {summary.id}"
+        turn = "your turn" if summary.your_turn else "waiting"
+        lines.append(
+            f"• {where} (game {summary.id}): vs {safe(summary.opponent.name)}, "
+            f"move {summary.ply}, {turn}"
+        )
+    lines.append("Use the command in the game's thread, or pick the game in its `game` option.")
     return truncate("\n".join(lines))
 
 
