@@ -57,8 +57,12 @@ class Move:
     @classmethod
     def board(cls, from_square: int, to_square: int, promotion: bool = False) -> Move:
         """A board move between two squares (ints or `Square`s)."""
-        if not (0 <= from_square < 81 and 0 <= to_square < 81) or from_square == to_square:
+        if not (0 <= from_square < 81 and 0 <= to_square < 81):
             raise ValueError(f"no board move from {from_square} to {to_square}")
+        if from_square == to_square:
+            raise InvalidMoveError(
+                "A move must leave its square; the origin and destination are the same."
+            )
         return MOVES[encode(from_square, to_square, promotion)]
 
     @classmethod

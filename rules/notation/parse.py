@@ -231,14 +231,29 @@ def parse_move(
     intent = None
     if len(normal) <= 24:
         for grammar in _GRAMMARS[name]:
-            intent = grammar(normal, strict)
+            try:
+                intent = grammar(normal, strict)
+            except InvalidMoveError:
+                raise
+            except (KeyError, ValueError, IndexError):
+                intent = None  # a shape that looked like this grammar but names no move
             if intent is not None:
                 break
+    shown = shown_text(text)
     if intent is None:
-        shown = text.strip() if len(text.strip()) <= 30 else text.strip()[:27] + "..."
         family = {"kif": "japanese", "hodges": "western"}.get(name, name)
         examples = _EXAMPLES[family]
         raise InvalidMoveError(f"Could not read '{shown}' as a move; write it like {examples}.")
     if mark is not None:
         intent.mark = mark
-    return resolve(position, intent, text.strip(), last_move)
+    return resolve(position, intent, shown, last_move)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def shown_text(text: str, limit: int = 30) -> str:
+    """The player's text as quoted back in an error: one line, no control characters,
+    at most `limit` characters, so a reply can never be stretched or garbled by it."""
+    one_line = _CONTROL.sub(" ", text).strip()
+    return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."
