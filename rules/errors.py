@@ -6,7 +6,26 @@ one thing, while the bot can tell the kinds apart and answer specifically.
 
 from __future__ import annotations
 
+import re
 from enum import Enum
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+_LONG_QUOTE = re.compile(r"'([^']{41,})'")
+
+
+def quote(text: str, limit: int = 30) -> str:
+    """A player's text as an error message may show it: one line, no control
+    characters, at most `limit` characters. Errors reach chat replies, where a
+    pasted screenful or a terminal escape must not be echoed back."""
+    one_line = _CONTROL.sub(" ", text).strip()
+    return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."
+
+
+def tidy(message: str, limit: int = 300) -> str:
+    """A whole message made safe the same way: quoted parts cut to 40 characters,
+    control characters removed, at most `limit` characters in all."""
+    message = _LONG_QUOTE.sub(lambda m: "'" + quote(m.group(1), 40) + "'", message)
+    return quote(message, limit)
 
 
 class SfenError(ValueError):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InvalidMoveError
+from .errors import InvalidMoveError, quote
 from .types import SQUARES, Role, Square
 
 DROP_ROLES: tuple[Role, ...] = (
@@ -82,7 +82,9 @@ class Move:
         elif len(text) == 4:
             promotion, body = False, text
         else:
-            raise InvalidMoveError(f"{text!r} is not a USI move such as 7g7f, 8h2b+ or P*5e.")
+            raise InvalidMoveError(
+                f"'{quote(text)}' is not a USI move such as 7g7f, 8h2b+ or P*5e."
+            )
         try:
             to_square = Square.from_usi(body[2:])
             if body[1] == "*":
@@ -94,7 +96,7 @@ class Move:
             return move
         except (KeyError, ValueError):
             raise InvalidMoveError(
-                f"{text!r} is not a USI move such as 7g7f, 8h2b+ or P*5e."
+                f"'{quote(text)}' is not a USI move such as 7g7f, 8h2b+ or P*5e."
             ) from None
 
     @property

@@ -227,4 +227,3 @@ def hands_sfen(hands: list[list[int]]) -> str:
                 letter = role.sfen if color == 0 else role.sfen.lower()
                 out.append(f"{count if count > 1 else ''}{letter}")
     return "".join(out) or "-"
-

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from ..errors import InvalidMoveError
+from ..errors import InvalidMoveError, quote
 from ..moves import Move
 from ..position import Position
 from ..types import Color, Role, Square
@@ -239,7 +239,7 @@ def parse_move(
                 intent = None  # a shape that looked like this grammar but names no move
             if intent is not None:
                 break
-    shown = shown_text(text)
+    shown = quote(text)
     if intent is None:
         family = {"kif": "japanese", "hodges": "western"}.get(name, name)
         examples = _EXAMPLES[family]
@@ -247,13 +247,3 @@ def parse_move(
     if mark is not None:
         intent.mark = mark
     return resolve(position, intent, shown, last_move)
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
-
-
-def shown_text(text: str, limit: int = 30) -> str:
-    """The player's text as quoted back in an error: one line, no control characters,
-    at most `limit` characters, so a reply can never be stretched or garbled by it."""
-    one_line = _CONTROL.sub(" ", text).strip()
-    return one_line if len(one_line) <= limit else one_line[: limit - 3] + "..."

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from ..errors import tidy
 from ..game import Game, Outcome, Termination
 from ..moves import Move
 from ..position import Position
@@ -25,7 +26,7 @@ class RecordError(ValueError):
     """
 
     def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(message if line is None else f"Line {line}: {message}")
+        super().__init__(tidy(message if line is None else f"Line {line}: {message}"))
         self.line = line
 
 
