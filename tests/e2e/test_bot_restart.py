@@ -1,0 +1,198 @@
+"""Restarts and time: buttons from before a restart, timeouts while the bot was down, reminders.
+
+Each restart stops the bot and starts a new one on the same database file; the clock is the
+test's, so days pass in an instant.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.client import ShogiBot
+from tests.e2e.fake_discord import FakeChannel, FakeMessage
+from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord
+from tests.e2e.test_bot_game import Club, assert_board, open_club
+
+
+@pytest.fixture
+async def club(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> Club:
+    return await open_club(fake_discord, bot_runner, e2e_guard, tmp_path)
+
+
+def bot_posts(club: Club, channel: FakeChannel, text: str) -> list[FakeMessage]:
+    """What the bot posted publicly in ``channel`` containing ``text``."""
+    return [
+        m
+        for m in club.fake.channel_history(channel)
+        if m.author.id == club.fake.bot_user.id and text in m.content
+    ]
+
+
+async def scheduler_checked(bot: ShogiBot, after: int) -> None:
+    """Until the bot's deadline task has finished more than ``after`` checks.
+
+    A check that finds nothing makes no call to Discord, so there is no fake event to wait
+    for; this polls the task's counter (every millisecond, for at most five seconds).
+    """
+    scheduler = bot._scheduler
+    assert scheduler is not None
+    async with asyncio.timeout(5):
+        while scheduler.checks <= after:
+            await asyncio.sleep(0.001)
+
+
+async def restart_and_settle(club: Club) -> ShogiBot:
+    """Restart, and return once the new bot's start-up deadline check is done and it is quiet."""
+    bot = await club.restart()
+    await scheduler_checked(bot, 0)
+    await club.fake.wait_quiet()
+    return bot
+
+
+async def test_buttons_posted_before_a_restart_still_work(club: Club) -> None:
+    alice, bob = club.alice, club.bob
+    # A challenge posted by the first bot, accepted after a restart.
+    challenge = await club.challenge(alice, bob, color="sente")
+    await restart_and_settle(club)
+    table = await club.accept(challenge, bob)
+    assert table.start.mentioned_user_ids == [alice.user.id]
+
+    await club.play(table, [(alice, "7g7f"), (bob, "3c3d")])
+    # A promotion question and a resign confirmation, both asked before a restart.
+    question = await club.move(alice, "２二角", table)
+    assert question.ephemeral and len(question.custom_ids) == 2
+    resign = await club.fake.slash("resign", user=bob, channel=table.thread)
+    assert resign.ephemeral and resign.custom_ids == [f"rs:{table.game_id}"]
+    posted = len(club.fake.channel_history(table.thread))
+
+    await restart_and_settle(club)
+    assert len(club.fake.channel_history(table.thread)) == posted, "a restart posted something"
+    assert (await club.game(table.game_id)).ply == 2
+
+    promote = await club.fake.click(question, f"pr:{table.game_id}:2:8h2b+", user=alice)
+    assert "２二角成" in promote.content
+    [board] = [m for m in promote.channel_messages if m.channel_id == table.thread.id]
+    assert_board(board.attachments)
+    assert board.mentioned_user_ids == [bob.user.id]
+
+    # The game goes on after the restart, in every notation.
+    await club.play(table, [(bob, "同　銀"), (alice, "B*4e")])
+    assert (await club.game(table.game_id)).ply == 5
+
+    # Another restart, then the old confirmation ends the game.
+    await restart_and_settle(club)
+    confirmed = await club.fake.click(resign, f"rs:{table.game_id}", user=bob)
+    assert confirmed.ephemeral and "resigned" in confirmed.content
+    [ending] = bot_posts(club, table.thread, "resigned")
+    assert "☗alice wins" in ending.content
+    final = await club.game(table.game_id)
+    assert final.status == "finished" and final.outcome is not None
+    assert final.outcome.termination.value == "resignation"
+
+    # The confirmation is gone, and resigning a finished game is refused at once.
+    assert confirmed.custom_ids == []
+    again = await club.fake.slash("resign", user=alice, channel=table.thread)
+    assert again.ephemeral and "ended" in again.content, again.content
+    assert again.custom_ids == [], "no confirmation for a game that is over"
+    assert len(bot_posts(club, table.thread, "resigned")) == 1
+
+
+async def test_a_timeout_while_the_bot_was_down_is_reported_once(club: Club) -> None:
+    alice, bob = club.alice, club.bob
+    table = await club.new_game(time="1d")
+    await club.play(table, [(alice, "7g7f")])
+    assert club.bot is not None
+    await club.runner.stop(club.bot)
+
+    club.clock.advance(timedelta(days=2))  # bob's day ran out while nobody was watching
+    await club.start()
+    await club.fake.wait_for(
+        lambda: bool(bot_posts(club, table.thread, "ran out of time")),
+        what="the timeout in the game's thread",
+    )
+    [report] = bot_posts(club, table.thread, "ran out of time")
+    assert "☖bob ran out of time" in report.content and "☗alice wins" in report.content
+    assert_board(report.attachments)
+    final = await club.game(table.game_id)
+    assert final.outcome is not None and final.outcome.termination.value == "time"
+
+    await restart_and_settle(club)
+    late = await club.move(bob, "3c3d", table)
+    assert late.ephemeral and "ended on time" in late.content
+    assert len(bot_posts(club, table.thread, "ran out of time")) == 1
+
+
+async def test_a_reminder_is_sent_once_and_time_can_be_given(club: Club) -> None:
+    alice, bob = club.alice, club.bob
+    table = await club.new_game(time="1d")
+    await club.play(table, [(alice, "7g7f")])
+    bot = club.bot
+    assert bot is not None and bot._scheduler is not None
+
+    club.clock.advance(timedelta(hours=12))  # not yet 80 % of bob's day
+    checks = bot._scheduler.checks
+    bot._scheduler.wake()
+    await scheduler_checked(bot, checks)
+    await club.fake.wait_quiet()
+    assert bot_posts(club, table.thread, "reminder") == []
+
+    club.clock.advance(timedelta(hours=8))  # 20 of 24 hours used
+    bot._scheduler.wake()
+    await club.fake.wait_for(
+        lambda: bool(bot_posts(club, table.thread, "reminder")), what="the reminder"
+    )
+    [reminder] = bot_posts(club, table.thread, "reminder")
+    assert reminder.mentioned_user_ids == [bob.user.id]
+    assert "<t:" in reminder.content
+    assert reminder.custom_ids == [f"gt:{table.game_id}"]
+
+    # Never again for this deadline: not on the next check, not after a restart.
+    checks = bot._scheduler.checks
+    bot._scheduler.wake()
+    await scheduler_checked(bot, checks)
+    await restart_and_settle(club)
+    assert len(bot_posts(club, table.thread, "reminder")) == 1
+
+    # "Give more time" is the waiting player's to give.
+    own_clock = await club.fake.click(reminder, f"gt:{table.game_id}", user=bob)
+    assert own_clock.ephemeral and "your move" in own_clock.content.lower()
+    before = (await club.game(table.game_id)).deadline
+    given = await club.fake.click(reminder, f"gt:{table.game_id}", user=alice)
+    assert given.ephemeral
+    after = await club.game(table.game_id)
+    assert before is not None and after.deadline is not None
+    assert after.deadline == club.clock.now + timedelta(days=1) > before
+    [note] = bot_posts(club, table.thread, "more time")
+    assert note.mentioned_user_ids == [bob.user.id]
+
+    # The move still comes in time, and the game goes on.
+    reply = await club.move(bob, "3c3d", table)
+    assert not reply.ephemeral and "３四歩" in reply.content
+    assert (await club.game(table.game_id)).ply == 2
+
+
+async def test_a_challenge_that_expired_while_the_bot_was_down_is_closed_once(
+    club: Club,
+) -> None:
+    challenge = await club.challenge(club.alice, club.bob)
+    message = challenge.reply
+    assert message is not None and len(message.custom_ids) == 3
+    assert club.bot is not None
+    await club.runner.stop(club.bot)
+    club.clock.advance(timedelta(days=7, minutes=1))
+    await club.start()
+    await club.fake.wait_for(lambda: "expired" in message.content, what="the expired challenge")
+    assert message.custom_ids == [] and message.mentioned_user_ids == []
+    edits = len(message.history)
+    await restart_and_settle(club)
+    assert len(message.history) == edits, "the expiry was reported again"
+    late = await club.fake.slash(
+        "challenge", {"opponent": club.bob}, user=club.alice, channel=club.channel
+    )
+    assert not late.ephemeral, "the expired challenge should not block a new one"
