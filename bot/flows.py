@@ -53,7 +53,13 @@ async def guarded(
         log.info("refused %s: %s", context, question.message)
         await send_ephemeral(interaction, presenters.choose_game_text(question))
     except Exception as error:
-        await send_ephemeral(interaction, reply_for(error, context=context))
+        await send_refusal(interaction, reply_for(error, context=context))
+
+
+async def send_refusal(interaction: discord.Interaction[Any], text: str) -> None:
+    """An error sentence, which may quote what the user typed or a user's name: shown
+    escaped, so it neither formats nor reads as a mention."""
+    await send_ephemeral(interaction, presenters.safe(text))
 
 
 async def send_ephemeral(interaction: discord.Interaction[Any], text: str, **kwargs: Any) -> None:
@@ -215,7 +221,7 @@ async def play_move(
         buttons = [
             PromotionButton(game_id, game.ply, move.usi) for move in question.promotion_choice
         ]
-        await send_ephemeral(interaction, question.message, view=view_of(*buttons))
+        await send_ephemeral(interaction, presenters.safe(question.message), view=view_of(*buttons))
         return
     log.info("game %s ply %s: %s", game_id, result.game.ply, result.move.usi)
     await announce_move(bot, interaction, result, from_button=from_button)

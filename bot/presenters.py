@@ -8,6 +8,7 @@ as written, never formatted and never pinging.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import discord
@@ -27,9 +28,14 @@ from .services import (
 MAX_MESSAGE = 2000
 
 
+_DISCORD_TAG = re.compile(r"<(?=[#@:]|a:|t:|/)")
+
+
 def safe(text: str) -> str:
-    """User-provided text made inert: no markdown, no mentions."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    """User-provided text made inert: no markdown, no mentions, and no channel links,
+    emoji or timestamps (`<#id>`, `<:name:id>`, `<t:...>`), which Discord would render."""
+    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    return _DISCORD_TAG.sub("<\u200b", escaped)
 
 
 def mention(player: PlayerRef) -> str:

@@ -79,7 +79,7 @@ class GamesCog(commands.Cog):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         command = interaction.command.name if interaction.command else "command"
-        await flows.send_ephemeral(interaction, reply_for(error, context=f"/{command}"))
+        await flows.send_refusal(interaction, reply_for(error, context=f"/{command}"))
 
     # ------------------------------------------------------------ /challenge
 
