@@ -20,7 +20,15 @@ from rules import Color
 
 from . import presenters
 from .errors import reply_for
-from .services import AmbiguousMove, ChooseGame, GameOver, GameView, MoveResult, PlayerRef
+from .services import (
+    AmbiguousMove,
+    ChooseGame,
+    GameOver,
+    GameView,
+    MoveResult,
+    NotFound,
+    PlayerRef,
+)
 from .services.base import ended_sentence
 from .views.buttons import JishogiButton, PromotionButton, ResignButton, view_of
 
@@ -206,11 +214,7 @@ async def play_move(
 ) -> None:
     user = player_of(interaction)
     from_button = interaction.type is discord.InteractionType.component
-    if game_id is None:
-        game = await bot.service.resolve_game(
-            user.user_id, guild_id=interaction.guild_id or 0, thread_id=interaction.channel_id
-        )
-        game_id = game.id
+    game_id = (await _resolve(bot, interaction, game_id)).id
     try:
         result = await bot.service.play(game_id, user.user_id, text, expected_ply=expected_ply)
     except AmbiguousMove as question:
@@ -274,10 +278,18 @@ async def _resolve(
     bot: ShogiBot, interaction: discord.Interaction[Any], game_id: int | None
 ) -> GameView:
     if game_id is not None:
-        return await bot.service.get_game(game_id)
+        return in_this_server(interaction, await bot.service.get_game(game_id))
     return await bot.service.resolve_game(
         interaction.user.id, guild_id=interaction.guild_id or 0, thread_id=interaction.channel_id
     )
+
+
+def in_this_server(interaction: discord.Interaction[Any], game: GameView) -> GameView:
+    """A game is only seen and played in the server it belongs to: game ids are small
+    numbers anyone can guess, and other servers' games are none of their business."""
+    if game.guild_id != interaction.guild_id:
+        raise NotFound(f"There is no game {game.id} in this server.")
+    return game
 
 
 # ------------------------------------------------------------------ game endings and time
