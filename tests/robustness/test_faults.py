@@ -19,7 +19,6 @@ from bot import flows
 from tests.e2e.fake_discord import CALLBACK, CREATE_MESSAGE, FakeChannel
 from tests.e2e.harness import BotRunner, FakeDiscord, HarnessTimeout, InteractionResult
 
-from .conftest import Scale
 from .support import BotGame, Table, assert_replays, open_table, start_game
 
 OPENING = ("7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b")
@@ -173,11 +172,9 @@ async def test_gateway_dropped_mid_game(
 
 
 async def test_gateway_session_invalidated_mid_game(
-    fake_discord: FakeDiscord, bot_runner: BotRunner, tmp_path: Path, scale: Scale
+    fake_discord: FakeDiscord, bot_runner: BotRunner, tmp_path: Path
 ) -> None:
     """A session that cannot be resumed: discord.py identifies again (after its 5 s wait)."""
-    if not scale.long:
-        pytest.skip("takes discord.py's 5-second re-identify wait: run with --long-robustness")
     table, game = await setup(fake_discord, bot_runner, tmp_path)
     await fake_discord.drop_gateway(resumable=False)
     await fake_discord.wait_connected(identifies=2, timeout=20)
