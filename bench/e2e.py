@@ -1,0 +1,294 @@
+"""End-to-end benchmark: many games at once through discord.py and the fake Discord.
+
+    python bench/e2e.py [--games 50] [--moves 10] [--think 0] [--bot-log]
+
+The fake Discord (tests/e2e) runs in this process on 127.0.0.1; the bot runs in a separate
+process (`create_bot` on a fresh temporary database, discord.py pointed at the fake), so its
+CPU and memory are its own and the fake's bookkeeping does not count against it.
+
+Each game is a pair of members: /challenge, Accept, then ``--moves`` moves (the opening of a
+professional game, typed in turn in Japanese, Western and USI notation).  Once every game is
+set up, all play at once; each player answers as soon as the previous board has arrived, or
+after an exponentially distributed pause of mean ``--think`` seconds.
+
+For each /move it measures the time from the interaction being dispatched to the bot until the
+fake received the bot's last reply to it (the board, or the follow-up after a deferral), and
+prints the median, 99th percentile and maximum; the same for the set-up steps (/challenge until
+its message, Accept until the start board is in the new thread); the throughput; the CPU time
+per move of the bot and of this process; and the bot's peak resident memory (`ru_maxrss` from
+`resource.getrusage(RUSAGE_CHILDREN)` after it exited).
+
+Target: /move p99 <= 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import random
+import resource
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rules import Move  # noqa: E402
+from rules.notation import format_move, read_record  # noqa: E402
+from tests.e2e.fake_discord import FakeChannel, FakeMember  # noqa: E402
+from tests.e2e.harness import DiscordPointer, FakeDiscord, InteractionResult  # noqa: E402
+
+RECORD = ROOT / "tests" / "data" / "records" / "kfjs_ryuou4.kifu"
+STYLES = ("japanese", "western", "usi")
+TARGET_P99_MS = 100.0
+
+
+# --- the bot process ----------------------------------------------------------------------------
+
+
+async def run_bot(url: str, token: str, database: str) -> None:
+    """The bot, as `python -m bot` would run it, but talking to the fake at ``url``."""
+    from bot import create_bot
+    from bot.config import Settings
+
+    with DiscordPointer.from_url(url):
+        bot = create_bot(
+            Settings(discord_token=token, database_path=Path(database)),
+            sync_global=True,
+            guild_ready_timeout=0.05,
+        )
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
+        async with bot:
+            await bot.start(token, reconnect=False)
+
+
+# --- the players ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    games: int
+    moves: list[float] = field(default_factory=list)
+    setup: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    ready: int = 0
+    all_ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+async def all_set_up(tasks: list[asyncio.Task[None]], figures: Figures, games: int) -> None:
+    """Until every game is set up; a game that failed on the way fails the benchmark now."""
+    waiter = asyncio.create_task(figures.all_ready.wait())
+    done, _ = await asyncio.wait([waiter, *tasks], timeout=120, return_when=asyncio.FIRST_COMPLETED)
+    if waiter not in done:
+        waiter.cancel()
+        for task in done:
+            task.result()  # raises what went wrong
+        raise TimeoutError(f"only {figures.ready} of {games} games were set up in 120 s")
+
+
+def opening(moves: int) -> list[str]:
+    """The first ``moves`` moves of a professional game, in Japanese, Western and USI in turn."""
+    game = read_record(RECORD.read_bytes()).game
+    position = game.position_at(0)
+    texts: list[str] = []
+    last: Move | None = None
+    for index, move in enumerate(game.moves[:moves]):
+        texts.append(format_move(position, move, STYLES[index % 3], last_move=last))
+        position.push(move)
+        last = move
+    return texts
+
+
+async def answered(result: InteractionResult) -> float:
+    """Seconds from dispatch to the bot's last reply for this interaction."""
+    await result.wait_response(timeout=30)
+    if result.deferred and result.response_type == 5:
+        await result.wait_followups(1, timeout=30)
+    interaction = result.interaction
+    return interaction.last_activity - interaction.created
+
+
+async def play_game(
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    sente: FakeMember,
+    gote: FakeMember,
+    moves: list[str],
+    start: asyncio.Event,
+    figures: Figures,
+    think: float,
+    rng: random.Random,
+) -> None:
+    challenge = await fake.slash(
+        "challenge", {"opponent": gote, "color": "sente"}, user=sente, channel=channel, wait=False
+    )
+    figures.setup.append(await answered(challenge))
+    await challenge.wait_final(timeout=30, scope="interaction")
+    accept_id = next(c for c in challenge.custom_ids if c.startswith("ch:accept:"))
+    accept = await fake.click(challenge, accept_id, user=gote, wait=False)
+    name = f"☗{sente.user.username} vs ☖{gote.user.username}"
+
+    def started() -> FakeChannel | None:
+        for thread in fake.threads(channel):
+            if thread.name == name and any(m.attachments for m in fake.channel_history(thread)):
+                return thread
+        return None
+
+    await fake.wait_for(lambda: started() is not None, what=f"the thread {name}", timeout=30)
+    # Accepting is answered when the game's thread shows its start board.
+    figures.setup.append(asyncio.get_running_loop().time() - accept.interaction.created)
+    thread = started()
+    assert thread is not None
+    figures.ready += 1
+    if figures.ready == figures.games:
+        figures.all_ready.set()
+    await start.wait()  # every game is set up: now all play at once
+    players = (sente, gote)
+    for index, text in enumerate(moves):
+        if think > 0:
+            await asyncio.sleep(rng.expovariate(1 / think))  # the player thinks
+        result = await fake.slash(
+            "move", {"move": text}, user=players[index % 2], channel=thread, wait=False
+        )
+        figures.moves.append(await answered(result))
+        reply = result.reply
+        if reply is None or reply.ephemeral or not reply.attachments:
+            figures.errors.append(f"{name} move {index + 1} {text!r}: {result.content!r}")
+            return
+
+
+def cpu_seconds(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """CPU time of a running process (Linux /proc; NaN elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def describe(label: str, seconds: list[float]) -> str:
+    ms = [s * 1000 for s in seconds]
+    return (
+        f"{label:<22} n={len(ms):<4} median {statistics.median(ms):6.1f} ms   "
+        f"p99 {percentile(ms, 0.99):6.1f} ms   max {max(ms):6.1f} ms"
+    )
+
+
+async def bench(games: int, moves: int, think: float, show_bot_log: bool) -> int:
+    fake = FakeDiscord(default_timeout=30)
+    await fake.start()
+    guild = fake.add_guild("Bench club", channels=("shogi",))
+    channel = fake.channel("shogi", guild)
+    members = [fake.add_member(guild, f"p{i:03d}") for i in range(2 * games)]
+    texts = opening(moves)
+    figures = Figures(games)
+    with tempfile.TemporaryDirectory() as tmp:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            __file__,
+            "--bot-process",
+            fake.url,
+            fake.token,
+            str(Path(tmp) / "bench.db"),
+            stderr=None if show_bot_log else asyncio.subprocess.DEVNULL,
+        )
+        try:
+            await fake.wait_connected(timeout=60)
+            await fake.wait_commands_synced(timeout=60)
+            start = asyncio.Event()
+            tasks = [
+                asyncio.create_task(
+                    play_game(
+                        fake,
+                        channel,
+                        members[i],
+                        members[games + i],
+                        texts,
+                        start,
+                        figures,
+                        think,
+                        random.Random(i),
+                    )
+                )
+                for i in range(games)
+            ]
+            await all_set_up(tasks, figures, games)
+            await fake.wait_quiet(0.2, timeout=60)  # every start board is out
+            began = time.perf_counter()
+            fake_cpu = cpu_seconds(resource.RUSAGE_SELF)
+            bot_cpu = process_cpu_seconds(process.pid)
+            start.set()
+            await asyncio.gather(*tasks)
+            elapsed = time.perf_counter() - began
+            fake_cpu = cpu_seconds(resource.RUSAGE_SELF) - fake_cpu
+            bot_cpu = process_cpu_seconds(process.pid) - bot_cpu
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGTERM)
+                await asyncio.wait_for(process.wait(), 30)
+            await fake.stop()
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+
+    pace = f"players think {think:g} s on average" if think > 0 else "players answer at once"
+    print(
+        f"{games} games in parallel, {len(figures.moves)} moves, {pace}, bot in a separate process"
+    )
+    print(describe("/move (dispatch->reply)", figures.moves))
+    print(describe("/challenge, Accept->board", figures.setup))
+    print(
+        f"throughput             {len(figures.moves) / elapsed:6.1f} moves/s over {elapsed:.2f} s"
+    )
+    print(f"bot peak memory        {peak_kib / 1024:6.1f} MiB (max RSS)")
+    moved = len(figures.moves)
+    print(
+        f"CPU per move           bot {bot_cpu * 1000 / moved:.1f} ms, "
+        f"fake Discord and players {fake_cpu * 1000 / moved:.1f} ms ({os.cpu_count()} CPUs)"
+    )
+    problems = figures.errors + fake.problems()
+    for problem in problems:
+        print("problem:", problem)
+    p99 = percentile(figures.moves, 0.99) * 1000
+    verdict = "met" if p99 <= TARGET_P99_MS else "NOT met"
+    print(f"target p99 <= {TARGET_P99_MS:.0f} ms: {verdict}")
+    return 1 if problems else 0
+
+
+def main() -> int:
+    if len(sys.argv) == 5 and sys.argv[1] == "--bot-process":
+        logging.basicConfig(level=logging.WARNING)
+        asyncio.run(run_bot(*sys.argv[2:5]))
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=10, help="moves per game")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a player thinks before each move (exponential; 0: answer at once)",
+    )
+    parser.add_argument("--bot-log", action="store_true", help="show the bot's log (stderr)")
+    args = parser.parse_args()
+    return asyncio.run(bench(args.games, args.moves, args.think, args.bot_log))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
