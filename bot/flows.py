@@ -136,10 +136,12 @@ async def respond_with_board(
     ping: PlayerRef | None = None,
     ephemeral: bool = False,
     view: discord.ui.View | None = None,
+    budget: float | None = None,
 ) -> None:
-    """Answer with a board image; defer first if rendering is slow today."""
+    """Answer with a board image; defer first if rendering is slow today (past `budget`
+    seconds, by default `DEFER_AFTER`)."""
     task = asyncio.ensure_future(rendering)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER if budget is None else budget)
     if not done and not interaction.response.is_done():
         await interaction.response.defer(thinking=True, ephemeral=ephemeral)
     file = await task
@@ -212,47 +214,84 @@ async def play_move(
     *,
     expected_ply: int | None = None,
 ) -> None:
+    """Play and announce a move, answering Discord within its 3 seconds however slow the
+    database or the renderer is today: past `DEFER_AFTER` the answer is deferred."""
     user = player_of(interaction)
     from_button = interaction.type is discord.InteractionType.component
-    game_id = (await _resolve(bot, interaction, game_id)).id
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    resolved: list[int] = []
+
+    async def work() -> MoveResult:
+        resolved.append((await _resolve(bot, interaction, game_id)).id)
+        return await bot.service.play(resolved[0], user.user_id, text, expected_ply=expected_ply)
+
+    playing = asyncio.ensure_future(work())
+    done, _ = await asyncio.wait({playing}, timeout=DEFER_AFTER)
+    if not done:
+        await _defer(interaction, from_button)
     try:
-        result = await bot.service.play(game_id, user.user_id, text, expected_ply=expected_ply)
+        result = await playing
     except AmbiguousMove as question:
         if question.promotion_choice is None:
             raise
-        game = await bot.service.get_game(game_id)
-
+        game = await bot.service.get_game(resolved[0])
         buttons = [
-            PromotionButton(game_id, game.ply, move.usi) for move in question.promotion_choice
+            PromotionButton(game.id, game.ply, move.usi) for move in question.promotion_choice
         ]
         await send_ephemeral(interaction, presenters.safe(question.message), view=view_of(*buttons))
         return
-    log.info("game %s ply %s: %s", game_id, result.game.ply, result.move.usi)
-    await announce_move(bot, interaction, result, from_button=from_button)
+    log.info("game %s ply %s: %s", result.game.id, result.game.ply, result.move.usi)
+    budget = max(0.0, DEFER_AFTER - (loop.time() - started))
+    await announce_move(bot, interaction, result, from_button=from_button, budget=budget)
+
+
+async def _defer(interaction: discord.Interaction[Any], from_button: bool) -> None:
+    """Tell Discord an answer is coming. A slash command gets a private "thinking"
+    note (the public board goes to the thread); a button keeps its message to edit."""
+    try:
+        if from_button:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+    except discord.HTTPException:
+        log.warning("could not defer interaction %s", interaction.id, exc_info=True)
 
 
 async def announce_move(
-    bot: ShogiBot, interaction: discord.Interaction[Any], result: MoveResult, *, from_button: bool
+    bot: ShogiBot,
+    interaction: discord.Interaction[Any],
+    result: MoveResult,
+    *,
+    from_button: bool,
+    budget: float = DEFER_AFTER,
 ) -> None:
-    """The board after the move, publicly in the game's thread; an ephemeral note elsewhere."""
+    """The board after the move, publicly in the game's thread; an ephemeral note elsewhere.
+
+    The move is stored by now, so the thread hears of it even when Discord has given
+    up on the interaction (an answer too late is refused with "unknown interaction").
+    """
     game = result.game
     content = presenters.move_text(result)
+    note = f"Played {result.move.japanese} ({result.move.western})"
+    answered = interaction.response.is_done()
     if from_button:
-        await interaction.response.edit_message(
-            content=f"Played {result.move.japanese} ({result.move.western}).", view=None
-        )
-    in_thread = interaction.channel_id in (game.thread_id,) and not from_button
-    if in_thread:
-        await respond_with_board(
-            interaction, content, bot.board_file(game), ping=result.next_player
-        )
-        return
-    if not from_button:
+        if answered:
+            await interaction.edit_original_response(content=f"{note}.", view=None)
+        else:
+            await interaction.response.edit_message(content=f"{note}.", view=None)
+    elif interaction.channel_id == game.thread_id and not answered:
+        try:
+            await respond_with_board(
+                interaction, content, bot.board_file(game), ping=result.next_player, budget=budget
+            )
+            return
+        except discord.NotFound:
+            log.warning("interaction %s expired; posting game %s's move", interaction.id, game.id)
+    else:
         # Answer first: rendering the board may take longer than Discord waits for an answer.
         where = f"<#{game.thread_id}>" if game.thread_id else "the game's channel"
-        await send_ephemeral(
-            interaction, f"Played {result.move.japanese} ({result.move.western}) in {where}."
-        )
+        await send_ephemeral(interaction, f"{note} in {where}.")
     await post_to_game(bot, game, content, board=True, ping=result.next_player)
 
 
