@@ -7,22 +7,65 @@ test's, so days pass in an instant.
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.client import ShogiBot
+from bot.services import DeadlineScheduler, GameService
 from tests.e2e.fake_discord import FakeChannel, FakeMessage
 from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord
 from tests.e2e.test_bot_game import Club, assert_board, open_club
 
 
+class DeadlineChecks:
+    """Counts the deadline checks of every bot (the scheduler's start-up check included).
+
+    A check that finds nothing makes no call to Discord, so the fake has no event to wait for;
+    this wraps ``GameService.check_deadlines`` to announce each finished check instead.
+    """
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.changed = asyncio.Condition()
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        original = GameService.check_deadlines
+
+        async def counted(service: GameService) -> datetime | None:
+            try:
+                return await original(service)
+            finally:
+                self.done += 1
+                async with self.changed:
+                    self.changed.notify_all()
+
+        monkeypatch.setattr(GameService, "check_deadlines", counted)
+
+    async def wait_beyond(self, count: int) -> None:
+        async with self.changed:
+            await asyncio.wait_for(self.changed.wait_for(lambda: self.done > count), 5)
+
+
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> DeadlineChecks:
+    counter = DeadlineChecks()
+    counter.install(monkeypatch)
+    return counter
+
+
 @pytest.fixture
 async def club(
-    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+    checks: DeadlineChecks,
+    fake_discord: FakeDiscord,
+    bot_runner: BotRunner,
+    e2e_guard: E2EGuard,
+    tmp_path: Path,
 ) -> Club:
-    return await open_club(fake_discord, bot_runner, e2e_guard, tmp_path)
+    club = await open_club(fake_discord, bot_runner, e2e_guard, tmp_path)
+    await checks.wait_beyond(0)  # the start-up check
+    return club
 
 
 def bot_posts(club: Club, channel: FakeChannel, text: str) -> list[FakeMessage]:
@@ -34,32 +77,34 @@ def bot_posts(club: Club, channel: FakeChannel, text: str) -> list[FakeMessage]:
     ]
 
 
-async def scheduler_checked(bot: ShogiBot, after: int) -> None:
-    """Until the bot's deadline task has finished more than ``after`` checks.
-
-    A check that finds nothing makes no call to Discord, so there is no fake event to wait
-    for; this polls the task's counter (every millisecond, for at most five seconds).
-    """
-    scheduler = bot._scheduler
-    assert scheduler is not None
-    async with asyncio.timeout(5):
-        while scheduler.checks <= after:
-            await asyncio.sleep(0.001)
+def scheduler(club: Club) -> DeadlineScheduler:
+    assert club.bot is not None and club.bot._scheduler is not None
+    return club.bot._scheduler
 
 
-async def restart_and_settle(club: Club) -> ShogiBot:
+async def check_now(club: Club, checks: DeadlineChecks) -> None:
+    """Wake the bot's deadline task and wait until its check is done."""
+    done = checks.done
+    scheduler(club).wake()
+    await checks.wait_beyond(done)
+
+
+async def restart_and_settle(club: Club, checks: DeadlineChecks) -> ShogiBot:
     """Restart, and return once the new bot's start-up deadline check is done and it is quiet."""
+    done = checks.done
     bot = await club.restart()
-    await scheduler_checked(bot, 0)
+    await checks.wait_beyond(done)
     await club.fake.wait_quiet()
     return bot
 
 
-async def test_buttons_posted_before_a_restart_still_work(club: Club) -> None:
+async def test_buttons_posted_before_a_restart_still_work(
+    club: Club, checks: DeadlineChecks
+) -> None:
     alice, bob = club.alice, club.bob
     # A challenge posted by the first bot, accepted after a restart.
     challenge = await club.challenge(alice, bob, color="sente")
-    await restart_and_settle(club)
+    await restart_and_settle(club, checks)
     table = await club.accept(challenge, bob)
     assert table.start.mentioned_user_ids == [alice.user.id]
 
@@ -71,7 +116,7 @@ async def test_buttons_posted_before_a_restart_still_work(club: Club) -> None:
     assert resign.ephemeral and resign.custom_ids == [f"rs:{table.game_id}"]
     posted = len(club.fake.channel_history(table.thread))
 
-    await restart_and_settle(club)
+    await restart_and_settle(club, checks)
     assert len(club.fake.channel_history(table.thread)) == posted, "a restart posted something"
     assert (await club.game(table.game_id)).ply == 2
 
@@ -86,7 +131,7 @@ async def test_buttons_posted_before_a_restart_still_work(club: Club) -> None:
     assert (await club.game(table.game_id)).ply == 5
 
     # Another restart, then the old confirmation ends the game.
-    await restart_and_settle(club)
+    await restart_and_settle(club, checks)
     confirmed = await club.fake.click(resign, f"rs:{table.game_id}", user=bob)
     assert confirmed.ephemeral and "resigned" in confirmed.content
     [ending] = bot_posts(club, table.thread, "resigned")
@@ -103,7 +148,9 @@ async def test_buttons_posted_before_a_restart_still_work(club: Club) -> None:
     assert len(bot_posts(club, table.thread, "resigned")) == 1
 
 
-async def test_a_timeout_while_the_bot_was_down_is_reported_once(club: Club) -> None:
+async def test_a_timeout_while_the_bot_was_down_is_reported_once(
+    club: Club, checks: DeadlineChecks
+) -> None:
     alice, bob = club.alice, club.bob
     table = await club.new_game(time="1d")
     await club.play(table, [(alice, "7g7f")])
@@ -122,28 +169,26 @@ async def test_a_timeout_while_the_bot_was_down_is_reported_once(club: Club) -> 
     final = await club.game(table.game_id)
     assert final.outcome is not None and final.outcome.termination.value == "time"
 
-    await restart_and_settle(club)
+    await restart_and_settle(club, checks)
     late = await club.move(bob, "3c3d", table)
     assert late.ephemeral and "ended on time" in late.content
     assert len(bot_posts(club, table.thread, "ran out of time")) == 1
 
 
-async def test_a_reminder_is_sent_once_and_time_can_be_given(club: Club) -> None:
+async def test_a_reminder_is_sent_once_and_time_can_be_given(
+    club: Club, checks: DeadlineChecks
+) -> None:
     alice, bob = club.alice, club.bob
     table = await club.new_game(time="1d")
     await club.play(table, [(alice, "7g7f")])
-    bot = club.bot
-    assert bot is not None and bot._scheduler is not None
 
     club.clock.advance(timedelta(hours=12))  # not yet 80 % of bob's day
-    checks = bot._scheduler.checks
-    bot._scheduler.wake()
-    await scheduler_checked(bot, checks)
+    await check_now(club, checks)
     await club.fake.wait_quiet()
     assert bot_posts(club, table.thread, "reminder") == []
 
     club.clock.advance(timedelta(hours=8))  # 20 of 24 hours used
-    bot._scheduler.wake()
+    scheduler(club).wake()
     await club.fake.wait_for(
         lambda: bool(bot_posts(club, table.thread, "reminder")), what="the reminder"
     )
@@ -153,10 +198,8 @@ async def test_a_reminder_is_sent_once_and_time_can_be_given(club: Club) -> None
     assert reminder.custom_ids == [f"gt:{table.game_id}"]
 
     # Never again for this deadline: not on the next check, not after a restart.
-    checks = bot._scheduler.checks
-    bot._scheduler.wake()
-    await scheduler_checked(bot, checks)
-    await restart_and_settle(club)
+    await check_now(club, checks)
+    await restart_and_settle(club, checks)
     assert len(bot_posts(club, table.thread, "reminder")) == 1
 
     # "Give more time" is the waiting player's to give.
@@ -178,7 +221,7 @@ async def test_a_reminder_is_sent_once_and_time_can_be_given(club: Club) -> None
 
 
 async def test_a_challenge_that_expired_while_the_bot_was_down_is_closed_once(
-    club: Club,
+    club: Club, checks: DeadlineChecks
 ) -> None:
     challenge = await club.challenge(club.alice, club.bob)
     message = challenge.reply
@@ -190,7 +233,7 @@ async def test_a_challenge_that_expired_while_the_bot_was_down_is_closed_once(
     await club.fake.wait_for(lambda: "expired" in message.content, what="the expired challenge")
     assert message.custom_ids == [] and message.mentioned_user_ids == []
     edits = len(message.history)
-    await restart_and_settle(club)
+    await restart_and_settle(club, checks)
     assert len(message.history) == edits, "the expiry was reported again"
     late = await club.fake.slash(
         "challenge", {"opponent": club.bob}, user=club.alice, channel=club.channel
