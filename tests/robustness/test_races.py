@@ -13,7 +13,14 @@ import random
 from pathlib import Path
 
 from bot.db import Database
-from bot.services import GameService, MoveResult, NotYourTurn, PlayerRef, PositionChanged
+from bot.services import (
+    GameOver,
+    GameService,
+    MoveResult,
+    NotYourTurn,
+    PlayerRef,
+    PositionChanged,
+)
 from rules import Color, Game
 from rules.notation import format_move
 from tests.e2e.harness import BotRunner, FakeDiscord, InteractionResult
@@ -53,7 +60,7 @@ async def new_service_game(service: GameService) -> int:
 
 async def service_race(service: GameService, rounds: int, both: bool, seed: int) -> dict[str, int]:
     rng = random.Random(seed)
-    tally = {"landed": 0, "PositionChanged": 0, "NotYourTurn": 0, "games": 1}
+    tally = {"landed": 0, "PositionChanged": 0, "NotYourTurn": 0, "GameOver": 0, "games": 1}
     game_id = await new_service_game(service)
     for round_no in range(rounds):
         view = await service.get_game(game_id)
@@ -82,9 +89,11 @@ async def service_race(service: GameService, rounds: int, both: bool, seed: int)
         landed = [r for r in results if isinstance(r, MoveResult)]
         refused = [r for r in results if not isinstance(r, MoveResult)]
         assert len(landed) == 1, f"{context}: {results}"
-        assert len(refused) == 1 and isinstance(refused[0], PositionChanged | NotYourTurn), (
-            f"{context}: {results}"
-        )
+        # The loser is told the position changed, that it is not their move, or (when the
+        # winning move ended the game) that the game is over.
+        assert len(refused) == 1 and isinstance(
+            refused[0], PositionChanged | NotYourTurn | GameOver
+        ), f"{context}: {results}"
         assert not sentence_problems(refused[0].message), refused[0].message
         after = await service.get_game(game_id)
         assert after.ply == view.ply + 1, context
@@ -129,7 +138,10 @@ async def test_both_players_at_once_through_the_service(tmp_path: Path, scale: S
         service = GameService(db)
         tally = await service_race(service, scale.service_race_rounds, both=True, seed=12)
         assert tally["landed"] == scale.service_race_rounds
-        assert tally["NotYourTurn"] + tally["PositionChanged"] == scale.service_race_rounds
+        assert (
+            tally["NotYourTurn"] + tally["PositionChanged"] + tally["GameOver"]
+            == scale.service_race_rounds
+        )
         assert await assert_all_replay(db) == scale.service_race_rounds
     finally:
         await db.close()
@@ -159,7 +171,8 @@ async def test_two_services_on_one_file(tmp_path: Path, scale: Scale) -> None:
             assert sum(isinstance(r, MoveResult) for r in results) == 1, results
             # The loser's service may already see the new ply: "It is Bob's move" is right too.
             assert all(
-                isinstance(r, MoveResult | PositionChanged | NotYourTurn) for r in results
+                isinstance(r, MoveResult | PositionChanged | NotYourTurn | GameOver)
+                for r in results
             ), results
         assert await assert_all_replay(one) == rounds
     finally:
@@ -214,7 +227,9 @@ async def bot_race(table: Table, rounds: int, both: bool, seed: int) -> dict[str
         )
         refusal = private[0].content
         assert not sentence_problems(refusal), f"{context}: {refusal!r}"
-        assert "position changed" in refusal.lower() or "'s move" in refusal, refusal
+        assert any(
+            clear in refusal.lower() for clear in ("position changed", "'s move", "has ended")
+        ), refusal
         assert not private[0].files and len(private[0].messages) == 1, context
         tally["landed"] += 1
         tally["refused"] += 1
