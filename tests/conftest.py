@@ -33,6 +33,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help=f"positions compared with cshogi in the differential test "
         f"(default {DEFAULT_CSHOGI_POSITIONS:,})",
     )
+    # Declared here, in the root conftest, so that it is accepted from the repository
+    # root as well as with tests/robustness named on the command line.
+    parser.getgroup("robustness").addoption(
+        "--long-robustness",
+        action="store_true",
+        default=False,
+        help="run the long robustness versions: 1,000 racing rounds, 100,000 fuzz inputs "
+        "per target (many minutes)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -26,17 +26,6 @@ from tests.e2e.conftest import bot_runner, e2e_guard, fake_discord  # noqa: F401
 _HERE = Path(__file__).parent
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("robustness")
-    group.addoption(
-        "--long-robustness",
-        action="store_true",
-        default=False,
-        help="run the long robustness versions: 1,000 racing rounds, 100,000 fuzz inputs "
-        "per target (many minutes)",
-    )
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """As in tests/e2e: unclosed sessions and never-awaited coroutines fail these tests."""
     for item in items:
