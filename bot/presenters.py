@@ -149,7 +149,7 @@ def move_text(result: MoveResult) -> str:
         f"by {safe(result.mover.name)}"
     )
     if result.outcome is not None:
-        return f"{first}\n{outcome_text(result.outcome, game)}"
+        return f"{first}.\n{outcome_text(result.outcome, game)}"
     check = " Check!" if result.check else ""
     lines = [first + "." + check]
     if result.next_player is not None:
