@@ -94,7 +94,11 @@ class ImpasseService(ServiceBase):
     async def accept_count(self, game_id: int, user_id: int) -> GameView:
         """Accept the opponent's count proposal: the game ends by the 24-point count."""
         loaded, color = await self._count_game(game_id, user_id)
-        if loaded.record.count_proposed_by != color_name(color.opponent):
+        proposer = loaded.record.count_proposed_by
+        if proposer == color_name(color):
+            other = player_ref(loaded.record, color.opponent).name
+            raise ImpasseRefused(f"You proposed the count yourself; only {other} can accept it.")
+        if proposer != color_name(color.opponent):
             raise ImpasseRefused("Your opponent has not proposed the count (or a move was made).")
         return await self._settle(loaded)
 

@@ -64,7 +64,7 @@ async def test_count_proposed_and_accepted(
     assert proposed.pending_count_proposal is Color.SENTE and proposed.status == "active"
     with pytest.raises(ImpasseRefused, match="already proposed"):
         await service.propose_count(game.id, ALICE.user_id)
-    with pytest.raises(ImpasseRefused):
+    with pytest.raises(ImpasseRefused, match="proposed the count yourself"):
         await service.accept_count(game.id, ALICE.user_id)  # not your own proposal
     view = await service.accept_count(game.id, BOB.user_id)
     assert view.outcome is not None
