@@ -12,7 +12,6 @@ while they are rendered in another thread.
 
 from __future__ import annotations
 
-import copy
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -124,15 +123,8 @@ def replay(record: GameRecord, usi_moves: Sequence[str]) -> Loaded:
 
 
 def copy_game(game: Game) -> Game:
-    """An independent copy to push a move onto, leaving the cached game as it was.
-
-    Moves and the start position are immutable here (moves are frozen, `Game` never
-    changes its start), so the copy shares them: three times faster than a plain
-    deep copy of a long game.
-    """
-    memo: dict[int, object] = {id(move): move for move in game.moves}
-    memo[id(game.start)] = game.start
-    return copy.deepcopy(game, memo)
+    """An independent copy to push a move onto, leaving the cached game as it was."""
+    return game.copy()
 
 
 def with_outcome(loaded: Loaded, record: GameRecord, outcome: Outcome) -> Loaded:

@@ -102,3 +102,22 @@ def test_replay_finds_the_end_and_refuses_moves_after_it() -> None:
     assert draw.outcome is not None and draw.outcome.termination is Termination.SENNICHITE
     with pytest.raises(IllegalMoveError):
         Game.replay(None, [*repeated, "7g7f"])
+
+
+def test_copy_is_independent_and_keeps_counting_repetitions() -> None:
+    shuffle = ["5i4h", "5a4b", "4h5i", "4b5a"]
+    game = Game(moves=shuffle * 2)  # the start position has now occurred three times
+    copy = game.copy()
+    copy.push(Move.from_usi("7g7f"))
+    assert game.ply == 8 and game.position.sfen() == Position.initial().sfen().replace(" 1", " 9")
+    assert copy.ply == 9 and copy.moves[:8] == game.moves
+    # The original still counts its own repetitions: one more cycle is the fourth time.
+    for usi in shuffle:
+        game.push(Move.from_usi(usi))
+    assert game.outcome is not None and game.outcome.termination is Termination.SENNICHITE
+    assert copy.outcome is None
+    # And a copy taken before the last cycle reaches sennichite on its own.
+    other = Game(moves=shuffle * 2).copy()
+    for usi in shuffle:
+        other.push(Move.from_usi(usi))
+    assert other.outcome == game.outcome
