@@ -100,7 +100,9 @@ class ShogiBot(commands.Bot):
         rules_game = game.game
         position = rules_game.position
         last = rules_game.moves[-1] if rules_game.moves else None
-        previous = rules_game.position_at(len(rules_game.moves) - 1) if last else None
+        text = game.last_move_text
+        written = (text.japanese, text.western) if last is not None and text is not None else None
+        # Without the text, the alt text falls back to USI rather than replaying the game.
 
         def work() -> tuple[bytes, str]:
             png = render_board(
@@ -110,7 +112,7 @@ class ShogiBot(commands.Bot):
                 sente_name=game.sente.name,
                 gote_name=game.gote.name,
             )
-            return png, describe(position, last, previous=previous)
+            return png, describe(position, last, written=written)
 
         if self._renderer is None:
             self._renderer = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")

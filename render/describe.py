@@ -17,14 +17,20 @@ SIDE_NAMES = {Color.SENTE: "Sente", Color.GOTE: "Gote"}
 
 
 def describe(
-    position: Position, last_move: Move | None = None, *, previous: Position | None = None
+    position: Position,
+    last_move: Move | None = None,
+    *,
+    previous: Position | None = None,
+    written: tuple[str, str] | None = None,
 ) -> str:
     """Move number, whose turn, the last move in Japanese and Western notation, check.
 
     `position` is the position after `last_move`; `previous`, the position
     before it, is what the notation needs to write the move (which piece moved,
-    which of two golds). Without it, or if the move is not legal there, the move
-    is given as USI and squares.
+    which of two golds). A caller that has the move written already passes
+    `written`, its (Japanese, Western) text, instead, and saves rebuilding the
+    previous position. Without either, or if the move is not legal in `previous`,
+    the move is given as USI and squares.
 
     >>> from rules import Move, Position
     >>> describe(Position.initial())
@@ -36,7 +42,11 @@ def describe(
     parts = [f"Shogi board, move {position.move_number}: {turn.symbol} {SIDE_NAMES[turn]} to move."]
     if last_move is not None:
         mover = turn.opponent
-        parts.append(f"Last move {mover.symbol} {_move_text(last_move, previous)}.")
+        if written is not None:
+            text = f"{written[0].lstrip('☗☖▲△')} ({written[1]})"
+        else:
+            text = _move_text(last_move, previous)
+        parts.append(f"Last move {mover.symbol} {text}.")
     if position.is_check():
         parts.append("Checkmate." if position.is_checkmate() else "Check.")
     return " ".join(parts)

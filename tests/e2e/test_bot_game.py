@@ -204,7 +204,9 @@ def assert_public_move(
     assert message is not None, "no public answer"
     assert not message.ephemeral, message.content
     assert_board(message.attachments)
-    assert message.attachments[-1].description, "the board image has no alt text"
+    alt = message.attachments[-1].description
+    assert alt and "Last move" in alt and f"({western})" in alt, f"alt text: {alt!r}"
+    assert japanese.lstrip("☗☖▲△") in alt, f"alt text: {alt!r}"
     assert japanese in message.content and f"({western})" in message.content, message.content
     if next_player is None:
         assert message.mentioned_user_ids == [], message.content

@@ -53,6 +53,14 @@ def test_describe_with_notation() -> None:
     )
 
 
+def test_describe_with_the_move_already_written() -> None:
+    position = Position.initial()
+    position.push(Move.from_usi("7g7f"))
+    # As the service writes it (with the side's mark), the same sentence as from `previous`.
+    text = describe(position, Move.from_usi("7g7f"), written=("☗７六歩", "P-76"))
+    assert text == "Shogi board, move 2: ☖ Gote to move. Last move ☗ ７六歩 (P-76)."
+
+
 def test_describe_falls_back_when_previous_does_not_fit() -> None:
     position = Position.initial()
     text = describe(position, Move.from_usi("5e5d"), previous=Position.initial())
