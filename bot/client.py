@@ -43,7 +43,10 @@ class ShogiBot(commands.Bot):
         sync_global: bool = False,
         **options: Any,
     ) -> None:
-        options.setdefault("intents", discord.Intents.default())
+        # Only guild and channel events: the bot reads no messages (everything comes as an
+        # interaction), so it does not ask Discord for every message posted in the server
+        # (MESSAGE_CREATE would be half the gateway traffic of a busy game channel).
+        options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("help_command", None)
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.settings = settings
