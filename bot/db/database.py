@@ -109,6 +109,13 @@ class Database:
             await self._connection.execute("COMMIT")
 
     @asynccontextmanager
+    async def query(self) -> AsyncIterator[Session]:
+        """For one read statement: no transaction around it (a single statement sees
+        a consistent snapshot by itself), which saves the BEGIN and ROLLBACK round trips."""
+        async with self._lock:
+            yield self._session
+
+    @asynccontextmanager
     async def read(self) -> AsyncIterator[Session]:
         """A read-only transaction: several queries see one consistent snapshot."""
         async with self._lock:

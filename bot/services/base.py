@@ -121,13 +121,17 @@ class ServiceBase:
 
     async def _load(self, game_id: int) -> Loaded:
         """The game as stored: from the cache if the row still matches, else replayed."""
-        async with self.db.read() as tx:
+        async with self.db.query() as q:  # one statement: the row decides if the cache holds
+            record = await q.games.get(game_id)
+        if record is None:
+            raise NotFound(f"There is no game number {game_id}.")
+        cached = self._games.get(record)
+        if cached is not None:
+            return cached
+        async with self.db.read() as tx:  # the row and its moves from one snapshot
             record = await tx.games.get(game_id)
             if record is None:
                 raise NotFound(f"There is no game number {game_id}.")
-            cached = self._games.get(record)
-            if cached is not None:
-                return cached
             moves = await tx.moves.usi_list(game_id)
         return await self._rebuild(record, moves)
 
