@@ -223,8 +223,24 @@ async def play_move(
     resolved: list[int] = []
 
     async def work() -> MoveResult:
-        resolved.append((await _resolve(bot, interaction, game_id)).id)
-        return await bot.service.play(resolved[0], user.user_id, text, expected_ply=expected_ply)
+        if game_id is None:
+            resolved.append(
+                await bot.service.resolve_game_id(
+                    user.user_id,
+                    guild_id=interaction.guild_id or 0,
+                    thread_id=interaction.channel_id,
+                )
+            )
+        else:
+            resolved.append(game_id)
+        # The game is loaded once, by `play`, which also keeps other servers' games out.
+        return await bot.service.play(
+            resolved[0],
+            user.user_id,
+            text,
+            expected_ply=expected_ply,
+            guild_id=interaction.guild_id or 0,
+        )
 
     playing = asyncio.ensure_future(work())
     done, _ = await asyncio.wait({playing}, timeout=DEFER_AFTER)

@@ -86,8 +86,8 @@ class PlayService(ServiceBase):
                 raise NotFound(f"There is no game number {game_id} in this server.")
             return view
         if thread_id is not None:
-            async with self.db.read() as tx:
-                record = await tx.games.by_thread(thread_id)
+            async with self.db.query() as q:
+                record = await q.games.by_thread(thread_id)
             if record is not None:
                 return await self.get_game(record.id)
         games = await self.list_games(user_id, guild_id=guild_id)
@@ -100,10 +100,22 @@ class PlayService(ServiceBase):
             return await self.get_game(games[0].id)
         raise ChooseGame("You have several games; say which one.", games)
 
+    async def resolve_game_id(
+        self, user_id: int, *, guild_id: int | None, thread_id: int | None = None
+    ) -> int:
+        """As `resolve_game`, but only the id. In a game's thread, where nearly every move
+        is typed, that is one query, and the command then loads the game once, not twice."""
+        if thread_id is not None:
+            async with self.db.query() as q:
+                record = await q.games.by_thread(thread_id)
+            if record is not None:
+                return record.id
+        return (await self.resolve_game(user_id, guild_id=guild_id)).id
+
     async def list_games(self, user_id: int, *, guild_id: int | None = None) -> list[GameSummary]:
         """The user's active games, theirs to move first, then by deadline."""
-        async with self.db.read() as tx:
-            records = await tx.games.active_for(user_id, guild_id)
+        async with self.db.query() as q:
+            records = await q.games.active_for(user_id, guild_id)
         return _sorted_summaries([summary(record, user_id) for record in records])
 
     async def legal_moves(self, game_id: int) -> list[MoveText]:
@@ -133,11 +145,17 @@ class PlayService(ServiceBase):
             raise MoveRejected(str(error)) from None
 
     async def play(
-        self, game_id: int, user_id: int, text: str, *, expected_ply: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        text: str,
+        *,
+        expected_ply: int | None = None,
+        guild_id: int | None = None,
     ) -> MoveResult:
         """Play the move `text` (any notation) for `user_id`. `expected_ply` is the ply the
-        user saw (a button's); if the game moved on since, `PositionChanged`. A rejected
-        move stores nothing.
+        user saw (a button's); if the game moved on since, `PositionChanged`. With
+        `guild_id`, a game of another server is `NotFound`. A rejected move stores nothing.
 
         Example: `(await service.play(game.id, alice.user_id, "P-76")).move.japanese`
         is `"７六歩"`.
@@ -145,6 +163,8 @@ class PlayService(ServiceBase):
         now = self.now()  # one moment for the deadline check and the clock arithmetic
         loaded = await self._current(game_id, now)
         record = loaded.record
+        if guild_id is not None and record.guild_id != guild_id:
+            raise NotFound(f"There is no game {game_id} in this server.")
         color = self._player_color(loaded, user_id)
         self._require_active(loaded)
         if expected_ply is not None and expected_ply != record.ply:

@@ -138,6 +138,24 @@ async def test_resolve_game_by_option_thread_turn_or_only_game(service: GameServ
         await service.get_game(9999)
 
 
+async def test_resolve_game_id_and_play_keep_to_their_server(service: GameService) -> None:
+    first = await start_game(service)
+    second = await start_game(service, opponent=CAROL)
+    await service.set_game_thread(second.id, 778)
+    # In the game's thread: that game, even where the user has another one to move.
+    assert await service.resolve_game_id(ALICE.user_id, guild_id=GUILD, thread_id=778) == second.id
+    # Elsewhere: as resolve_game decides (both are Alice's to move, so she must choose).
+    with pytest.raises(ChooseGame):
+        await service.resolve_game_id(ALICE.user_id, guild_id=GUILD, thread_id=5)
+    # A game id from another server (or a DM, guild 0) is not found there, and nothing moves.
+    for guild in (GUILD + 1, 0):
+        with pytest.raises(NotFound, match=f"no game {first.id} in this server"):
+            await service.play(first.id, ALICE.user_id, "7g7f", guild_id=guild)
+    assert (await service.get_game(first.id)).ply == 0
+    played = await service.play(first.id, ALICE.user_id, "7g7f", guild_id=GUILD)
+    assert played.game.ply == 1
+
+
 async def test_list_games_puts_your_turn_first_then_deadline(
     service: GameService, clock: FakeClock
 ) -> None:
