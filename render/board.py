@@ -437,9 +437,10 @@ def _draw_hand(
         index += 1
 
 
-# zlib level 5: about 3 ms for a board; 6 saves 3 % of the bytes for 1 ms more, 9 saves
-# 8 % for 30 ms more. Palette PNGs use no row filter, which suits flat colours best.
-PNG_COMPRESS_LEVEL = 5
+# zlib level 3: about 2 ms for a board and at most 37 KB (bench/render.py). Level 5 saved
+# 10 % of the bytes for 1.5 ms more, which a busy bot pays on every move; level 9 saves 18 %
+# for 30 ms more. Palette PNGs use no row filter, which suits flat colours best.
+PNG_COMPRESS_LEVEL = 3
 
 
 def encode_png(image: Image.Image) -> bytes:
