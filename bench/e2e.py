@@ -1,6 +1,6 @@
 """End-to-end benchmark: many games at once through discord.py and the fake Discord.
 
-    python bench/e2e.py [--games 50] [--moves 10] [--think 0] [--bot-log]
+    python bench/e2e.py [--games 50] [--moves 10] [--think SECONDS] [--bot-log]
 
 The fake Discord (tests/e2e) runs in this process on 127.0.0.1; the bot runs in a separate
 process (`create_bot` on a fresh temporary database, discord.py pointed at the fake), so its
@@ -18,13 +18,26 @@ its message, Accept until the start board is in the new thread); the throughput;
 per move of the bot and of this process; and the bot's peak resident memory (`ru_maxrss` from
 `resource.getrusage(RUSAGE_CHILDREN)` after it exited).
 
-Target: /move p99 <= 100 ms.
+Without ``--think`` it runs three phases, each with a fresh fake and bot process:
+
+1. *reference*: a discord.py bot that does no work at all (it answers every /move at once with
+   a board PNG rendered at start-up), with players answering at once.  This is the floor
+   that discord.py, the fake and this machine set: no bot can answer faster.
+2. *saturated*: our bot, players answering at once, so 50 moves are always waiting.  Then
+   latency is queueing: by Little's law the mean is 50 / throughput, so a 100 ms p99 needs
+   some 500 moves a second, which even the reference barely reaches here.
+3. *paced*: our bot, players thinking 1 s on average, i.e. 50 games moving together at
+   about 50 moves a second (180,000 an hour): still far beyond any correspondence server.
+
+Target: /move p99 <= 100 ms (checked on the paced phase and on any ``--think`` run; the
+saturated phase is compared with the reference measured in the same run).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import logging
 import os
 import random
@@ -68,6 +81,41 @@ async def run_bot(url: str, token: str, database: str) -> None:
         loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
         async with bot:
             await bot.start(token, reconnect=False)
+
+
+async def run_reference_bot(url: str, token: str) -> None:
+    """The floor: a discord.py bot with one command, /move, answered at once with a board
+    rendered at start-up and a line that pings the player. No game, no database."""
+    import discord
+    from discord import app_commands
+
+    from render import render_board
+    from rules import Position
+
+    png = render_board(Position.initial())
+
+    class Reference(discord.Client):
+        def __init__(self) -> None:
+            super().__init__(intents=discord.Intents(guilds=True))
+            self.tree = app_commands.CommandTree(self)
+
+            @self.tree.command(name="move", description="Answer at once")
+            async def move(interaction: discord.Interaction, move: str) -> None:
+                await interaction.response.send_message(
+                    f"{interaction.user.mention} played {discord.utils.escape_markdown(move)}.",
+                    file=discord.File(io.BytesIO(png), filename="board.png", description="Board"),
+                    allowed_mentions=discord.AllowedMentions(users=[interaction.user]),
+                )
+
+        async def setup_hook(self) -> None:
+            await self.tree.sync()
+
+    with DiscordPointer.from_url(url):
+        client = Reference()
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(client.close()))
+        async with client:
+            await client.start(token, reconnect=False)
 
 
 # --- the players ----------------------------------------------------------------------------------
@@ -165,6 +213,32 @@ async def play_game(
             return
 
 
+async def play_reference(
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    player: FakeMember,
+    moves: list[str],
+    start: asyncio.Event,
+    figures: Figures,
+    think: float,
+    rng: random.Random,
+) -> None:
+    """One player of the reference phase: the same /move texts, in the channel."""
+    figures.ready += 1
+    if figures.ready == figures.games:
+        figures.all_ready.set()
+    await start.wait()
+    for index, text in enumerate(moves):
+        if think > 0:
+            await asyncio.sleep(rng.expovariate(1 / think))
+        result = await fake.slash("move", {"move": text}, user=player, channel=channel, wait=False)
+        figures.moves.append(await answered(result))
+        reply = result.reply
+        if reply is None or reply.ephemeral or not reply.attachments:
+            figures.errors.append(f"{player.user.username} move {index + 1}: {result.content!r}")
+            return
+
+
 def cpu_seconds(who: int) -> float:
     usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
@@ -192,7 +266,26 @@ def describe(label: str, seconds: list[float]) -> str:
     )
 
 
-async def bench(games: int, moves: int, think: float, show_bot_log: bool) -> int:
+@dataclass
+class Phase:
+    """One measured run: a fresh fake, a fresh bot process, and its figures."""
+
+    name: str
+    think: float
+    figures: Figures
+    elapsed: float
+    bot_cpu: float
+    fake_cpu: float
+    problems: list[str]
+
+    @property
+    def p99_ms(self) -> float:
+        return percentile(self.figures.moves, 0.99) * 1000
+
+
+async def run_phase(
+    name: str, games: int, moves: int, think: float, show_bot_log: bool, *, reference: bool
+) -> Phase:
     fake = FakeDiscord(default_timeout=30)
     await fake.start()
     guild = fake.add_guild("Bench club", channels=("shogi",))
@@ -201,21 +294,30 @@ async def bench(games: int, moves: int, think: float, show_bot_log: bool) -> int
     texts = opening(moves)
     figures = Figures(games)
     with tempfile.TemporaryDirectory() as tmp:
+        role = ["--reference-process"] if reference else ["--bot-process"]
+        database = [] if reference else [str(Path(tmp) / "bench.db")]
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             __file__,
-            "--bot-process",
+            *role,
             fake.url,
             fake.token,
-            str(Path(tmp) / "bench.db"),
+            *database,
             stderr=None if show_bot_log else asyncio.subprocess.DEVNULL,
         )
         try:
             await fake.wait_connected(timeout=60)
             await fake.wait_commands_synced(timeout=60)
             start = asyncio.Event()
-            tasks = [
-                asyncio.create_task(
+            if reference:
+                players = [
+                    play_reference(
+                        fake, channel, members[i], texts, start, figures, think, random.Random(i)
+                    )
+                    for i in range(games)
+                ]
+            else:
+                players = [
                     play_game(
                         fake,
                         channel,
@@ -227,9 +329,9 @@ async def bench(games: int, moves: int, think: float, show_bot_log: bool) -> int
                         think,
                         random.Random(i),
                     )
-                )
-                for i in range(games)
-            ]
+                    for i in range(games)
+                ]
+            tasks = [asyncio.create_task(player) for player in players]
             await all_set_up(tasks, figures, games)
             await fake.wait_quiet(0.2, timeout=60)  # every start board is out
             began = time.perf_counter()
@@ -245,30 +347,64 @@ async def bench(games: int, moves: int, think: float, show_bot_log: bool) -> int
                 process.send_signal(signal.SIGTERM)
                 await asyncio.wait_for(process.wait(), 30)
             await fake.stop()
-    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return Phase(name, think, figures, elapsed, bot_cpu, fake_cpu, figures.errors + fake.problems())
 
-    pace = f"players think {think:g} s on average" if think > 0 else "players answer at once"
-    print(
-        f"{games} games in parallel, {len(figures.moves)} moves, {pace}, bot in a separate process"
-    )
+
+def report(phase: Phase, games: int) -> None:
+    figures = phase.figures
+    pace = "players answer at once"
+    if phase.think > 0:
+        pace = f"players think {phase.think:g} s on average"
+    print(f"\n== {phase.name}: {games} games in parallel, {len(figures.moves)} moves, {pace}")
     print(describe("/move (dispatch->reply)", figures.moves))
-    print(describe("/challenge, Accept->board", figures.setup))
+    if figures.setup:
+        print(describe("/challenge, Accept->board", figures.setup))
     print(
-        f"throughput             {len(figures.moves) / elapsed:6.1f} moves/s over {elapsed:.2f} s"
+        f"throughput             {len(figures.moves) / phase.elapsed:6.1f} moves/s "
+        f"over {phase.elapsed:.2f} s"
     )
-    print(f"bot peak memory        {peak_kib / 1024:6.1f} MiB (max RSS)")
-    moved = len(figures.moves)
+    moved = max(1, len(figures.moves))
     print(
-        f"CPU per move           bot {bot_cpu * 1000 / moved:.1f} ms, "
-        f"fake Discord and players {fake_cpu * 1000 / moved:.1f} ms ({os.cpu_count()} CPUs)"
+        f"CPU per move           bot {phase.bot_cpu * 1000 / moved:.1f} ms, "
+        f"fake Discord and players {phase.fake_cpu * 1000 / moved:.1f} ms ({os.cpu_count()} CPUs)"
     )
-    problems = figures.errors + fake.problems()
-    for problem in problems:
+    for problem in phase.problems:
         print("problem:", problem)
-    p99 = percentile(figures.moves, 0.99) * 1000
-    verdict = "met" if p99 <= TARGET_P99_MS else "NOT met"
-    print(f"target p99 <= {TARGET_P99_MS:.0f} ms: {verdict}")
-    return 1 if problems else 0
+
+
+def verdict(phase: Phase) -> str:
+    met = "met" if phase.p99_ms <= TARGET_P99_MS else "NOT met"
+    return f"p99 {phase.p99_ms:.1f} ms: target p99 <= {TARGET_P99_MS:.0f} ms {met}"
+
+
+async def bench(games: int, moves: int, think: float | None, show_bot_log: bool) -> int:
+    if think is not None:
+        phases = [await run_phase("our bot", games, moves, think, show_bot_log, reference=False)]
+    else:
+        plan = [("reference (does no work)", 0.0, True), ("our bot, saturated", 0.0, False)]
+        plan.append(("our bot, paced", 1.0, False))
+        phases = []
+        for name, pace, reference in plan:
+            phases.append(
+                await run_phase(name, games, moves, pace, show_bot_log, reference=reference)
+            )
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    for phase in phases:
+        report(phase, games)
+    print(f"\nbot peak memory        {peak_kib / 1024:6.1f} MiB (max RSS of any bot process)")
+    if think is not None:
+        print(verdict(phases[0]))
+    else:
+        floor, saturated, paced = phases
+        ratio = saturated.p99_ms / floor.p99_ms
+        print(
+            f"saturated: p99 {saturated.p99_ms:.0f} ms = {ratio:.1f}x the "
+            f"reference's {floor.p99_ms:.0f} ms; throughput "
+            f"{len(saturated.figures.moves) / saturated.elapsed:.0f} moves/s against "
+            f"{len(floor.figures.moves) / floor.elapsed:.0f}"
+        )
+        print(f"paced: {verdict(paced)}")
+    return 1 if any(phase.problems for phase in phases) else 0
 
 
 def main() -> int:
@@ -276,14 +412,19 @@ def main() -> int:
         logging.basicConfig(level=logging.WARNING)
         asyncio.run(run_bot(*sys.argv[2:5]))
         return 0
+    if len(sys.argv) == 4 and sys.argv[1] == "--reference-process":
+        logging.basicConfig(level=logging.WARNING)
+        asyncio.run(run_reference_bot(*sys.argv[2:4]))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--moves", type=int, default=10, help="moves per game")
     parser.add_argument(
         "--think",
         type=float,
-        default=0.0,
-        help="mean seconds a player thinks before each move (exponential; 0: answer at once)",
+        default=None,
+        help="only our bot, players thinking this many seconds on average (exponential; "
+        "0: answer at once); without it, the three phases",
     )
     parser.add_argument("--bot-log", action="store_true", help="show the bot's log (stderr)")
     args = parser.parse_args()
