@@ -16,7 +16,7 @@ def perft(position: Position, depth: int) -> int:
     """
     if depth <= 0:
         return 1
-    codes = position._legal_codes()
+    codes = position._generate_codes()
     if depth == 1:
         return len(codes)
     total = 0

@@ -51,7 +51,7 @@ class Position:
     30
     """
 
-    __slots__ = ("_stack", "board", "hands", "kings", "move_number", "turn_index")
+    __slots__ = ("_legal", "_stack", "board", "hands", "kings", "move_number", "turn_index")
 
     def __init__(self) -> None:
         self.board: list[int] = [0] * 81
@@ -60,6 +60,8 @@ class Position:
         self.move_number = 1
         self.kings = [-1, -1]
         self._stack: list[tuple[int, int]] = []
+        # The legal move codes and the turn they were generated for, until the next move.
+        self._legal: tuple[int, list[int]] | None = None
 
     # ----------------------------------------------------------------- construction
 
@@ -101,6 +103,7 @@ class Position:
         other.turn_index = self.turn_index
         other.move_number = self.move_number
         other.kings = self.kings[:]
+        other._legal = self._legal  # the same position: the same moves (never changed in place)
         return other
 
     # ----------------------------------------------------------------- reading
@@ -219,6 +222,17 @@ class Position:
         return len(self._legal_codes())
 
     def _legal_codes(self) -> list[int]:
+        """The legal move codes, kept until the position changes: handling one move asks
+        several times (reading it, writing it in two notations, pushing it, then asking
+        whether the game ended). Callers must not change the list."""
+        cached = self._legal
+        if cached is not None and cached[0] == self.turn_index:
+            return cached[1]
+        codes = self._generate_codes()
+        self._legal = (self.turn_index, codes)
+        return codes
+
+    def _generate_codes(self) -> list[int]:
         board = self.board
         us = self.turn_index
         them = 1 - us
@@ -356,13 +370,14 @@ class Position:
         code = encode(80 + _PAWN, target, False)
         self._make(code)
         try:
-            return not self._legal_codes()
+            return not self._generate_codes()
         finally:
             self._unmake()
 
     # ----------------------------------------------------------------- making moves
 
     def _make(self, code: int) -> None:
+        self._legal = None
         board = self.board
         us = self.turn_index
         promotion = code & 1
@@ -387,6 +402,7 @@ class Position:
         self.move_number += 1
 
     def _unmake(self) -> int:
+        self._legal = None
         code, captured = self._stack.pop()
         board = self.board
         self.turn_index = us = 1 - self.turn_index

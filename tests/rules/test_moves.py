@@ -224,3 +224,26 @@ def test_move_values_reject_non_moves() -> None:
         Move.board(40, 40)
     plain = Move(to_square=51, from_square=60)  # type: ignore[arg-type]
     assert plain.usi() == "3g3f" and plain == Move.from_usi("3g3f")
+
+
+def test_kept_legal_moves_follow_every_change_of_the_position() -> None:
+    """The legal moves are kept between calls; pushing, popping, copying and (as some
+    tests do) setting the turn by hand must never see a stale list."""
+    position = Position.initial()
+    start = position.legal_moves()
+    assert position.legal_moves() == start  # kept
+    position.push(Move.from_usi("7g7f"))
+    after = position.legal_moves()
+    assert after != start and all(m.usi() != "7g7f" for m in after)
+    assert not position.is_legal(Move.from_usi("7g7f"))
+    copy = position.copy()
+    assert copy.legal_moves() == after
+    copy.push(Move.from_usi("3c3d"))
+    assert position.legal_moves() == after  # the copy's move changed nothing here
+    assert position.pop() == Move.from_usi("7g7f")
+    assert position.legal_moves() == start
+    position.turn_index = 1  # gote to move in the start position
+    assert {m.usi() for m in position.legal_moves()} == {
+        m.usi()
+        for m in Position.from_sfen(Position.initial().sfen().replace(" b ", " w ")).legal_moves()
+    }
