@@ -26,7 +26,7 @@ class Repository:
 
     # Each await on aiosqlite is a round trip to its thread (a queue, a wake-up, a callback
     # on the loop): `execute_fetchall` runs, fetches and closes in one, where a cursor
-    # takes three. A busy bot makes a dozen queries per move.
+    # takes three. Every move takes several queries.
 
     async def _one(self, sql: str, params: Params = ()) -> Row | None:
         rows = await self._connection.execute_fetchall(sql, params)
