@@ -240,6 +240,7 @@ async def play_move(
             text,
             expected_ply=expected_ply,
             guild_id=interaction.guild_id or 0,
+            name=user.name,
         )
 
     playing = asyncio.ensure_future(work())

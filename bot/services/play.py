@@ -152,10 +152,13 @@ class PlayService(ServiceBase):
         *,
         expected_ply: int | None = None,
         guild_id: int | None = None,
+        name: str | None = None,
     ) -> MoveResult:
         """Play the move `text` (any notation) for `user_id`. `expected_ply` is the ply the
         user saw (a button's); if the game moved on since, `PositionChanged`. With
-        `guild_id`, a game of another server is `NotFound`. A rejected move stores nothing.
+        `guild_id`, a game of another server is `NotFound`. `name` is the player's display
+        name now: stored with the move if it changed, so boards show names as they are.
+        A rejected move stores nothing.
 
         Example: `(await service.play(game.id, alice.user_id, "P-76")).move.japanese`
         is `"７六歩"`.
@@ -175,7 +178,7 @@ class PlayService(ServiceBase):
         text_out = move_text(loaded.game.position, move, loaded.last_move)
         game = copy_game(loaded.game)
         game.push(move)
-        return await self._store_move(loaded, game, color, move, text_out, user_id, now)
+        return await self._store_move(loaded, game, color, move, text_out, user_id, now, name)
 
     async def _store_move(
         self,
@@ -186,8 +189,13 @@ class PlayService(ServiceBase):
         text_out: MoveText,
         user_id: int,
         now: datetime,
+        name: str | None = None,
     ) -> MoveResult:
         record = loaded.record
+        mover = record.sente if color is Color.SENTE else record.gote
+        renamed = None
+        if name and name != mover.name:
+            renamed = replace(mover, name=name)
         banks = {Color.SENTE: record.sente_bank, Color.GOTE: record.gote_bank}
         banks[color] = bank_after(banks[color], now - record.turn_started_at)
         outcome: Outcome | None = game.outcome
@@ -217,11 +225,17 @@ class PlayService(ServiceBase):
                     await tx.deadlines.set(deadline)
                 else:
                     await tx.deadlines.clear(record.id)
+                if renamed is not None:
+                    await tx.players.upsert(renamed, now)
         except (Conflict, PositionChanged):
             # Another coroutine or process stored a move (or ended the game) first.
             self._games.drop(record.id)
             self._require_active(await self._load(record.id))
             raise PositionChanged(_CHANGED) from None
+        if renamed is not None and color is Color.SENTE:
+            record = replace(record, sente=renamed)
+        elif renamed is not None:
+            record = replace(record, gote=renamed)
         stored = replace(
             record,
             ply=record.ply + 1,

@@ -177,3 +177,18 @@ class PlayerRefs:
 
     dave = PlayerRef(4004, "Dave")
     erin = PlayerRef(5005, "Erin")
+
+
+async def test_a_move_brings_the_players_display_name_up_to_date(service: GameService) -> None:
+    first = await start_game(service)
+    other = await start_game(service, opponent=CAROL)
+    played = await service.play(first.id, ALICE.user_id, "7g7f", name="Alice (away)")
+    assert played.game.sente.name == "Alice (away)" and played.mover.name == "Alice (away)"
+    assert (await service.get_game(first.id)).sente.name == "Alice (away)"
+    assert (await service.get_game(other.id)).sente.name == "Alice (away)"  # one player, one name
+    # No name, or the same one, changes nothing; a refused move stores no name.
+    await service.play(first.id, BOB.user_id, "3c3d")
+    assert (await service.get_game(first.id)).gote.name == BOB.name
+    with pytest.raises(MoveRejected):
+        await service.play(first.id, ALICE.user_id, "9a9b", name="Mallory")
+    assert (await service.get_game(first.id)).sente.name == "Alice (away)"
