@@ -79,7 +79,7 @@ async def test_resignation_asks_to_confirm_and_is_allowed_on_the_opponents_turn(
 
     done = await club.fake.click(ask, f"rs:{table.game_id}", user=alice)
     assert done.ephemeral and done.content == "You resigned."
-    [ending] = thread_posts(club, table, "resigned")
+    [ending] = await club.posts(table.thread, "resigned")
     assert "☗alice resigned. ☖bob wins." in ending.content
     assert "/export" in ending.content
     assert_board(ending.attachments)
@@ -100,7 +100,7 @@ async def test_abort_only_before_both_players_moved(club: Club) -> None:
     assert stranger.ephemeral and "not a player" in stranger.content
     aborted = await club.fake.slash("abort", user=bob, channel=table.thread)
     assert aborted.ephemeral and "aborted" in aborted.content
-    [note] = thread_posts(club, table, "aborted")
+    [note] = await club.posts(table.thread, "aborted")
     assert "no result" in note.content
     game = await club.game(table.game_id)
     assert game.outcome is not None and game.outcome.winner is None
@@ -195,7 +195,7 @@ async def test_impasse_declaration_under_the_27_point_rule(club: Club) -> None:
     again = await jishogi(club, alice, table)
     declared = await club.fake.click(again, f"js:declare:{table.game_id}", user=alice)
     assert declared.ephemeral
-    [ending] = thread_posts(club, table, "declared an impasse")
+    [ending] = await club.posts(table.thread, "declared an impasse")
     assert "☗alice declared an impasse win" in ending.content
     game = await club.game(table.game_id)
     assert game.outcome is not None and game.outcome.termination.value == "impasse27"
@@ -214,7 +214,7 @@ async def test_impasse_count_under_the_24_point_rule(club: Club) -> None:
     assert stranger.ephemeral and "not a player" in stranger.content
     proposed = await club.fake.click(report, f"js:propose:{table.game_id}", user=alice)
     assert proposed.ephemeral
-    [offer] = thread_posts(club, table, "proposes")
+    [offer] = await club.posts(table.thread, "proposes")
     assert offer.mentioned_user_ids == [bob.user.id]
     assert offer.custom_ids == [f"js:accept:{table.game_id}"]
     own = await club.fake.click(offer, f"js:accept:{table.game_id}", user=alice)
@@ -222,7 +222,7 @@ async def test_impasse_count_under_the_24_point_rule(club: Club) -> None:
 
     accepted = await club.fake.click(offer, f"js:accept:{table.game_id}", user=bob)
     assert accepted.ephemeral
-    [ending] = thread_posts(club, table, "Impasse count:")
+    [ending] = await club.posts(table.thread, "Impasse count:")
     assert "☗alice wins" in ending.content
     game = await club.game(table.game_id)
     assert game.outcome is not None and game.outcome.termination.value == "impasse24"

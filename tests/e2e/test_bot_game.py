@@ -84,6 +84,23 @@ class Club:
         # The bot's own errors ("unexpected error in /move" ...) fail the test like discord's.
         self.guard.watch_logger("bot")
 
+    def bot_posts(self, channel: FakeChannel, text: str) -> list[FakeMessage]:
+        """What the bot posted publicly in ``channel`` containing ``text``."""
+        return [
+            m
+            for m in self.fake.channel_history(channel)
+            if m.author.id == self.fake.bot_user.id and text in m.content
+        ]
+
+    async def posts(self, channel: FakeChannel, text: str) -> list[FakeMessage]:
+        """`bot_posts`, once there is one. A post that follows an interaction's answer (an
+        ending with its board to render) may come after the harness's quiet period when
+        the machine is busy; waiting for it keeps such tests from flaking."""
+        await self.fake.wait_for(
+            lambda: bool(self.bot_posts(channel, text)), what=f"a post with {text!r}"
+        )
+        return self.bot_posts(channel, text)
+
     @property
     def settings(self) -> Settings:
         return Settings(
@@ -264,7 +281,8 @@ async def test_whole_game_in_three_notations_with_every_rejection(club: Club) ->
     chosen = await club.fake.click(question, f"pr:{table.game_id}:2:8h2b+", user=alice)
     assert chosen.ephemeral and "２二角成" in chosen.content
     assert chosen.custom_ids == [], "the question's buttons should be gone"
-    [posted] = [m for m in chosen.channel_messages if m.channel_id == table.thread.id]
+    [posted] = await club.posts(table.thread, "２二角成")
+    assert posted.id > chosen.interaction.id, "the board came after the click"
     assert_public_move(posted, "２二角成", "Bx22+", bob)
     assert (await club.game(table.game_id)).ply == 3
 

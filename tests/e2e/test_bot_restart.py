@@ -77,15 +77,6 @@ def bot_posts(club: Club, channel: FakeChannel, text: str) -> list[FakeMessage]:
     ]
 
 
-async def wait_posts(club: Club, channel: FakeChannel, text: str) -> list[FakeMessage]:
-    """`bot_posts`, once there is one: a post that follows an interaction's answer (with a
-    board to render, cold after a start-up) may come after the harness's quiet period."""
-    await club.fake.wait_for(
-        lambda: bool(bot_posts(club, channel, text)), what=f"a post with {text!r}"
-    )
-    return bot_posts(club, channel, text)
-
-
 def scheduler(club: Club) -> DeadlineScheduler:
     assert club.bot is not None and club.bot._scheduler is not None
     return club.bot._scheduler
@@ -132,13 +123,8 @@ async def test_buttons_posted_before_a_restart_still_work(
     promote = await club.fake.click(question, f"pr:{table.game_id}:2:8h2b+", user=alice)
     assert "２二角成" in promote.content
 
-    def in_thread() -> list[FakeMessage]:
-        return [m for m in promote.channel_messages if m.channel_id == table.thread.id]
-
-    # The board follows the button's answer; the first render after a start-up draws the
-    # cached backgrounds, which may outlast the harness's quiet period.
-    await club.fake.wait_for(lambda: bool(in_thread()), what="the board in the thread")
-    [board] = in_thread()
+    [board] = await club.posts(table.thread, "２二角成")
+    assert board.id > promote.interaction.id, "the board came after the click"
     assert_board(board.attachments)
     assert board.mentioned_user_ids == [bob.user.id]
 
@@ -150,7 +136,7 @@ async def test_buttons_posted_before_a_restart_still_work(
     await restart_and_settle(club, checks)
     confirmed = await club.fake.click(resign, f"rs:{table.game_id}", user=bob)
     assert confirmed.ephemeral and "resigned" in confirmed.content
-    [ending] = await wait_posts(club, table.thread, "resigned")
+    [ending] = await club.posts(table.thread, "resigned")
     assert "☗alice wins" in ending.content
     final = await club.game(table.game_id)
     assert final.status == "finished" and final.outcome is not None
@@ -227,7 +213,7 @@ async def test_a_reminder_is_sent_once_and_time_can_be_given(
     after = await club.game(table.game_id)
     assert before is not None and after.deadline is not None
     assert after.deadline == club.clock.now + timedelta(days=1) > before
-    [note] = await wait_posts(club, table.thread, "more time")
+    [note] = await club.posts(table.thread, "more time")
     assert note.mentioned_user_ids == [bob.user.id]
 
     # The move still comes in time, and the game goes on.
