@@ -25,9 +25,10 @@ Without ``--think`` it runs three phases, each with a fresh fake and bot process
    that discord.py, the fake and this machine set: no bot can answer faster.
 2. *saturated*: our bot, players answering at once, so 50 moves are always waiting.  Then
    latency is queueing: by Little's law the mean is 50 / throughput, so a 100 ms p99 needs
-   some 500 moves a second, which even the reference barely reaches here.
-3. *paced*: our bot, players thinking 1 s on average, i.e. 50 games moving together at
-   about 50 moves a second (180,000 an hour): still far beyond any correspondence server.
+   well over 500 moves a second, which even the reference does not reach on this machine.
+3. *paced*: our bot, players thinking 1 s on average: 50 games each moving about once a
+   second, some 45 moves a second while all play (160,000 an hour), still far beyond what
+   any correspondence server sees.
 
 Target: /move p99 <= 100 ms (checked on the paced phase and on any ``--think`` run; the
 saturated phase is compared with the reference measured in the same run).
