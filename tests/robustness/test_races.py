@@ -227,8 +227,10 @@ async def bot_race(table: Table, rounds: int, both: bool, seed: int) -> dict[str
         )
         refusal = private[0].content
         assert not sentence_problems(refusal), f"{context}: {refusal!r}"
+        # Lost to a move, or to a move that ended the game ("...has already ended by
+        # checkmate."): either way the reply says why.
         assert any(
-            clear in refusal.lower() for clear in ("position changed", "'s move", "has ended")
+            clear in refusal.lower() for clear in ("position changed", "'s move", " ended")
         ), refusal
         assert not private[0].files and len(private[0].messages) == 1, context
         tally["landed"] += 1
