@@ -43,12 +43,13 @@ class Scale:
     service_race_rounds: int  # per case
     fuzz_inputs: int  # per target (move text, service play, SFEN, records)
     bot_fuzz_inputs: int  # /move through the fake Discord
+    crash_kills: int  # SIGKILLs of the bot process while games are played (test_crash.py)
 
 
 CI_SCALE = Scale(False, bot_race_rounds=50, service_race_rounds=150, fuzz_inputs=5_000,
-                 bot_fuzz_inputs=200)  # fmt: skip
+                 bot_fuzz_inputs=200, crash_kills=10)  # fmt: skip
 LONG_SCALE = Scale(True, bot_race_rounds=1_000, service_race_rounds=1_000, fuzz_inputs=100_000,
-                   bot_fuzz_inputs=2_000)  # fmt: skip
+                   bot_fuzz_inputs=2_000, crash_kills=200)  # fmt: skip
 
 
 def _long(config: pytest.Config) -> bool:

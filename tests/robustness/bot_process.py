@@ -1,0 +1,148 @@
+"""The bot in a process of its own, for the crash test (``tests/robustness/test_crash.py``).
+
+    python -m tests.robustness.bot_process URL TOKEN DATABASE CLOCK_FILE
+
+It runs the real bot exactly as ``bench/e2e.py`` does (``create_bot`` with ``sync_global``,
+discord.py pointed at the fake Discord at ``URL``), so that the test can kill it with SIGKILL
+at any moment and start another one on the same database file.  What it adds, all of it
+outside the bot:
+
+* **A clock the test controls.**  ``CLOCK_FILE`` holds an offset in integer microseconds; the
+  bot's clock is the real UTC time plus that offset, read at every call, so the test moves
+  time forward (days in an instant) by rewriting the file (atomically, with a rename).  When
+  the file changes while the bot runs, the deadline task is woken, as a real clock reaching
+  the deadline would wake it; otherwise it would sleep on the delay it computed from the old
+  time.
+* **Progress on stdout**, one line each, flushed at once: ``ready`` when discord.py has
+  fired ``on_ready``, and ``checked <clock µs>`` after every deadline check has *finished*
+  (reminders and time-outs it found are posted by then), with the clock as it was when the
+  check started.
+* **A log on stderr** at INFO with the wall time (``time.time()``) first on each line, so the
+  test can tell how long the bot lived after claiming a time-out or a reminder.
+
+SIGTERM closes the bot cleanly (the test's last, unkilled run ends that way).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from tests.e2e.harness import DiscordPointer
+
+#: How often the clock file is looked at for changes (seconds).
+CLOCK_POLL = 0.02
+
+
+def read_offset(path: Path) -> int:
+    """The clock offset in microseconds (0 while the file does not exist)."""
+    try:
+        return int(path.read_text().strip() or 0)
+    except FileNotFoundError:
+        return 0
+
+
+def write_offset(path: Path, offset_us: int) -> None:
+    """Replace the offset atomically, so a reader never sees half a number."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(f"{offset_us}\n")
+    os.replace(temporary, path)
+
+
+class FileClock:
+    """``datetime.now(UTC)`` plus the offset in the file: the bot's ``clock=``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + timedelta(microseconds=read_offset(self.path))
+
+
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def report_checks() -> None:
+    """Print ``checked <clock µs>`` once each deadline check of the service has finished."""
+    from bot.db.records import to_us
+    from bot.services import GameService
+
+    original: Callable[[GameService], Awaitable[datetime | None]] = GameService.check_deadlines
+
+    async def check_deadlines(service: GameService) -> datetime | None:
+        started = service.now()
+        result = await original(service)
+        say(f"checked {to_us(started)}")
+        return result
+
+    GameService.check_deadlines = check_deadlines  # type: ignore[method-assign,assignment]
+
+
+async def watch_clock(path: Path, wake: Callable[[], None]) -> None:
+    """Wake the deadline task whenever the test moves the clock."""
+    seen = read_offset(path)
+    while True:
+        await asyncio.sleep(CLOCK_POLL)
+        offset = read_offset(path)
+        if offset != seen:
+            seen = offset
+            wake()
+
+
+async def run_bot(url: str, token: str, database: str, clock_file: str) -> None:
+    from bot import create_bot
+    from bot.config import Settings
+
+    report_checks()
+    clock_path = Path(clock_file)
+    with DiscordPointer.from_url(url):
+        bot = create_bot(
+            Settings(discord_token=token, database_path=Path(database)),
+            sync_global=True,
+            guild_ready_timeout=0.05,
+            clock=FileClock(clock_path),
+        )
+
+        async def on_ready() -> None:
+            say("ready")
+
+        def wake() -> None:
+            scheduler = bot._scheduler  # the bot's own deadline task (no public handle)
+            if scheduler is not None:
+                scheduler.wake()
+
+        bot.add_listener(on_ready, "on_ready")
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
+        watcher = loop.create_task(watch_clock(clock_path, wake), name="clock-watcher")
+        try:
+            async with bot:
+                await bot.start(token, reconnect=False)
+        finally:
+            watcher.cancel()
+            await asyncio.gather(watcher, return_exceptions=True)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 4:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=logging.INFO,
+        format="%(created).6f %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    asyncio.run(run_bot(*argv))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
