@@ -25,10 +25,31 @@ class DiscordEvents:
 
     async def game_timed_out(self, game: GameView) -> None:
         log.info("game %s ended on time", game.id)
-        if game.outcome is not None:
-            await flows.post_to_game(
-                self.bot, game, presenters.outcome_text(game.outcome, game), board=True
-            )
+        await flows.announce_end(self.bot, game)
+
+    async def ending_unannounced(self, game: GameView) -> None:
+        """Post an ending a previous run stored but did not post; unless the post is
+        there after all (that run stopped between posting and noting it)."""
+        if game.outcome is None:
+            return
+        text = presenters.truncate(presenters.outcome_text(game.outcome, game))
+        if await self._already_posted(game, text):
+            log.info("game %s: its ending was posted after all", game.id)
+            await self.bot.service.mark_end_announced(game.id)
+            return
+        await flows.announce_end(self.bot, game)
+
+    async def _already_posted(self, game: GameView, text: str) -> bool:
+        """Whether the bot's last messages in the game's thread include `text`."""
+        me = self.bot.user
+        try:
+            channel = await flows.game_channel(self.bot, game)
+            async for message in channel.history(limit=25):
+                if me is not None and message.author.id == me.id and message.content == text:
+                    return True
+        except (discord.HTTPException, LookupError):
+            log.warning("could not read game %s's thread", game.id, exc_info=True)
+        return False
 
     async def deadline_reminder(self, game: GameView) -> None:
         log.info("reminder for game %s", game.id)

@@ -302,6 +302,7 @@ async def announce_move(
             await respond_with_board(
                 interaction, content, bot.board_file(game), ping=result.next_player, budget=budget
             )
+            await _note_ending(bot, result)
             return
         except discord.NotFound:
             log.warning("interaction %s expired; posting game %s's move", interaction.id, game.id)
@@ -310,6 +311,13 @@ async def announce_move(
         where = f"<#{game.thread_id}>" if game.thread_id else "the game's channel"
         await send_ephemeral(interaction, f"{note} in {where}.")
     await post_to_game(bot, game, content, board=True, ping=result.next_player)
+    await _note_ending(bot, result)
+
+
+async def _note_ending(bot: ShogiBot, result: MoveResult) -> None:
+    """A move that ended the game (mate, repetition) announced the ending with its board."""
+    if result.outcome is not None:
+        await bot.service.mark_end_announced(result.game.id)
 
 
 async def show_board(
@@ -376,21 +384,24 @@ async def confirm_resign(
 ) -> None:
     game = await bot.service.resign(game_id, interaction.user.id)
     await interaction.response.edit_message(content="You resigned.", view=None)
-    await _announce_end(bot, game)
+    await announce_end(bot, game)
 
 
 async def abort(bot: ShogiBot, interaction: discord.Interaction[Any], game_id: int | None) -> None:
     game = await _resolve(bot, interaction, game_id)
     game = await bot.service.abort(game.id, interaction.user.id)
     await send_ephemeral(interaction, "The game is aborted.")
-    await _announce_end(bot, game)
+    await announce_end(bot, game)
 
 
-async def _announce_end(bot: ShogiBot, game: GameView) -> None:
+async def announce_end(bot: ShogiBot, game: GameView) -> None:
+    """Post the ending with the final board, then note it is posted: a restart posts
+    endings that were stored but not posted (see `post_left_over_endings`)."""
     if game.outcome is None:
         return
     log.info("game %s ended: %s", game.id, game.outcome.termination.value)
     await post_to_game(bot, game, presenters.outcome_text(game.outcome, game), board=True)
+    await bot.service.mark_end_announced(game.id)
 
 
 async def give_time(bot: ShogiBot, interaction: discord.Interaction[Any], game_id: int) -> None:
@@ -457,7 +468,7 @@ async def impasse_action(
     else:
         game = await bot.service.declare(game_id, user_id)
     await send_ephemeral(interaction, "The impasse is settled.")
-    await _announce_end(bot, game)
+    await announce_end(bot, game)
 
 
 # ------------------------------------------------------------------ records

@@ -205,6 +205,25 @@ class GameRepository(Repository):
             params += (expected_ply,)
         return await self._write(sql, params) == 1
 
+    async def mark_end_announced(self, game_id: int, at: datetime) -> bool:
+        """Note that the game's ending is posted; False if it was already (or is not over)."""
+        return (
+            await self._write(
+                "UPDATE games SET end_announced_at = ?"
+                " WHERE id = ? AND status = 'finished' AND end_announced_at IS NULL",
+                (to_us(at), game_id),
+            )
+            == 1
+        )
+
+    async def unannounced_endings(self) -> list[int]:
+        """Finished games whose ending was never posted (the bot stopped in between)."""
+        rows = await self._all(
+            "SELECT id FROM games WHERE status = 'finished' AND end_announced_at IS NULL"
+            " ORDER BY id"
+        )
+        return [row[0] for row in rows]
+
     async def set_count_proposal(self, game_id: int, color: str | None, expected_ply: int) -> bool:
         return (
             await self._write(

@@ -106,8 +106,18 @@ _V1 = (
     "CREATE INDEX deadlines_by_reminder ON deadlines (reminded_at, remind_at)",
 )
 
+# When a game's ending was posted in its thread. An ending is stored first and posted after;
+# a crash in between leaves it NULL, and the next start-up posts it. Games that ended before
+# this column existed count as announced.
+_V2 = (
+    "ALTER TABLE games ADD COLUMN end_announced_at INTEGER",
+    "UPDATE games SET end_announced_at = COALESCE(finished_at, 0) WHERE status = 'finished'",
+    "CREATE INDEX games_unannounced ON games (status, end_announced_at)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
+    Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -75,6 +75,7 @@ class ServiceBase:
         self._games = GameCache(cache_size)
         self._legal = LegalMoveCache()
         self._deadline_listeners: list[Callable[[datetime | None], None]] = []
+        self._left_over_endings_posted = False
 
     # ----------------------------------------------------------------- time and events
 
@@ -102,6 +103,18 @@ class ServiceBase:
                 await self.events.game_timed_out(game)
             except Exception:
                 log.exception("game_timed_out handler failed for game %s", game.id)
+
+    async def _emit_unannounced(self, game: GameView) -> None:
+        if self.events is not None:
+            try:
+                await self.events.ending_unannounced(game)
+            except Exception:
+                log.exception("ending_unannounced handler failed for game %s", game.id)
+
+    async def mark_end_announced(self, game_id: int) -> None:
+        """The game's ending is posted in its thread (called by whoever posted it)."""
+        async with self.db.transaction() as tx:
+            await tx.games.mark_end_announced(game_id, self.now())
 
     async def _emit_reminder(self, game: GameView) -> None:
         if self.events is not None:

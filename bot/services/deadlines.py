@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from .challenges import ChallengeService
+from .errors import ServiceError
 from .loading import current_deadline, to_view
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,9 @@ class DeadlineService(ChallengeService):
     async def check_deadlines(self) -> datetime | None:
         """End overdue games, send due reminders, expire old challenges; returns when
         the next of these falls due (None: nothing pending)."""
+        if not self._left_over_endings_posted:
+            self._left_over_endings_posted = True
+            await self.post_left_over_endings()
         now = self.now()
         async with self.db.read() as tx:
             overdue = await tx.deadlines.overdue(now)
@@ -49,6 +53,22 @@ class DeadlineService(ChallengeService):
             except Exception:
                 log.exception("could not expire challenge %s", challenge.id)
         return await self.next_wakeup()
+
+    async def post_left_over_endings(self) -> int:
+        """Report every ending that was stored but never posted: a previous run stopped
+        between the two. The first deadline check of a run does this before anything
+        else, so no ending of this run can be among them. Returns how many."""
+        async with self.db.query() as q:
+            game_ids = await q.games.unannounced_endings()
+        for game_id in game_ids:
+            try:
+                game = to_view(await self._load(game_id))
+            except ServiceError:
+                log.exception("could not load game %s to post its ending", game_id)
+                continue
+            log.info("game %s: its ending was never posted; posting it now", game_id)
+            await self._emit_unannounced(game)
+        return len(game_ids)
 
     async def next_wakeup(self) -> datetime | None:
         """The earliest pending deadline, reminder or challenge expiry."""

@@ -42,6 +42,7 @@ class RecordingEvents:
     """A `GameEvents` that remembers what it was told."""
 
     timed_out: list[GameView] = field(default_factory=list)
+    unannounced: list[GameView] = field(default_factory=list)
     reminders: list[GameView] = field(default_factory=list)
     expired: list[ChallengeView] = field(default_factory=list)
 
@@ -53,6 +54,9 @@ class RecordingEvents:
 
     async def challenge_expired(self, challenge: ChallengeView) -> None:
         self.expired.append(challenge)
+
+    async def ending_unannounced(self, game: GameView) -> None:
+        self.unannounced.append(game)
 
 
 @pytest.fixture(params=["file", "memory"])

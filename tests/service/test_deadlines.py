@@ -152,3 +152,36 @@ async def test_events_survive_a_failing_handler(
     assert "Discord is down" in caplog.text
     for game_id in (game.id, other.id):
         assert (await service.get_game(game_id)).status == "finished"
+
+
+async def test_endings_stored_but_never_posted_are_reported_at_the_next_start(
+    db: Database, clock: FakeClock
+) -> None:
+    """The bot stores an ending, then posts it; a run that stopped in between leaves it
+    unposted, and the first deadline check of the next run reports it, once."""
+    first_run = GameService(db, clock=clock, events=RecordingEvents())
+    resigned = await start_game(first_run)
+    await first_run.resign(resigned.id, ALICE.user_id)
+    posted = await start_game(first_run)
+    await first_run.resign(posted.id, BOB.user_id)
+    await first_run.mark_end_announced(posted.id)  # this one was posted
+    overdue = await start_game(first_run, time_control="1d")
+    clock.advance(days=2)  # falls due while the bot is down
+
+    events = RecordingEvents()
+    next_run = GameService(db, clock=clock, events=events)
+    await next_run.check_deadlines()
+    # The old ending is reported; the time-out of this run goes its own way, not twice.
+    assert [game.id for game in events.unannounced] == [resigned.id]
+    assert events.unannounced[0].outcome is not None
+    assert events.unannounced[0].outcome.termination is Termination.RESIGNATION
+    assert [game.id for game in events.timed_out] == [overdue.id]
+    await next_run.check_deadlines()
+    assert len(events.unannounced) == 1 and len(events.timed_out) == 1
+
+    # A run that posts what it is told notes it; the run after has nothing left to post.
+    for game in (*events.unannounced, *events.timed_out):
+        await next_run.mark_end_announced(game.id)
+    third = RecordingEvents()
+    await GameService(db, clock=clock, events=third).check_deadlines()
+    assert third.unannounced == [] and third.timed_out == []

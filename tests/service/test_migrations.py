@@ -22,7 +22,7 @@ EXPECTED_COLUMNS = {
         "id", "guild_id", "channel_id", "thread_id", "message_id", "sente_id", "gote_id",
         "handicap", "start_sfen", "bank_us", "period_us", "impasse_rule", "status",
         "termination", "winner", "ply", "sfen", "sente_bank_us", "gote_bank_us",
-        "turn_started_at", "count_proposed_by", "started_at", "finished_at",
+        "turn_started_at", "count_proposed_by", "started_at", "finished_at", "end_announced_at",
     ],
     "challenges": [
         "id", "guild_id", "channel_id", "challenger_id", "opponent_id", "color", "bank_us",
@@ -33,6 +33,7 @@ EXPECTED_COLUMNS = {
     "deadlines": ["game_id", "player_id", "due_at", "remind_at", "reminded_at"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
+    "games_unannounced",
     "games_by_sente",
     "games_by_gote",
     "games_by_thread",
@@ -165,3 +166,34 @@ def test_storage_and_service_do_not_import_discord() -> None:
     )
     root = Path(__file__).resolve().parents[2]
     subprocess.run([sys.executable, "-c", code], check=True, cwd=root)
+
+
+async def test_version_2_counts_old_endings_as_announced(tmp_path: Path) -> None:
+    """Games that ended before the bot noted announcements must not be posted again."""
+    path = tmp_path / "shogi.db"
+    async with aiosqlite.connect(path, isolation_level=None) as connection:
+        assert await migrate(connection, 0, migrations=MIGRATIONS[:1]) == 1
+        await connection.execute(
+            "INSERT INTO players (user_id, name, updated_at) VALUES (1, 'a', 0), (2, 'b', 0)"
+        )
+        for game_id, status, termination, finished in (
+            (1, "finished", "resignation", 5),
+            (2, "active", None, None),
+        ):
+            await connection.execute(
+                "INSERT INTO games (id, guild_id, channel_id, sente_id, gote_id, handicap,"
+                " start_sfen, bank_us, impasse_rule, status, termination, ply, sfen,"
+                " sente_bank_us, gote_bank_us, turn_started_at, started_at, finished_at)"
+                " VALUES (?, 1, 1, 1, 2, 'even', 's', 0, '27', ?, ?, 0, 's', 0, 0, 0, 0, ?)",
+                (game_id, status, termination, finished),
+            )
+    db = await Database.open(path)
+    try:
+        assert await db.schema_version() == LATEST_VERSION
+        async with db.query() as q:
+            assert await q.games.unannounced_endings() == []
+    finally:
+        await db.close()
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute("SELECT id, end_announced_at FROM games ORDER BY id").fetchall()
+    assert rows == [(1, 5), (2, None)]
