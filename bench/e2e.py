@@ -200,13 +200,26 @@ async def play_game(
     if figures.ready == figures.games:
         figures.all_ready.set()
     await start.wait()  # every game is set up: now all play at once
-    players = (sente, gote)
+    await play_moves(fake, thread, (sente, gote), moves, figures, think, rng, name)
+
+
+async def play_moves(
+    fake: FakeDiscord,
+    channel: FakeChannel,
+    players: tuple[FakeMember, ...],
+    moves: list[str],
+    figures: Figures,
+    think: float,
+    rng: random.Random,
+    name: str,
+) -> None:
+    """Send the moves in turn (players alternate), each once the previous one is answered;
+    a move not answered with a public board stops this game and is reported."""
     for index, text in enumerate(moves):
         if think > 0:
             await asyncio.sleep(rng.expovariate(1 / think))  # the player thinks
-        result = await fake.slash(
-            "move", {"move": text}, user=players[index % 2], channel=thread, wait=False
-        )
+        player = players[index % len(players)]
+        result = await fake.slash("move", {"move": text}, user=player, channel=channel, wait=False)
         figures.moves.append(await answered(result))
         reply = result.reply
         if reply is None or reply.ephemeral or not reply.attachments:
@@ -229,15 +242,7 @@ async def play_reference(
     if figures.ready == figures.games:
         figures.all_ready.set()
     await start.wait()
-    for index, text in enumerate(moves):
-        if think > 0:
-            await asyncio.sleep(rng.expovariate(1 / think))
-        result = await fake.slash("move", {"move": text}, user=player, channel=channel, wait=False)
-        figures.moves.append(await answered(result))
-        reply = result.reply
-        if reply is None or reply.ephemeral or not reply.attachments:
-            figures.errors.append(f"{player.user.username} move {index + 1}: {result.content!r}")
-            return
+    await play_moves(fake, channel, (player,), moves, figures, think, rng, player.user.username)
 
 
 def cpu_seconds(who: int) -> float:

@@ -23,14 +23,6 @@ async def club(
     return await open_club(fake_discord, bot_runner, e2e_guard, tmp_path)
 
 
-def thread_posts(club: Club, table: Table, text: str) -> list[FakeMessage]:
-    return [
-        m
-        for m in club.fake.channel_history(table.thread)
-        if m.author.id == club.fake.bot_user.id and text in m.content
-    ]
-
-
 async def test_handicap_game_gote_gives_the_handicap_and_moves_first(club: Club) -> None:
     alice, bob = club.alice, club.bob
     challenge = await club.challenge(alice, bob, color="gote", handicap="two_piece", time="7d+1d")
@@ -75,7 +67,7 @@ async def test_resignation_asks_to_confirm_and_is_allowed_on_the_opponents_turn(
     assert ask.ephemeral and "bob" in ask.content
     assert ask.custom_ids == [f"rs:{table.game_id}"]
     assert (await club.game(table.game_id)).is_active, "asking must not resign yet"
-    assert thread_posts(club, table, "resigned") == []
+    assert club.bot_posts(table.thread, "resigned") == []
 
     done = await club.fake.click(ask, f"rs:{table.game_id}", user=alice)
     assert done.ephemeral and done.content == "You resigned."

@@ -14,7 +14,6 @@ import pytest
 
 from bot.client import ShogiBot
 from bot.services import DeadlineScheduler, GameService
-from tests.e2e.fake_discord import FakeChannel, FakeMessage
 from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord
 from tests.e2e.test_bot_game import Club, assert_board, open_club
 
@@ -66,15 +65,6 @@ async def club(
     club = await open_club(fake_discord, bot_runner, e2e_guard, tmp_path)
     await checks.wait_beyond(0)  # the start-up check
     return club
-
-
-def bot_posts(club: Club, channel: FakeChannel, text: str) -> list[FakeMessage]:
-    """What the bot posted publicly in ``channel`` containing ``text``."""
-    return [
-        m
-        for m in club.fake.channel_history(channel)
-        if m.author.id == club.fake.bot_user.id and text in m.content
-    ]
 
 
 def scheduler(club: Club) -> DeadlineScheduler:
@@ -147,7 +137,7 @@ async def test_buttons_posted_before_a_restart_still_work(
     again = await club.fake.slash("resign", user=alice, channel=table.thread)
     assert again.ephemeral and "ended" in again.content, again.content
     assert again.custom_ids == [], "no confirmation for a game that is over"
-    assert len(bot_posts(club, table.thread, "resigned")) == 1
+    assert len(club.bot_posts(table.thread, "resigned")) == 1
 
 
 async def test_a_timeout_while_the_bot_was_down_is_reported_once(
@@ -162,10 +152,10 @@ async def test_a_timeout_while_the_bot_was_down_is_reported_once(
     club.clock.advance(timedelta(days=2))  # bob's day ran out while nobody was watching
     await club.start()
     await club.fake.wait_for(
-        lambda: bool(bot_posts(club, table.thread, "ran out of time")),
+        lambda: bool(club.bot_posts(table.thread, "ran out of time")),
         what="the timeout in the game's thread",
     )
-    [report] = bot_posts(club, table.thread, "ran out of time")
+    [report] = club.bot_posts(table.thread, "ran out of time")
     assert "☖bob ran out of time" in report.content and "☗alice wins" in report.content
     assert_board(report.attachments)
     final = await club.game(table.game_id)
@@ -174,7 +164,7 @@ async def test_a_timeout_while_the_bot_was_down_is_reported_once(
     await restart_and_settle(club, checks)
     late = await club.move(bob, "3c3d", table)
     assert late.ephemeral and "ended on time" in late.content
-    assert len(bot_posts(club, table.thread, "ran out of time")) == 1
+    assert len(club.bot_posts(table.thread, "ran out of time")) == 1
 
 
 async def test_a_reminder_is_sent_once_and_time_can_be_given(
@@ -187,14 +177,14 @@ async def test_a_reminder_is_sent_once_and_time_can_be_given(
     club.clock.advance(timedelta(hours=12))  # not yet 80 % of bob's day
     await check_now(club, checks)
     await club.fake.wait_quiet()
-    assert bot_posts(club, table.thread, "reminder") == []
+    assert club.bot_posts(table.thread, "reminder") == []
 
     club.clock.advance(timedelta(hours=8))  # 20 of 24 hours used
     scheduler(club).wake()
     await club.fake.wait_for(
-        lambda: bool(bot_posts(club, table.thread, "reminder")), what="the reminder"
+        lambda: bool(club.bot_posts(table.thread, "reminder")), what="the reminder"
     )
-    [reminder] = bot_posts(club, table.thread, "reminder")
+    [reminder] = club.bot_posts(table.thread, "reminder")
     assert reminder.mentioned_user_ids == [bob.user.id]
     assert "<t:" in reminder.content
     assert reminder.custom_ids == [f"gt:{table.game_id}"]
@@ -202,7 +192,7 @@ async def test_a_reminder_is_sent_once_and_time_can_be_given(
     # Never again for this deadline: not on the next check, not after a restart.
     await check_now(club, checks)
     await restart_and_settle(club, checks)
-    assert len(bot_posts(club, table.thread, "reminder")) == 1
+    assert len(club.bot_posts(table.thread, "reminder")) == 1
 
     # "Give more time" is the waiting player's to give.
     own_clock = await club.fake.click(reminder, f"gt:{table.game_id}", user=bob)
