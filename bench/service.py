@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.db import BulkGame, Database, DeadlineRecord, MoveRecord, NewGame, PlayerRecord
+from bot.db import BulkGame, Database, DeadlineRow, MoveRow, NewGame, PlayerRow
 from bot.services import GameService
 from bot.services.clocks import reminder_at
 from rules import Game, Handicap
@@ -91,7 +91,7 @@ def bulk_game(playout: Playout, rng: random.Random) -> BulkGame:
     started = NOW - timedelta(days=rng.uniform(1, 30))
     step = (NOW - started) / (len(playout.moves) + 1)
     moves = tuple(
-        MoveRecord(0, ply, usi, sente if ply % 2 == 1 else gote, started + step * ply)
+        MoveRow(0, ply, usi, sente if ply % 2 == 1 else gote, started + step * ply)
         for ply, usi in enumerate(playout.moves, start=1)
     )
     last = started + step * len(moves)
@@ -102,7 +102,7 @@ def bulk_game(playout: Playout, rng: random.Random) -> BulkGame:
         # Give every game time to spare at the moment of measuring.
         period = max(period, NOW - last + timedelta(days=3))
         due = last + period
-        deadline = DeadlineRecord(0, waiting, due, reminder_at(last, due))
+        deadline = DeadlineRow(0, waiting, due, reminder_at(last, due))
     new = NewGame(
         guild_id=1,
         channel_id=1,
@@ -123,7 +123,7 @@ async def store(db: Database, playouts: list[Playout], seed: int) -> list[int]:
     started = time.perf_counter()
     async with db.transaction() as tx:
         for user_id in range(1, PLAYERS + 1):
-            await tx.players.upsert(PlayerRecord(user_id, f"player{user_id}"), NOW)
+            await tx.players.upsert(PlayerRow(user_id, f"player{user_id}"), NOW)
     ids: list[int] = []
     for start in range(0, len(playouts), 1_000):
         chunk = [bulk_game(p, rng) for p in playouts[start : start + 1_000]]

@@ -8,33 +8,33 @@ so a PostgreSQL backend could replace this package without touching it.
 from .database import DEFAULT_PATH, Database, Session
 from .errors import Conflict, DatabaseError, SchemaTooNewError
 from .migrations import LATEST_VERSION
-from .records import (
+from .rows import (
     BulkGame,
-    ChallengeRecord,
-    DeadlineRecord,
+    ChallengeRow,
+    DeadlineRow,
     GameAdvance,
-    GameRecord,
-    MoveRecord,
+    GameRow,
+    MoveRow,
     NewChallenge,
     NewGame,
-    PlayerRecord,
+    PlayerRow,
 )
 
 __all__ = [
     "DEFAULT_PATH",
     "LATEST_VERSION",
     "BulkGame",
-    "ChallengeRecord",
+    "ChallengeRow",
     "Conflict",
     "Database",
     "DatabaseError",
-    "DeadlineRecord",
+    "DeadlineRow",
     "GameAdvance",
-    "GameRecord",
-    "MoveRecord",
+    "GameRow",
+    "MoveRow",
     "NewChallenge",
     "NewGame",
-    "PlayerRecord",
+    "PlayerRow",
     "SchemaTooNewError",
     "Session",
 ]

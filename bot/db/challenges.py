@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from .base import Repository, Row
-from .records import (
-    ChallengeRecord,
+from .rows import (
+    ChallengeRow,
     NewChallenge,
-    PlayerRecord,
+    PlayerRow,
     duration_us,
     from_duration_us,
     from_us,
@@ -17,7 +17,7 @@ from .records import (
 
 
 class PlayerRepository(Repository):
-    async def upsert(self, player: PlayerRecord, now: datetime) -> None:
+    async def upsert(self, player: PlayerRow, now: datetime) -> None:
         """Remember a player's current display name (names change; ids do not)."""
         await self._write(
             "INSERT INTO players (user_id, name, is_bot, updated_at) VALUES (?, ?, ?, ?)"
@@ -26,11 +26,11 @@ class PlayerRepository(Repository):
             (player.user_id, player.name, int(player.is_bot), to_us(now)),
         )
 
-    async def get(self, user_id: int) -> PlayerRecord | None:
+    async def get(self, user_id: int) -> PlayerRow | None:
         row = await self._one(
             "SELECT user_id, name, is_bot FROM players WHERE user_id = ?", (user_id,)
         )
-        return None if row is None else PlayerRecord(row[0], row[1], bool(row[2]))
+        return None if row is None else PlayerRow(row[0], row[1], bool(row[2]))
 
 
 _CHALLENGE_COLUMNS = """
@@ -44,13 +44,13 @@ JOIN players b ON b.user_id = c.opponent_id
 """
 
 
-def _challenge(row: Row) -> ChallengeRecord:
-    return ChallengeRecord(
+def _challenge(row: Row) -> ChallengeRow:
+    return ChallengeRow(
         id=row[0],
         guild_id=row[1],
         channel_id=row[2],
-        challenger=PlayerRecord(row[3], row[4], bool(row[5])),
-        opponent=PlayerRecord(row[6], row[7], bool(row[8])),
+        challenger=PlayerRow(row[3], row[4], bool(row[5])),
+        opponent=PlayerRow(row[6], row[7], bool(row[8])),
         color=row[9],
         bank=from_duration_us(row[10]),
         period=None if row[11] is None else from_duration_us(row[11]),
@@ -89,13 +89,13 @@ class ChallengeRepository(Repository):
         assert row is not None
         return int(row[0])
 
-    async def get(self, challenge_id: int) -> ChallengeRecord | None:
+    async def get(self, challenge_id: int) -> ChallengeRow | None:
         row = await self._one(f"SELECT {_CHALLENGE_COLUMNS} WHERE c.id = ?", (challenge_id,))
         return None if row is None else _challenge(row)
 
     async def open_between(
         self, guild_id: int, first: int, second: int, now: datetime
-    ) -> ChallengeRecord | None:
+    ) -> ChallengeRow | None:
         """An open, unexpired challenge between two players in a guild, either way round."""
         row = await self._one(
             f"SELECT {_CHALLENGE_COLUMNS} WHERE c.guild_id = ? AND c.status = 'open'"
@@ -123,7 +123,7 @@ class ChallengeRepository(Repository):
             == 1
         )
 
-    async def expired(self, now: datetime) -> list[ChallengeRecord]:
+    async def expired(self, now: datetime) -> list[ChallengeRow]:
         """Open challenges whose week is over, oldest first."""
         rows = await self._all(
             f"SELECT {_CHALLENGE_COLUMNS} WHERE c.status = 'open' AND c.expires_at <= ?"

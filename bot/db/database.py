@@ -29,7 +29,7 @@ import aiosqlite
 from .challenges import ChallengeRepository, PlayerRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
-from .records import to_us
+from .rows import to_us
 
 DEFAULT_PATH = Path("data") / "shogi.db"
 BUSY_TIMEOUT_MS = 5_000

@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from .base import Repository, Row
-from .records import (
+from .rows import (
     BulkGame,
-    DeadlineRecord,
+    DeadlineRow,
     GameAdvance,
-    GameRecord,
-    MoveRecord,
+    GameRow,
+    MoveRow,
     NewGame,
-    PlayerRecord,
+    PlayerRow,
     duration_us,
     from_duration_us,
     from_us,
@@ -40,24 +40,24 @@ LEFT JOIN deadlines d ON d.game_id = g.id
 """
 
 
-def _game(row: Row) -> GameRecord:
+def _game(row: Row) -> GameRow:
     deadline = None
     if row[27] is not None:
-        deadline = DeadlineRecord(
+        deadline = DeadlineRow(
             game_id=row[0],
             player_id=row[27],
             due_at=from_us(row[28]),
             remind_at=from_us(row[29]),
             reminded_at=None if row[30] is None else from_us(row[30]),
         )
-    return GameRecord(
+    return GameRow(
         id=row[0],
         guild_id=row[1],
         channel_id=row[2],
         thread_id=row[3],
         message_id=row[4],
-        sente=PlayerRecord(row[5], row[6], bool(row[7])),
-        gote=PlayerRecord(row[8], row[9], bool(row[10])),
+        sente=PlayerRow(row[5], row[6], bool(row[7])),
+        gote=PlayerRow(row[8], row[9], bool(row[10])),
         handicap=row[11],
         start_sfen=row[12],
         bank=from_duration_us(row[13]),
@@ -127,18 +127,18 @@ class GameRepository(Repository):
         assert row is not None
         return int(row[0])
 
-    async def get(self, game_id: int) -> GameRecord | None:
+    async def get(self, game_id: int) -> GameRow | None:
         row = await self._one(f"SELECT {_GAME_COLUMNS} WHERE g.id = ?", (game_id,))
         return None if row is None else _game(row)
 
-    async def by_thread(self, thread_id: int) -> GameRecord | None:
+    async def by_thread(self, thread_id: int) -> GameRow | None:
         row = await self._one(
             f"SELECT {_GAME_COLUMNS} WHERE g.thread_id = ? ORDER BY g.id DESC LIMIT 1",
             (thread_id,),
         )
         return None if row is None else _game(row)
 
-    async def active_for(self, user_id: int, guild_id: int | None = None) -> list[GameRecord]:
+    async def active_for(self, user_id: int, guild_id: int | None = None) -> list[GameRow]:
         """A player's active games (in one guild, or everywhere), oldest first."""
         guild_clause = "" if guild_id is None else " AND g.guild_id = ?"
         params: tuple[object, ...] = (user_id, user_id)
@@ -321,7 +321,7 @@ class GameRepository(Repository):
 
 
 class MoveRepository(Repository):
-    async def insert(self, move: MoveRecord) -> None:
+    async def insert(self, move: MoveRow) -> None:
         """Store a move; `Conflict` if that ply of that game is already taken."""
         await self._write(
             "INSERT INTO moves (game_id, ply, usi, player_id, played_at) VALUES (?, ?, ?, ?, ?)",
@@ -333,13 +333,13 @@ class MoveRepository(Repository):
         rows = await self._all("SELECT usi FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return [row[0] for row in rows]
 
-    async def for_game(self, game_id: int) -> list[MoveRecord]:
+    async def for_game(self, game_id: int) -> list[MoveRow]:
         rows = await self._all(
             "SELECT game_id, ply, usi, player_id, played_at FROM moves"
             " WHERE game_id = ? ORDER BY ply",
             (game_id,),
         )
-        return [MoveRecord(r[0], r[1], r[2], r[3], from_us(r[4])) for r in rows]
+        return [MoveRow(r[0], r[1], r[2], r[3], from_us(r[4])) for r in rows]
 
 
 _DEADLINE_COLUMNS = (
@@ -348,13 +348,13 @@ _DEADLINE_COLUMNS = (
 )
 
 
-def _deadline(row: Row) -> DeadlineRecord:
+def _deadline(row: Row) -> DeadlineRow:
     reminded = None if row[4] is None else from_us(row[4])
-    return DeadlineRecord(row[0], row[1], from_us(row[2]), from_us(row[3]), reminded)
+    return DeadlineRow(row[0], row[1], from_us(row[2]), from_us(row[3]), reminded)
 
 
 class DeadlineRepository(Repository):
-    async def set(self, deadline: DeadlineRecord) -> None:
+    async def set(self, deadline: DeadlineRow) -> None:
         """The game's new running deadline; a new deadline has not been reminded of."""
         await self._write(
             "INSERT INTO deadlines (game_id, player_id, due_at, remind_at, reminded_at)"
@@ -372,7 +372,7 @@ class DeadlineRepository(Repository):
     async def clear(self, game_id: int) -> None:
         await self._write("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
 
-    async def overdue(self, now: datetime) -> list[DeadlineRecord]:
+    async def overdue(self, now: datetime) -> list[DeadlineRow]:
         """Deadlines of active games that have passed, earliest first."""
         rows = await self._all(
             f"SELECT {_DEADLINE_COLUMNS} WHERE d.due_at <= ? AND g.status = 'active'"
@@ -381,7 +381,7 @@ class DeadlineRepository(Repository):
         )
         return [_deadline(row) for row in rows]
 
-    async def reminders_due(self, now: datetime) -> list[DeadlineRecord]:
+    async def reminders_due(self, now: datetime) -> list[DeadlineRow]:
         rows = await self._all(
             f"SELECT {_DEADLINE_COLUMNS} WHERE d.reminded_at IS NULL AND d.remind_at <= ?"
             " AND d.due_at > ? AND g.status = 'active' ORDER BY d.remind_at, d.game_id",

@@ -72,7 +72,7 @@ def say(line: str) -> None:
 
 def report_checks() -> None:
     """Print ``checked <clock µs>`` once each deadline check of the service has finished."""
-    from bot.db.records import to_us
+    from bot.db.rows import to_us
     from bot.services import GameService
 
     original: Callable[[GameService], Awaitable[datetime | None]] = GameService.check_deadlines

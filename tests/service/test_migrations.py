@@ -96,9 +96,9 @@ async def test_reopening_keeps_version_and_data(tmp_path: Path) -> None:
     async with db.transaction() as tx:
         from datetime import UTC, datetime
 
-        from bot.db import PlayerRecord
+        from bot.db import PlayerRow
 
-        await tx.players.upsert(PlayerRecord(1, "Alice"), datetime.now(UTC))
+        await tx.players.upsert(PlayerRow(1, "Alice"), datetime.now(UTC))
     await db.close()
     db = await Database.open(path)
     try:
@@ -151,11 +151,11 @@ async def test_failed_migration_leaves_the_previous_version(tmp_path: Path) -> N
 async def test_foreign_keys_are_enforced(db: Database) -> None:
     from datetime import UTC, datetime
 
-    from bot.db import MoveRecord
+    from bot.db import MoveRow
 
     with pytest.raises(sqlite3.IntegrityError):
         async with db.transaction() as tx:
-            await tx.moves.insert(MoveRecord(999, 1, "7g7f", 1, datetime.now(UTC)))
+            await tx.moves.insert(MoveRow(999, 1, "7g7f", 1, datetime.now(UTC)))
 
 
 def test_storage_and_service_do_not_import_discord() -> None:

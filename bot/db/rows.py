@@ -1,4 +1,4 @@
-"""What the repositories return: plain frozen dataclasses, never database rows.
+"""What the repositories return: each row as a plain frozen dataclass, never a database cursor row.
 
 The storage layer knows nothing about shogi: colours, terminations and
 handicaps travel as the strings stored in the columns, and the service turns
@@ -35,7 +35,7 @@ def from_duration_us(value: int) -> timedelta:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerRecord:
+class PlayerRow:
     user_id: int
     name: str
     is_bot: bool = False
@@ -58,12 +58,12 @@ class NewChallenge:
 
 
 @dataclass(frozen=True, slots=True)
-class ChallengeRecord:
+class ChallengeRow:
     id: int
     guild_id: int
     channel_id: int
-    challenger: PlayerRecord
-    opponent: PlayerRecord
+    challenger: PlayerRow
+    opponent: PlayerRow
     color: str
     bank: timedelta
     period: timedelta | None
@@ -78,7 +78,7 @@ class ChallengeRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class DeadlineRecord:
+class DeadlineRow:
     """The running clock of the player to move: when they lose, when to remind them."""
 
     game_id: int
@@ -103,7 +103,7 @@ class NewGame:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
+class GameRow:
     """A game row with its players and its running deadline (if any)."""
 
     id: int
@@ -111,8 +111,8 @@ class GameRecord:
     channel_id: int
     thread_id: int | None
     message_id: int | None
-    sente: PlayerRecord
-    gote: PlayerRecord
+    sente: PlayerRow
+    gote: PlayerRow
     handicap: str
     start_sfen: str
     bank: timedelta
@@ -129,11 +129,11 @@ class GameRecord:
     count_proposed_by: str | None
     started_at: datetime
     finished_at: datetime | None
-    deadline: DeadlineRecord | None
+    deadline: DeadlineRow | None
 
 
 @dataclass(frozen=True, slots=True)
-class MoveRecord:
+class MoveRow:
     game_id: int
     ply: int  # 1 for the first move of the game
     usi: str
@@ -160,9 +160,9 @@ class BulkGame:
     """A whole game for fast bulk loading (benchmarks, imports): the game and its moves."""
 
     game: NewGame
-    moves: tuple[MoveRecord, ...]
+    moves: tuple[MoveRow, ...]
     sfen: str
     turn_started_at: datetime
     termination: str | None = None
     winner: str | None = None
-    deadline: DeadlineRecord | None = None
+    deadline: DeadlineRow | None = None
