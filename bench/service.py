@@ -162,18 +162,18 @@ async def measure(db: Database, playouts: dict[int, Playout], samples: int, seed
     play_cold: list[float] = []
     play_warm: list[float] = []
     for game_id in cold_ids:
-        mover = (await service.get_game(game_id)).to_move  # untimed: who moves
+        mover = (await service.games.get(game_id)).to_move  # untimed: who moves
         service._games.drop(game_id)  # forget the replay again: a cold play
         text = playouts[game_id].next_move
         assert mover is not None and text is not None
-        await timed(play_cold, service.play(game_id, mover.user_id, text))
+        await timed(play_cold, service.moves.play(game_id, mover.user_id, text))
     for game_id in warm_ids:
-        await timed(load_cold, service.get_game(game_id))
-        await timed(load_warm, service.get_game(game_id))
-        mover = (await service.get_game(game_id)).to_move
+        await timed(load_cold, service.games.get(game_id))
+        await timed(load_warm, service.games.get(game_id))
+        mover = (await service.games.get(game_id)).to_move
         text = playouts[game_id].next_move
         assert mover is not None and text is not None
-        await timed(play_warm, service.play(game_id, mover.user_id, text))
+        await timed(play_warm, service.moves.play(game_id, mover.user_id, text))
     report("play (cold game)", play_cold)
     report("play (warm game)", play_warm)
     report("play (all)", play_cold + play_warm)

@@ -420,25 +420,25 @@ async def soak(
     played = ended = refused = 0
     while played < plays:
         game_id = rng.choice(active)
-        view = await timings.time("get_game", lambda: service.get_game(game_id))  # noqa: B023
+        view = await timings.time("get_game", lambda: service.games.get(game_id))  # noqa: B023
         if not view.is_active or view.to_move is None:
             active.remove(game_id)
             continue
         user = view.to_move.user_id
         roll = rng.random()
         if roll < 0.2:
-            await timings.time("list_games", lambda: service.list_games(user, guild_id=1))  # noqa: B023
+            await timings.time("list_games", lambda: service.games.active_for(user, guild_id=1))  # noqa: B023
         elif roll < 0.4:
-            await timings.time("legal_moves", lambda: service.legal_moves(game_id))  # noqa: B023
+            await timings.time("legal_moves", lambda: service.games.legal_moves(game_id))  # noqa: B023
         elif roll < 0.43:
             fmt = rng.choice(("kif", "csa", "usi"))
-            await timings.time("export", lambda: service.export(game_id, fmt))  # noqa: B023
+            await timings.time("export", lambda: service.exports.file(game_id, fmt))  # noqa: B023
         position = view.game.position
         last = view.game.moves[-1] if view.game.moves else None
         move = rng.choice(position.legal_moves())
         text = format_move(position, move, rng.choice(STYLES), last_move=last)
         try:
-            result = await timings.time("play", lambda: service.play(game_id, user, text))  # noqa: B023
+            result = await timings.time("play", lambda: service.moves.play(game_id, user, text))  # noqa: B023
         except ServiceError as error:  # e.g. an ambiguous rendering: counted, not fatal
             refused += 1
             if refused <= 3:

@@ -1,7 +1,8 @@
 """The game service: everything the commands do, with no Discord in it.
 
-The Discord layer calls `GameService` and shows what it returns; every
-refusal is a `ServiceError` carrying one sentence for the player.
+The Discord layer calls the parts of `GameService` (`service.moves.play(...)`,
+`service.games.resolve(...)`, ...) and shows what they return; every refusal is
+a `ServiceError` carrying one sentence for the player.
 """
 
 from .clocks import PRESETS, TimeControl
@@ -18,41 +19,43 @@ from .errors import (
     PositionChanged,
     ServiceError,
 )
-from .games import GameService
-from .views import (
-    ChallengeView,
-    ExportedRecord,
+from .exports import FORMATS
+from .service import GameService
+from .values import (
+    Challenge,
+    ExportFile,
     GameEvents,
+    GameSnapshot,
     GameSummary,
-    GameView,
     ImpasseReport,
     ImpasseRule,
-    MoveResult,
     MoveText,
+    PlayedMove,
     PlayerRef,
 )
 
 __all__ = [
+    "FORMATS",
     "PRESETS",
     "AmbiguousMove",
-    "ChallengeView",
+    "Challenge",
     "ChooseGame",
     "DeadlineScheduler",
-    "ExportedRecord",
+    "ExportFile",
     "GameEvents",
     "GameOver",
     "GameService",
+    "GameSnapshot",
     "GameSummary",
-    "GameView",
     "ImpasseRefused",
     "ImpasseReport",
     "ImpasseRule",
     "MoveRejected",
-    "MoveResult",
     "MoveText",
     "NotAPlayer",
     "NotFound",
     "NotYourTurn",
+    "PlayedMove",
     "PlayerRef",
     "PositionChanged",
     "ServiceError",

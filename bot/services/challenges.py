@@ -5,14 +5,13 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from bot.db import ChallengeRecord, DeadlineRecord, NewChallenge, NewGame, PlayerRecord
+from bot.db import ChallengeRow, DeadlineRow, NewChallenge, NewGame, PlayerRow
 from rules import Color, Game, Handicap, SfenError
 
-from .base import ServiceBase
 from .clocks import TimeControl, due_at, reminder_at
 from .errors import NotAPlayer, NotFound, ServiceError
-from .loading import to_view
-from .views import ChallengeView, GameView, ImpasseRule, PlayerRef
+from .store import GameStore
+from .values import Challenge, GameSnapshot, ImpasseRule, PlayerRef
 
 log = logging.getLogger(__name__)
 
@@ -20,12 +19,12 @@ CHALLENGE_LIFETIME = timedelta(days=7)
 COLOR_WISHES = ("sente", "gote", "random")
 
 
-def _ref(player: PlayerRecord) -> PlayerRef:
+def _ref(player: PlayerRow) -> PlayerRef:
     return PlayerRef(player.user_id, player.name, player.is_bot)
 
 
-def challenge_view(record: ChallengeRecord) -> ChallengeView:
-    return ChallengeView(
+def _challenge(record: ChallengeRow) -> Challenge:
+    return Challenge(
         id=record.id,
         guild_id=record.guild_id,
         channel_id=record.channel_id,
@@ -59,8 +58,13 @@ def _start_position(handicap: Handicap, start_sfen: str | None) -> tuple[Handica
     return Handicap.from_sfen(normal) or Handicap.EVEN, normal
 
 
-class ChallengeService(ServiceBase):
-    async def challenge(
+class Challenges:
+    """A challenge from its offer to its answer (a game starts), withdrawal or expiry."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+
+    async def offer(
         self,
         *,
         guild_id: int,
@@ -72,11 +76,11 @@ class ChallengeService(ServiceBase):
         handicap: Handicap | str = "even",
         impasse_rule: ImpasseRule | str = "27",
         start_sfen: str | None = None,
-    ) -> ChallengeView:
+    ) -> Challenge:
         """Offer a game. `color` is the challenger's side (in a handicap game gote gives
         the handicap); `start_sfen` starts from a set-up position instead of the usual one.
 
-        Example: `await service.challenge(guild_id=1, channel_id=2, challenger=alice,
+        Example: `await challenges.offer(guild_id=1, channel_id=2, challenger=alice,
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
         """
         if challenger.user_id == opponent.user_id:
@@ -92,7 +96,7 @@ class ChallengeService(ServiceBase):
         except ValueError as error:
             raise ServiceError(str(error)) from None
         chosen, start_sfen = _start_position(chosen, start_sfen)
-        now = self.now()
+        now = self._store.now()
         new = NewChallenge(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -107,11 +111,9 @@ class ChallengeService(ServiceBase):
             created_at=now,
             expires_at=now + CHALLENGE_LIFETIME,
         )
-        async with self.db.transaction() as tx:
+        async with self._store.db.transaction() as tx:
             for player in (challenger, opponent):
-                await tx.players.upsert(
-                    PlayerRecord(player.user_id, player.name, player.is_bot), now
-                )
+                await tx.players.upsert(PlayerRow(player.user_id, player.name, player.is_bot), now)
             existing = await tx.challenges.open_between(
                 guild_id, challenger.user_id, opponent.user_id, now
             )
@@ -123,60 +125,60 @@ class ChallengeService(ServiceBase):
             challenge_id = await tx.challenges.create(new)
             record = await tx.challenges.get(challenge_id)
         assert record is not None
-        self._deadline_set(new.expires_at)
-        return challenge_view(record)
+        self._store.deadline_set(new.expires_at)
+        return _challenge(record)
 
-    async def set_challenge_message(self, challenge_id: int, message_id: int | None) -> None:
+    async def set_message(self, challenge_id: int, message_id: int | None) -> None:
         """Remember the message showing the challenge (to edit it when it expires)."""
-        async with self.db.transaction() as tx:
+        async with self._store.db.transaction() as tx:
             if not await tx.challenges.set_message(challenge_id, message_id):
                 raise NotFound("That challenge no longer exists.")
 
-    async def get_challenge(self, challenge_id: int) -> ChallengeView:
+    async def get(self, challenge_id: int) -> Challenge:
         record = await self._challenge_record(challenge_id)
-        if record.status == "open" and self.now() >= record.expires_at:
-            return await self._expire(record) or await self.get_challenge(challenge_id)
-        return challenge_view(record)
+        if record.status == "open" and self._store.now() >= record.expires_at:
+            return await self.expire(record) or await self.get(challenge_id)
+        return _challenge(record)
 
-    async def _challenge_record(self, challenge_id: int) -> ChallengeRecord:
-        async with self.db.read() as tx:
+    async def _challenge_record(self, challenge_id: int) -> ChallengeRow:
+        async with self._store.db.read() as tx:
             record = await tx.challenges.get(challenge_id)
         if record is None:
             raise NotFound("That challenge no longer exists.")
         return record
 
-    async def _expire(self, record: ChallengeRecord) -> ChallengeView | None:
+    async def expire(self, record: ChallengeRow) -> Challenge | None:
         """Mark an open challenge expired and report it, once (None if it was closed first)."""
-        async with self.db.transaction() as tx:
+        async with self._store.db.transaction() as tx:
             closed = await tx.challenges.close(record.id, "expired")
             fresh = await tx.challenges.get(record.id)
         if not closed or fresh is None:
             return None
-        view = challenge_view(fresh)
-        await self._emit_expired(view)
+        view = _challenge(fresh)
+        await self._store.events.challenge_expired(view)
         return view
 
-    async def _open_challenge(self, challenge_id: int) -> ChallengeRecord:
+    async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
         record = await self._challenge_record(challenge_id)
-        if record.status == "open" and self.now() >= record.expires_at:
-            await self._expire(record)
+        if record.status == "open" and self._store.now() >= record.expires_at:
+            await self.expire(record)
             record = await self._challenge_record(challenge_id)
         if record.status != "open":
             raise ServiceError(f"This challenge is no longer open (it was {record.status}).")
         return record
 
-    async def accept(self, challenge_id: int, user_id: int) -> GameView:
+    async def accept(self, challenge_id: int, user_id: int) -> GameSnapshot:
         """The challenged player accepts: colours are settled and the game starts now."""
         record = await self._open_challenge(challenge_id)
         if user_id != record.opponent.user_id:
             raise NotAPlayer(f"Only {record.opponent.name} can accept this challenge.")
         wish = record.color
         if wish == "random":
-            wish = self._rng.choice(("sente", "gote"))
+            wish = self._store.rng.choice(("sente", "gote"))
         challenger, opponent = record.challenger.user_id, record.opponent.user_id
         sente, gote = (challenger, opponent) if wish == "sente" else (opponent, challenger)
         start = record.start_sfen or Handicap.parse(record.handicap).sfen
-        now = self.now()
+        now = self._store.now()
         new = NewGame(
             guild_id=record.guild_id,
             channel_id=record.channel_id,
@@ -191,37 +193,37 @@ class ChallengeService(ServiceBase):
         )
         first = Color.SENTE if start.split()[1] == "b" else Color.GOTE
         due = due_at(now, record.bank, record.period)
-        async with self.db.transaction() as tx:
+        async with self._store.db.transaction() as tx:
             game_id = await tx.games.create(new)
             if not await tx.challenges.close(record.id, "accepted", game_id=game_id):
                 raise ServiceError("This challenge was just withdrawn or answered.")
             if due is not None:
                 player = sente if first is Color.SENTE else gote
-                deadline = DeadlineRecord(game_id, player, due, reminder_at(now, due))
+                deadline = DeadlineRow(game_id, player, due, reminder_at(now, due))
                 await tx.deadlines.set(deadline)
         log.info("challenge %s accepted: game %s", record.id, game_id)
         if due is not None:
-            self._deadline_set(due)
-        return to_view(await self._load(game_id))
+            self._store.deadline_set(due)
+        return await self._store.load(game_id)
 
-    async def decline(self, challenge_id: int, user_id: int) -> ChallengeView:
+    async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player says no."""
         record = await self._open_challenge(challenge_id)
         if user_id != record.opponent.user_id:
             raise NotAPlayer(f"Only {record.opponent.name} can decline this challenge.")
         return await self._close(record, "declined")
 
-    async def cancel(self, challenge_id: int, user_id: int) -> ChallengeView:
+    async def cancel(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenger withdraws the challenge."""
         record = await self._open_challenge(challenge_id)
         if user_id != record.challenger.user_id:
             raise NotAPlayer(f"Only {record.challenger.name} can cancel this challenge.")
         return await self._close(record, "cancelled")
 
-    async def _close(self, record: ChallengeRecord, status: str) -> ChallengeView:
-        async with self.db.transaction() as tx:
+    async def _close(self, record: ChallengeRow, status: str) -> Challenge:
+        async with self._store.db.transaction() as tx:
             closed = await tx.challenges.close(record.id, status)
             fresh = await tx.challenges.get(record.id)
         if not closed or fresh is None:
             raise ServiceError("This challenge was just answered or withdrawn.")
-        return challenge_view(fresh)
+        return _challenge(fresh)

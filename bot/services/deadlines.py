@@ -17,23 +17,38 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from .challenges import ChallengeService
+from .challenges import Challenges
 from .errors import ServiceError
-from .loading import current_deadline, to_view
+from .loading import current_deadline
+from .store import GameStore
 
 log = logging.getLogger(__name__)
 _SLACK = timedelta(milliseconds=20)
 
 
-class DeadlineService(ChallengeService):
-    async def check_deadlines(self) -> datetime | None:
+class Deadlines:
+    """What falls due by itself: time-outs, reminders, expired challenges, and endings a
+    previous run stored but never posted."""
+
+    def __init__(self, store: GameStore, challenges: Challenges) -> None:
+        self._store = store
+        self._challenges = challenges
+        self._left_over_endings_posted = False
+
+    def now(self) -> datetime:
+        return self._store.now()
+
+    def add_deadline_listener(self, listener: Callable[[datetime | None], None]) -> None:
+        self._store.add_deadline_listener(listener)
+
+    async def check(self) -> datetime | None:
         """End overdue games, send due reminders, expire old challenges; returns when
         the next of these falls due (None: nothing pending)."""
         if not self._left_over_endings_posted:
             self._left_over_endings_posted = True
             await self.post_left_over_endings()
         now = self.now()
-        async with self.db.read() as tx:
+        async with self._store.db.read() as tx:
             overdue = await tx.deadlines.overdue(now)
             reminders = await tx.deadlines.reminders_due(now)
             expired = await tx.challenges.expired(now)
@@ -49,7 +64,7 @@ class DeadlineService(ChallengeService):
                 log.exception("could not send the reminder of game %s", deadline.game_id)
         for challenge in expired:
             try:
-                await self._expire(challenge)
+                await self._challenges.expire(challenge)
             except Exception:
                 log.exception("could not expire challenge %s", challenge.id)
         return await self.next_wakeup()
@@ -58,44 +73,44 @@ class DeadlineService(ChallengeService):
         """Report every ending that was stored but never posted: a previous run stopped
         between the two. The first deadline check of a run does this before anything
         else, so no ending of this run can be among them. Returns how many."""
-        async with self.db.query() as q:
+        async with self._store.db.query() as q:
             game_ids = await q.games.unannounced_endings()
         for game_id in game_ids:
             try:
-                game = to_view(await self._load(game_id))
+                game = await self._store.load(game_id)
             except ServiceError:
                 log.exception("could not load game %s to post its ending", game_id)
                 continue
             log.info("game %s: its ending was never posted; posting it now", game_id)
-            await self._emit_unannounced(game)
+            await self._store.events.ending_unannounced(game)
         return len(game_ids)
 
     async def next_wakeup(self) -> datetime | None:
         """The earliest pending deadline, reminder or challenge expiry."""
-        async with self.db.read() as tx:
+        async with self._store.db.read() as tx:
             times = [await tx.deadlines.next_event(), await tx.challenges.next_expiry()]
         pending = [moment for moment in times if moment is not None]
         return min(pending) if pending else None
 
     async def _end_if_overdue(self, game_id: int, now: datetime) -> None:
-        loaded = await self._load(game_id)
-        deadline = current_deadline(loaded.record)
+        loaded = await self._store.load(game_id)
+        deadline = current_deadline(loaded.row)
         if deadline is not None and now >= deadline:
-            await self._time_out(loaded, deadline)
+            await self._store.time_out(loaded, deadline)
 
     async def _remind(self, game_id: int, due: datetime, now: datetime) -> None:
-        async with self.db.transaction() as tx:
+        async with self._store.db.transaction() as tx:
             claimed = await tx.deadlines.claim_reminder(game_id, due, now)
         if claimed:
-            loaded = await self._load(game_id)
-            if loaded.record.status == "active":
-                await self._emit_reminder(to_view(loaded))
+            loaded = await self._store.load(game_id)
+            if loaded.is_active:
+                await self._store.events.deadline_reminder(loaded)
 
 
 class _Checker(Protocol):
     def now(self) -> datetime: ...
 
-    async def check_deadlines(self) -> datetime | None: ...
+    async def check(self) -> datetime | None: ...
 
     def add_deadline_listener(self, listener: Callable[[datetime | None], None]) -> None: ...
 
@@ -110,19 +125,19 @@ class DeadlineScheduler:
 
     def __init__(
         self,
-        service: _Checker,
+        deadlines: _Checker,
         *,
         max_sleep: timedelta = timedelta(hours=1),
         retry_delay: timedelta = timedelta(seconds=30),
     ) -> None:
-        self._service = service
+        self._service = deadlines
         self._max_sleep = max_sleep
         self._retry_delay = retry_delay
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._next: datetime | None = None
         self.checks = 0  # how many checks ran (for tests and logs)
-        service.add_deadline_listener(self.wake)
+        deadlines.add_deadline_listener(self.wake)
 
     @property
     def running(self) -> bool:
@@ -148,7 +163,7 @@ class DeadlineScheduler:
         while True:
             self._wakeup.clear()
             try:
-                upcoming = await self._service.check_deadlines()
+                upcoming = await self._service.check()
                 delay = self._delay(upcoming)
             except Exception:
                 log.exception("deadline check failed; retrying in %s", self._retry_delay)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .views import GameSummary, MoveText
+    from .values import GameSummary, MoveText
 
 
 class ServiceError(Exception):

@@ -1,27 +1,121 @@
-"""`GameService`: everything a command does, without Discord.
-
-The parts live in their own modules (challenges, play, impasse, deadlines,
-export) as mixins over `ServiceBase`, which holds the database, the clock and
-the caches; this class only puts them together, so the Discord layer sees one
-object with one method per action.
-"""
+"""Finding games: one by id, the one a command means, a member's list, the legal moves."""
 
 from __future__ import annotations
 
-from .deadlines import DeadlineService
-from .export import ExportService
-from .impasse import ImpasseService
-from .play import PlayService
+import asyncio
+import logging
+
+from .errors import ChooseGame, NotFound, ServiceError
+from .loading import color_of, summary
+from .store import GameStore, no_such_game
+from .values import GameSnapshot, GameSummary, MoveText
+
+log = logging.getLogger(__name__)
 
 
-class GameService(DeadlineService, PlayService, ImpasseService, ExportService):
-    """The game service. `GameService(db, clock=..., events=...)`; every method returns a
-    plain result object or raises a `ServiceError` whose `message` a player can read.
+def _sorted_summaries(games: list[GameSummary]) -> list[GameSummary]:
+    """Yours-to-move first, then the nearest deadline, games without one last."""
 
-    Example::
+    def key(game: GameSummary) -> tuple[bool, bool, float, int]:
+        deadline = game.deadline.timestamp() if game.deadline is not None else 0.0
+        return (not game.your_turn, game.deadline is None, deadline, game.id)
 
-        service = GameService(await Database.open("data/shogi.db"))
-        challenge = await service.challenge(guild_id=1, channel_id=2, challenger=a, opponent=b)
-        game = await service.accept(challenge.id, b.user_id)
-        result = await service.play(game.id, game.to_move.user_id, "P-76")
-    """
+    return sorted(games, key=key)
+
+
+class Games:
+    """The questions about games that change nothing."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+
+    async def get(self, game_id: int, *, guild_id: int | None = None) -> GameSnapshot:
+        """The game now (ended on time first if its deadline passed). With `guild_id`, a
+        game of another server does not exist."""
+        return await self._store.current(game_id, guild_id=guild_id)
+
+    async def resolve(
+        self,
+        user_id: int,
+        *,
+        guild_id: int | None,
+        game_id: int | None = None,
+        thread_id: int | None = None,
+    ) -> GameSnapshot:
+        """Which game a command means: the `game` option, else the game of the thread,
+        else the user's only game where it is their turn (or only active game).
+
+        Example: in a game's thread, `await games.resolve(alice, guild_id=g, thread_id=t)`
+        is that thread's game, whoever asks.
+        """
+        return await self.get(
+            await self.resolve_id(user_id, guild_id=guild_id, game_id=game_id, thread_id=thread_id),
+            guild_id=guild_id,
+        )
+
+    async def resolve_id(
+        self,
+        user_id: int,
+        *,
+        guild_id: int | None,
+        game_id: int | None = None,
+        thread_id: int | None = None,
+    ) -> int:
+        """As `resolve`, but only the id: in a game's thread, where nearly every move is
+        typed, that is one query, and a move then loads its game once, not twice."""
+        if game_id is not None:
+            return game_id
+        if thread_id is not None:
+            async with self._store.db.query() as q:
+                record = await q.games.by_thread(thread_id)
+            if record is not None:
+                if guild_id is not None and record.guild_id != guild_id:
+                    raise no_such_game(record.id)
+                return record.id
+        games = await self.active_for(user_id, guild_id=guild_id)
+        if not games:
+            raise NotFound("You have no active games here; start one with /challenge.")
+        mine = [game for game in games if game.your_turn]
+        if len(mine) == 1:
+            return mine[0].id
+        if len(games) == 1:
+            return games[0].id
+        raise ChooseGame("You have several games; say which one.", games)
+
+    async def active_for(self, user_id: int, *, guild_id: int | None = None) -> list[GameSummary]:
+        """The user's active games, theirs to move first, then by deadline."""
+        async with self._store.db.query() as q:
+            records = await q.games.active_for(user_id, guild_id)
+        return _sorted_summaries([summary(record, user_id) for record in records])
+
+    async def legal_moves(self, game_id: int, user_id: int | None = None) -> list[MoveText]:
+        """Every legal move of the current position, for autocomplete (cached by
+        position). With `user_id`, none unless that user is to move in this game: a
+        spectator or the waiting player is offered nothing to type."""
+        game = await self._store.load(game_id)
+        if not game.is_active:
+            return []
+        if user_id is not None and color_of(game.row, user_id) is not game.turn:
+            return []
+        return self._store.legal.get(game.game.position, game.last_move)
+
+    async def set_thread(self, game_id: int, thread_id: int | None) -> None:
+        """Remember the thread the game is played in (its moves are typed there)."""
+        async with self._store.db.transaction() as tx:
+            if not await tx.games.set_thread(game_id, thread_id):
+                raise no_such_game(game_id)
+
+    async def warm_up(self, limit: int | None = None) -> int:
+        """Replay the most recently moved active games into the cache, so that the first
+        move in each after a start-up does not pay for replaying its whole record. Yields
+        to other tasks between games; returns how many were loaded. Run it as a task after
+        opening the database."""
+        async with self._store.db.read() as tx:
+            ids = await tx.games.recently_active(limit or self._store.cache_size)
+        for game_id in ids:
+            try:
+                await self._store.load(game_id)
+            except ServiceError:
+                log.warning("game %s could not be loaded at start-up", game_id)
+            await asyncio.sleep(0)
+        return len(ids)

@@ -16,34 +16,40 @@ from rules import Color, Game, Handicap, Outcome, Termination
 from rules.impasse import AgreedCount, Declaration, Verdict, camp_count, count_24, evaluate_27
 from rules.impasse import required_27 as required_points
 
-from .base import ServiceBase
 from .errors import ImpasseRefused, NotYourTurn
-from .loading import Loaded, color_name, player_ref, to_view
-from .views import GameView, ImpasseReport, ImpasseRule
+from .loading import color_name
+from .store import GameStore
+from .values import GameSnapshot, ImpasseReport, ImpasseRule
 
 
-def missing_points(game: Game) -> int:
-    """What a handicap start removed (0 for the even start and for set-up positions)."""
+def handicap_points(game: Game) -> int:
+    """The points of the pieces a handicap start removed from the giver (0 for the even
+    start and for set-up positions, which have no giver)."""
     handicap = game.handicap
     return 0 if handicap is None or handicap is Handicap.EVEN else game.missing_points()
 
 
 def declaration(game: Game, color: Color) -> Declaration:
-    return evaluate_27(game.position, color, missing=missing_points(game))
+    return evaluate_27(game.position, color, missing=handicap_points(game))
 
 
 def agreed_count(game: Game) -> AgreedCount:
-    return count_24(game.position, missing=missing_points(game))
+    return count_24(game.position, missing=handicap_points(game))
 
 
-class ImpasseService(ServiceBase):
-    async def impasse_report(self, game_id: int) -> ImpasseReport:
+class Impasse:
+    """The impasse rules of a game: counts, the 24-point proposal, the 27-point declaration."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+
+    async def report(self, game_id: int, *, guild_id: int | None = None) -> ImpasseReport:
         """Both players' counts and what the game's rule allows right now."""
-        loaded = await self._current(game_id)
+        loaded = await self._store.current(game_id, guild_id=guild_id)
         game = loaded.game
-        rule = ImpasseRule(loaded.record.impasse_rule)
-        active = loaded.record.status == "active"
-        missing = missing_points(game)
+        rule = loaded.impasse_rule
+        active = loaded.is_active
+        missing = handicap_points(game)
         counts = {color: camp_count(game.position, color) for color in Color}
         required = {color: required_points(color, missing) for color in Color}
         predicted = None
@@ -56,7 +62,7 @@ class ImpasseService(ServiceBase):
         elif active:
             can_count = agreed_count(game).applicable
         return ImpasseReport(
-            game=to_view(loaded),
+            game=loaded,
             counts=counts,
             required_27=required,
             rule=rule,
@@ -65,11 +71,11 @@ class ImpasseService(ServiceBase):
             declaration=predicted,
         )
 
-    async def _count_game(self, game_id: int, user_id: int) -> tuple[Loaded, Color]:
-        loaded = await self._current(game_id)
-        color = self._player_color(loaded, user_id)
-        self._require_active(loaded)
-        if loaded.record.impasse_rule != ImpasseRule.COUNT_24.value:
+    async def _count_game(
+        self, game_id: int, user_id: int, guild_id: int | None
+    ) -> tuple[GameSnapshot, Color]:
+        loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
+        if loaded.row.impasse_rule != ImpasseRule.COUNT_24.value:
             raise ImpasseRefused(
                 "This game uses the 27-point declaration: declare on your turn instead."
             )
@@ -78,61 +84,65 @@ class ImpasseService(ServiceBase):
             raise ImpasseRefused(count.reason or "The pieces cannot be counted now.")
         return loaded, color
 
-    async def propose_count(self, game_id: int, user_id: int) -> GameView:
+    async def propose_count(
+        self, game_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> GameSnapshot:
         """Propose the 24-point count (both kings entered); if the opponent already
         proposed it, this agrees and the game ends by the count."""
-        loaded, color = await self._count_game(game_id, user_id)
-        pending = loaded.record.count_proposed_by
+        loaded, color = await self._count_game(game_id, user_id, guild_id)
+        pending = loaded.row.count_proposed_by
         if pending == color_name(color.opponent):
             return await self._settle(loaded)
         if pending == color_name(color):
-            other = player_ref(loaded.record, color.opponent).name
+            other = loaded.player(color.opponent).name
             raise ImpasseRefused(f"You have already proposed the count; {other} can accept it.")
         await self._set_proposal(loaded, color)
-        return to_view(await self._load(game_id))
+        return await self._store.load(game_id)
 
-    async def accept_count(self, game_id: int, user_id: int) -> GameView:
+    async def accept_count(
+        self, game_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> GameSnapshot:
         """Accept the opponent's count proposal: the game ends by the 24-point count."""
-        loaded, color = await self._count_game(game_id, user_id)
-        proposer = loaded.record.count_proposed_by
+        loaded, color = await self._count_game(game_id, user_id, guild_id)
+        proposer = loaded.row.count_proposed_by
         if proposer == color_name(color):
-            other = player_ref(loaded.record, color.opponent).name
+            other = loaded.player(color.opponent).name
             raise ImpasseRefused(f"You proposed the count yourself; only {other} can accept it.")
         if proposer != color_name(color.opponent):
             raise ImpasseRefused("Your opponent has not proposed the count (or a move was made).")
         return await self._settle(loaded)
 
-    async def decline_count(self, game_id: int, user_id: int) -> GameView:
+    async def decline_count(
+        self, game_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> GameSnapshot:
         """Turn down the opponent's count proposal; the game goes on."""
-        loaded = await self._current(game_id)
-        color = self._player_color(loaded, user_id)
-        self._require_active(loaded)
-        if loaded.record.count_proposed_by != color_name(color.opponent):
+        loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
+        if loaded.row.count_proposed_by != color_name(color.opponent):
             raise ImpasseRefused("There is no count proposal from your opponent to decline.")
         await self._set_proposal(loaded, None)
-        return to_view(await self._load(game_id))
+        return await self._store.load(game_id)
 
-    async def _set_proposal(self, loaded: Loaded, color: Color | None) -> None:
-        record = loaded.record
-        async with self.db.transaction() as tx:
+    async def _set_proposal(self, loaded: GameSnapshot, color: Color | None) -> None:
+        record = loaded.row
+        async with self._store.db.transaction() as tx:
             done = await tx.games.set_count_proposal(record.id, color_name(color), record.ply)
         if not done:
             raise ImpasseRefused("A move was just made; look at the position and try again.")
 
-    async def _settle(self, loaded: Loaded) -> GameView:
+    async def _settle(self, loaded: GameSnapshot) -> GameSnapshot:
         count = agreed_count(loaded.game)
         if not count.applicable:
             raise ImpasseRefused(count.reason or "The pieces cannot be counted now.")
         outcome = Outcome(Termination.IMPASSE_24, count.winner)
-        return await self._finish_or_explain(loaded, outcome, expected_ply=loaded.record.ply)
+        return await self._store.finish_or_refuse(loaded, outcome, expected_ply=loaded.ply)
 
-    async def declare(self, game_id: int, user_id: int) -> GameView:
+    async def declare(
+        self, game_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> GameSnapshot:
         """Declare under the 27-point rule: wins when every condition holds; otherwise
         refused with the reason (the game goes on)."""
-        loaded = await self._current(game_id)
-        color = self._player_color(loaded, user_id)
-        self._require_active(loaded)
-        if loaded.record.impasse_rule != ImpasseRule.DECLARATION_27.value:
+        loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
+        if loaded.row.impasse_rule != ImpasseRule.DECLARATION_27.value:
             raise ImpasseRefused(
                 "This game uses the 24-point count: propose the count once both kings entered."
             )
@@ -143,4 +153,4 @@ class ImpasseService(ServiceBase):
         if verdict.verdict is not Verdict.WIN:
             raise ImpasseRefused(verdict.reason or "You cannot declare now.")
         outcome = Outcome(Termination.IMPASSE_27, color)
-        return await self._finish_or_explain(loaded, outcome, expected_ply=loaded.record.ply)
+        return await self._store.finish_or_refuse(loaded, outcome, expected_ply=loaded.ply)

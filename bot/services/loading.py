@@ -1,4 +1,4 @@
-"""From stored rows to a `GameView`: replaying the move list, caching, formatting moves.
+"""From stored rows to a `GameSnapshot`: replaying the move list, caching, formatting moves.
 
 The move list is the truth. A game is rebuilt by replaying its moves from the
 start SFEN with `rules.Game` (which also re-decides repetition), and the result
@@ -15,15 +15,14 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
-from bot.db import GameRecord
+from bot.db import GameRow
 from rules import Color, Game, Handicap, IllegalMoveError, Move, Outcome, Position, Termination
 from rules.notation import format_move
 
 from .clocks import TimeControl, due_at
-from .views import GameSummary, GameView, ImpasseRule, MoveText, PlayerRef
+from .values import GameSnapshot, GameSummary, ImpasseRule, MoveText, PlayerRef
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +38,7 @@ def parse_color(name: str | None) -> Color | None:
     return None if name is None else COLORS[name]
 
 
-def stored_outcome(record: GameRecord) -> Outcome | None:
+def stored_outcome(record: GameRow) -> Outcome | None:
     if record.termination is None:
         return None
     return Outcome(Termination(record.termination), parse_color(record.winner))
@@ -50,12 +49,12 @@ def turn_of(sfen: str) -> Color:
     return Color.SENTE if sfen.split()[1] == "b" else Color.GOTE
 
 
-def player_ref(record: GameRecord, color: Color) -> PlayerRef:
+def player_ref(record: GameRow, color: Color) -> PlayerRef:
     player = record.sente if color is Color.SENTE else record.gote
     return PlayerRef(player.user_id, player.name, player.is_bot)
 
 
-def color_of(record: GameRecord, user_id: int) -> Color | None:
+def color_of(record: GameRow, user_id: int) -> Color | None:
     if record.sente.user_id == user_id:
         return Color.SENTE
     if record.gote.user_id == user_id:
@@ -63,13 +62,13 @@ def color_of(record: GameRecord, user_id: int) -> Color | None:
     return None
 
 
-def deadline_of(record: GameRecord, color: Color) -> datetime | None:
+def deadline_of(record: GameRow, color: Color) -> datetime | None:
     """The deadline of `color` if they were to move now (None without a time limit)."""
     bank = record.sente_bank if color is Color.SENTE else record.gote_bank
     return due_at(record.turn_started_at, bank, record.period)
 
 
-def current_deadline(record: GameRecord) -> datetime | None:
+def current_deadline(record: GameRow) -> datetime | None:
     """The running deadline of an active game, from the clock state on the game row."""
     if record.status != "active":
         return None
@@ -85,24 +84,11 @@ def move_text(position: Position, move: Move, last_move: Move | None) -> MoveTex
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Loaded:
-    """A game row together with its replayed game (the game's outcome applied)."""
-
-    record: GameRecord
-    game: Game
-    last_text: MoveText | None
-
-    @property
-    def last_move(self) -> Move | None:
-        return self.game.moves[-1] if self.game.moves else None
-
-
 class ReplayError(Exception):
     """A stored move list that does not replay legally: the database is damaged."""
 
 
-def replay(record: GameRecord, usi_moves: Sequence[str]) -> Loaded:
+def replay(record: GameRow, usi_moves: Sequence[str]) -> GameSnapshot:
     """Rebuild a game from its start SFEN and stored moves, and apply the stored result."""
     try:
         game = Game.replay(record.start_sfen, usi_moves)
@@ -119,7 +105,7 @@ def replay(record: GameRecord, usi_moves: Sequence[str]) -> Loaded:
         game.set_outcome(stored)  # resignation, time, abort, impasse: not visible in the moves
     elif game.outcome != stored:
         log.warning("game %s: stored result %s, the moves give %s", record.id, stored, game.outcome)
-    return Loaded(record, game, last_text)
+    return snapshot(record, game, last_text)
 
 
 def copy_game(game: Game) -> Game:
@@ -127,11 +113,11 @@ def copy_game(game: Game) -> Game:
     return game.copy()
 
 
-def with_outcome(loaded: Loaded, record: GameRecord, outcome: Outcome) -> Loaded:
+def with_outcome(before: GameSnapshot, record: GameRow, outcome: Outcome) -> GameSnapshot:
     """The same game ended by `outcome` (a copy: the cached game stays as it was)."""
-    game = copy_game(loaded.game)
+    game = copy_game(before.game)
     game.outcome = outcome
-    return Loaded(record, game, loaded.last_text)
+    return snapshot(record, game, before.last_move_text)
 
 
 class GameCache:
@@ -139,27 +125,29 @@ class GameCache:
 
     def __init__(self, size: int = 512) -> None:
         self._size = size
-        self._entries: OrderedDict[int, Loaded] = OrderedDict()
+        self._entries: OrderedDict[int, GameSnapshot] = OrderedDict()
 
-    def get(self, record: GameRecord) -> Loaded | None:
+    def get(self, record: GameRow) -> GameSnapshot | None:
         """The cached game if it still matches the row (same ply, position and result)."""
         entry = self._entries.get(record.id)
         if entry is None:
             return None
-        old = entry.record
+        old = entry.row
         if (old.ply, old.sfen, old.termination) != (record.ply, record.sfen, record.termination):
             del self._entries[record.id]
             return None
         self._entries.move_to_end(record.id)
-        return Loaded(record, entry.game, entry.last_text)
+        if old == record:
+            return entry
+        return snapshot(record, entry.game, entry.last_move_text)
 
     @property
     def size(self) -> int:
         return self._size
 
-    def put(self, loaded: Loaded) -> None:
-        self._entries[loaded.record.id] = loaded
-        self._entries.move_to_end(loaded.record.id)
+    def put(self, game: GameSnapshot) -> None:
+        self._entries[game.id] = game
+        self._entries.move_to_end(game.id)
         while len(self._entries) > self._size:
             self._entries.popitem(last=False)
 
@@ -189,12 +177,13 @@ class LegalMoveCache:
         return list(entry)
 
 
-def to_view(loaded: Loaded) -> GameView:
-    record, game = loaded.record, loaded.game
+def snapshot(record: GameRow, game: Game, last_text: MoveText | None) -> GameSnapshot:
+    """The snapshot of a row and its replayed game (`last_text`: the last move, written)."""
     active = record.status == "active"
     to_move = player_ref(record, game.position.turn) if active else None
     proposal = parse_color(record.count_proposed_by)
-    return GameView(
+    return GameSnapshot(
+        row=record,
         id=record.id,
         guild_id=record.guild_id,
         channel_id=record.channel_id,
@@ -209,8 +198,8 @@ def to_view(loaded: Loaded) -> GameView:
         outcome=stored_outcome(record),
         to_move=to_move,
         deadline=current_deadline(record),
-        last_move=loaded.last_move,
-        last_move_text=loaded.last_text,
+        last_move=game.moves[-1] if game.moves else None,
+        last_move_text=last_text,
         ply=record.ply,
         started_at=record.started_at,
         pending_count_proposal=proposal if active else None,
@@ -219,7 +208,7 @@ def to_view(loaded: Loaded) -> GameView:
     )
 
 
-def summary(record: GameRecord, user_id: int) -> GameSummary:
+def summary(record: GameRow, user_id: int) -> GameSummary:
     """One of `user_id`'s games as a line of `/games` (no replay needed)."""
     color = color_of(record, user_id)
     assert color is not None

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.db import Database
-from bot.services import ChallengeView, GameService, GameView, MoveResult, PlayerRef
+from bot.services import Challenge, GameService, GameSnapshot, PlayedMove, PlayerRef
 from rules import Color, Game
 
 ALICE = PlayerRef(1001, "Alice")
@@ -41,21 +41,21 @@ class FakeClock:
 class RecordingEvents:
     """A `GameEvents` that remembers what it was told."""
 
-    timed_out: list[GameView] = field(default_factory=list)
-    unannounced: list[GameView] = field(default_factory=list)
-    reminders: list[GameView] = field(default_factory=list)
-    expired: list[ChallengeView] = field(default_factory=list)
+    timed_out: list[GameSnapshot] = field(default_factory=list)
+    unannounced: list[GameSnapshot] = field(default_factory=list)
+    reminders: list[GameSnapshot] = field(default_factory=list)
+    expired: list[Challenge] = field(default_factory=list)
 
-    async def game_timed_out(self, game: GameView) -> None:
+    async def game_timed_out(self, game: GameSnapshot) -> None:
         self.timed_out.append(game)
 
-    async def deadline_reminder(self, game: GameView) -> None:
+    async def deadline_reminder(self, game: GameSnapshot) -> None:
         self.reminders.append(game)
 
-    async def challenge_expired(self, challenge: ChallengeView) -> None:
+    async def challenge_expired(self, challenge: Challenge) -> None:
         self.expired.append(challenge)
 
-    async def ending_unannounced(self, game: GameView) -> None:
+    async def ending_unannounced(self, game: GameSnapshot) -> None:
         self.unannounced.append(game)
 
 
@@ -101,9 +101,9 @@ async def start_game(
     impasse_rule: str = "27",
     start_sfen: str | None = None,
     guild_id: int = GUILD,
-) -> GameView:
+) -> GameSnapshot:
     """A game between two players, accepted at once (Alice is sente by default)."""
-    challenge = await service.challenge(
+    challenge = await service.challenges.offer(
         guild_id=guild_id,
         channel_id=CHANNEL,
         challenger=challenger,
@@ -114,16 +114,16 @@ async def start_game(
         impasse_rule=impasse_rule,
         start_sfen=start_sfen,
     )
-    return await service.accept(challenge.id, opponent.user_id)
+    return await service.challenges.accept(challenge.id, opponent.user_id)
 
 
-async def play_all(service: GameService, game_id: int, moves: Iterable[str]) -> MoveResult:
+async def play_all(service: GameService, game_id: int, moves: Iterable[str]) -> PlayedMove:
     """Play `moves`, each by whoever is to move; returns the last result."""
     result = None
     for text in moves:
-        view = await service.get_game(game_id)
+        view = await service.games.get(game_id)
         assert view.to_move is not None, f"game over before {text!r}"
-        result = await service.play(game_id, view.to_move.user_id, text)
+        result = await service.moves.play(game_id, view.to_move.user_id, text)
     assert result is not None
     return result
 

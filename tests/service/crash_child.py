@@ -18,13 +18,13 @@ PAIRS = [(PlayerRef(11, "A"), PlayerRef(12, "B")), (PlayerRef(21, "C"), PlayerRe
 
 
 async def current_game(service: GameService, first: PlayerRef, second: PlayerRef) -> int:
-    games = await service.list_games(first.user_id)
+    games = await service.games.active_for(first.user_id)
     if games:
         return games[0].id
-    challenge = await service.challenge(
+    challenge = await service.challenges.offer(
         guild_id=1, channel_id=1, challenger=first, opponent=second, time_control="unlimited"
     )
-    return (await service.accept(challenge.id, second.user_id)).id
+    return (await service.challenges.accept(challenge.id, second.user_id)).id
 
 
 async def main(path: str, seed: int) -> None:
@@ -35,15 +35,15 @@ async def main(path: str, seed: int) -> None:
     while True:
         first, second = rng.choice(PAIRS)
         game_id = await current_game(service, first, second)
-        view = await service.get_game(game_id)
+        view = await service.games.get(game_id)
         assert view.to_move is not None
         if rng.random() < 0.01:
-            await service.resign(game_id, view.to_move.user_id)
+            await service.moves.resign(game_id, view.to_move.user_id)
             print(f"resigned {game_id}", flush=True)
             continue
         move = rng.choice(view.game.position.legal_moves())
         try:
-            result = await service.play(game_id, view.to_move.user_id, move.usi())
+            result = await service.moves.play(game_id, view.to_move.user_id, move.usi())
         except ServiceError as error:  # pragma: no cover - would be a bug; the test sees it
             print(f"error {error.message}", flush=True)
             raise

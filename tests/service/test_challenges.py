@@ -24,12 +24,12 @@ from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock, RecordingEve
 async def offer(service: GameService, **options: object) -> int:
     options.setdefault("challenger", ALICE)
     options.setdefault("opponent", BOB)
-    challenge = await service.challenge(guild_id=GUILD, channel_id=CHANNEL, **options)  # type: ignore[arg-type]
+    challenge = await service.challenges.offer(guild_id=GUILD, channel_id=CHANNEL, **options)  # type: ignore[arg-type]
     return challenge.id
 
 
 async def test_challenge_records_the_settings(service: GameService, clock: FakeClock) -> None:
-    challenge = await service.challenge(
+    challenge = await service.challenges.offer(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=ALICE,
@@ -45,8 +45,8 @@ async def test_challenge_records_the_settings(service: GameService, clock: FakeC
     assert challenge.impasse_rule is ImpasseRule.COUNT_24
     assert challenge.status == "open" and challenge.game_id is None
     assert challenge.expires_at == clock.now + timedelta(days=7)
-    await service.set_challenge_message(challenge.id, 555)
-    assert (await service.get_challenge(challenge.id)).message_id == 555
+    await service.challenges.set_message(challenge.id, 555)
+    assert (await service.challenges.get(challenge.id)).message_id == 555
 
 
 @pytest.mark.parametrize(
@@ -78,7 +78,7 @@ async def test_one_open_challenge_per_pair_either_way(service: GameService) -> N
     with pytest.raises(ServiceError, match="already an open challenge"):
         await offer(service, challenger=BOB, opponent=ALICE)
     await offer(service, opponent=CAROL)  # another pair is fine
-    await service.decline(first, BOB.user_id)
+    await service.challenges.decline(first, BOB.user_id)
     await offer(service)  # and the pair again once the first is answered
 
 
@@ -87,29 +87,29 @@ async def test_only_the_challenged_answers_and_only_the_challenger_cancels(
 ) -> None:
     challenge = await offer(service)
     with pytest.raises(NotAPlayer, match="Only Bob"):
-        await service.accept(challenge, ALICE.user_id)
+        await service.challenges.accept(challenge, ALICE.user_id)
     with pytest.raises(NotAPlayer, match="Only Bob"):
-        await service.decline(challenge, CAROL.user_id)
+        await service.challenges.decline(challenge, CAROL.user_id)
     with pytest.raises(NotAPlayer, match="Only Alice"):
-        await service.cancel(challenge, BOB.user_id)
-    cancelled = await service.cancel(challenge, ALICE.user_id)
+        await service.challenges.cancel(challenge, BOB.user_id)
+    cancelled = await service.challenges.cancel(challenge, ALICE.user_id)
     assert cancelled.status == "cancelled"
     with pytest.raises(ServiceError, match="no longer open"):
-        await service.accept(challenge, BOB.user_id)
+        await service.challenges.accept(challenge, BOB.user_id)
 
 
 async def test_accept_starts_the_game_once(service: GameService, clock: FakeClock) -> None:
     challenge = await offer(service, color="sente", time_control="2d")
-    game = await service.accept(challenge, BOB.user_id)
+    game = await service.challenges.accept(challenge, BOB.user_id)
     assert (game.sente, game.gote, game.to_move) == (ALICE, BOB, ALICE)
     assert game.started_at == clock.now
     assert game.deadline == clock.now + timedelta(days=2)
-    closed = await service.get_challenge(challenge)
+    closed = await service.challenges.get(challenge)
     assert closed.status == "accepted" and closed.game_id == game.id
     with pytest.raises(ServiceError, match="no longer open"):
-        await service.accept(challenge, BOB.user_id)
+        await service.challenges.accept(challenge, BOB.user_id)
     with pytest.raises(ServiceError, match="no longer open"):
-        await service.cancel(challenge, ALICE.user_id)
+        await service.challenges.cancel(challenge, ALICE.user_id)
 
 
 async def test_random_colour_is_settled_at_accept(db: Database, clock: FakeClock) -> None:
@@ -117,22 +117,22 @@ async def test_random_colour_is_settled_at_accept(db: Database, clock: FakeClock
     for seed in range(12):
         service = GameService(db, clock=clock, rng=random.Random(seed))
         challenge = await offer(service, color="random")
-        game = await service.accept(challenge, BOB.user_id)
+        game = await service.challenges.accept(challenge, BOB.user_id)
         seen.add(game.sente.name)
-        await service.abort(game.id, ALICE.user_id)
+        await service.moves.abort(game.id, ALICE.user_id)
     assert seen == {"Alice", "Bob"}
 
 
 async def test_unlimited_game_has_no_deadline(service: GameService) -> None:
     challenge = await offer(service, time_control="unlimited")
-    game = await service.accept(challenge, BOB.user_id)
+    game = await service.challenges.accept(challenge, BOB.user_id)
     assert game.deadline is None and game.time_control.unlimited
     with pytest.raises(ServiceError, match="no time limit"):
-        await service.give_time(game.id, BOB.user_id)
+        await service.moves.give_time(game.id, BOB.user_id)
 
 
 async def test_set_up_position_that_is_a_handicap_counts_as_one(service: GameService) -> None:
-    challenge = await service.challenge(
+    challenge = await service.challenges.offer(
         guild_id=GUILD,
         channel_id=CHANNEL,
         challenger=ALICE,
@@ -148,8 +148,8 @@ async def test_expired_challenge_cannot_be_accepted(
     challenge = await offer(service)
     clock.advance(days=7)
     with pytest.raises(ServiceError, match="expired"):
-        await service.accept(challenge, BOB.user_id)
+        await service.challenges.accept(challenge, BOB.user_id)
     assert [c.id for c in events.expired] == [challenge]
-    assert (await service.get_challenge(challenge)).status == "expired"
-    assert await service.check_deadlines() is None
+    assert (await service.challenges.get(challenge)).status == "expired"
+    assert await service.deadlines.check() is None
     assert len(events.expired) == 1

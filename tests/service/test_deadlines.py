@@ -22,15 +22,15 @@ async def test_bank_is_spent_first_then_each_move_has_the_period(
     game = await start_game(service, time_control="2d+1d")
     assert game.deadline == clock.now + 3 * DAY
     clock.advance(days=1.5)  # Alice thinks 1.5 days: 0.5 days of bank left
-    result = await service.play(game.id, ALICE.user_id, "7g7f")
+    result = await service.moves.play(game.id, ALICE.user_id, "7g7f")
     assert result.deadline == clock.now + 3 * DAY  # Bob's bank is untouched
     clock.advance(hours=1)
-    result = await service.play(game.id, BOB.user_id, "3c3d")
+    result = await service.moves.play(game.id, BOB.user_id, "3c3d")
     assert result.deadline == clock.now + 1.5 * DAY  # Alice: 0.5 days of bank + 1 day
     clock.advance(days=1.2)  # more than her bank: it is empty now, the period covered the rest
-    await service.play(game.id, ALICE.user_id, "2g2f")
+    await service.moves.play(game.id, ALICE.user_id, "2g2f")
     clock.advance(hours=1)
-    result = await service.play(game.id, BOB.user_id, "4c4d")
+    result = await service.moves.play(game.id, BOB.user_id, "4c4d")
     assert result.deadline == clock.now + DAY  # only the period from now on
 
 
@@ -38,19 +38,19 @@ async def test_overdue_game_ends_on_time_once(
     service: GameService, clock: FakeClock, events: RecordingEvents
 ) -> None:
     game = await start_game(service, time_control="1d")
-    await service.play(game.id, ALICE.user_id, "7g7f")
+    await service.moves.play(game.id, ALICE.user_id, "7g7f")
     deadline = clock.now + DAY
-    assert await service.check_deadlines() == clock.now + DAY * 4 / 5  # the reminder
+    assert await service.deadlines.check() == clock.now + DAY * 4 / 5  # the reminder
     clock.advance(days=1)
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert [view.id for view in events.timed_out] == [game.id]
     ended = events.timed_out[0]
     assert ended.outcome is not None and ended.outcome.termination is Termination.TIME
     assert ended.outcome.winner is Color.SENTE and ended.status == "finished"
     assert ended.finished_at == deadline
-    assert await service.check_deadlines() is None
+    assert await service.deadlines.check() is None
     assert len(events.timed_out) == 1
-    view = await service.get_game(game.id)
+    view = await service.games.get(game.id)
     assert view.outcome == ended.outcome and view.deadline is None
     assert events.reminders == []  # the reminder time had passed unseen: no late reminder
 
@@ -61,13 +61,13 @@ async def test_a_move_after_the_deadline_is_refused_and_the_game_lost(
     game = await start_game(service, time_control="3d")
     clock.advance(days=3, seconds=1)
     with pytest.raises(GameOver, match="on time"):
-        await service.play(game.id, ALICE.user_id, "7g7f")
+        await service.moves.play(game.id, ALICE.user_id, "7g7f")
     assert [view.id for view in events.timed_out] == [game.id]
     assert events.timed_out[0].outcome is not None
     assert events.timed_out[0].outcome.winner is Color.GOTE
     async with db.read() as tx:
         assert await tx.moves.usi_list(game.id) == []
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert len(events.timed_out) == 1
 
 
@@ -77,21 +77,21 @@ async def test_one_reminder_per_deadline(
     game = await start_game(service, time_control="3d")
     start = clock.now
     reminder = start + 3 * DAY * 4 / 5  # 80 % is later than 24 hours before
-    assert await service.check_deadlines() == reminder
+    assert await service.deadlines.check() == reminder
     clock.now = reminder - timedelta(seconds=1)
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert events.reminders == []
     clock.now = reminder
-    assert await service.check_deadlines() == start + 3 * DAY
+    assert await service.deadlines.check() == start + 3 * DAY
     assert [view.to_move for view in events.reminders] == [ALICE]
     clock.advance(hours=3)
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert len(events.reminders) == 1
-    await service.play(game.id, ALICE.user_id, "7g7f")  # a new deadline for Bob
+    await service.moves.play(game.id, ALICE.user_id, "7g7f")  # a new deadline for Bob
     clock.advance(days=3 * 0.8)
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert [view.to_move for view in events.reminders] == [ALICE, BOB]
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert len(events.reminders) == 2
 
 
@@ -99,7 +99,7 @@ async def test_long_periods_remind_24_hours_before(
     service: GameService, clock: FakeClock, events: RecordingEvents
 ) -> None:
     await start_game(service, time_control="14d")
-    assert await service.check_deadlines() == clock.now + 13 * DAY
+    assert await service.deadlines.check() == clock.now + 13 * DAY
 
 
 async def test_give_time_resets_the_opponents_period(
@@ -107,33 +107,33 @@ async def test_give_time_resets_the_opponents_period(
 ) -> None:
     game = await start_game(service, time_control="3d")
     clock.advance(days=2.5)
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert len(events.reminders) == 1
     with pytest.raises(ServiceError, match="your move"):
-        await service.give_time(game.id, ALICE.user_id)
-    view = await service.give_time(game.id, BOB.user_id)
+        await service.moves.give_time(game.id, ALICE.user_id)
+    view = await service.moves.give_time(game.id, BOB.user_id)
     assert view.deadline == clock.now + 3 * DAY and view.to_move == ALICE
     clock.advance(days=2.4)
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert len(events.reminders) == 2  # the new deadline gets its own reminder
     clock.advance(days=0.5)
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert events.timed_out == []  # the old deadline has passed; the new one has not
 
 
 async def test_challenges_expire_after_seven_days_once(
     service: GameService, clock: FakeClock, events: RecordingEvents
 ) -> None:
-    challenge = await service.challenge(guild_id=1, channel_id=2, challenger=ALICE, opponent=BOB)
-    assert await service.check_deadlines() == clock.now + 7 * DAY
+    challenge = await service.challenges.offer(guild_id=1, channel_id=2, challenger=ALICE, opponent=BOB)
+    assert await service.deadlines.check() == clock.now + 7 * DAY
     clock.advance(days=6, hours=23)
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert events.expired == []
     clock.advance(hours=1)
-    assert await service.check_deadlines() is None
+    assert await service.deadlines.check() is None
     assert [c.id for c in events.expired] == [challenge.id]
     assert events.expired[0].status == "expired"
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert len(events.expired) == 1
 
 
@@ -148,10 +148,10 @@ async def test_events_survive_a_failing_handler(
     game = await start_game(service, time_control="1d")
     other = await start_game(service, opponent=BOB.__class__(77, "Zed"), time_control="2d")
     clock.advance(days=3)
-    await service.check_deadlines()
+    await service.deadlines.check()
     assert "Discord is down" in caplog.text
     for game_id in (game.id, other.id):
-        assert (await service.get_game(game_id)).status == "finished"
+        assert (await service.games.get(game_id)).status == "finished"
 
 
 async def test_endings_stored_but_never_posted_are_reported_at_the_next_start(
@@ -161,27 +161,27 @@ async def test_endings_stored_but_never_posted_are_reported_at_the_next_start(
     unposted, and the first deadline check of the next run reports it, once."""
     first_run = GameService(db, clock=clock, events=RecordingEvents())
     resigned = await start_game(first_run)
-    await first_run.resign(resigned.id, ALICE.user_id)
+    await first_run.moves.resign(resigned.id, ALICE.user_id)
     posted = await start_game(first_run)
-    await first_run.resign(posted.id, BOB.user_id)
-    await first_run.mark_end_announced(posted.id)  # this one was posted
+    await first_run.moves.resign(posted.id, BOB.user_id)
+    await first_run.store.mark_end_announced(posted.id)  # this one was posted
     overdue = await start_game(first_run, time_control="1d")
     clock.advance(days=2)  # falls due while the bot is down
 
     events = RecordingEvents()
     next_run = GameService(db, clock=clock, events=events)
-    await next_run.check_deadlines()
+    await next_run.deadlines.check()
     # The old ending is reported; the time-out of this run goes its own way, not twice.
     assert [game.id for game in events.unannounced] == [resigned.id]
     assert events.unannounced[0].outcome is not None
     assert events.unannounced[0].outcome.termination is Termination.RESIGNATION
     assert [game.id for game in events.timed_out] == [overdue.id]
-    await next_run.check_deadlines()
+    await next_run.deadlines.check()
     assert len(events.unannounced) == 1 and len(events.timed_out) == 1
 
     # A run that posts what it is told notes it; the run after has nothing left to post.
     for game in (*events.unannounced, *events.timed_out):
-        await next_run.mark_end_announced(game.id)
+        await next_run.store.mark_end_announced(game.id)
     third = RecordingEvents()
-    await GameService(db, clock=clock, events=third).check_deadlines()
+    await GameService(db, clock=clock, events=third).deadlines.check()
     assert third.unannounced == [] and third.timed_out == []

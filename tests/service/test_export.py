@@ -17,8 +17,8 @@ OPENING = ["7g7f", "3c3d", "8h2b+", "3a2b"]
 async def test_records_round_trip_with_the_result(service: GameService, fmt: str) -> None:
     game = await start_game(service)
     await play_all(service, game.id, OPENING)
-    await service.resign(game.id, BOB.user_id)
-    record = await service.export(game.id, fmt)
+    await service.moves.resign(game.id, BOB.user_id)
+    record = await service.exports.file(game.id, fmt)
     assert record.filename == f"game-{game.id}.{fmt if fmt != 'usi' else 'usi.txt'}"
     back = read_record(record.content, fmt)
     assert [move.usi() for move in back.game.moves] == OPENING
@@ -37,13 +37,13 @@ async def test_records_round_trip_with_the_result(service: GameService, fmt: str
 async def test_sfen_of_the_current_position_and_handicap_headers(service: GameService) -> None:
     game = await start_game(service, color="gote", handicap="two_piece")
     await play_all(service, game.id, ["5a4b"])
-    record = await service.export(game.id, "SFEN")
-    assert record.content.strip() == (await service.get_game(game.id)).game.position.sfen()
-    kif = await service.export(game.id, "kif")
+    record = await service.exports.file(game.id, "SFEN")
+    assert record.content.strip() == (await service.games.get(game.id)).game.position.sfen()
+    kif = await service.exports.file(game.id, "kif")
     assert "手合割：二枚落ち" in kif.content
 
 
 async def test_unknown_format_is_refused(service: GameService) -> None:
     game = await start_game(service)
     with pytest.raises(ServiceError, match="kif, ki2, csa, sfen, usi"):
-        await service.export(game.id, "pgn")
+        await service.exports.file(game.id, "pgn")

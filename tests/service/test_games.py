@@ -41,14 +41,14 @@ async def test_a_short_mate_in_mixed_notations(service: GameService, db: Databas
     assert result.outcome.termination is Termination.CHECKMATE
     assert result.outcome.winner is Color.SENTE
     assert result.next_player is None and result.deadline is None
-    view = await service.get_game(game.id)
+    view = await service.games.get(game.id)
     assert view.status == "finished" and view.outcome == result.outcome
     assert view.to_move is None and view.deadline is None and view.ply == 7
     assert [move.usi() for move in view.game.moves] == SHORT_MATE_USI
     assert await stored_moves(db, game.id) == SHORT_MATE_USI
     with pytest.raises(GameOver, match="checkmate"):
-        await service.play(game.id, BOB.user_id, "P-34")
-    assert await service.list_games(ALICE.user_id) == []
+        await service.moves.play(game.id, BOB.user_id, "P-34")
+    assert await service.games.active_for(ALICE.user_id) == []
 
 
 async def test_move_result_echoes_both_notations_and_the_next_player(
@@ -56,7 +56,7 @@ async def test_move_result_echoes_both_notations_and_the_next_player(
 ) -> None:
     game = await start_game(service)
     clock.advance(hours=5)
-    result = await service.play(game.id, ALICE.user_id, "７六歩")
+    result = await service.moves.play(game.id, ALICE.user_id, "７六歩")
     assert (result.move.usi, result.move.japanese, result.move.western) == (
         "7g7f",
         "７六歩",
@@ -68,7 +68,7 @@ async def test_move_result_echoes_both_notations_and_the_next_player(
     assert result.game.ply == 1 and result.game.to_move == BOB
     assert result.game.last_move_text == result.move
     assert result.game.deadline == result.deadline
-    again = await service.get_game(game.id)
+    again = await service.games.get(game.id)
     assert again.last_move_text == result.move and again.deadline == result.deadline
 
 
@@ -79,11 +79,11 @@ async def test_a_handicap_game_gote_gives_and_moves_first(service: GameService) 
     assert game.to_move == ALICE and game.game.position.turn is Color.GOTE
     assert game.game.start.sfen() == Handicap.TWO_PIECE.sfen
     with pytest.raises(NotYourTurn):
-        await service.play(game.id, BOB.user_id, "P-76")
+        await service.moves.play(game.id, BOB.user_id, "P-76")
     await play_all(service, game.id, ["5a4b", "P-76", "4b3b"])
-    report = await service.impasse_report(game.id)
+    report = await service.impasse.report(game.id)
     assert report.required_27 == {Color.SENTE: 28, Color.GOTE: 17}
-    view = await service.resign(game.id, BOB.user_id)
+    view = await service.moves.resign(game.id, BOB.user_id)
     assert view.outcome is not None and view.outcome.winner is Color.GOTE
 
 
@@ -98,7 +98,7 @@ async def test_sennichite_is_a_draw(service: GameService) -> None:
     assert result.outcome is not None
     assert result.outcome.termination is Termination.SENNICHITE
     assert result.outcome.winner is None
-    assert (await service.get_game(game.id)).status == "finished"
+    assert (await service.games.get(game.id)).status == "finished"
 
 
 async def test_perpetual_check_loses(service: GameService, db: Database) -> None:
@@ -108,7 +108,7 @@ async def test_perpetual_check_loses(service: GameService, db: Database) -> None
     assert result.outcome is not None
     assert result.outcome.termination is Termination.PERPETUAL_CHECK
     assert result.outcome.winner is Color.GOTE  # sente gave every check
-    view = await service.get_game(game.id)
+    view = await service.games.get(game.id)
     assert view.game.start.sfen() == PERPETUAL_SFEN
     assert view.outcome == result.outcome
     assert await stored_moves(db, game.id) == PERPETUAL
@@ -116,25 +116,25 @@ async def test_perpetual_check_loses(service: GameService, db: Database) -> None
 
 async def test_resignation_any_time_also_on_the_opponents_turn(service: GameService) -> None:
     game = await start_game(service)
-    await service.play(game.id, ALICE.user_id, "7g7f")
+    await service.moves.play(game.id, ALICE.user_id, "7g7f")
     with pytest.raises(NotAPlayer):
-        await service.resign(game.id, CAROL.user_id)
-    view = await service.resign(game.id, ALICE.user_id)  # Bob is to move
+        await service.moves.resign(game.id, CAROL.user_id)
+    view = await service.moves.resign(game.id, ALICE.user_id)  # Bob is to move
     assert view.outcome is not None
     assert view.outcome.termination is Termination.RESIGNATION
     assert view.outcome.winner is Color.GOTE
     assert view.game.outcome == view.outcome and view.status == "finished"
     with pytest.raises(GameOver, match="resignation"):
-        await service.resign(game.id, BOB.user_id)
+        await service.moves.resign(game.id, BOB.user_id)
     with pytest.raises(GameOver):
-        await service.play(game.id, BOB.user_id, "3c3d")
+        await service.moves.play(game.id, BOB.user_id, "3c3d")
 
 
 @pytest.mark.parametrize("moves", [[], ["7g7f"]])
 async def test_abort_before_both_have_moved(service: GameService, moves: list[str]) -> None:
     game = await start_game(service)
     await play_all(service, game.id, moves) if moves else None
-    view = await service.abort(game.id, BOB.user_id)
+    view = await service.moves.abort(game.id, BOB.user_id)
     assert view.outcome is not None
     assert view.outcome.termination is Termination.ABORT and view.outcome.winner is None
 
@@ -143,20 +143,20 @@ async def test_no_abort_once_both_have_moved(service: GameService) -> None:
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f", "3c3d"])
     with pytest.raises(ServiceError, match="before both players have moved"):
-        await service.abort(game.id, ALICE.user_id)
-    assert (await service.get_game(game.id)).status == "active"
+        await service.moves.abort(game.id, ALICE.user_id)
+    assert (await service.games.get(game.id)).status == "active"
 
 
 async def test_turn_membership_and_stale_plies(service: GameService, db: Database) -> None:
     game = await start_game(service)
     with pytest.raises(NotAPlayer):
-        await service.play(game.id, CAROL.user_id, "7g7f")
+        await service.moves.play(game.id, CAROL.user_id, "7g7f")
     with pytest.raises(NotYourTurn, match="Alice"):
-        await service.play(game.id, BOB.user_id, "3c3d")
-    await service.play(game.id, ALICE.user_id, "7g7f", expected_ply=0)
+        await service.moves.play(game.id, BOB.user_id, "3c3d")
+    await service.moves.play(game.id, ALICE.user_id, "7g7f", expected_ply=0)
     with pytest.raises(PositionChanged):
-        await service.play(game.id, BOB.user_id, "3c3d", expected_ply=0)
-    await service.play(game.id, BOB.user_id, "3c3d", expected_ply=1)
+        await service.moves.play(game.id, BOB.user_id, "3c3d", expected_ply=0)
+    await service.moves.play(game.id, BOB.user_id, "3c3d", expected_ply=1)
     assert await stored_moves(db, game.id) == ["7g7f", "3c3d"]
 
 

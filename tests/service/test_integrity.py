@@ -42,14 +42,14 @@ async def test_wrong_cached_position_is_repaired(
     try:
         service = GameService(db, clock=FakeClock())
         with caplog.at_level(logging.WARNING):
-            view = await service.get_game(game.id)
+            view = await service.games.get(game.id)
         assert "repairing" in caplog.text
         assert view.ply == 2 and [m.usi() for m in view.game.moves] == ["7g7f", "3c3d"]
         async with db.read() as tx:
             record = await tx.games.get(game.id)
         assert record is not None and record.ply == 2
         assert record.sfen == view.game.position.sfen()
-        await service.play(game.id, ALICE.user_id, "2g2f", expected_ply=2)  # and play goes on
+        await service.moves.play(game.id, ALICE.user_id, "2g2f", expected_ply=2)  # and play goes on
     finally:
         await db.close()
 
@@ -67,7 +67,7 @@ async def test_a_game_the_moves_ended_is_recorded_as_ended(path: Path) -> None:
     )
     db = await Database.open(path)
     try:
-        view = await GameService(db, clock=FakeClock()).get_game(game.id)
+        view = await GameService(db, clock=FakeClock()).games.get(game.id)
         assert view.status == "finished"
         assert view.outcome is not None and view.outcome.termination is Termination.CHECKMATE
     finally:
@@ -86,7 +86,7 @@ async def test_a_move_list_that_does_not_replay_is_reported(
     db = await Database.open(path)
     try:
         with pytest.raises(ServiceError, match="damaged"):
-            await GameService(db, clock=FakeClock()).play(game.id, ALICE.user_id, "2g2f")
+            await GameService(db, clock=FakeClock()).moves.play(game.id, ALICE.user_id, "2g2f")
         assert "does not replay" in caplog.text
     finally:
         await db.close()

@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 from bot.db import Database
-from bot.services import GameService, MoveResult, NotYourTurn, PositionChanged
+from bot.services import GameService, PlayedMove, NotYourTurn, PositionChanged
 
 from .conftest import ALICE, BOB, FakeClock, assert_consistent, start_game
 
@@ -23,26 +23,26 @@ async def race(
     tally = {"landed": 0, "PositionChanged": 0, "NotYourTurn": 0}
     game = await start_game(first, time_control="unlimited")
     for _ in range(rounds):
-        view = await first.get_game(game.id)
+        view = await first.games.get(game.id)
         if view.status != "active":
             game = await start_game(first, time_control="unlimited")
-            view = await first.get_game(game.id)
+            view = await first.games.get(game.id)
         assert view.to_move is not None
         moves = [move.usi() for move in view.game.position.legal_moves()]
         a, b = rng.sample(moves, 2) if len(moves) > 1 else (moves[0], moves[0])
         user = view.to_move.user_id
         results = await asyncio.gather(
-            first.play(view.id, user, a, expected_ply=view.ply),
-            second.play(view.id, user, b, expected_ply=view.ply),
+            first.moves.play(view.id, user, a, expected_ply=view.ply),
+            second.moves.play(view.id, user, b, expected_ply=view.ply),
             return_exceptions=True,
         )
-        landed = [r for r in results if isinstance(r, MoveResult)]
-        lost = [r for r in results if not isinstance(r, MoveResult)]
+        landed = [r for r in results if isinstance(r, PlayedMove)]
+        lost = [r for r in results if not isinstance(r, PlayedMove)]
         assert len(landed) == 1, results
         assert len(lost) == 1 and isinstance(lost[0], PositionChanged | NotYourTurn), results
         tally["landed"] += 1
         tally[type(lost[0]).__name__] += 1
-        after = await first.get_game(view.id)
+        after = await first.games.get(view.id)
         assert after.ply == view.ply + 1
         assert after.game.moves[-1].usi() == landed[0].move.usi
     return tally
@@ -75,12 +75,12 @@ async def test_resign_racing_a_move_ends_the_game_once(db: Database) -> None:
     for _ in range(20):
         game = await start_game(service)
         results = await asyncio.gather(
-            service.play(game.id, ALICE.user_id, "7g7f"),
-            service.resign(game.id, BOB.user_id),
+            service.moves.play(game.id, ALICE.user_id, "7g7f"),
+            service.moves.resign(game.id, BOB.user_id),
             return_exceptions=True,
         )
         assert not any(isinstance(r, BaseException) and not hasattr(r, "message") for r in results)
-        view = await service.get_game(game.id)
+        view = await service.games.get(game.id)
         assert view.status == "finished" and view.outcome is not None
         assert view.outcome.winner is not None and view.outcome.winner.name == "SENTE"
     await assert_consistent(db)

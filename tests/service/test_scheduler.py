@@ -32,12 +32,12 @@ async def test_games_overdue_while_down_end_once_at_start(
     service = GameService(db, clock=clock, events=events)
     game = await start_game(service, time_control="1d")
     clock.advance(days=2)  # the bot was down
-    scheduler = DeadlineScheduler(service)
+    scheduler = DeadlineScheduler(service.deadlines)
     scheduler.start()
     await eventually(lambda: scheduler.checks >= 1)
     await scheduler.stop()
     assert [view.id for view in events.timed_out] == [game.id]
-    again = DeadlineScheduler(GameService(db, clock=clock, events=events))
+    again = DeadlineScheduler(GameService(db, clock=clock, events=events).deadlines)
     again.start()
     await eventually(lambda: again.checks >= 1)
     await again.stop()
@@ -48,7 +48,7 @@ async def test_wake_runs_a_check_early(
     db: Database, clock: FakeClock, events: RecordingEvents
 ) -> None:
     service = GameService(db, clock=clock, events=events)
-    scheduler = DeadlineScheduler(service, max_sleep=timedelta(hours=1))
+    scheduler = DeadlineScheduler(service.deadlines, max_sleep=timedelta(hours=1))
     scheduler.start()
     await eventually(lambda: scheduler.checks >= 1)
     game = await start_game(service, time_control="1d")  # accept() announces the deadline
@@ -64,7 +64,7 @@ async def test_wake_runs_a_check_early(
 async def test_a_later_deadline_does_not_wake_the_task(db: Database, clock: FakeClock) -> None:
     service = GameService(db, clock=clock)
     await start_game(service, time_control="1d")
-    scheduler = DeadlineScheduler(service)
+    scheduler = DeadlineScheduler(service.deadlines)
     scheduler.start()
     await eventually(lambda: scheduler.checks >= 1)
     scheduler.wake(clock.now + timedelta(days=30))
@@ -86,7 +86,7 @@ async def test_scheduler_survives_errors(caplog: pytest.LogCaptureFixture) -> No
         def add_deadline_listener(self, listener: Callable[[datetime | None], None]) -> None:
             pass
 
-        async def check_deadlines(self) -> datetime | None:
+        async def check(self) -> datetime | None:
             self.calls += 1
             if self.calls == 1:
                 raise RuntimeError("database went away")
@@ -110,26 +110,26 @@ async def test_restart_in_the_middle_continues_the_game(tmp_path: Path, clock: F
     clock.advance(hours=30)
     await play_all(service, game.id, ["7g7f", "3c3d", "8h2b+"])
     clock.advance(days=2.5)
-    await service.check_deadlines()  # Bob gets his reminder before the restart
-    before = await service.get_game(game.id)
+    await service.deadlines.check()  # Bob gets his reminder before the restart
+    before = await service.games.get(game.id)
     assert len(events.reminders) == 1
     await db.close()
 
     db = await Database.open(path)
     try:
         service = GameService(db, clock=clock, events=events)
-        after = await service.get_game(game.id)
+        after = await service.games.get(game.id)
         assert after.deadline == before.deadline
         assert after.to_move == BOB and after.ply == 3
         assert after.game.position.sfen() == before.game.position.sfen()
         assert after.last_move_text == before.last_move_text
-        await service.check_deadlines()
+        await service.deadlines.check()
         assert len(events.reminders) == 1  # not sent again after the restart
-        result = await service.play(game.id, BOB.user_id, "同銀")
+        result = await service.moves.play(game.id, BOB.user_id, "同銀")
         assert result.move.usi == "3a2b"
         # Alice spent 30 hours of her 2-day bank before the restart: 18 hours remain.
         assert result.deadline == clock.now + timedelta(hours=18) + timedelta(days=1)
-        await service.resign(game.id, ALICE.user_id)
+        await service.moves.resign(game.id, ALICE.user_id)
     finally:
         await db.close()
 
@@ -137,22 +137,22 @@ async def test_restart_in_the_middle_continues_the_game(tmp_path: Path, clock: F
 async def test_warm_up_replays_active_games_into_the_cache(
     tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.services import base
+    from bot.services import store
 
     db = await Database.open(tmp_path / "shogi.db")
     try:
         service = GameService(db, clock=clock)
         games = [await start_game(service, time_control="unlimited") for _ in range(3)]
         await play_all(service, games[0].id, ["7g7f"])
-        await service.resign(games[2].id, ALICE.user_id)
+        await service.moves.resign(games[2].id, ALICE.user_id)
         fresh = GameService(db, clock=clock)
         replays: list[int] = []
-        original = base.replay
-        monkeypatch.setattr(base, "replay", lambda r, m: replays.append(r.id) or original(r, m))
-        assert await fresh.warm_up() == 2
+        original = store.replay
+        monkeypatch.setattr(store, "replay", lambda r, m: replays.append(r.id) or original(r, m))
+        assert await fresh.games.warm_up() == 2
         assert sorted(replays) == sorted([games[0].id, games[1].id])
-        await fresh.play(games[0].id, BOB.user_id, "3c3d")
-        await fresh.get_game(games[1].id)
+        await fresh.moves.play(games[0].id, BOB.user_id, "3c3d")
+        await fresh.games.get(games[1].id)
         assert len(replays) == 2  # both served from the cache
     finally:
         await db.close()

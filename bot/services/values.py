@@ -1,8 +1,9 @@
-"""The plain result objects the service returns, and the events it reports.
+"""The plain values the service answers with, one per question, and the events it reports.
 
 They are frozen: the Discord layer renders them (partly in other threads), so
-nothing in them may change after they are handed out. `GameView.game` is a
-`rules.Game` shared with the service's cache; treat it as read-only.
+nothing in them may change after they are handed out. `GameSnapshot.game` is a
+`rules.Game` shared with the service's cache; the service never changes a game it has
+handed out (a move is pushed onto a copy), and nobody else may either.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
+from bot.db import GameRow
 from rules import Color, Game, Handicap, Move, Outcome
 from rules.impasse import CampCount, Declaration
 
@@ -54,7 +56,9 @@ class MoveText:
 
 
 @dataclass(frozen=True, slots=True)
-class ChallengeView:
+class Challenge:
+    """A challenge as it stands: who, the settings, and whether it is still open."""
+
     id: int
     guild_id: int
     channel_id: int
@@ -72,9 +76,11 @@ class ChallengeView:
 
 
 @dataclass(frozen=True, slots=True)
-class GameView:
-    """A game as stored, with its position rebuilt from the start and the move list."""
+class GameSnapshot:
+    """A game at one moment: its stored row, the replayed `rules.Game`, and what the
+    Discord layer reads of them (players, whose turn, deadline, last move)."""
 
+    row: GameRow
     id: int
     guild_id: int
     channel_id: int
@@ -117,8 +123,10 @@ class GameView:
 
 
 @dataclass(frozen=True, slots=True)
-class MoveResult:
-    game: GameView
+class PlayedMove:
+    """The answer to a move: the game after it, the move in three notations, and what follows."""
+
+    game: GameSnapshot
     move: MoveText
     mover: PlayerRef
     check: bool
@@ -145,7 +153,7 @@ class GameSummary:
 class ImpasseReport:
     """What `/jishogi` shows: both players' counts and what the rules allow now."""
 
-    game: GameView
+    game: GameSnapshot
     counts: dict[Color, CampCount]
     required_27: dict[Color, int]
     rule: ImpasseRule
@@ -155,7 +163,9 @@ class ImpasseReport:
 
 
 @dataclass(frozen=True, slots=True)
-class ExportedRecord:
+class ExportFile:
+    """A game's record written in one format, ready to attach, with an analysis link."""
+
     filename: str
     content: str
     analysis_url: str
@@ -164,12 +174,12 @@ class ExportedRecord:
 class GameEvents(Protocol):
     """What the deadline task reports; the Discord layer posts it in the game's thread."""
 
-    async def game_timed_out(self, game: GameView) -> None: ...
+    async def game_timed_out(self, game: GameSnapshot) -> None: ...
 
-    async def ending_unannounced(self, game: GameView) -> None:
+    async def ending_unannounced(self, game: GameSnapshot) -> None:
         """A game ended while the bot was up, but its ending was never posted."""
         ...
 
-    async def deadline_reminder(self, game: GameView) -> None: ...
+    async def deadline_reminder(self, game: GameSnapshot) -> None: ...
 
-    async def challenge_expired(self, challenge: ChallengeView) -> None: ...
+    async def challenge_expired(self, challenge: Challenge) -> None: ...

@@ -10,26 +10,31 @@ from __future__ import annotations
 
 from rules.notation import analysis_link, write_record
 
-from .base import ServiceBase
 from .errors import ServiceError
-from .views import ExportedRecord
+from .store import GameStore
+from .values import ExportFile
 
 FORMATS = ("kif", "ki2", "csa", "sfen", "usi")
 _EXTENSIONS = {"kif": "kif", "ki2": "ki2", "csa": "csa", "sfen": "sfen.txt", "usi": "usi.txt"}
 
 
-class ExportService(ServiceBase):
-    async def export(self, game_id: int, fmt: str) -> ExportedRecord:
+class Exports:
+    """Game records as files."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+
+    async def file(self, game_id: int, fmt: str, *, guild_id: int | None = None) -> ExportFile:
         """The game's record in `fmt` (kif, ki2, csa, sfen, usi) with a lishogi analysis
         link; finished games too.
 
-        Example: `(await service.export(1, "kif")).filename` is `"game-1.kif"`.
+        Example: `(await service.exports.file(1, "kif")).filename` is `"game-1.kif"`.
         """
         name = fmt.strip().lower()
         if name not in FORMATS:
             raise ServiceError(f"Choose a record format among {', '.join(FORMATS)}.")
-        loaded = await self._current(game_id)
-        record = loaded.record
+        loaded = await self._store.current(game_id, guild_id=guild_id)
+        record = loaded.row
         content = write_record(
             loaded.game,
             name,
@@ -39,7 +44,7 @@ class ExportService(ServiceBase):
         )
         if not content.endswith("\n"):
             content += "\n"
-        return ExportedRecord(
+        return ExportFile(
             filename=f"game-{game_id}.{_EXTENSIONS[name]}",
             content=content,
             analysis_url=analysis_link(loaded.game),

@@ -1,0 +1,225 @@
+"""Moves and the player's own endings: playing a move, resigning, aborting, giving time."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from datetime import datetime
+
+from bot.db import Conflict, DeadlineRow, GameAdvance, MoveRow
+from rules import Color, Game, IllegalMoveError, InvalidMoveError, Move, Outcome, Termination
+from rules.notation import AmbiguousMoveError, parse_move
+
+from .clocks import bank_after, due_at, reminder_at
+from .errors import AmbiguousMove, MoveRejected, NotYourTurn, PositionChanged, ServiceError
+from .loading import color_name, copy_game, move_text, player_ref, snapshot
+from .store import MOVED_ON, GameStore
+from .values import GameSnapshot, MoveText, PlayedMove, PlayerRef
+
+log = logging.getLogger(__name__)
+
+
+def read_move(game: GameSnapshot, text: str) -> Move:
+    """The legal move `text` means in `game`; refused with the rules' sentence."""
+    position, last = game.game.position, game.last_move
+    try:
+        return parse_move(position, text, last_move=last)
+    except AmbiguousMoveError as error:
+        candidates = [move_text(position, move, last) for move in error.candidates]
+        choice = None
+        moves = error.candidates
+        if len(moves) == 2 and moves[0].usi().rstrip("+") == moves[1].usi().rstrip("+"):
+            promote = 0 if moves[0].promotion else 1
+            choice = (candidates[promote], candidates[1 - promote])
+        raise AmbiguousMove(str(error), candidates, choice) from None
+    except IllegalMoveError as error:
+        raise MoveRejected(str(error), error.reason.value) from None
+    except InvalidMoveError as error:
+        raise MoveRejected(str(error)) from None
+
+
+class Moves:
+    """What a player does in a game: move, resign, abort, give the opponent time."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+
+    async def play(
+        self,
+        game_id: int,
+        user_id: int,
+        text: str,
+        *,
+        expected_ply: int | None = None,
+        guild_id: int | None = None,
+        name: str | None = None,
+    ) -> PlayedMove:
+        """Play the move `text` (any notation) for `user_id`. `expected_ply` is the ply the
+        user saw (a button's); if the game moved on since, `PositionChanged`. With
+        `guild_id`, a game of another server is `NotFound`. `name` is the player's display
+        name now: stored with the move if it changed, so boards show names as they are.
+        A rejected move stores nothing.
+
+        Example: `(await service.play(game.id, alice.user_id, "P-76")).move.japanese`
+        is `"７六歩"`.
+        """
+        now = self._store.now()  # one moment for the deadline check and the clock arithmetic
+        loaded = await self._store.current(game_id, guild_id=guild_id, now=now)
+        color = self._store.player_color(loaded, user_id)
+        self._store.require_active(loaded)
+        if expected_ply is not None and expected_ply != loaded.ply:
+            raise PositionChanged(MOVED_ON)
+        if loaded.turn is not color:
+            raise NotYourTurn(f"It is {loaded.player(color.opponent).name}'s move.")
+        move = read_move(loaded, text)
+        text_out = move_text(loaded.game.position, move, loaded.last_move)
+        game = copy_game(loaded.game)
+        game.push(move)
+        return await self._store_move(loaded, game, color, move, text_out, now, name)
+
+    async def _store_move(
+        self,
+        loaded: GameSnapshot,
+        game: Game,
+        color: Color,
+        move: Move,
+        text_out: MoveText,
+        now: datetime,
+        name: str | None,
+    ) -> PlayedMove:
+        record = loaded.row
+        mover = record.sente if color is Color.SENTE else record.gote
+        renamed = None
+        if name and name != mover.name:
+            renamed = replace(mover, name=name)
+        banks = {Color.SENTE: record.sente_bank, Color.GOTE: record.gote_bank}
+        banks[color] = bank_after(banks[color], now - record.turn_started_at)
+        outcome: Outcome | None = game.outcome
+        advance = GameAdvance(
+            game_id=record.id,
+            expected_ply=record.ply,
+            sfen=game.position.sfen(),
+            sente_bank=banks[Color.SENTE],
+            gote_bank=banks[Color.GOTE],
+            turn_started_at=now,
+            termination=None if outcome is None else outcome.termination.value,
+            winner=None if outcome is None else color_name(outcome.winner),
+        )
+        following = player_ref(record, color.opponent)
+        due = None if outcome is not None else due_at(now, banks[color.opponent], record.period)
+        deadline = None
+        if due is not None:
+            deadline = DeadlineRow(record.id, following.user_id, due, reminder_at(now, due))
+        try:
+            async with self._store.db.transaction() as tx:
+                if not await tx.games.advance(advance):
+                    raise PositionChanged(MOVED_ON)
+                await tx.moves.insert(
+                    MoveRow(record.id, record.ply + 1, move.usi(), mover.user_id, now)
+                )
+                if deadline is not None:
+                    await tx.deadlines.set(deadline)
+                else:
+                    await tx.deadlines.clear(record.id)
+                if renamed is not None:
+                    await tx.players.upsert(renamed, now)
+        except (Conflict, PositionChanged):
+            # Another coroutine or process stored a move (or ended the game) first.
+            self._store.forget(record.id)
+            self._store.require_active(await self._store.load(record.id))
+            raise PositionChanged(MOVED_ON) from None
+        if renamed is not None and color is Color.SENTE:
+            record = replace(record, sente=renamed)
+        elif renamed is not None:
+            record = replace(record, gote=renamed)
+        stored = replace(
+            record,
+            ply=record.ply + 1,
+            sfen=advance.sfen,
+            sente_bank=advance.sente_bank,
+            gote_bank=advance.gote_bank,
+            turn_started_at=now,
+            count_proposed_by=None,
+            status="active" if outcome is None else "finished",
+            termination=advance.termination,
+            winner=advance.winner,
+            finished_at=None if outcome is None else now,
+            deadline=deadline,
+        )
+        after = snapshot(stored, game, text_out)
+        self._store.remember(after)
+        if due is not None:
+            self._store.deadline_set(due)
+        return PlayedMove(
+            game=after,
+            move=text_out,
+            mover=player_ref(record, color),
+            check=game.position.is_check(),
+            outcome=outcome,
+            next_player=None if outcome is not None else following,
+            deadline=due,
+        )
+
+    # ----------------------------------------------------------------- ending and time
+
+    async def resign(
+        self, game_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> GameSnapshot:
+        """Resign; allowed at any moment, also on the opponent's turn."""
+        game, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
+        outcome = Outcome(Termination.RESIGNATION, color.opponent)
+        return await self._store.finish_or_refuse(game, outcome, expected_ply=None)
+
+    async def check_resign(
+        self, game_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> tuple[GameSnapshot, PlayerRef]:
+        """Whether `user_id` may resign `game_id` now (asked before the confirmation
+        button is shown); the game and the opponent who would win."""
+        game, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
+        return game, game.player(color.opponent)
+
+    async def abort(
+        self, game_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> GameSnapshot:
+        """End the game without a result; only before both players have moved."""
+        game, _ = await self._store.for_player(game_id, user_id, guild_id=guild_id)
+        if game.ply >= 2:
+            raise ServiceError(
+                "A game can only be aborted before both players have moved; resign instead."
+            )
+        outcome = Outcome(Termination.ABORT, None)
+        return await self._store.finish_or_refuse(game, outcome, expected_ply=game.ply)
+
+    async def give_time(
+        self, game_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> GameSnapshot:
+        """Give the opponent (who is to move) a full period again, counted from now."""
+        loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
+        record = loaded.row
+        if record.period is None:
+            raise ServiceError("This game has no time limit, so there is no time to give.")
+        if loaded.game.position.turn is color:
+            raise ServiceError("It is your move; your opponent's clock is not running.")
+        now = self._store.now()
+        opponent = color.opponent
+        banks = {Color.SENTE: record.sente_bank, Color.GOTE: record.gote_bank}
+        banks[opponent] = bank_after(banks[opponent], now - record.turn_started_at)
+        due = due_at(now, banks[opponent], record.period)
+        assert due is not None
+        waiting = player_ref(record, opponent).user_id
+        deadline = DeadlineRow(record.id, waiting, due, reminder_at(now, due))
+        async with self._store.db.transaction() as tx:
+            done = await tx.games.restart_clock(
+                record.id,
+                record.ply,
+                sente_bank=banks[Color.SENTE],
+                gote_bank=banks[Color.GOTE],
+                turn_started_at=now,
+            )
+            if done:
+                await tx.deadlines.set(deadline)
+        if not done:
+            self._store.require_active(await self._store.load(game_id))
+            raise PositionChanged(MOVED_ON)
+        self._store.deadline_set(due)
+        return await self._store.load(game_id)

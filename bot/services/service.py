@@ -1,0 +1,58 @@
+"""`GameService`: the parts of the service, composed over one game store.
+
+Each part answers one kind of question and shares nothing with the others but
+the store (database, clock, caches, events, and the checks every action makes),
+so a reader finds what `/move` does in `moves.py` alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import datetime
+
+from bot.db import Database
+
+from .challenges import Challenges
+from .deadlines import Deadlines
+from .exports import Exports
+from .games import Games
+from .impasse import Impasse
+from .moves import Moves
+from .store import GameStore, utc_now
+from .values import GameEvents
+
+
+class GameService:
+    """Everything the bot does, without Discord. Every method of its parts returns one
+    plain value or raises a `ServiceError` whose `message` a player can read.
+
+    Example::
+
+        service = GameService(await Database.open("data/shogi.db"))
+        challenge = await service.challenges.offer(guild_id=1, channel_id=2,
+                                                   challenger=alice, opponent=bob)
+        game = await service.challenges.accept(challenge.id, bob.user_id)
+        played = await service.moves.play(game.id, game.to_move.user_id, "P-76")
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        events: GameEvents | None = None,
+        rng: random.Random | None = None,
+        cache_size: int = 512,
+    ) -> None:
+        self.store = GameStore(db, clock=clock, events=events, rng=rng, cache_size=cache_size)
+        self.games = Games(self.store)
+        self.moves = Moves(self.store)
+        self.challenges = Challenges(self.store)
+        self.impasse = Impasse(self.store)
+        self.exports = Exports(self.store)
+        self.deadlines = Deadlines(self.store, self.challenges)
+
+    def report_to(self, events: GameEvents) -> None:
+        """Send the service's events (time-outs, reminders, expiries) to `events`."""
+        self.store.events.target = events

@@ -1,0 +1,298 @@
+"""The one game store every part of the service works through.
+
+It owns the database handle, the clock, the caches of replayed games and legal
+moves, and the event sink; it loads a game (ending it on time first when its
+deadline has passed), ends a game exactly once, and checks the rules of the
+game that every action shares: the game is in this server, the user plays in
+it, it is not over. Each of those checks, and its sentence, exists only here.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from bot.db import Database, GameRow
+from rules import Color, Outcome, Termination
+
+from .errors import GameOver, NotAPlayer, NotFound, PositionChanged, ServiceError
+from .loading import (
+    GameCache,
+    LegalMoveCache,
+    ReplayError,
+    color_name,
+    color_of,
+    current_deadline,
+    replay,
+    snapshot,
+    stored_outcome,
+    turn_of,
+    with_outcome,
+)
+from .values import Challenge, GameEvents, GameSnapshot
+
+log = logging.getLogger(__name__)
+
+_HOW = {
+    Termination.CHECKMATE: "by checkmate",
+    Termination.STALEMATE: "because a player had no legal move",
+    Termination.SENNICHITE: "in sennichite (repetition)",
+    Termination.PERPETUAL_CHECK: "by perpetual check",
+    Termination.RESIGNATION: "by resignation",
+    Termination.TIME: "on time",
+    Termination.ABORT: "by abort",
+    Termination.IMPASSE_24: "by the impasse count",
+    Termination.IMPASSE_27: "by an impasse declaration",
+    Termination.IMPASSE_JSA24: "by an impasse declaration",
+}
+MOVED_ON = "The position changed: a move was just played in this game. Look at the board again."
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def ended_sentence(outcome: Outcome | None) -> str:
+    how = "" if outcome is None else " " + _HOW[outcome.termination]
+    return f"This game has already ended{how}."
+
+
+def no_such_game(game_id: int) -> NotFound:
+    """The one refusal for a game that does not exist or belongs to another server: game
+    ids are small numbers anyone can guess, and other servers' games are none of theirs."""
+    return NotFound(f"There is no game number {game_id} in this server.")
+
+
+class SafeEvents:
+    """The Discord layer's `GameEvents`, each report isolated: a failure to post is logged
+    and never undoes or repeats the stored change that caused it."""
+
+    def __init__(self, events: GameEvents | None) -> None:
+        self.target = events
+
+    async def _report(
+        self, what: str, subject: int, call: Callable[[GameEvents], Awaitable[None]]
+    ) -> None:
+        if self.target is None:
+            return
+        try:
+            await call(self.target)
+        except Exception:
+            log.exception("%s handler failed for %s", what, subject)
+
+    async def game_timed_out(self, game: GameSnapshot) -> None:
+        await self._report("game_timed_out", game.id, lambda e: e.game_timed_out(game))
+
+    async def ending_unannounced(self, game: GameSnapshot) -> None:
+        await self._report("ending_unannounced", game.id, lambda e: e.ending_unannounced(game))
+
+    async def deadline_reminder(self, game: GameSnapshot) -> None:
+        await self._report("deadline_reminder", game.id, lambda e: e.deadline_reminder(game))
+
+    async def challenge_expired(self, challenge: Challenge) -> None:
+        await self._report(
+            "challenge_expired", challenge.id, lambda e: e.challenge_expired(challenge)
+        )
+
+
+class GameStore:
+    """Games by id, loaded through one cache, checked and ended in one place."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        events: GameEvents | None = None,
+        rng: random.Random | None = None,
+        cache_size: int = 512,
+    ) -> None:
+        self.db = db
+        self.events = SafeEvents(events)
+        self.rng = rng or random.Random()
+        self.legal = LegalMoveCache()
+        self._clock = clock
+        self._games = GameCache(cache_size)
+        self._deadline_listeners: list[Callable[[datetime | None], None]] = []
+
+    @property
+    def cache_size(self) -> int:
+        return self._games.size
+
+    # ----------------------------------------------------------------- time
+
+    def now(self) -> datetime:
+        """The service's clock (injectable for tests); always aware UTC."""
+        moment = self._clock()
+        if moment.tzinfo is None:
+            raise ValueError("the service clock must return aware datetimes")
+        return moment.astimezone(UTC)
+
+    def add_deadline_listener(self, listener: Callable[[datetime | None], None]) -> None:
+        """`listener(when)` is called whenever a deadline is set; the scheduler wakes on it."""
+        self._deadline_listeners.append(listener)
+
+    def deadline_set(self, when: datetime | None) -> None:
+        for listener in self._deadline_listeners:
+            try:
+                listener(when)
+            except Exception:
+                log.exception("deadline listener failed")
+
+    # ----------------------------------------------------------------- loading
+
+    async def load(self, game_id: int) -> GameSnapshot:
+        """The game as stored: from the cache if the row still matches, else replayed."""
+        async with self.db.query() as q:  # one statement: the row decides if the cache holds
+            record = await q.games.get(game_id)
+        if record is None:
+            raise no_such_game(game_id)
+        cached = self._games.get(record)
+        if cached is not None:
+            return cached
+        async with self.db.read() as tx:  # the row and its moves from one snapshot
+            record = await tx.games.get(game_id)
+            if record is None:
+                raise no_such_game(game_id)
+            moves = await tx.moves.usi_list(game_id)
+        return await self._rebuild(record, moves)
+
+    async def _rebuild(self, record: GameRow, moves: Sequence[str]) -> GameSnapshot:
+        try:
+            loaded = replay(record, moves)
+        except ReplayError:
+            log.exception("game %s does not replay", record.id)
+            raise ServiceError(
+                "This game's stored moves are damaged; please tell the bot's operator."
+            ) from None
+        sfen = loaded.game.position.sfen()
+        if sfen != record.sfen or len(moves) != record.ply:
+            log.warning(
+                "game %s: cached position %r at ply %s, the moves give %r at ply %s; repairing",
+                record.id,
+                record.sfen,
+                record.ply,
+                sfen,
+                len(moves),
+            )
+            async with self.db.transaction() as tx:
+                await tx.games.repair_position(record.id, record.ply, len(moves), sfen)
+            repaired = replace(record, ply=len(moves), sfen=sfen)
+            loaded = snapshot(repaired, loaded.game, loaded.last_move_text)
+        outcome = loaded.game.outcome
+        if loaded.is_active and outcome is not None:
+            # The moves ended the game but the row says it goes on: the moves are the truth.
+            log.warning("game %s: the moves ended it (%s); recording that", record.id, outcome)
+            ended = await self.finish(loaded, outcome, expected_ply=loaded.ply, at=self.now())
+            return ended if ended is not None else await self.load(record.id)
+        self._games.put(loaded)
+        return loaded
+
+    def remember(self, game: GameSnapshot) -> None:
+        """Cache a snapshot this process just stored (the next load need not replay)."""
+        self._games.put(game)
+
+    def forget(self, game_id: int) -> None:
+        """Drop a cached game that another writer changed."""
+        self._games.drop(game_id)
+
+    async def current(
+        self, game_id: int, *, guild_id: int | None = None, now: datetime | None = None
+    ) -> GameSnapshot:
+        """Load a game, first ending it on time if its deadline has passed (the lazy check
+        every interaction makes, so an overdue game never takes another move). With
+        `guild_id`, a game of another server does not exist."""
+        loaded = await self.load(game_id)
+        if guild_id is not None and loaded.guild_id != guild_id:
+            raise no_such_game(game_id)
+        deadline = current_deadline(loaded.row)
+        if deadline is not None and (now or self.now()) >= deadline:
+            ended = await self.time_out(loaded, deadline)
+            return ended if ended is not None else await self.load(game_id)
+        return loaded
+
+    async def for_player(
+        self, game_id: int, user_id: int, *, guild_id: int | None = None
+    ) -> tuple[GameSnapshot, Color]:
+        """An active game `user_id` plays in, and their colour; refused otherwise."""
+        game = await self.current(game_id, guild_id=guild_id)
+        color = self.player_color(game, user_id)
+        self.require_active(game)
+        return game, color
+
+    # ----------------------------------------------------------------- the shared rules
+
+    @staticmethod
+    def player_color(game: GameSnapshot, user_id: int) -> Color:
+        color = color_of(game.row, user_id)
+        if color is None:
+            raise NotAPlayer("You are not a player in this game.")
+        return color
+
+    @staticmethod
+    def require_active(game: GameSnapshot) -> None:
+        if not game.is_active:
+            raise GameOver(ended_sentence(stored_outcome(game.row)))
+
+    # ----------------------------------------------------------------- endings
+
+    async def time_out(self, game: GameSnapshot, deadline: datetime) -> GameSnapshot | None:
+        """End the game on time, once; None if a move or another process got there first."""
+        loser = turn_of(game.row.sfen)
+        outcome = Outcome(Termination.TIME, loser.opponent)
+        ended = await self.finish(game, outcome, expected_ply=game.ply, at=deadline)
+        if ended is not None:
+            log.info("game %s: %s lost on time", game.id, color_name(loser))
+            await self.events.game_timed_out(ended)
+        return ended
+
+    async def finish(
+        self, game: GameSnapshot, outcome: Outcome, *, expected_ply: int | None, at: datetime
+    ) -> GameSnapshot | None:
+        """Store the end of an active game; None if it had ended or moved on meanwhile
+        (the conditional update is what makes the end happen exactly once)."""
+        record = game.row
+        async with self.db.transaction() as tx:
+            done = await tx.games.finish(
+                record.id,
+                termination=outcome.termination.value,
+                winner=color_name(outcome.winner),
+                at=at,
+                expected_ply=expected_ply,
+            )
+            if done:
+                await tx.deadlines.clear(record.id)
+        if not done:
+            self._games.drop(record.id)
+            return None
+        finished = replace(
+            record,
+            status="finished",
+            termination=outcome.termination.value,
+            winner=color_name(outcome.winner),
+            finished_at=at,
+            count_proposed_by=None,
+            deadline=None,
+        )
+        ended = with_outcome(game, finished, outcome)
+        self._games.put(ended)
+        return ended
+
+    async def finish_or_refuse(
+        self, game: GameSnapshot, outcome: Outcome, *, expected_ply: int | None
+    ) -> GameSnapshot:
+        """`finish` for a player's request; a lost race becomes the right refusal."""
+        ended = await self.finish(game, outcome, expected_ply=expected_ply, at=self.now())
+        if ended is not None:
+            return ended
+        fresh = await self.load(game.id)
+        self.require_active(fresh)
+        raise PositionChanged(MOVED_ON)
+
+    async def mark_end_announced(self, game_id: int) -> None:
+        """The game's ending is posted in its thread (called by whoever posted it)."""
+        async with self.db.transaction() as tx:
+            await tx.games.mark_end_announced(game_id, self.now())
