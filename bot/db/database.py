@@ -29,6 +29,7 @@ import aiosqlite
 from .challenges import ChallengeRepository, PlayerRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
+from .publications import PublicationRepository
 from .rows import to_us
 
 DEFAULT_PATH = Path("data") / "shogi.db"
@@ -44,6 +45,7 @@ class Session:
         self.games = GameRepository(connection)
         self.moves = MoveRepository(connection)
         self.deadlines = DeadlineRepository(connection)
+        self.publications = PublicationRepository(connection)
 
 
 class Database:

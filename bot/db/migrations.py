@@ -115,9 +115,24 @@ _V2 = (
     "CREATE INDEX games_unannounced ON games (status, end_announced_at)",
 )
 
+# What the bot last published as its slash commands, per application and scope (guild 0 is
+# the global scope; Discord ids are never 0), so a start publishes only when the commands
+# changed, and can take back copies it left in a server that is no longer the dev server.
+_V3 = (
+    """CREATE TABLE command_publications (
+        application_id INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL CHECK (guild_id >= 0),
+        digest TEXT NOT NULL,
+        command_count INTEGER NOT NULL CHECK (command_count >= 0),
+        published_at INTEGER NOT NULL,
+        PRIMARY KEY (application_id, guild_id)
+    ) WITHOUT ROWID""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
+    Migration(3, "command_publications: the slash commands last published, per scope", _V3),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -31,6 +31,9 @@ EXPECTED_COLUMNS = {
     ],
     "moves": ["game_id", "ply", "usi", "player_id", "played_at"],
     "deadlines": ["game_id", "player_id", "due_at", "remind_at", "reminded_at"],
+    "command_publications": [
+        "application_id", "guild_id", "digest", "command_count", "published_at",
+    ],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
