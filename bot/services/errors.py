@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from rules import Outcome
+
     from .values import GameSummary, MoveText
 
 
@@ -33,7 +35,12 @@ class NotYourTurn(ServiceError):
 
 
 class GameOver(ServiceError):
-    """The game has ended; nothing more can be played in it."""
+    """The game has ended; nothing more can be played in it. `outcome` says how, so the
+    Discord layer can say it in the reader's words."""
+
+    def __init__(self, outcome: Outcome | None) -> None:
+        super().__init__("This game has already ended.")
+        self.outcome = outcome
 
 
 class PositionChanged(ServiceError):

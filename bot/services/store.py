@@ -36,28 +36,11 @@ from .values import Challenge, GameEvents, GameSnapshot
 
 log = logging.getLogger(__name__)
 
-_HOW = {
-    Termination.CHECKMATE: "by checkmate",
-    Termination.STALEMATE: "because a player had no legal move",
-    Termination.SENNICHITE: "in sennichite (repetition)",
-    Termination.PERPETUAL_CHECK: "by perpetual check",
-    Termination.RESIGNATION: "by resignation",
-    Termination.TIME: "on time",
-    Termination.ABORT: "by abort",
-    Termination.IMPASSE_24: "by the impasse count",
-    Termination.IMPASSE_27: "by an impasse declaration",
-    Termination.IMPASSE_JSA24: "by an impasse declaration",
-}
 MOVED_ON = "The position changed: a move was just played in this game. Look at the board again."
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-def ended_sentence(outcome: Outcome | None) -> str:
-    how = "" if outcome is None else " " + _HOW[outcome.termination]
-    return f"This game has already ended{how}."
 
 
 def no_such_game(game_id: int) -> NotFound:
@@ -235,7 +218,7 @@ class GameStore:
     @staticmethod
     def require_active(game: GameSnapshot) -> None:
         if not game.is_active:
-            raise GameOver(ended_sentence(stored_outcome(game.row)))
+            raise GameOver(stored_outcome(game.row))
 
     # ----------------------------------------------------------------- endings
 

@@ -46,8 +46,9 @@ async def test_a_short_mate_in_mixed_notations(service: GameService, db: Databas
     assert view.to_move is None and view.deadline is None and view.ply == 7
     assert [move.usi() for move in view.game.moves] == SHORT_MATE_USI
     assert await stored_moves(db, game.id) == SHORT_MATE_USI
-    with pytest.raises(GameOver, match="checkmate"):
+    with pytest.raises(GameOver) as refused:
         await service.moves.play(game.id, BOB.user_id, "P-34")
+    assert refused.value.outcome == result.outcome
     assert await service.games.active_for(ALICE.user_id) == []
 
 
@@ -124,8 +125,9 @@ async def test_resignation_any_time_also_on_the_opponents_turn(service: GameServ
     assert view.outcome.termination is Termination.RESIGNATION
     assert view.outcome.winner is Color.GOTE
     assert view.game.outcome == view.outcome and view.status == "finished"
-    with pytest.raises(GameOver, match="resignation"):
+    with pytest.raises(GameOver) as refused:
         await service.moves.resign(game.id, BOB.user_id)
+    assert refused.value.outcome == view.outcome
     with pytest.raises(GameOver):
         await service.moves.play(game.id, BOB.user_id, "3c3d")
 

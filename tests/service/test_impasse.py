@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services import GameService, ImpasseRefused, NotYourTurn
-from bot.services import ImpasseRule
+from bot.services import GameService, ImpasseRefused, ImpasseRule, NotYourTurn
 from rules import Color, Termination
 from rules.impasse import Verdict
 

@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 from bot.db import Database
-from bot.services import GameService, PlayedMove, NotYourTurn, PositionChanged
+from bot.services import GameService, NotYourTurn, PlayedMove, PositionChanged
 
 from .conftest import ALICE, BOB, FakeClock, assert_consistent, start_game
 
