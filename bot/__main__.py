@@ -1,8 +1,11 @@
 """`python -m bot`: read the settings, open the database, connect to Discord.
 
-`--sync` publishes the slash commands globally (needed once, and after a
-command changes); with `DEV_GUILD_ID` set they are synced to that server at
-every start, which is instant.
+The slash commands are published by the bot itself at start, whenever they
+differ from what it last published: globally (Discord can take up to an hour
+to show them everywhere), or with `DEV_GUILD_ID` set, to that one server
+only, where they show at once. `--sync` publishes even if they look up to
+date (when someone changed or removed them by hand). The log says who the
+bot is and gives the link that invites it to a server.
 """
 
 from __future__ import annotations
@@ -22,7 +25,12 @@ from .db import Database
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
-    parser.add_argument("--sync", action="store_true", help="sync slash commands globally")
+    parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="publish the slash commands even if they look up to date "
+        "(they are published by themselves when they change)",
+    )
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
     args = parser.parse_args(argv)
     try:

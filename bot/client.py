@@ -1,37 +1,47 @@
-"""The bot object: wiring of settings, database, service, buttons, commands and the clock task.
+"""The bot: settings, database, game service, feature extensions, the clock task.
 
-`create_bot` does nothing at import and nothing on the network until started,
-so tests can build as many bots as they like against a fake Discord.
+It loads the features by extension name and imports none of them, so adding a
+feature is one line in `EXTENSIONS`. `create_bot` does nothing at import and
+nothing on the network until started, so tests can build as many bots as they
+like against a fake Discord.
 """
 
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
 import discord
 from discord.ext import commands
 
-from render import describe, render_board
-from rules import Color
-
 from .config import Settings
 from .db import Database
-from .services import DeadlineScheduler, GameService, GameView
+from .publishing import PublishReport, announce_ready, publish_at_start
+from .services import DeadlineScheduler, GameService
+from .services.store import utc_now
+from .ui.errors import GameTree
+from .ui.host import GameBot
 
 log = logging.getLogger(__name__)
-#: Threads that render boards. Rendering holds the GIL for most of its time, so more threads
-#: add no speed; but every thread that allocates images gets its own glibc malloc arena, and
-#: with the default executor (up to 32 threads) 50 busy games took the bot from 110 to 330 MiB.
-RENDER_THREADS = 2
+
+#: The feature modules, each with its commands and buttons and an `async def setup(bot)`.
+EXTENSIONS = (
+    "bot.cogs.challenges",
+    "bot.cogs.play",
+    "bot.cogs.board",
+    "bot.cogs.endings",
+    "bot.cogs.impasse",
+    "bot.cogs.clocks",
+    "bot.cogs.exports",
+    "bot.cogs.help",
+)
+WARM_UP_GAMES = 200
 
 
-class ShogiBot(commands.Bot):
+class ShogiBot(GameBot):
     """A discord.py bot that plays correspondence shogi through a `GameService`."""
 
     def __init__(
@@ -44,83 +54,58 @@ class ShogiBot(commands.Bot):
         **options: Any,
     ) -> None:
         # Only guild and channel events: the bot reads no messages (everything comes as an
-        # interaction), so it does not ask Discord for every message posted in the server
-        # (MESSAGE_CREATE would be half the gateway traffic of a busy game channel).
+        # interaction), so it does not ask Discord for every message posted in the server.
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("help_command", None)
+        options.setdefault("tree_cls", GameTree)
+        # discord.py warns at the first client that voice needs PyNaCl and davey; a shogi
+        # bot never joins a voice channel, and the warnings would only puzzle its owner.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.settings = settings
         self.sync_global = sync_global
         self._clock = clock
         self._database = database
         self._owns_database = database is None
-        self._service: GameService | None = None
         self._scheduler: DeadlineScheduler | None = None
         self._warm_up: asyncio.Task[int] | None = None
-        self._renderer: ThreadPoolExecutor | None = None
-
-    @property
-    def service(self) -> GameService:
-        if self._service is None:
-            raise RuntimeError("the bot is not set up yet")
-        return self._service
+        self._publication: PublishReport | None = None
+        self._announced = False
 
     async def setup_hook(self) -> None:
-        from .cogs.games import GamesCog
-        from .events import DiscordEvents
-        from .views.buttons import DYNAMIC_ITEMS
-
         if self._database is None:
             self._database = await Database.open(self.settings.database_path)
-        kwargs: dict[str, Any] = {"events": DiscordEvents(self)}
-        if self._clock is not None:
-            kwargs["clock"] = self._clock
-        self._service = GameService(self._database, **kwargs)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
-        await self.add_cog(GamesCog(self))
-        self._scheduler = DeadlineScheduler(self._service)
+        self._service = GameService(self._database, clock=self._clock or utc_now)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self._scheduler = DeadlineScheduler(self._service.deadlines)
         self._scheduler.start()
         # Replay recently active games into the cache in the background, so the first
         # move after a restart does not pay for a full replay.
         self._warm_up = asyncio.get_running_loop().create_task(
-            self._service.warm_up(limit=200), name="warm-up"
+            self._service.games.warm_up(limit=WARM_UP_GAMES), name="warm-up"
         )
-        await self._sync_commands()
+        await self._publish_commands()
 
-    async def _sync_commands(self) -> None:
-        guild_id = self.settings.dev_guild_id
-        if guild_id is not None:
-            guild = discord.Object(guild_id)
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to guild %s", len(synced), guild_id)
-        if self.sync_global:
-            synced = await self.tree.sync()
-            log.info("synced %d commands globally", len(synced))
+    async def _publish_commands(self) -> None:
+        """Publish the slash commands if they changed since the last start (or if forced
+        with `--sync`), so a first start shows them without a deploy step."""
+        assert self._database is not None and self.application_id is not None
+        self._publication = await publish_at_start(
+            self.tree,
+            self._database,
+            application_id=self.application_id,
+            dev_guild_id=self.settings.dev_guild_id,
+            force=self.sync_global,
+        )
 
-    async def board_file(self, game: GameView, *, perspective: Color | None = None) -> discord.File:
-        """The game's board as a PNG attachment with alt text, rendered off the event loop."""
-        rules_game = game.game
-        position = rules_game.position
-        last = rules_game.moves[-1] if rules_game.moves else None
-        text = game.last_move_text
-        written = (text.japanese, text.western) if last is not None and text is not None else None
-        # Without the text, the alt text falls back to USI rather than replaying the game.
-
-        def work() -> tuple[bytes, str]:
-            png = render_board(
-                position,
-                last_move=last,
-                perspective=Color.SENTE if perspective is None else perspective,
-                sente_name=game.sente.name,
-                gote_name=game.gote.name,
-            )
-            return png, describe(position, last, written=written)
-
-        if self._renderer is None:
-            self._renderer = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
-        png, alt = await asyncio.get_running_loop().run_in_executor(self._renderer, work)
-        return discord.File(io.BytesIO(png), filename=f"game-{game.id}.png", description=alt[:1000])
+    async def on_ready(self) -> None:
+        """Say who the bot is, its commands and its invite link, once: `on_ready` fires
+        again after every reconnect that could not resume."""
+        if not self._announced:
+            self._announced = True
+            announce_ready(self, self._publication)
 
     async def close(self) -> None:
         if self._warm_up is not None and not self._warm_up.done():
@@ -129,9 +114,7 @@ class ShogiBot(commands.Bot):
         if self._scheduler is not None:
             await self._scheduler.stop()
         await super().close()
-        if self._renderer is not None:
-            self._renderer.shutdown(wait=False, cancel_futures=True)
-            self._renderer = None
+        self.boards.close()
         if self._database is not None and self._owns_database:
             await self._database.close()
 
@@ -140,7 +123,8 @@ def create_bot(settings: Settings, **client_options: Any) -> ShogiBot:
     """Build the bot (no network, no database until it starts).
 
     Options: `database` (an open `Database` to use instead of the settings' path),
-    `clock` (for tests), `sync_global`, and any discord.py client option such as
-    `intents` or `guild_ready_timeout`.
+    `clock` (for tests), `sync_global` (publish the commands even if they look up to
+    date: `--sync`), and any discord.py client option such as `intents` or
+    `guild_ready_timeout`.
     """
     return ShogiBot(settings, **client_options)
