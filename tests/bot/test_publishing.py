@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -144,3 +146,22 @@ async def test_translations_are_part_of_the_payload(
     assert payload[0]["description_localizations"] == {"fr": "Jouer un coup"}
     assert payload_digest(payload) != before
     await tree.set_translator(None)
+
+
+def test_only_the_start_up_wiring_imports_publishing() -> None:
+    """Publishing is start-up wiring: the game code must not come to depend on it."""
+    package = Path(__file__).resolve().parents[2] / "bot"
+    importers: set[str] = set()
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                modules = {"." * node.level + (node.module or "")}
+                modules |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.Import):
+                modules = {alias.name for alias in node.names}
+            else:
+                continue
+            if any(module.endswith("publishing") for module in modules):
+                importers.add(path.relative_to(package).as_posix())
+    assert importers <= {"client.py", "__main__.py"}
+    assert "client.py" in importers

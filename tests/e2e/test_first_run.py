@@ -21,7 +21,8 @@ from bot.client import ShogiBot
 from bot.config import Settings
 from bot.publishing import PublishReport, bot_permissions
 from tests.e2e.fake_discord import FakeGuild
-from tests.e2e.harness import BotRunner, FakeDiscord
+from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord
+from tests.e2e.test_bot_game import open_club
 
 _COMMANDS_PATH = re.compile(r"/api/v10/applications/\d+(?:/guilds/(\d+))?/commands")
 
@@ -290,3 +291,27 @@ async def test_no_voice_warning_at_start(
         if r.levelno >= logging.WARNING and "voice" in r.getMessage().lower()
     ]
     assert voice == []
+
+
+async def test_the_invite_permissions_are_enough_for_a_game(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    """A server that grants the bot exactly what the invite asks for: a challenge, its
+    thread and the boards all go through (the fake refuses what a permission lacks, and any
+    refusal fails the test)."""
+    club = await open_club(fake_discord, bot_runner, e2e_guard, tmp_path)
+    guild = club.guild
+    players = fake_discord.add_role(guild, "Players", permissions=guild.everyone.permissions)
+    for member in (club.alice, club.bob, club.carol):
+        member.roles.append(players.id)
+    guild.everyone.permissions = 0
+    bot_role = next(role for role in guild.roles.values() if role.managed)
+    bot_role.permissions = bot_permissions().value
+    assert fake_discord.permissions(guild.id, fake_discord.bot_user.id) == bot_permissions().value
+
+    table = await club.new_game(club.alice, club.bob)
+    await club.play(table, [(club.alice, "P-7f"), (club.bob, "P-3d")])
+    await fake_discord.wait_quiet()
+    boards = [m for m in fake_discord.channel_history(table.thread) if m.attachments]
+    assert len(boards) >= 1
+    assert fake_discord.rejections == []
