@@ -70,14 +70,20 @@ class MoveRejected(ServiceError):
 
 class AmbiguousMove(ServiceError):
     """Several legal moves fit the text. `promotion_choice` is (promote, do not promote)
-    when that is the only question, so the Discord layer can offer two buttons."""
+    when that is the only question, so the Discord layer can offer two buttons that
+    replay the answer in game `game_id` at `ply` (and only there)."""
 
     def __init__(
         self,
         message: str,
         candidates: list[MoveText],
         promotion_choice: tuple[MoveText, MoveText] | None = None,
+        *,
+        game_id: int = 0,
+        ply: int = 0,
     ) -> None:
         super().__init__(message)
         self.candidates = candidates
         self.promotion_choice = promotion_choice
+        self.game_id = game_id
+        self.ply = ply

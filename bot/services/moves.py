@@ -31,7 +31,7 @@ def read_move(game: GameSnapshot, text: str) -> Move:
         if len(moves) == 2 and moves[0].usi().rstrip("+") == moves[1].usi().rstrip("+"):
             promote = 0 if moves[0].promotion else 1
             choice = (candidates[promote], candidates[1 - promote])
-        raise AmbiguousMove(str(error), candidates, choice) from None
+        raise AmbiguousMove(str(error), candidates, choice, game_id=game.id, ply=game.ply) from None
     except IllegalMoveError as error:
         raise MoveRejected(str(error), error.reason.value) from None
     except InvalidMoveError as error:

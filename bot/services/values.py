@@ -113,6 +113,10 @@ class GameSnapshot:
             return Color.GOTE
         return None
 
+    def opponent_of(self, user_id: int) -> PlayerRef:
+        """The other player of the one with `user_id` (who must play in this game)."""
+        return self.gote if user_id == self.sente.user_id else self.sente
+
     @property
     def turn(self) -> Color:
         return self.game.position.turn

@@ -7,8 +7,9 @@ import logging
 import pytest
 from discord import app_commands
 
-from bot.errors import APOLOGY, UserInputError, reply_for, user_message
 from bot.services import NotYourTurn, PositionChanged
+from bot.ui.errors import UserInputError, reply_for, user_message
+from bot.ui.text import APOLOGY
 from rules import Move, Position
 from rules.notation import parse_move
 
@@ -41,7 +42,7 @@ def test_wrapped_command_errors_are_unwrapped() -> None:
 
 
 def test_unexpected_error_is_logged_and_apologised(caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.ERROR, logger="bot.errors"):
+    with caplog.at_level(logging.ERROR, logger="bot.ui.errors"):
         text = reply_for(KeyError("secret internals"), context="/move")
     assert text == APOLOGY
     assert "secret internals" not in text

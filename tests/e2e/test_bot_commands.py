@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import flows
+from bot.ui import replies
 from rules import Position
 from tests.e2e.harness import BotRunner, Choice, E2EGuard, FakeDiscord
 from tests.e2e.test_bot_game import Club, Table, assert_board, open_club
@@ -219,19 +219,23 @@ async def test_slow_rendering_still_answers_every_interaction_in_time(
     second = await club.new_game(alice, club.carol)
     bot = club.bot
     assert bot is not None
-    real_board_file = bot.board_file
+    real_board_file = bot.boards.file
 
     async def slow_board_file(*args: Any, **kwargs: Any) -> discord.File:
         await asyncio.sleep(0.6)
         return await real_board_file(*args, **kwargs)
 
-    monkeypatch.setattr(bot, "board_file", slow_board_file)
-    monkeypatch.setattr(flows, "DEFER_AFTER", 0.1)
+    monkeypatch.setattr(bot.boards, "file", slow_board_file)
+    monkeypatch.setattr(replies, "DEFER_AFTER", 0.1)
     club.fake.interaction_timeout = 0.4
 
-    in_thread = await club.move(alice, "7g7f", first)
-    assert in_thread.deferred and not in_thread.ephemeral
-    assert_board(in_thread.files)
+    # A deferred answer is private; the board comes as a new post in the thread, because
+    # the edit that replaces "thinking..." would not notify bob, whom it mentions.
+    in_thread = await club.fake.slash("move", {"move": "7g7f"}, user=alice, channel=first.thread)
+    assert in_thread.deferred and in_thread.ephemeral and "７六歩" in in_thread.content
+    [posted] = await club.posts(first.thread, "1. ☗７六歩")
+    assert_board(posted.attachments)
+    assert posted.mentioned_user_ids == [bob.user.id]
     shown = await club.fake.slash("board", user=bob, channel=first.thread)
     assert shown.deferred and shown.files
     elsewhere = await club.fake.slash(

@@ -7,9 +7,10 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import flows, presenters
+from bot.cogs.challenges import challenge_buttons
 from bot.services import PlayerRef
-from bot.views.buttons import challenge_view
+from bot.ui import text
+from bot.ui.replies import mentions
 from rules.notation import read_record
 from tests.e2e.fake_discord import FakeMember, FakeMessage
 from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord
@@ -135,7 +136,7 @@ async def set_up_game(club: Club, sfen: str, rule: str) -> Table:
     assert bot is not None
     service = bot.service
     alice, bob = club.alice, club.bob
-    challenge = await service.challenge(
+    challenge = await service.challenges.offer(
         guild_id=club.guild.id,
         channel_id=club.channel.id,
         challenger=PlayerRef(alice.user.id, alice.user.username),
@@ -147,11 +148,11 @@ async def set_up_game(club: Club, sfen: str, rule: str) -> Table:
     channel = bot.get_channel(club.channel.id)
     assert isinstance(channel, discord.TextChannel)
     message = await channel.send(
-        presenters.challenge_text(challenge),
-        view=challenge_view(challenge.id),
-        allowed_mentions=flows.mentions(challenge.opponent),
+        text.challenge_text(challenge),
+        view=challenge_buttons(challenge.id),
+        allowed_mentions=mentions(challenge.opponent),
     )
-    await service.set_challenge_message(challenge.id, message.id)
+    await service.challenges.set_message(challenge.id, message.id)
     return await club.accept(club.fake.messages[message.id], bob)
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.client import ShogiBot
-from bot.services import DeadlineScheduler, GameService
+from bot.services import DeadlineScheduler
+from bot.services.deadlines import Deadlines
 from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord
 from tests.e2e.test_bot_game import Club, assert_board, open_club
 
@@ -22,7 +23,7 @@ class DeadlineChecks:
     """Counts the deadline checks of every bot (the scheduler's start-up check included).
 
     A check that finds nothing makes no call to Discord, so the fake has no event to wait for;
-    this wraps ``GameService.check_deadlines`` to announce each finished check instead.
+    this wraps ``Deadlines.check`` to announce each finished check instead.
     """
 
     def __init__(self) -> None:
@@ -30,17 +31,17 @@ class DeadlineChecks:
         self.changed = asyncio.Condition()
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        original = GameService.check_deadlines
+        original = Deadlines.check
 
-        async def counted(service: GameService) -> datetime | None:
+        async def counted(deadlines: Deadlines) -> datetime | None:
             try:
-                return await original(service)
+                return await original(deadlines)
             finally:
                 self.done += 1
                 async with self.changed:
                     self.changed.notify_all()
 
-        monkeypatch.setattr(GameService, "check_deadlines", counted)
+        monkeypatch.setattr(Deadlines, "check", counted)
 
     async def wait_beyond(self, count: int) -> None:
         async with self.changed:

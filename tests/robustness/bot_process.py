@@ -73,17 +73,17 @@ def say(line: str) -> None:
 def report_checks() -> None:
     """Print ``checked <clock µs>`` once each deadline check of the service has finished."""
     from bot.db.rows import to_us
-    from bot.services import GameService
+    from bot.services.deadlines import Deadlines
 
-    original: Callable[[GameService], Awaitable[datetime | None]] = GameService.check_deadlines
+    original: Callable[[Deadlines], Awaitable[datetime | None]] = Deadlines.check
 
-    async def check_deadlines(service: GameService) -> datetime | None:
-        started = service.now()
-        result = await original(service)
+    async def check(deadlines: Deadlines) -> datetime | None:
+        started = deadlines.now()
+        result = await original(deadlines)
         say(f"checked {to_us(started)}")
         return result
 
-    GameService.check_deadlines = check_deadlines  # type: ignore[method-assign,assignment]
+    Deadlines.check = check  # type: ignore[method-assign]
 
 
 async def watch_clock(path: Path, wake: Callable[[], None]) -> None:

@@ -94,23 +94,23 @@ async def new_game(
     w: World, *, sfen: str | None = None, impasse: str = "27", moves: tuple[str, ...] = ()
 ) -> tuple[int, FakeChannel]:
     """A game between Alice (sente) and Bob, with its own thread, made through the service."""
-    challenge = await w.service.challenge(
+    challenge = await w.service.challenges.offer(
         guild_id=w.guild.id, channel_id=w.channel.id, challenger=ref(w.alice),
         opponent=ref(w.bob), color="sente", time_control="3d", impasse_rule=impasse,
         start_sfen=sfen,
     )  # fmt: skip
-    game = await w.service.accept(challenge.id, w.bob.id)
+    game = await w.service.challenges.accept(challenge.id, w.bob.id)
     thread = w.fake.add_thread(w.channel, f"game {game.id}", owner=w.alice)
-    await w.service.set_game_thread(game.id, thread.id)
+    await w.service.games.set_thread(game.id, thread.id)
     for text in moves:
-        view = await w.service.get_game(game.id)
-        await w.service.play(game.id, view.to_move.user_id, text)
+        view = await w.service.games.get(game.id)
+        await w.service.moves.play(game.id, view.to_move.user_id, text)
     return game.id, thread
 
 
 def game_state(w: World, game_id: int) -> Callable[[], Awaitable[Any]]:
     async def state() -> Any:
-        view = await w.service.get_game(game_id)
+        view = await w.service.games.get(game_id)
         outcome = view.outcome
         return {
             "ply": view.ply,
@@ -127,7 +127,7 @@ def game_state(w: World, game_id: int) -> Callable[[], Awaitable[Any]]:
 
 def challenge_state(w: World, challenge_id: int) -> Callable[[], Awaitable[Any]]:
     async def state() -> Any:
-        return {"status": (await w.service.get_challenge(challenge_id)).status}
+        return {"status": (await w.service.challenges.get(challenge_id)).status}
 
     return state
 
@@ -241,8 +241,8 @@ async def scenario_challenge(w: World, action: str) -> Scenario:
         return await click(w, message, cid, actor, visible=True)
 
     async def cleanup() -> None:  # the next row challenges again between the same two
-        if (await w.service.get_challenge(challenge_id)).status == "open":
-            await w.service.cancel(challenge_id, w.alice.id)
+        if (await w.service.challenges.get(challenge_id)).status == "open":
+            await w.service.challenges.cancel(challenge_id, w.alice.id)
 
     return Scenario(right, opponent, act, challenge_state(w, challenge_id),
                     lambda a, b, _: b["status"] == expected, w.channel,
@@ -269,7 +269,7 @@ async def scenario_jishogi(w: World, action: str) -> Scenario:
     game_id, thread = await new_game(w, sfen=DECLARABLE, impasse=rule)
     right, opponent = w.alice, w.bob
     if action == "accept":  # Alice proposed; accepting is Bob's
-        await w.service.propose_count(game_id, w.alice.id)
+        await w.service.impasse.propose_count(game_id, w.alice.id)
         right, opponent = w.bob, w.alice
     shown = await w.fake.slash("jishogi", {"game": str(game_id)}, user=w.carol, channel=thread)
     message, cid = button(shown, f"js:{action}:")
@@ -289,8 +289,8 @@ async def scenario_give_time(w: World) -> Scenario:
     """The reminder in the thread carries "Give more time"; it is for the waiting player."""
     game_id, thread = await new_game(w, moves=("7g7f",))
     w.clock.now += timedelta(days=2)
-    view = await w.service.get_game(game_id)
-    await w.bot.service.events.deadline_reminder(view)
+    view = await w.service.games.get(game_id)
+    await w.bot.service.store.events.deadline_reminder(view)
     await w.fake.wait_for(
         lambda: any(f"gt:{game_id}" in m.custom_ids for m in w.fake.channel_history(thread)),
         what="the reminder with its button",
@@ -311,7 +311,7 @@ async def scenario_read(w: World, command: str) -> Scenario:
     moves = ("7g7f", "3c3d")
     game_id, thread = await new_game(w, moves=moves)
     if command == "export":
-        await w.service.resign(game_id, w.bob.id)
+        await w.service.moves.resign(game_id, w.bob.id)
     options: dict[str, Any] = {"game": str(game_id)}
 
     async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult:
@@ -433,6 +433,6 @@ async def test_a_player_cannot_move_through_another_server(world: World) -> None
     game_id, _thread = await new_game(w)
     result = await w.fake.slash("move", {"move": "7g7f", "game": str(game_id)},
                                 user=w.alice_elsewhere, channel=w.other_channel)  # fmt: skip
-    view = await w.service.get_game(game_id)
+    view = await w.service.games.get(game_id)
     assert view.ply == 0, f"the move was played from another server: {result.content!r}"
     assert result.ephemeral and "server" in result.content, result.content

@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 
 from bot.db import Database
-from bot.errors import APOLOGY
-from bot.services import GameService, MoveResult, PlayerRef, ServiceError
+from bot.services import GameService, PlayedMove, PlayerRef, ServiceError
+from bot.ui.text import APOLOGY
 from rules import Game, IllegalMoveError, InvalidMoveError, Position, SfenError
 from rules.notation import (
     AmbiguousMoveError,
@@ -149,17 +149,17 @@ BOB = PlayerRef(2002, "Bob")
 
 
 async def _new_game(service: GameService) -> int:
-    challenge = await service.challenge(
+    challenge = await service.challenges.offer(
         guild_id=1, channel_id=2, challenger=ALICE, opponent=BOB, color="sente"
     )
-    return (await service.accept(challenge.id, BOB.user_id)).id
+    return (await service.challenges.accept(challenge.id, BOB.user_id)).id
 
 
 _service_cache: dict[tuple[int, int], tuple[Findings, Findings, int]] = {}
 
 
 async def _service_findings(count: int, seed: int) -> tuple[Findings, Findings, int]:
-    """``GameService.play`` over ``count`` inputs by the player to move (a move that lands
+    """``Moves.play`` over ``count`` inputs by the player to move (a move that lands
     goes on; a finished game is replaced).  Returns (errors, messages, moves landed)."""
     key = (count, seed)
     if key in _service_cache:
@@ -171,31 +171,31 @@ async def _service_findings(count: int, seed: int) -> tuple[Findings, Findings, 
     try:
         service = GameService(db)
         game_id = await _new_game(service)
-        view = await service.get_game(game_id)
+        view = await service.games.get(game_id)
         for kind, text in generate(move_kinds(), rng, count):
             if not view.is_active:
                 assert_replays(view)
                 game_id = await _new_game(service)
-                view = await service.get_game(game_id)
+                view = await service.games.get(game_id)
             assert view.to_move is not None
             errors.checked += 1
             messages.checked += 1
             try:
-                result = await service.play(game_id, view.to_move.user_id, str(text))
+                result = await service.moves.play(game_id, view.to_move.user_id, str(text))
             except ServiceError as error:
                 check_message(messages, kind, text, error)
-                after = await service.get_game(game_id)
+                after = await service.games.get(game_id)
                 if after.ply != view.ply:
                     errors.add(f"{kind}: refused but stored", text, error.message)
                 view = after
             except Exception as error:
                 errors.add(f"{kind}: {type(error).__name__}", text, repr(error))
-                view = await service.get_game(game_id)
+                view = await service.games.get(game_id)
             else:
-                assert isinstance(result, MoveResult)
+                assert isinstance(result, PlayedMove)
                 landed += 1
-                view = await service.get_game(game_id)
-        assert_replays(await service.get_game(game_id))
+                view = await service.games.get(game_id)
+        assert_replays(await service.games.get(game_id))
     finally:
         await db.close()
     _service_cache[key] = (errors, messages, landed)
@@ -216,9 +216,9 @@ async def test_service_play_refuses_near_misses_with_a_sentence(text: str) -> No
         service = GameService(db)
         game_id = await _new_game(service)
         with pytest.raises(ServiceError) as caught:
-            await service.play(game_id, ALICE.user_id, text)
+            await service.moves.play(game_id, ALICE.user_id, text)
         assert not sentence_problems(caught.value.message), repr(caught.value.message)
-        assert (await service.get_game(game_id)).ply == 0
+        assert (await service.games.get(game_id)).ply == 0
     finally:
         await db.close()
 
@@ -271,7 +271,7 @@ async def test_challenge_from_a_bad_sfen_is_a_service_error(scale: Scale) -> Non
         for index, (kind, text) in enumerate(generate(sfen_kinds(), rng, scale.fuzz_inputs // 10)):
             findings.checked += 1
             try:
-                challenge = await service.challenge(
+                challenge = await service.challenges.offer(
                     guild_id=index, channel_id=2, challenger=ALICE, opponent=BOB,
                     start_sfen=str(text),
                 )  # fmt: skip
@@ -280,7 +280,7 @@ async def test_challenge_from_a_bad_sfen_is_a_service_error(scale: Scale) -> Non
             except Exception as error:
                 findings.add(f"{kind}: {type(error).__name__}", text, repr(error))
             else:
-                game = await service.accept(challenge.id, BOB.user_id)
+                game = await service.challenges.accept(challenge.id, BOB.user_id)
                 assert_replays(game)
     finally:
         await db.close()
@@ -371,15 +371,15 @@ async def test_move_replies_never_ping_or_format_what_was_typed(
     ids = {"alice": table.alice.id, "bob": table.bob.id, "guild": table.guild.id}
     findings = Findings()
     for kind, text in _bot_inputs(scale.bot_fuzz_inputs, 505, ids):
-        view = await table.bot.service.get_game(game.id)
+        view = await table.bot.service.games.get(game.id)
         if not view.is_active:
             game = await start_game(table)
-            view = await table.bot.service.get_game(game.id)
+            view = await table.bot.service.games.get(game.id)
         assert view.to_move is not None
         mover = table.member(view.to_move.user_id)
         result = await fake.slash("move", {"move": text}, user=mover, channel=game.thread)
         findings.checked += 1
-        after = await table.bot.service.get_game(game.id)
+        after = await table.bot.service.games.get(game.id)
         sent = result.sent
         for message in sent:
             pinged = set(message.mentioned_user_ids)
@@ -405,7 +405,7 @@ async def test_move_replies_never_ping_or_format_what_was_typed(
                     findings.add(f"{kind}: live mention {mention}", text, content)
         elif after.ply != view.ply + 1:
             findings.add(f"{kind}: {after.ply - view.ply} moves stored", text, content)
-    assert_replays(await table.bot.service.get_game(game.id))
+    assert_replays(await table.bot.service.games.get(game.id))
     assert not findings.problems, findings.report()
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import flows
+from bot.ui import replies
 from tests.e2e.fake_discord import CALLBACK, CREATE_MESSAGE, FakeChannel
 from tests.e2e.harness import BotRunner, FakeDiscord, HarnessTimeout, InteractionResult
 
@@ -43,7 +43,7 @@ async def play(
     table: Table, game: BotGame, ply: int, *, timeout: float | None = None, wait: bool = True
 ) -> InteractionResult:
     """The move of ``ply`` (1-based) from OPENING, by whoever is to move."""
-    view = await table.bot.service.get_game(game.id)
+    view = await table.bot.service.games.get(game.id)
     assert view.to_move is not None and view.ply == ply - 1, (view.ply, ply)
     member = table.member(view.to_move.user_id)
     return await table.fake.slash(
@@ -81,7 +81,7 @@ async def check_once_and_seen(
         )
     await table.fake.wait_quiet(0.3, timeout=15)
     problems = []
-    view = await table.bot.service.get_game(game.id)
+    view = await table.bot.service.games.get(game.id)
     assert_replays(view)
     if view.ply != ply or view.game.moves[-1].usi() != OPENING[ply - 1]:
         problems.append(f"stored {view.ply} moves, expected {ply} ending in {OPENING[ply - 1]}")
@@ -142,7 +142,7 @@ async def test_channel_message_faults(
     table, game = await setup(fake_discord, bot_runner, tmp_path)
     problems = []
     for ply, fault in ((1, dict(status=429, retry_after=0.2)), (2, dict(status=500))):
-        view = await table.bot.service.get_game(game.id)
+        view = await table.bot.service.games.get(game.id)
         assert view.to_move is not None
         fake_discord.inject_fault(CREATE_MESSAGE, **fault)  # type: ignore[arg-type]
         result = await fake_discord.slash(
@@ -187,18 +187,18 @@ async def test_slow_rendering_is_deferred_within_the_limit(
 ) -> None:
     """Rendering takes longer than Discord's 3 s: the bot defers at 1.5 s and follows up."""
     table, game = await setup(fake_discord, bot_runner, tmp_path)
-    real = table.bot.board_file
+    real = table.bot.boards.file
 
     async def slow(*args: object, **kwargs: object) -> object:
         await asyncio.sleep(2.0)
         return await real(*args, **kwargs)  # type: ignore[arg-type]
 
-    table.bot.board_file = slow  # type: ignore[method-assign]
+    table.bot.boards.file = slow  # type: ignore[method-assign]
     result = await play(table, game, 1, timeout=10)
     assert result.deferred, result
     await result.wait_followups(0, timeout=10)
     problems = await check_once_and_seen(table, game, 1, result)
-    table.bot.board_file = real  # type: ignore[method-assign]
+    table.bot.boards.file = real  # type: ignore[method-assign]
     problems += await check_recovered(table, game, 2)
     assert not problems, "\n".join(problems)
 
@@ -213,12 +213,12 @@ async def test_answer_refused_as_too_late_still_announces_the_move(
     fake_discord.interaction_timeout = 0.5
     fake_discord.expect_rejections(10062)
     fake_discord.inject_fault(CALLBACK, delay=0.8)
-    view = await table.bot.service.get_game(game.id)
+    view = await table.bot.service.games.get(game.id)
     assert view.to_move is not None
     result = await play(table, game, 1, wait=False)
     await settle(fake_discord, result)
     problems = []
-    after = await table.bot.service.get_game(game.id)
+    after = await table.bot.service.games.get(game.id)
     if after.ply != 1:
         problems.append(f"stored {after.ply} moves, expected 1")
     seen = [
@@ -247,10 +247,10 @@ async def test_slow_database_and_slow_render_still_answer_in_time(
     its defer timer only after storing defers at 1.1 s, too late."""
     table, game = await setup(fake_discord, bot_runner, tmp_path)
     fake_discord.interaction_timeout = 1.0
-    monkeypatch.setattr(flows, "DEFER_AFTER", 0.5)
+    monkeypatch.setattr(replies, "DEFER_AFTER", 0.5)
     fake_discord.expect_rejections(10062)
     service = table.bot.service
-    real_play, real_render = service.play, table.bot.board_file
+    real_play, real_render = service.moves.play, table.bot.boards.file
 
     async def slow_play(*args: object, **kwargs: object) -> object:
         await asyncio.sleep(0.6)
@@ -260,12 +260,12 @@ async def test_slow_database_and_slow_render_still_answer_in_time(
         await asyncio.sleep(0.6)
         return await real_render(*args, **kwargs)  # type: ignore[arg-type]
 
-    service.play = slow_play  # type: ignore[method-assign]
-    table.bot.board_file = slow_render  # type: ignore[method-assign]
+    service.moves.play = slow_play  # type: ignore[method-assign]
+    table.bot.boards.file = slow_render  # type: ignore[method-assign]
     result = await play(table, game, 1, wait=False)
     await settle(fake_discord, result)
     refused = [r for r in result.rejections if r.code == 10062]
-    service.play, table.bot.board_file = real_play, real_render  # type: ignore[method-assign]
+    service.moves.play, table.bot.boards.file = real_play, real_render  # type: ignore[method-assign]
     assert not refused, f"the answer came too late for Discord: {refused[0]}"
     problems = await check_once_and_seen(table, game, 1, result)
     assert not problems, "\n".join(problems)

@@ -74,7 +74,7 @@ async def test_token_not_in_logs_errors_or_exceptions(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the export failed")
 
-    bot.service.export = broken  # type: ignore[method-assign]
+    bot.service.exports.file = broken  # type: ignore[method-assign]
     apology = await fake.slash("export", {}, user=alice, channel=game.thread)
     seen.append(apology.content)
 
@@ -94,7 +94,7 @@ async def test_token_not_in_logs_errors_or_exceptions(
     assert any("unexpected error" in r.getMessage() for r in caplog.records)
     found = [text[:300] for text in seen if leaks(text)]
     assert not found, f"the token shows in {len(found)} places, e.g.:\n" + "\n".join(found[:3])
-    # the deliberate unexpected error is logged at ERROR by bot.errors, not discord: fine.
+    # the deliberate unexpected error is logged at ERROR by bot.ui.errors, not discord: fine.
     e2e_guard.expect_error_log("the export failed")
 
 

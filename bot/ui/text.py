@@ -1,7 +1,9 @@
-"""Every text the bot shows, as pure functions of the service's result objects.
+"""Every sentence the bot shows, as constants and pure functions of the service's values.
 
-Kept apart from the handlers so that wording can be tested without Discord and
-so that one place decides how a game, a move or an outcome reads.
+One place decides how a game, a move or an outcome reads, so wording can be
+tested without Discord and, later, moved into message catalogs whole. The
+service's refusals are the one exception: they travel as the `message` of a
+`ServiceError`, each written once, in the service.
 Names typed by users are escaped here: a player called `**@everyone**` is shown
 as written, never formatted and never pinging.
 """
@@ -13,17 +15,17 @@ from datetime import datetime
 
 import discord
 
-from rules import Color, Outcome, Termination
-
-from .services import (
-    ChallengeView,
+from bot.services import (
+    Challenge,
     ChooseGame,
+    GameSnapshot,
     GameSummary,
-    GameView,
     ImpasseReport,
-    MoveResult,
+    MoveText,
+    PlayedMove,
     PlayerRef,
 )
+from rules import Color, Handicap, Outcome, Termination
 
 MAX_MESSAGE = 2000
 
@@ -51,7 +53,7 @@ def side(color: Color) -> str:
     return f"{color.symbol} {'Sente' if color is Color.SENTE else 'Gote'}"
 
 
-def thread_name(game: GameView) -> str:
+def thread_name(game: GameSnapshot) -> str:
     name = f"☗{game.sente.name} vs ☖{game.gote.name}"
     return name[:100]
 
@@ -62,7 +64,7 @@ def deadline_text(deadline: datetime | None) -> str:
     return f"deadline {timestamp(deadline)} ({timestamp(deadline, 'f')})"
 
 
-def challenge_text(challenge: ChallengeView) -> str:
+def challenge_text(challenge: Challenge) -> str:
     colour = {
         "sente": "plays ☗ sente",
         "gote": "plays ☖ gote",
@@ -80,7 +82,7 @@ def challenge_text(challenge: ChallengeView) -> str:
     return "\n".join(lines)
 
 
-def challenge_closed_text(challenge: ChallengeView) -> str:
+def challenge_closed_text(challenge: Challenge) -> str:
     verbs = {
         "declined": f"{safe(challenge.opponent.name)} declined the challenge.",
         "cancelled": f"{safe(challenge.challenger.name)} withdrew the challenge.",
@@ -90,7 +92,7 @@ def challenge_closed_text(challenge: ChallengeView) -> str:
     return verbs.get(challenge.status, f"The challenge is {challenge.status}.")
 
 
-def game_start_text(game: GameView) -> str:
+def game_start_text(game: GameSnapshot) -> str:
     handicap = (
         ""
         if game.handicap.id == "even"
@@ -107,11 +109,31 @@ def game_start_text(game: GameView) -> str:
     return "\n".join(lines)
 
 
-def _named(game: GameView, color: Color) -> str:
+def _named(game: GameSnapshot, color: Color) -> str:
     return f"{color.symbol}{safe(game.player(color).name)}"
 
 
-def outcome_text(outcome: Outcome, game: GameView) -> str:
+_HOW = {
+    Termination.CHECKMATE: "by checkmate",
+    Termination.STALEMATE: "because a player had no legal move",
+    Termination.SENNICHITE: "in sennichite (repetition)",
+    Termination.PERPETUAL_CHECK: "by perpetual check",
+    Termination.RESIGNATION: "by resignation",
+    Termination.TIME: "on time",
+    Termination.ABORT: "by abort",
+    Termination.IMPASSE_24: "by the impasse count",
+    Termination.IMPASSE_27: "by an impasse declaration",
+    Termination.IMPASSE_JSA24: "by an impasse declaration",
+}
+
+
+def already_ended(outcome: Outcome | None) -> str:
+    """The refusal for an action in a game that is over, saying how it ended."""
+    how = "" if outcome is None else " " + _HOW[outcome.termination]
+    return f"This game has already ended{how}."
+
+
+def outcome_text(outcome: Outcome, game: GameSnapshot) -> str:
     """How the game ended, in one sentence."""
     won = outcome.winner
     name_w = _named(game, won) if won is not None else ""
@@ -139,7 +161,7 @@ def outcome_text(outcome: Outcome, game: GameView) -> str:
     return texts[outcome.termination] + " Get the record with `/export`."
 
 
-def move_text(result: MoveResult) -> str:
+def move_text(result: PlayedMove) -> str:
     """The public answer to a move: what was played, check, and who is next."""
     game = result.game
     mover = game.color_of(result.mover.user_id)
@@ -157,7 +179,7 @@ def move_text(result: MoveResult) -> str:
     return "\n".join(lines)
 
 
-def board_caption(game: GameView) -> str:
+def board_caption(game: GameSnapshot) -> str:
     """Text above a `/board` image: players, move number, last move, whose turn."""
     lines = [f"☗{safe(game.sente.name)} vs ☖{safe(game.gote.name)} · move {game.ply}"]
     if game.last_move_text is not None:
@@ -224,7 +246,7 @@ def impasse_text(report: ImpasseReport) -> str:
     return "\n".join(lines)
 
 
-def reminder_text(game: GameView) -> str:
+def reminder_text(game: GameSnapshot) -> str:
     player = game.to_move
     who = mention(player) if player else "Next player"
     return f"{who}, a reminder: your move in this game is due {deadline_text(game.deadline)}."
@@ -251,3 +273,118 @@ give checkmate; no two unpromoted pawns of yours on one file; pieces that could 
 again must promote. The same position four times is a draw (sennichite), unless one player \
 gave check with every move: that player loses. A game can be aborted before both players \
 have moved. Running out of time loses."""
+
+
+# ---------------------------------------------------------------- short answers
+
+APOLOGY = "Sorry, something went wrong on our side. The game is unchanged; please try again."
+SERVER_ONLY = "This command works only inside a server."
+BAD_GAME_OPTION = "Pick a game from the list, or give its number, e.g. 12."
+CHALLENGE_ACCEPTED = "Challenge accepted: good game!"
+RESIGNED = "You resigned."
+ABORTED = "The game is aborted."
+PROPOSAL_SENT = "Proposal sent."
+IMPASSE_SETTLED = "The impasse is settled."
+TIME_GIVEN = "Done: your opponent has a full period again."
+
+
+def played_note(move: MoveText) -> str:
+    """The private note to the mover: what was understood."""
+    return f"Played {move.japanese} ({move.western})"
+
+
+def played_elsewhere(move: MoveText, thread_id: int | None) -> str:
+    """The private note when the board went to the game's thread, not here."""
+    where = f"<#{thread_id}>" if thread_id else "the game's channel"
+    return f"{played_note(move)} in {where}."
+
+
+def resign_question(opponent: PlayerRef) -> str:
+    return f"Resign the game against {safe(opponent.name)}?"
+
+
+def count_proposed(opponent: PlayerRef) -> str:
+    return (
+        f"{mention(opponent)}, your opponent proposes to settle the impasse by the "
+        "24-point count. Accept with the button or keep playing."
+    )
+
+
+def time_given(game: GameSnapshot) -> str:
+    """Posted in the thread when a player gave the one to move a fresh period."""
+    who = mention(game.to_move) if game.to_move is not None else "Next player"
+    return f"{who}, your opponent gave you more time; {deadline_text(game.deadline)}."
+
+
+def export_caption(game_id: int, fmt: str, link: str) -> str:
+    """Above an exported record: which game and format, and the analysis link if it fits."""
+    text = f"Record of game {game_id} ({fmt.upper()})."
+    if len(text) + len(link) < 1900:
+        text += f"\nAnalyse on lishogi: <{link}>"
+    return text
+
+
+def game_choice(game: GameSummary) -> str:
+    """One game among the suggestions of a `game` option."""
+    turn = "your turn" if game.your_turn else "waiting"
+    return f"#{game.id} vs {game.opponent.name} · move {game.ply} · {turn}"[:100]
+
+
+def move_choice(move: MoveText) -> str:
+    """One move among the suggestions of `/move`, in the three notations."""
+    return f"{move.japanese}  ·  {move.western}  ·  {move.usi}"[:100]
+
+
+def typed_time_choice(typed: str) -> str:
+    return f"{typed.strip()[:90]} (as typed)"
+
+
+# ---------------------------------------------------------------- buttons
+
+BUTTON_LABELS = {
+    "accept": "Accept",
+    "decline": "Decline",
+    "cancel": "Cancel",
+    "resign": "Yes, resign",
+    "promote": "Promote",
+    "keep": "Don't promote",
+    "propose": "Propose count",
+    "accept_count": "Accept count",
+    "declare": "Declare impasse",
+    "give_time": "Give more time",
+}
+
+# ---------------------------------------------------------------- commands and options
+
+GAME_OPTION = "A game id (pick from the list); default: this thread's game or your game to move"
+TIME_PRESET_NAMES = {
+    "1d": "1 day per move",
+    "2d": "2 days per move",
+    "3d": "3 days per move",
+    "5d": "5 days per move",
+    "7d": "7 days per move",
+    "14d": "14 days per move",
+    "7d+1d": "7 days + 1 day per move",
+    "unlimited": "Unlimited",
+}
+COLOR_NAMES = {
+    "random": "Random",
+    "sente": "Sente (☗, moves first in even games)",
+    "gote": "Gote (☖)",
+}
+IMPASSE_NAMES = {
+    "27": "27-point declaration (modern standard)",
+    "24": "24-point count (classic rules)",
+}
+PERSPECTIVE_NAMES = {"sente": "Sente", "gote": "Gote"}
+FORMAT_NAMES = {
+    "kif": "KIF",
+    "ki2": "KI2",
+    "csa": "CSA",
+    "sfen": "SFEN (current position)",
+    "usi": "USI (position ... moves ...)",
+}
+
+
+def handicap_name(handicap: Handicap) -> str:
+    return "Even" if handicap is Handicap.EVEN else f"{handicap.english} ({handicap.japanese})"

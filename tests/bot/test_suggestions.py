@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from bot.autocomplete import MAX_CHOICES, choice_name, normalise, rank_moves
 from bot.services import MoveText
+from bot.ui.options import MAX_CHOICES
+from bot.ui.suggestions import fold_typed, rank_moves
+from bot.ui.text import move_choice
 from rules import Position
 from rules.notation import format_move
 
@@ -20,9 +22,9 @@ def start_moves() -> list[MoveText]:
     ]
 
 
-def test_normalise_folds_width_case_and_separators() -> None:
-    assert normalise("Ｐ－７ｆ") == normalise("p7f") == normalise("P-76") == "p76"
-    assert normalise("７六歩") == normalise("76歩") == "76歩"
+def test_fold_typed_folds_width_case_and_separators() -> None:
+    assert fold_typed("Ｐ－７ｆ") == fold_typed("p7f") == fold_typed("P-76") == "p76"
+    assert fold_typed("７六歩") == fold_typed("76歩") == "76歩"
 
 
 def test_empty_input_gives_the_first_25() -> None:
@@ -59,7 +61,7 @@ def test_nothing_matches() -> None:
     assert rank_moves(start_moves(), "K*5e") == []
 
 
-def test_choice_name_fits_discord_limit() -> None:
+def test_move_choice_fits_discord_limit() -> None:
     long = MoveText("7g7f", "７六歩" * 40, "P-76")
-    assert len(choice_name(long)) <= 100
-    assert "P-76" in choice_name(MoveText("7g7f", "７六歩", "P-76"))
+    assert len(move_choice(long)) <= 100
+    assert "P-76" in move_choice(MoveText("7g7f", "７六歩", "P-76"))

@@ -2,7 +2,7 @@
 
 Autocomplete cannot be deferred, so this works on the service's cached move
 list and does only string work. A player may type in any notation: the typed
-text is normalised (case, width, spaces, separators) and compared with each
+text is folded (case, width, spaces, separators) and compared with each
 move's USI, Western and Japanese forms; prefix matches rank before
 substring matches, and a move reached by several forms keeps its best rank.
 """
@@ -13,15 +13,14 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from .services import MoveText
+from bot.services import MoveText
 
-MAX_CHOICES = 25
 _DROP = str.maketrans({"-": "", "x": "", "*": "", "'": "", " ": "", "　": "", "=": ""})
 _KANJI_DIGITS = str.maketrans("一二三四五六七八九", "123456789")
 _LETTER_RANK = re.compile(r"(?<=[1-9])([a-i])")
 
 
-def normalise(text: str) -> str:
+def fold_typed(text: str) -> str:
     """Fold width, case, kanji numerals and rank letters, and drop separators, so that
     `Ｐ－７ｆ`, `p7f`, `P-76` and `７六` all start the same way (`p76`, `76`)."""
     folded = unicodedata.normalize("NFKC", text).casefold().translate(_KANJI_DIGITS)
@@ -29,19 +28,15 @@ def normalise(text: str) -> str:
     return folded.translate(_DROP)
 
 
-def choice_name(move: MoveText) -> str:
-    return f"{move.japanese}  ·  {move.western}  ·  {move.usi}"[:100]
-
-
-def rank_moves(moves: Sequence[MoveText], typed: str, limit: int = MAX_CHOICES) -> list[MoveText]:
+def rank_moves(moves: Sequence[MoveText], typed: str, limit: int = 25) -> list[MoveText]:
     """The best `limit` moves for `typed`: prefix matches first, then substring matches,
     keeping the order of `moves` within each group."""
-    wanted = normalise(typed)
+    wanted = fold_typed(typed)
     if not wanted:
         return list(moves[:limit])
     ranked: list[tuple[int, int, MoveText]] = []
     for index, move in enumerate(moves):
-        forms = (normalise(move.usi), normalise(move.western), normalise(move.japanese))
+        forms = (fold_typed(move.usi), fold_typed(move.western), fold_typed(move.japanese))
         if any(form.startswith(wanted) for form in forms):
             ranked.append((0, index, move))
         elif any(wanted in form for form in forms):

@@ -1,0 +1,125 @@
+"""What happens by the clock, posted where the players will see it: time-outs,
+reminders (with a button to give the late player more time), expired challenges,
+and endings a previous run stored but never posted.
+
+`Announcer` is the service's `GameEvents`; this feature registers it on start.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.services import Challenge, GameSnapshot
+from bot.ui import text
+from bot.ui.errors import GameButton, view_of
+from bot.ui.host import GameBot, host_of
+from bot.ui.replies import send_ephemeral
+from bot.ui.threads import announce_end, game_channel, post_to_game
+
+log = logging.getLogger(__name__)
+HISTORY_LOOKBACK = 25  # the bot's last messages in a thread searched for an ending
+
+
+class GiveTimeButton(GameButton, template=r"gt:(?P<game_id>\d+)"):
+    """Give the opponent a fresh period for this move."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"gt:{game_id}", text.BUTTON_LABELS["give_time"], discord.ButtonStyle.secondary
+        )
+        self.game_id = game_id
+
+    async def press(self, interaction: discord.Interaction[Any]) -> None:
+        bot = host_of(interaction)
+        game = await bot.service.moves.give_time(
+            self.game_id, interaction.user.id, guild_id=interaction.guild_id or 0
+        )
+        await send_ephemeral(interaction, text.TIME_GIVEN)
+        if game.to_move is not None:
+            await post_to_game(bot, game, text.time_given(game), ping=game.to_move)
+
+
+class Announcer:
+    """The service's `GameEvents`, answered by posting into the game's thread."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    async def game_timed_out(self, game: GameSnapshot) -> None:
+        log.info("game %s ended on time", game.id)
+        await announce_end(self.bot, game)
+
+    async def ending_unannounced(self, game: GameSnapshot) -> None:
+        """Post an ending a previous run stored but did not post; unless the post is
+        there after all (that run stopped between posting and noting it)."""
+        if game.outcome is None:
+            return
+        if await self._already_posted(game, text.truncate(text.outcome_text(game.outcome, game))):
+            log.info("game %s: its ending was posted after all", game.id)
+            await self.bot.service.store.mark_end_announced(game.id)
+            return
+        await announce_end(self.bot, game)
+
+    async def _already_posted(self, game: GameSnapshot, content: str) -> bool:
+        """Whether the bot's last messages in the game's thread include `content`."""
+        me = self.bot.user
+        try:
+            channel = await game_channel(self.bot, game)
+            async for message in channel.history(limit=HISTORY_LOOKBACK):
+                if me is not None and message.author.id == me.id and message.content == content:
+                    return True
+        except (discord.HTTPException, LookupError):
+            log.warning("could not read game %s's thread", game.id, exc_info=True)
+        return False
+
+    async def deadline_reminder(self, game: GameSnapshot) -> None:
+        log.info("reminder for game %s", game.id)
+        await post_to_game(
+            self.bot,
+            game,
+            text.reminder_text(game),
+            ping=game.to_move,
+            view=view_of(GiveTimeButton(game.id)),
+        )
+
+    async def challenge_expired(self, challenge: Challenge) -> None:
+        log.info("challenge %s expired", challenge.id)
+        if challenge.message_id is None:
+            return
+        try:
+            channel = self.bot.get_channel(challenge.channel_id) or await self.bot.fetch_channel(
+                challenge.channel_id
+            )
+            if isinstance(channel, discord.abc.Messageable):
+                message = await channel.fetch_message(challenge.message_id)
+                await message.edit(
+                    content=text.challenge_text(challenge)
+                    + "\n"
+                    + text.challenge_closed_text(challenge),
+                    view=None,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+        except discord.HTTPException:
+            log.warning("could not mark challenge %s as expired", challenge.id, exc_info=True)
+
+
+class Clocks(commands.Cog):
+    """Deadlines and their announcements."""
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(GiveTimeButton)
+        self.bot.service.report_to(Announcer(self.bot))
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(GiveTimeButton)
+
+
+async def setup(bot: GameBot) -> None:
+    await bot.add_cog(Clocks(bot))

@@ -1,0 +1,25 @@
+"""`/help`: how to play, in one private message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.ui import text
+from bot.ui.host import GameBot
+from bot.ui.replies import Reply
+
+
+class Help(commands.Cog):
+    """The help text."""
+
+    @app_commands.command(name="help", description="How to play: notations, commands, rules.")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        await Reply(interaction).send(text.HELP_TEXT, ephemeral=True)
+
+
+async def setup(bot: GameBot) -> None:
+    await bot.add_cog(Help())

@@ -1,0 +1,128 @@
+"""The one report of an error to the user, and the two paths errors take to it.
+
+Service and rules errors carry a sentence meant for players; everything else is
+a bug, logged with its traceback, and the user gets a short apology. Commands
+reach `report` through the tree's error handler (`GameTree.on_error`); buttons
+through their base class, because discord.py routes the errors of a
+`DynamicItem` to no handler at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from typing import Any, ClassVar, Self
+
+import discord
+from discord import app_commands
+
+from bot.config import ConfigError
+from bot.services import ChooseGame, GameOver, ServiceError
+from rules import GameError, IllegalMoveError, InvalidMoveError, SfenError
+
+from . import text
+from .replies import send_ephemeral
+
+log = logging.getLogger(__name__)
+
+
+class UserInputError(Exception):
+    """An option the user gave that cannot be used; the message says what to do instead."""
+
+
+def user_message(error: BaseException) -> str | None:
+    """The sentence to show for an expected error, or None for an unexpected one."""
+    if isinstance(error, ChooseGame):
+        return text.choose_game_text(error)
+    if isinstance(error, GameOver):
+        return text.already_ended(error.outcome)
+    if isinstance(error, ServiceError):
+        return error.message
+    if isinstance(error, UserInputError | ConfigError):
+        return str(error)
+    if isinstance(error, IllegalMoveError | InvalidMoveError | SfenError | GameError):
+        return str(error)
+    return None
+
+
+def _unwrapped(error: BaseException) -> BaseException:
+    """The error a command raised, out of discord.py's wrappers (a failed command is
+    wrapped in `CommandInvokeError`, a failed option conversion in `TransformerError`)."""
+    while True:
+        inner = getattr(error, "original", None) or (
+            error.__cause__ if isinstance(error, app_commands.TransformerError) else None
+        )
+        if not isinstance(inner, BaseException):
+            return error
+        error = inner
+
+
+def reply_for(error: BaseException, *, context: str) -> str:
+    """What to tell the user about `error`; logs unexpected errors with their traceback."""
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return text.SERVER_ONLY
+    error = _unwrapped(error)
+    message = user_message(error)
+    if message is None:
+        log.error("unexpected error in %s", context, exc_info=error)
+        return text.APOLOGY
+    log.info("refused %s: %s", context, message)
+    return message
+
+
+async def report(interaction: discord.Interaction[Any], error: BaseException, context: str) -> None:
+    """Tell the user, privately, in one sentence. The sentence may quote what they typed
+    or a member's name: it is shown escaped, so it neither formats nor pings, except the
+    list of games to choose from, which is built from escaped parts and links threads."""
+    sentence = reply_for(error, context=context)
+    if not isinstance(_unwrapped(error), ChooseGame):
+        sentence = text.safe(sentence)
+    await send_ephemeral(interaction, sentence)
+
+
+class GameTree(app_commands.CommandTree[Any]):
+    """The command tree whose error handler is the one error path of every command."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        command = interaction.command.name if interaction.command else "command"
+        await report(interaction, error, f"/{command}")
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button that survives restarts: everything it needs is in its `custom_id`, whose
+    named groups are its constructor's arguments (digits become ints). Subclasses give a
+    `template` and implement `press`; an error in `press` gets the one report."""
+
+    PREFIX: ClassVar[str] = ""
+
+    def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        values = {k: int(v) if v.isdigit() else v for k, v in match.groupdict().items()}
+        build: Callable[..., Self] = cls
+        return build(**values)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        log.info("%s by user %s", self.custom_id, interaction.user.id)
+        try:
+            await self.press(interaction)
+        except Exception as error:
+            await report(interaction, error, f"button {self.custom_id}")
+
+    async def press(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+
+def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view holding `items` that never times out (the buttons outlive it anyway)."""
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view

@@ -1,0 +1,110 @@
+"""Message texts: what players read, with their names made inert."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.db import GameRow, PlayerRow
+from bot.services import GameSnapshot, MoveText, PlayedMove, PlayerRef
+from bot.services.loading import color_name, snapshot
+from bot.ui import text as wording
+from rules import Color, Game, Outcome, Termination
+
+ALICE = PlayerRef(1001, "alice")
+BOB = PlayerRef(1002, "**@everyone** bob")
+DEADLINE = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
+
+
+def game_view(game: Game | None = None, outcome: Outcome | None = None) -> GameSnapshot:
+    """A snapshot built the way the service builds one: from a row and a replayed game."""
+    game = game or Game(moves=["7g7f"])
+    started = DEADLINE - timedelta(days=3)
+    row = GameRow(
+        id=7,
+        guild_id=1,
+        channel_id=2,
+        thread_id=3,
+        message_id=None,
+        sente=PlayerRow(ALICE.user_id, ALICE.name),
+        gote=PlayerRow(BOB.user_id, BOB.name),
+        handicap="even",
+        start_sfen=game.start.sfen(),
+        bank=timedelta(),
+        period=None if outcome else DEADLINE - started,
+        impasse_rule="27",
+        status="finished" if outcome else "active",
+        termination=None if outcome is None else outcome.termination.value,
+        winner=None if outcome is None else color_name(outcome.winner),
+        ply=len(game.moves),
+        sfen=game.position.sfen(),
+        sente_bank=timedelta(),
+        gote_bank=timedelta(),
+        turn_started_at=started,
+        count_proposed_by=None,
+        started_at=started,
+        finished_at=None,
+        deadline=None,
+    )
+    written = MoveText("7g7f", "７六歩", "P-76") if game.moves else None
+    return snapshot(row, game, written)
+
+
+def test_names_cannot_format_or_ping() -> None:
+    text = wording.board_caption(game_view())
+    assert "@everyone" not in text.replace("@\u200beveryone", "")
+    assert "**" not in text
+
+
+def test_move_text_echoes_both_notations_and_mentions_next_player() -> None:
+    view = game_view()
+    result = PlayedMove(view, MoveText("7g7f", "７六歩", "P-76"), ALICE, False, None, BOB, DEADLINE)
+    text = wording.move_text(result)
+    assert "☗７六歩 (P-76)" in text
+    assert f"<@{BOB.user_id}> to move" in text
+    assert f"<t:{int(DEADLINE.timestamp())}:R>" in text
+    assert "Check" not in text
+
+
+def test_move_text_says_check_and_the_end() -> None:
+    view = game_view()
+    checking = PlayedMove(view, MoveText("a", "b", "c"), ALICE, True, None, BOB, DEADLINE)
+    assert "Check!" in wording.move_text(checking)
+    mate = Outcome(Termination.CHECKMATE, Color.SENTE)
+    ended = PlayedMove(
+        game_view(outcome=mate), MoveText("a", "b", "c"), ALICE, True, mate, None, None
+    )
+    text = wording.move_text(ended)
+    assert "Checkmate" in text and "alice wins" in text and "/export" in text
+
+
+def test_every_outcome_has_a_sentence() -> None:
+    for termination in Termination:
+        for winner in (Color.SENTE, Color.GOTE, None):
+            outcome = Outcome(termination, winner)
+            text = wording.outcome_text(outcome, game_view(outcome=outcome))
+            assert text.endswith("Get the record with `/export`.")
+            if winner is not None and termination not in (
+                Termination.SENNICHITE,
+                Termination.ABORT,
+            ):
+                assert "wins" in text or "declared" in text
+
+
+def test_thread_name_fits() -> None:
+    long = PlayerRef(5, "x" * 120)
+    view = game_view()
+    view = GameSnapshot(
+        **{**{f: getattr(view, f) for f in view.__dataclass_fields__}, "sente": long}
+    )
+    assert len(wording.thread_name(view)) <= 100
+    assert wording.thread_name(game_view()).startswith("☗alice vs ☖")
+
+
+def test_help_fits_a_message() -> None:
+    assert len(wording.HELP_TEXT) <= wording.MAX_MESSAGE
+    assert "P-7f" in wording.HELP_TEXT and "７六歩" in wording.HELP_TEXT
+
+
+def test_truncate() -> None:
+    assert wording.truncate("a" * 3000).endswith("…")
+    assert len(wording.truncate("a" * 3000)) == wording.MAX_MESSAGE
