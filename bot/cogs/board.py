@@ -10,6 +10,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot.services import PlayerRef
+from bot.services.loading import parse_color
 from bot.ui import text
 from bot.ui.host import GameBot
 from bot.ui.options import GameArg, resolve_game
@@ -42,7 +43,7 @@ class Boards(commands.Cog):
             own = shown.color_of(interaction.user.id)
             facing = Color.SENTE if own is None else own
         else:
-            facing = Color.GOTE if perspective == "gote" else Color.SENTE
+            facing = parse_color(perspective) or Color.SENTE
         file = await reply.within(self.bot.boards.file(shown, perspective=facing), private=False)
         await reply.send(text.board_caption(shown), file=file)
 

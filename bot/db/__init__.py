@@ -5,7 +5,7 @@ All SQL of the bot lives in this package. The service talks to `Database`
 so a PostgreSQL backend could replace this package without touching it.
 """
 
-from .database import DEFAULT_PATH, Database, Session
+from .database import Database, Session
 from .errors import Conflict, DatabaseError, SchemaTooNewError
 from .migrations import LATEST_VERSION
 from .publications import PublicationRow
@@ -22,7 +22,6 @@ from .rows import (
 )
 
 __all__ = [
-    "DEFAULT_PATH",
     "LATEST_VERSION",
     "BulkGame",
     "ChallengeRow",

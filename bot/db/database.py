@@ -32,7 +32,6 @@ from .migrations import current_version, migrate
 from .publications import PublicationRepository
 from .rows import to_us
 
-DEFAULT_PATH = Path("data") / "shogi.db"
 BUSY_TIMEOUT_MS = 5_000
 
 

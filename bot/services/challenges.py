@@ -16,7 +16,8 @@ from .values import Challenge, GameSnapshot, ImpasseRule, PlayerRef
 log = logging.getLogger(__name__)
 
 CHALLENGE_LIFETIME = timedelta(days=7)
-COLOR_WISHES = ("sente", "gote", "random")
+RANDOM = "random"
+COLOR_WISHES = (*(color.name.lower() for color in Color), RANDOM)
 
 
 def _ref(player: PlayerRow) -> PlayerRef:
@@ -71,7 +72,7 @@ class Challenges:
         channel_id: int,
         challenger: PlayerRef,
         opponent: PlayerRef,
-        color: str = "random",
+        color: str = RANDOM,
         time_control: TimeControl | str = "3d",
         handicap: Handicap | str = "even",
         impasse_rule: ImpasseRule | str = "27",
@@ -173,8 +174,8 @@ class Challenges:
         if user_id != record.opponent.user_id:
             raise NotAPlayer(f"Only {record.opponent.name} can accept this challenge.")
         wish = record.color
-        if wish == "random":
-            wish = self._store.rng.choice(("sente", "gote"))
+        if wish == RANDOM:
+            wish = self._store.rng.choice(COLOR_WISHES[:2])
         challenger, opponent = record.challenger.user_id, record.opponent.user_id
         sente, gote = (challenger, opponent) if wish == "sente" else (opponent, challenger)
         start = record.start_sfen or Handicap.parse(record.handicap).sfen

@@ -14,8 +14,8 @@ from .errors import ServiceError
 from .store import GameStore
 from .values import ExportFile
 
-FORMATS = ("kif", "ki2", "csa", "sfen", "usi")
-_EXTENSIONS = {"kif": "kif", "ki2": "ki2", "csa": "csa", "sfen": "sfen.txt", "usi": "usi.txt"}
+#: The record formats, each with the file-name ending it is exported under.
+FORMATS = {"kif": "kif", "ki2": "ki2", "csa": "csa", "sfen": "sfen.txt", "usi": "usi.txt"}
 
 
 class Exports:
@@ -45,7 +45,7 @@ class Exports:
         if not content.endswith("\n"):
             content += "\n"
         return ExportFile(
-            filename=f"game-{game_id}.{_EXTENSIONS[name]}",
+            filename=f"game-{game_id}.{FORMATS[name]}",
             content=content,
             analysis_url=analysis_link(loaded.game),
         )

@@ -26,16 +26,15 @@ from .values import GameSnapshot, GameSummary, ImpasseRule, MoveText, PlayerRef
 
 log = logging.getLogger(__name__)
 
-COLOR_NAMES = {Color.SENTE: "sente", Color.GOTE: "gote"}
-COLORS = {name: color for color, name in COLOR_NAMES.items()}
-
 
 def color_name(color: Color | None) -> str | None:
-    return None if color is None else COLOR_NAMES[color]
+    """A colour as stored and as options carry it: `"sente"`, `"gote"` (None: no colour)."""
+    return None if color is None else color.name.lower()
 
 
 def parse_color(name: str | None) -> Color | None:
-    return None if name is None else COLORS[name]
+    """The inverse of `color_name`."""
+    return None if name is None else Color[name.upper()]
 
 
 def stored_outcome(record: GameRow) -> Outcome | None:
