@@ -74,11 +74,8 @@ class ShogiBot(GameBot):
         self._announced = False
 
     async def setup_hook(self) -> None:
-        if self._database is None:
-            self._database = await Database.open(self.settings.database_path)
-        self._service = GameService(self._database, clock=self._clock or utc_now)
-        for extension in EXTENSIONS:
-            await self.load_extension(extension)
+        await self.load_features()
+        assert self._service is not None
         self._scheduler = DeadlineScheduler(self._service.deadlines)
         self._scheduler.start()
         # Replay recently active games into the cache in the background, so the first
@@ -87,6 +84,15 @@ class ShogiBot(GameBot):
             self._service.games.warm_up(limit=WARM_UP_GAMES), name="warm-up"
         )
         await self._publish_commands()
+
+    async def load_features(self) -> None:
+        """Open the database, build the service and load every feature: after this the
+        command tree is complete (what `setup_hook` publishes, and what tests inspect)."""
+        if self._database is None:
+            self._database = await Database.open(self.settings.database_path)
+        self._service = GameService(self._database, clock=self._clock or utc_now)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
 
     async def _publish_commands(self) -> None:
         """Publish the slash commands if they changed since the last start (or if forced

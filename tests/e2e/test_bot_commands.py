@@ -143,6 +143,15 @@ async def test_move_autocomplete_offers_legal_moves_matching_what_was_typed(club
 
     assert await suggest("zz") == []
 
+    # Only the player to move is offered moves: not a spectator, nor the waiting player.
+    for other in (bob, club.carol):
+        assert (
+            await club.fake.autocomplete(
+                "move", {"move": ""}, focused="move", user=other, channel=table.thread
+            )
+            == []
+        )
+
     # In the middle of a game, with more than 25 legal moves, from the channel with `game`.
     await club.play(table, [(alice, "7g7f"), (bob, "3c3d"), (alice, "8h2b+"), (bob, "3a2b")])
     legal = await legal_usi(club, table)
@@ -177,7 +186,8 @@ async def test_game_autocomplete_lists_your_active_games(club: Club) -> None:
     assert [c.value for c in await games(alice, "carol")] == [str(second.game_id)]
     assert [c.value for c in await games(alice, f"#{first.game_id}")] == [str(first.game_id)]
     assert [c.value for c in await games(bob, "", "board")] == [str(first.game_id)]
-    assert [c.value for c in await games(bob, "", "resign")] == [str(first.game_id)]
+    for command in ("resign", "abort", "jishogi", "export"):
+        assert [c.value for c in await games(bob, "", command)] == [str(first.game_id)], command
     assert await games(club.fake.add_member(club.guild, "dave"), "") == []
 
     # The chosen value is what /move takes.
