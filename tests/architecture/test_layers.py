@@ -1,0 +1,153 @@
+"""The shape of the code: imports point one way, and every module imports on its own.
+
+Layers, lowest first: `rules` (pure shogi), `render` (images), `bot.config` and `bot.db`
+(settings, storage), `bot.services` (the game, no Discord), `bot.ui` (Discord plumbing),
+`bot.cogs` (the features), then the start-up wiring. A module may import its own layer
+and those below, never one above; features do not import each other, and the client
+loads them by name without importing them.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("rules", "render", "bot")
+LAYERS = (
+    ("rules",),
+    ("render",),
+    ("bot.config", "bot.db"),
+    ("bot.services",),
+    ("bot.ui",),
+    ("bot.cogs",),
+    ("bot.publishing",),
+    ("bot.client",),
+    ("bot", "bot.__main__"),
+)
+#: Third-party packages a pure layer must not reach for.
+FORBIDDEN = {
+    "rules": {"discord", "aiosqlite", "asyncio", "PIL", "aiohttp"},
+    "render": {"discord", "aiosqlite", "asyncio", "aiohttp"},
+    "bot.db": {"discord"},
+    "bot.services": {"discord"},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def all_modules() -> list[str]:
+    found = []
+    for package in PACKAGES:
+        found += [module_name(path) for path in sorted((ROOT / package).rglob("*.py"))]
+    return found
+
+
+def imports_of(module: str) -> set[str]:
+    """Every module `module` imports, relative imports resolved, wherever the import is."""
+    path = ROOT / (module.replace(".", "/") + ".py")
+    is_package = not path.exists()
+    if is_package:
+        path = ROOT / module.replace(".", "/") / "__init__.py"
+    package = module if is_package else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            names.add(base)
+            names |= {f"{base}.{alias.name}" for alias in node.names}
+    return names
+
+
+def layer_of(module: str) -> int | None:
+    """The layer of one of our modules (the longest matching prefix), None for others."""
+    best: tuple[int, int] | None = None
+    for rank, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if module == prefix or module.startswith(prefix + "."):
+                if best is None or len(prefix) > best[1]:
+                    best = (rank, len(prefix))
+    return None if best is None else best[0]
+
+
+def test_layers_cover_every_module() -> None:
+    modules = all_modules()
+    assert len(modules) > 40
+    assert [m for m in modules if layer_of(m) is None] == []
+
+
+def test_imports_point_down() -> None:
+    upward = []
+    for module in all_modules():
+        own = layer_of(module)
+        assert own is not None
+        for imported in imports_of(module):
+            rank = layer_of(imported)
+            if rank is not None and rank > own:
+                upward.append(f"{module} imports {imported}")
+    assert upward == []
+
+
+def test_pure_layers_stay_pure() -> None:
+    found = []
+    for module in all_modules():
+        for layer, banned in FORBIDDEN.items():
+            if module == layer or module.startswith(layer + "."):
+                for imported in imports_of(module):
+                    if imported.split(".")[0] in banned:
+                        found.append(f"{module} imports {imported}")
+    assert found == []
+
+
+def test_features_are_independent_and_loaded_by_name() -> None:
+    features = [m for m in all_modules() if m.startswith("bot.cogs.")]
+    assert len(features) >= 6
+    crossing = [
+        f"{module} imports {imported}"
+        for module in [*features, "bot.client", "bot.__main__", "bot"]
+        for imported in imports_of(module)
+        if imported.startswith("bot.cogs") and not imported.startswith(module)
+    ]
+    assert crossing == []
+
+
+def test_the_checker_resolves_and_ranks_imports() -> None:
+    """The check above can fail: a relative import two levels up is resolved and ranked."""
+    assert "bot.ui.text" in imports_of("bot.cogs.help")
+    assert layer_of("bot.ui.text") == 4 and layer_of("bot.cogs.help") == 5
+    assert layer_of("bot.services.store") == 3 and layer_of("bot.db.rows") == 2
+
+
+def _import_alone(module: str) -> str | None:
+    run = subprocess.run(
+        [sys.executable, "-c", f"import {module}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return None if run.returncode == 0 else f"{module}: {run.stderr.strip().splitlines()[-1]}"
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_module_imports_alone_in_a_fresh_interpreter(package: str) -> None:
+    """No import order may matter: each module imports first thing in a new process."""
+    modules = [m for m in all_modules() if m.split(".")[0] == package]
+    with ThreadPoolExecutor(4) as pool:
+        failures = [f for f in pool.map(_import_alone, modules) if f is not None]
+    assert failures == []
