@@ -87,7 +87,7 @@ def test_style_may_be_an_enum_of_any_kind() -> None:
 
     move = Move.from_usi("7g7f")
     assert format_move(START, move, Style.JAPANESE) == "７六歩"
-    assert format_move(START, move, BotStyle.KANJI) == "７六歩"
+    assert format_move(START, move, BotStyle.KANJI) == "７六歩"  # type: ignore[arg-type]
     assert format_move(START, move, "KIF") == "７六歩(77)"
     assert parse_move(START, "7g7f", style=Style.USI) == move
     with pytest.raises(ValueError):

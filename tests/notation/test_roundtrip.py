@@ -128,8 +128,11 @@ def _check_minimal(position: Position, move: Move) -> None:
     assert source is not None
     piece = position.piece_at(source)
     assert piece is not None
-    zone = (lambda s: s.rank <= 3) if piece.color is Color.SENTE else (lambda s: s.rank >= 7)
-    can_promote = piece.role.can_promote and (zone(source) or zone(target))
+
+    def in_zone(square: Square) -> bool:
+        return square.rank <= 3 if piece.color is Color.SENTE else square.rank >= 7
+
+    can_promote = piece.role.can_promote and (in_zone(source) or in_zone(target))
     assert (action in ("成", "不成")) == can_promote, text
     assert _survivors(position, source, target, mods) == 1, text
     group = _pseudo_group(position, piece.role, target)
@@ -146,7 +149,7 @@ def _check_minimal(position: Position, move: Move) -> None:
                 assert parse_move(position, reduced) != move, (text, reduced)
 
     def identifies(chars: str) -> bool:
-        fits = _fits(source, target, piece.role, piece.color, group, chars)  # type: ignore[arg-type]
+        fits = _fits(source, target, piece.role, piece.color, group, chars)
         return fits and _survivors(position, source, target, chars) == 1
 
     if len(mods) == 2:  # JSA order: a single character would have been preferred

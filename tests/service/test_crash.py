@@ -60,8 +60,8 @@ async def test_sigkill_never_loses_a_reported_move_nor_half_writes(tmp_path: Pat
         assert not [line for line in lines if line.startswith("error")], lines
         moves = [line.split() for line in lines if line[0].isdigit()]
         assert moves, f"round {round_number}: the child stored nothing before the kill"
-        for game_id, ply, usi in moves:
-            reported[(int(game_id), int(ply))] = usi
+        for game_text, ply_text, usi in moves:
+            reported[(int(game_text), int(ply_text))] = usi
     db = await Database.open(path)
     try:
         for (game_id, ply), usi in sorted(reported.items()):

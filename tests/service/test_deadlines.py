@@ -144,7 +144,7 @@ async def test_events_survive_a_failing_handler(
     db: Database, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     class Broken(RecordingEvents):
-        async def game_timed_out(self, game: object) -> None:  # type: ignore[override]
+        async def game_timed_out(self, game: object) -> None:
             raise RuntimeError("Discord is down")
 
     service = GameService(db, clock=clock, events=Broken())

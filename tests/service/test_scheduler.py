@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.db import Database
-from bot.services import DeadlineScheduler, GameService
+from bot.db import Database, GameRow
+from bot.services import DeadlineScheduler, GameService, GameSnapshot
 
 from .conftest import ALICE, BOB, FakeClock, RecordingEvents, play_all, start_game
 
@@ -137,7 +137,7 @@ async def test_restart_in_the_middle_continues_the_game(tmp_path: Path, clock: F
 async def test_warm_up_replays_active_games_into_the_cache(
     tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.services import store
+    from bot.services import loading, store
 
     db = await Database.open(tmp_path / "shogi.db")
     try:
@@ -147,8 +147,13 @@ async def test_warm_up_replays_active_games_into_the_cache(
         await service.moves.resign(games[2].id, ALICE.user_id)
         fresh = GameService(db, clock=clock)
         replays: list[int] = []
-        original = store.replay
-        monkeypatch.setattr(store, "replay", lambda r, m: replays.append(r.id) or original(r, m))
+        original = loading.replay
+
+        def counted(row: GameRow, moves: Sequence[str]) -> GameSnapshot:
+            replays.append(row.id)
+            return original(row, moves)
+
+        monkeypatch.setattr(store, "replay", counted)
         assert await fresh.games.warm_up() == 2
         assert sorted(replays) == sorted([games[0].id, games[1].id])
         await fresh.moves.play(games[0].id, BOB.user_id, "3c3d")
