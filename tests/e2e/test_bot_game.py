@@ -20,7 +20,7 @@ from PIL import Image
 from bot import create_bot
 from bot.client import ShogiBot
 from bot.config import Settings
-from bot.services import GameView
+from bot.services import GameSnapshot
 from rules import Color, Move, Termination
 from rules.notation import format_move, read_record
 from tests.e2e.fake_discord import FakeAttachment, FakeChannel, FakeMember, FakeMessage
@@ -125,8 +125,8 @@ class Club:
         self.bot = None
         return await self.start()
 
-    async def game(self, view_id: int) -> GameView:
-        view: GameView = await self.service.get_game(view_id)
+    async def game(self, view_id: int) -> GameSnapshot:
+        view: GameSnapshot = await self.service.games.get(view_id)
         return view
 
     async def challenge(
@@ -157,7 +157,7 @@ class Club:
         )
         start = self.fake.last_message(thread)
         challenge_id = int(accept_id.rsplit(":", 1)[1])
-        challenge_view = await self.service.get_challenge(challenge_id)
+        challenge_view = await self.service.challenges.get(challenge_id)
         assert challenge_view.game_id is not None
         return Table(challenge_view.game_id, thread, start)
 

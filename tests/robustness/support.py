@@ -9,7 +9,7 @@ from pathlib import Path
 from bot import create_bot
 from bot.client import ShogiBot
 from bot.config import Settings
-from bot.services import GameView
+from bot.services import GameSnapshot
 from rules import Game
 from tests.e2e.fake_discord import FakeChannel, FakeGuild, FakeMember
 from tests.e2e.harness import BotRunner, FakeDiscord
@@ -91,13 +91,13 @@ async def start_game(
         lambda: any(m.attachments for m in fake.channel_history(thread)),
         what="the start board",
     )
-    game = await table.bot.service.resolve_game(
+    game = await table.bot.service.games.resolve(
         challenger.id, guild_id=table.guild.id, thread_id=thread.id
     )
     return BotGame(game.id, thread, challenger, opponent)
 
 
-def assert_replays(view: GameView) -> None:
+def assert_replays(view: GameSnapshot) -> None:
     """The stored move list replays legally to the stored position."""
     replayed = Game(view.game.start.sfen(), [m.usi() for m in view.game.moves])
     assert replayed.position.sfen() == view.game.position.sfen()

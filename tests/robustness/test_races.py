@@ -16,8 +16,8 @@ from bot.db import Database
 from bot.services import (
     GameOver,
     GameService,
-    MoveResult,
     NotYourTurn,
+    PlayedMove,
     PlayerRef,
     PositionChanged,
 )
@@ -51,11 +51,11 @@ def two_moves(game: Game, color: Color, rng: random.Random) -> tuple[str, str]:
 
 
 async def new_service_game(service: GameService) -> int:
-    challenge = await service.challenge(
+    challenge = await service.challenges.offer(
         guild_id=1, channel_id=2, challenger=ALICE, opponent=BOB, color="sente",
         time_control="unlimited",
     )  # fmt: skip
-    return (await service.accept(challenge.id, BOB.user_id)).id
+    return (await service.challenges.accept(challenge.id, BOB.user_id)).id
 
 
 async def service_race(service: GameService, rounds: int, both: bool, seed: int) -> dict[str, int]:
@@ -63,11 +63,11 @@ async def service_race(service: GameService, rounds: int, both: bool, seed: int)
     tally = {"landed": 0, "PositionChanged": 0, "NotYourTurn": 0, "GameOver": 0, "games": 1}
     game_id = await new_service_game(service)
     for round_no in range(rounds):
-        view = await service.get_game(game_id)
+        view = await service.games.get(game_id)
         if not view.is_active:
             game_id = await new_service_game(service)
             tally["games"] += 1
-            view = await service.get_game(game_id)
+            view = await service.games.get(game_id)
         mover = view.to_move
         assert mover is not None
         other = view.gote if mover == view.sente else view.sente
@@ -81,13 +81,13 @@ async def service_race(service: GameService, rounds: int, both: bool, seed: int)
         if rng.random() < 0.5:  # who is dispatched first must not matter
             users, (first, second) = users[::-1], (second, first)
         results = await asyncio.gather(
-            service.play(game_id, users[0], first),
-            service.play(game_id, users[1], second),
+            service.moves.play(game_id, users[0], first),
+            service.moves.play(game_id, users[1], second),
             return_exceptions=True,
         )
         context = f"round {round_no}, game {game_id} ply {view.ply}: {first!r} / {second!r}"
-        landed = [r for r in results if isinstance(r, MoveResult)]
-        refused = [r for r in results if not isinstance(r, MoveResult)]
+        landed = [r for r in results if isinstance(r, PlayedMove)]
+        refused = [r for r in results if not isinstance(r, PlayedMove)]
         assert len(landed) == 1, f"{context}: {results}"
         # The loser is told the position changed, that it is not their move, or (when the
         # winning move ended the game) that the game is over.
@@ -95,7 +95,7 @@ async def service_race(service: GameService, rounds: int, both: bool, seed: int)
             refused[0], PositionChanged | NotYourTurn | GameOver
         ), f"{context}: {results}"
         assert not sentence_problems(refused[0].message), refused[0].message
-        after = await service.get_game(game_id)
+        after = await service.games.get(game_id)
         assert after.ply == view.ply + 1, context
         assert after.game.moves[-1].usi() == landed[0].move.usi, context
         assert landed[0].mover.user_id == mover.user_id, context
@@ -157,21 +157,21 @@ async def test_two_services_on_one_file(tmp_path: Path, scale: Scale) -> None:
         game_id = await new_service_game(first)
         rounds = scale.service_race_rounds // 3
         for _ in range(rounds):
-            view = await first.get_game(game_id)
+            view = await first.games.get(game_id)
             if not view.is_active:
                 game_id = await new_service_game(first)
-                view = await first.get_game(game_id)
+                view = await first.games.get(game_id)
             assert view.to_move is not None
             a, b = two_moves(view.game, view.turn, rng)
             results = await asyncio.gather(
-                first.play(game_id, view.to_move.user_id, a),
-                second.play(game_id, view.to_move.user_id, b),
+                first.moves.play(game_id, view.to_move.user_id, a),
+                second.moves.play(game_id, view.to_move.user_id, b),
                 return_exceptions=True,
             )
-            assert sum(isinstance(r, MoveResult) for r in results) == 1, results
+            assert sum(isinstance(r, PlayedMove) for r in results) == 1, results
             # The loser's service may already see the new ply: "It is Bob's move" is right too.
             assert all(
-                isinstance(r, MoveResult | PositionChanged | NotYourTurn | GameOver)
+                isinstance(r, PlayedMove | PositionChanged | NotYourTurn | GameOver)
                 for r in results
             ), results
         assert await assert_all_replay(one) == rounds
@@ -194,11 +194,11 @@ async def bot_race(table: Table, rounds: int, both: bool, seed: int) -> dict[str
     tally = {"landed": 0, "refused": 0, "games": 1}
     game = await start_game(table)
     for round_no in range(rounds):
-        view = await service.get_game(game.id)
+        view = await service.games.get(game.id)
         if not view.is_active:
             game = await start_game(table)
             tally["games"] += 1
-            view = await service.get_game(game.id)
+            view = await service.games.get(game.id)
         mover = view.to_move
         assert mover is not None
         other = view.gote if mover == view.sente else view.sente
@@ -216,7 +216,7 @@ async def bot_race(table: Table, rounds: int, both: bool, seed: int) -> dict[str
             fake.slash("move", {"move": second}, user=users[1], channel=game.thread),
         )
         context = f"round {round_no}, game {game.id} ply {view.ply}: {first!r} / {second!r}"
-        after = await service.get_game(game.id)
+        after = await service.games.get(game.id)
         assert after.ply == view.ply + 1, f"{context}: {after.ply - view.ply} moves landed"
         assert all(is_answer(r) for r in results), f"{context}: unanswered {results}"
         public = [r for r in results if not r.ephemeral]
@@ -235,7 +235,7 @@ async def bot_race(table: Table, rounds: int, both: bool, seed: int) -> dict[str
         assert not private[0].files and len(private[0].messages) == 1, context
         tally["landed"] += 1
         tally["refused"] += 1
-    assert_replays(await service.get_game(game.id))
+    assert_replays(await service.games.get(game.id))
     return tally
 
 
