@@ -7,22 +7,18 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
-from discord.ext import commands
 
 from bot.services import PlayerRef
 from bot.services.loading import parse_color
 from bot.ui import text
-from bot.ui.host import GameBot
+from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, resolve_game
 from bot.ui.replies import Reply, player_of
 from rules import Color
 
 
-class Boards(commands.Cog):
+class Boards(Feature):
     """Boards and lists of games."""
-
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
 
     @app_commands.command(name="board", description="Show a game's board.")
     @app_commands.describe(

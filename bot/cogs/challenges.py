@@ -12,12 +12,11 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
-from discord.ext import commands
 
 from bot.services import PRESETS, Challenge, PlayerRef
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import GameBot, host_of
+from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.replies import Reply, mentions, player_of
 from bot.ui.threads import post_to_game
 from rules import Handicap
@@ -101,17 +100,10 @@ def _choices(names: dict[str, str]) -> list[Choice[str]]:
     return [Choice(name=name, value=value) for value, name in names.items()]
 
 
-class Challenges(commands.Cog):
+class Challenges(Feature):
     """Offering games and answering offers."""
 
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ChallengeButton)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ChallengeButton)
+    BUTTONS = (ChallengeButton,)
 
     @app_commands.command(name="challenge", description="Challenge a member to a shogi game.")
     @app_commands.describe(

@@ -11,12 +11,11 @@ import logging
 from typing import Any
 
 import discord
-from discord.ext import commands
 
 from bot.services import Challenge, GameSnapshot
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import GameBot, host_of
+from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.replies import send_ephemeral
 from bot.ui.threads import announce_end, game_channel, post_to_game
 
@@ -107,18 +106,14 @@ class Announcer:
             log.warning("could not mark challenge %s as expired", challenge.id, exc_info=True)
 
 
-class Clocks(commands.Cog):
+class Clocks(Feature):
     """Deadlines and their announcements."""
 
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
+    BUTTONS = (GiveTimeButton,)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(GiveTimeButton)
+        await super().cog_load()
         self.bot.service.report_to(Announcer(self.bot))
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(GiveTimeButton)
 
 
 async def setup(bot: GameBot) -> None:

@@ -6,11 +6,10 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import GameBot, host_of
+from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.options import GameArg, resolve_game
 from bot.ui.replies import Reply, send_ephemeral
 from bot.ui.threads import announce_end
@@ -32,17 +31,10 @@ class ResignButton(GameButton, template=r"rs:(?P<game_id>\d+)"):
         await announce_end(bot, game)
 
 
-class Endings(commands.Cog):
+class Endings(Feature):
     """Resigning and aborting."""
 
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(ResignButton)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(ResignButton)
+    BUTTONS = (ResignButton,)
 
     @app_commands.command(name="resign", description="Resign a game (asks to confirm).")
     @app_commands.describe(game=text.GAME_OPTION)

@@ -8,19 +8,15 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
-from discord.ext import commands
 
 from bot.ui import text
-from bot.ui.host import GameBot
+from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, resolve_game
 from bot.ui.replies import Reply
 
 
-class Exports(commands.Cog):
+class Exports(Feature):
     """Game records."""
-
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
 
     @app_commands.command(name="export", description="Download a game record and an analysis link.")
     @app_commands.describe(game=text.GAME_OPTION, format="Record format")

@@ -6,14 +6,13 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.ui import text
-from bot.ui.host import GameBot
+from bot.ui.host import Feature, GameBot
 from bot.ui.replies import Reply
 
 
-class Help(commands.Cog):
+class Help(Feature):
     """The help text."""
 
     @app_commands.command(name="help", description="How to play: notations, commands, rules.")
@@ -22,4 +21,4 @@ class Help(commands.Cog):
 
 
 async def setup(bot: GameBot) -> None:
-    await bot.add_cog(Help())
+    await bot.add_cog(Help(bot))

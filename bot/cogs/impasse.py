@@ -7,11 +7,10 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import GameBot, host_of
+from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.options import GameArg, resolve_game
 from bot.ui.replies import Reply, mentions, send_ephemeral
 from bot.ui.threads import announce_end, post_to_game
@@ -55,17 +54,10 @@ class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare)
         await announce_end(bot, game)
 
 
-class Impasse(commands.Cog):
+class Impasse(Feature):
     """The impasse count and its settlement."""
 
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(JishogiButton)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(JishogiButton)
+    BUTTONS = (JishogiButton,)
 
     @app_commands.command(name="jishogi", description="Impasse count, proposals and declaration.")
     @app_commands.describe(game=text.GAME_OPTION)

@@ -12,12 +12,11 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
-from discord.ext import commands
 
 from bot.services import AmbiguousMove, PlayedMove
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import GameBot, host_of
+from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.options import MAX_CHOICES, GameArg, parse_game_id
 from bot.ui.replies import Reply, mentions, player_of, send_ephemeral
 from bot.ui.suggestions import rank_moves
@@ -127,17 +126,10 @@ async def _note_ending(bot: GameBot, played: PlayedMove) -> None:
         await bot.service.store.mark_end_announced(played.game.id)
 
 
-class Play(commands.Cog):
+class Play(Feature):
     """Moves."""
 
-    def __init__(self, bot: GameBot) -> None:
-        self.bot = bot
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(PromotionButton)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(PromotionButton)
+    BUTTONS = (PromotionButton,)
 
     @app_commands.command(name="move", description="Play a move: P-7f, ７六歩, 7g7f, ...")
     @app_commands.describe(

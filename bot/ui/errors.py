@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
-from typing import Any, ClassVar, Self
+from typing import Any, Self
 
 import discord
 from discord import app_commands
@@ -95,8 +95,6 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)
     """A button that survives restarts: everything it needs is in its `custom_id`, whose
     named groups are its constructor's arguments (digits become ints). Subclasses give a
     `template` and implement `press`; an error in `press` gets the one report."""
-
-    PREFIX: ClassVar[str] = ""
 
     def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))

@@ -4,7 +4,7 @@ board renderer. `bot.client.ShogiBot` builds and wires them; features only use t
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import discord
 from discord.ext import commands
@@ -34,3 +34,21 @@ class GameBot(commands.Bot):
 def host_of(interaction: discord.Interaction[Any]) -> GameBot:
     """The bot an interaction came to."""
     return cast(GameBot, interaction.client)
+
+
+class Feature(commands.Cog):
+    """A feature module's cog: it holds the bot, and registers its restart-proof buttons
+    (`BUTTONS`) while loaded, so a button and its commands come and go together."""
+
+    BUTTONS: ClassVar[tuple[type[discord.ui.DynamicItem[Any]], ...]] = ()
+
+    def __init__(self, bot: GameBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        if self.BUTTONS:
+            self.bot.add_dynamic_items(*self.BUTTONS)
+
+    async def cog_unload(self) -> None:
+        if self.BUTTONS:
+            self.bot.remove_dynamic_items(*self.BUTTONS)

@@ -71,13 +71,6 @@ class Reply:
         self._loop = asyncio.get_running_loop()
         self._started = self._loop.time()
 
-    @property
-    def deferred(self) -> bool:
-        return self.interaction.response.type in (
-            discord.InteractionResponseType.deferred_channel_message,
-            discord.InteractionResponseType.deferred_message_update,
-        )
-
     async def within(self, work: Awaitable[T], *, private: bool) -> T:
         """The result of `work`; if it is not ready by `DEFER_AFTER` seconds after the
         interaction, defer first (a private or public "thinking" note for a command, a
