@@ -6,7 +6,7 @@ import asyncio
 import logging
 
 from .errors import ChooseGame, NotFound, ServiceError
-from .loading import color_of, summary
+from .loading import color_of, line_of
 from .store import GameStore, no_such_game
 from .values import GameSnapshot, GameSummary, MoveText
 
@@ -86,7 +86,7 @@ class Games:
         """The user's active games, theirs to move first, then by deadline."""
         async with self._store.db.query() as q:
             records = await q.games.active_for(user_id, guild_id)
-        return _sorted_summaries([summary(record, user_id) for record in records])
+        return _sorted_summaries([line_of(record, user_id) for record in records])
 
     async def legal_moves(self, game_id: int, user_id: int | None = None) -> list[MoveText]:
         """Every legal move of the current position, for autocomplete (cached by

@@ -207,7 +207,7 @@ def snapshot(record: GameRow, game: Game, last_text: MoveText | None) -> GameSna
     )
 
 
-def summary(record: GameRow, user_id: int) -> GameSummary:
+def line_of(record: GameRow, user_id: int) -> GameSummary:
     """One of `user_id`'s games as a line of `/games` (no replay needed)."""
     color = color_of(record, user_id)
     assert color is not None
