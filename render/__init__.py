@@ -73,7 +73,7 @@ def render_image(
 ) -> Image.Image:
     """Like `render_board`, but the Pillow image before PNG encoding."""
     kings = tuple(kings)
-    if len(kings) != 2 or any(king not in ("王", "玉") for king in kings):
+    if len(kings) != 2 or any(king not in KING_KANJI for king in kings):
         raise ValueError(f"kings must be two of 王 and 玉 (sente's, gote's), not {kings!r}")
     return compose(
         position,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from rules import Color, Handicap, Move, Position
 
-from . import describe, render_board
+from . import KING_KANJI, describe, render_board
 
 
 def _position(text: str) -> Position:
@@ -40,7 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sente-name")
     parser.add_argument("--gote-name")
     parser.add_argument("--caption")
-    parser.add_argument("--kings", default="玉王", help="sente's and gote's king kanji")
+    parser.add_argument(
+        "--kings", default="".join(KING_KANJI), help="sente's and gote's king kanji"
+    )
     args = parser.parse_args(argv)
 
     try:

@@ -22,6 +22,7 @@ from typing import ParamSpec, TypeVar
 from PIL import Image, ImageDraw
 
 from rules import Color, Move, Position, Role
+from rules.types import KING_GLYPHS
 
 from . import layout as L
 from .fonts import font, printable
@@ -131,23 +132,8 @@ def _text_centered(
 
 # ----------------------------------------------------------------- pieces
 
-KANJI: dict[Role, str] = {
-    Role.PAWN: "歩",
-    Role.LANCE: "香",
-    Role.KNIGHT: "桂",
-    Role.SILVER: "銀",
-    Role.GOLD: "金",
-    Role.BISHOP: "角",
-    Role.ROOK: "飛",
-    Role.KING: "玉",
-    Role.TOKIN: "と",
-    Role.PROMOTED_LANCE: "杏",
-    Role.PROMOTED_KNIGHT: "圭",
-    Role.PROMOTED_SILVER: "全",
-    Role.HORSE: "馬",
-    Role.DRAGON: "龍",
-}
-KING_KANJI = ("玉", "王")  # default: 玉 for sente, 王 for gote
+KANJI: dict[Role, str] = {role: role.glyph for role in Role}  # 歩 ... 杏 龍, one per piece
+KING_KANJI = KING_GLYPHS  # default: 玉 for sente, 王 for gote
 
 # Real pieces differ in size: the king is the largest, the pawn the smallest.
 PIECE_SCALE: dict[Role, float] = {

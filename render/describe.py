@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-from rules import Color, Move, Position, Role
+from rules import Color, Move, Position
 
-ROLE_NAMES: dict[Role, str] = {
-    Role.PAWN: "pawn",
-    Role.LANCE: "lance",
-    Role.KNIGHT: "knight",
-    Role.SILVER: "silver",
-    Role.GOLD: "gold",
-    Role.BISHOP: "bishop",
-    Role.ROOK: "rook",
-}
 SIDE_NAMES = {Color.SENTE: "Sente", Color.GOTE: "Gote"}
 
 
@@ -75,7 +66,7 @@ def _notation(previous: Position, move: Move) -> tuple[str, str] | None:
 
 def _plain(move: Move) -> str:
     if move.drop is not None:
-        return f"{ROLE_NAMES[move.drop]} dropped on {move.to_square.usi()}"
+        return f"{move.drop.english} dropped on {move.to_square.usi()}"
     assert move.from_square is not None
     text = f"{move.from_square.usi()} to {move.to_square.usi()}"
     return text + ", promoting" if move.promotion else text

@@ -17,23 +17,6 @@ if TYPE_CHECKING:
     from .moves import Move
     from .position import Position
 
-ROLE_NAMES: dict[Role, str] = {
-    Role.PAWN: "pawn",
-    Role.LANCE: "lance",
-    Role.KNIGHT: "knight",
-    Role.SILVER: "silver",
-    Role.GOLD: "gold",
-    Role.BISHOP: "bishop",
-    Role.ROOK: "rook",
-    Role.KING: "king",
-    Role.TOKIN: "tokin",
-    Role.PROMOTED_LANCE: "promoted lance",
-    Role.PROMOTED_KNIGHT: "promoted knight",
-    Role.PROMOTED_SILVER: "promoted silver",
-    Role.HORSE: "horse",
-    Role.DRAGON: "dragon",
-}
-
 
 def _error(reason: IllegalReason, message: str) -> IllegalMoveError:
     return IllegalMoveError(reason, message)
@@ -50,7 +33,7 @@ def _explain_drop(position: Position, move: Move) -> IllegalMoveError:
     us = position.turn_index
     role = move.drop
     assert role is not None
-    name = ROLE_NAMES[role]
+    name = role.english
     target = move.to_square
     if not position.hands[us][role]:
         return _error(IllegalReason.NOT_IN_HAND, f"You have no {name} in hand.")
@@ -95,14 +78,14 @@ def _explain_board_move(position: Position, move: Move) -> IllegalMoveError:
         return _error(IllegalReason.NO_PIECE, f"There is no piece on {source}.")
     if piece.color != us:
         return _error(
-            IllegalReason.NOT_OWN_PIECE, f"The {ROLE_NAMES[piece.role]} on {source} is not yours."
+            IllegalReason.NOT_OWN_PIECE, f"The {piece.role.english} on {source} is not yours."
         )
-    name = ROLE_NAMES[piece.role]
+    name = piece.role.english
     occupant = PIECES[position.board[target]]
     if occupant is not None and occupant.color == us:
         return _error(
             IllegalReason.CAPTURES_OWN_PIECE,
-            f"{target} holds your own {ROLE_NAMES[occupant.role]}.",
+            f"{target} holds your own {occupant.role.english}.",
         )
     code = position.board[source]
     if target not in STEP_TARGETS[code][source]:

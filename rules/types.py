@@ -78,8 +78,29 @@ class Role(IntEnum):
 
     @property
     def sfen(self) -> str:
-        """The SFEN/USI letter for sente (upper case), with `+` for promoted kinds."""
+        """The SFEN/USI letter for sente (upper case), with `+` for promoted kinds; also the
+        piece letter of Western notation."""
         return ROLE_SFEN[self]
+
+    @property
+    def english(self) -> str:
+        """`"pawn"`, `"promoted lance"`, `"dragon"`: the name in sentences."""
+        return ROLE_NAMES[self].english
+
+    @property
+    def kanji(self) -> str:
+        """The name as the JSA and KI2 records write it: 歩 ... 成香, 竜."""
+        return ROLE_NAMES[self].kanji
+
+    @property
+    def glyph(self) -> str:
+        """The one character printed on the piece and in board diagrams: 歩 ... 杏, 龍."""
+        return ROLE_NAMES[self].glyph
+
+    @property
+    def csa(self) -> str:
+        """The two-letter CSA code: `FU`, `NY`, `RY`."""
+        return ROLE_NAMES[self].csa
 
     @classmethod
     def from_sfen(cls, text: str) -> Role:
@@ -90,22 +111,43 @@ class Role(IntEnum):
             raise ValueError(f"unknown piece letter {text!r}") from None
 
 
-ROLE_SFEN: dict[Role, str] = {
-    Role.PAWN: "P",
-    Role.LANCE: "L",
-    Role.KNIGHT: "N",
-    Role.SILVER: "S",
-    Role.BISHOP: "B",
-    Role.ROOK: "R",
-    Role.GOLD: "G",
-    Role.KING: "K",
-    Role.TOKIN: "+P",
-    Role.PROMOTED_LANCE: "+L",
-    Role.PROMOTED_KNIGHT: "+N",
-    Role.PROMOTED_SILVER: "+S",
-    Role.HORSE: "+B",
-    Role.DRAGON: "+R",
-}
+@dataclass(frozen=True, slots=True)
+class RoleNames:
+    """How one piece kind is named in each vocabulary the project reads or writes."""
+
+    english: str  # in sentences: "promoted lance"
+    letter: str  # SFEN, USI and Western notation, sente's case: "+L"
+    csa: str  # CSA records: "NY"
+    kanji: str  # JSA and KI2 notation: "成香"; the dragon is 竜
+    kif: str  # KIF notation: as the JSA, but the dragon is 龍
+    glyph: str  # one character, on the piece and in BOD diagrams: "杏"
+
+
+# The one table of piece names: notation, explanations, alt text and board images all
+# read it, so that no two places can spell a piece differently.
+ROLE_NAMES: dict[Role, RoleNames] = {
+    role: RoleNames(*names)
+    for role, names in {
+        #                      English            letter  CSA   JSA     KIF     glyph
+        Role.PAWN:            ("pawn",            "P",   "FU", "歩",   "歩",   "歩"),
+        Role.LANCE:           ("lance",           "L",   "KY", "香",   "香",   "香"),
+        Role.KNIGHT:          ("knight",          "N",   "KE", "桂",   "桂",   "桂"),
+        Role.SILVER:          ("silver",          "S",   "GI", "銀",   "銀",   "銀"),
+        Role.BISHOP:          ("bishop",          "B",   "KA", "角",   "角",   "角"),
+        Role.ROOK:            ("rook",            "R",   "HI", "飛",   "飛",   "飛"),
+        Role.GOLD:            ("gold",            "G",   "KI", "金",   "金",   "金"),
+        Role.KING:            ("king",            "K",   "OU", "玉",   "玉",   "玉"),
+        Role.TOKIN:           ("tokin",           "+P",  "TO", "と",   "と",   "と"),
+        Role.PROMOTED_LANCE:  ("promoted lance",  "+L",  "NY", "成香", "成香", "杏"),
+        Role.PROMOTED_KNIGHT: ("promoted knight", "+N",  "NK", "成桂", "成桂", "圭"),
+        Role.PROMOTED_SILVER: ("promoted silver", "+S",  "NG", "成銀", "成銀", "全"),
+        Role.HORSE:           ("horse",           "+B",  "UM", "馬",   "馬",   "馬"),
+        Role.DRAGON:          ("dragon",          "+R",  "RY", "竜",   "龍",   "龍"),
+    }.items()
+}  # fmt: skip
+# The king's two kanji: 玉 (the table's) and 王, which by custom marks the senior player.
+KING_GLYPHS: tuple[str, str] = ("玉", "王")
+ROLE_SFEN: dict[Role, str] = {role: names.letter for role, names in ROLE_NAMES.items()}
 SFEN_ROLE: dict[str, Role] = {letter: role for role, letter in ROLE_SFEN.items()}
 
 # The kinds that can be held in hand, in the customary SFEN order (R B G S N L P).

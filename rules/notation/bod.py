@@ -16,13 +16,13 @@ A leading `v` marks White's pieces; promoted pieces use single glyphs (全 圭 �
 from __future__ import annotations
 
 from ..position import Position
-from ..types import HAND_ROLES, Color, Role
+from ..types import HAND_ROLES, KING_GLYPHS, Color, Role
 from .common import BOD_GLYPHS, KANJI_DIGITS
 
 _GLYPH_ROLES: dict[str, Role] = {
     glyph: role for role, glyph in BOD_GLYPHS.items() if len(glyph) == 1
 }
-_GLYPH_ROLES.update({"王": Role.KING, "竜": Role.DRAGON})
+_GLYPH_ROLES.update({KING_GLYPHS[1]: Role.KING, Role.DRAGON.kanji: Role.DRAGON})
 _HAND_GLYPHS: dict[str, Role] = {BOD_GLYPHS[role]: role for role in HAND_ROLES}
 HAND_KEYS: dict[str, Color] = {
     "先手の持駒": Color.SENTE, "下手の持駒": Color.SENTE,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum, StrEnum
 
 from ..moves import Move
-from ..types import Color, Role, Square
+from ..types import KING_GLYPHS, ROLE_NAMES, Color, Role, Square
 
 
 class Style(StrEnum):
@@ -74,65 +74,32 @@ def numeric_square(square: Square) -> str:
 
 # --------------------------------------------------------------------- pieces
 
-# How the JSA / KI2 writes each piece; KIF writes the same except 龍 for the dragon.
-JAPANESE_NAMES: dict[Role, str] = {
-    Role.PAWN: "歩",
-    Role.LANCE: "香",
-    Role.KNIGHT: "桂",
-    Role.SILVER: "銀",
-    Role.GOLD: "金",
-    Role.BISHOP: "角",
-    Role.ROOK: "飛",
-    Role.KING: "玉",
-    Role.TOKIN: "と",
-    Role.PROMOTED_LANCE: "成香",
-    Role.PROMOTED_KNIGHT: "成桂",
-    Role.PROMOTED_SILVER: "成銀",
-    Role.HORSE: "馬",
-    Role.DRAGON: "竜",
-}
-KIF_NAMES: dict[Role, str] = {**JAPANESE_NAMES, Role.DRAGON: "龍"}
+# The names of the pieces, from the one table in `rules.types` (see `RoleNames`).
+JAPANESE_NAMES: dict[Role, str] = {role: names.kanji for role, names in ROLE_NAMES.items()}
+KIF_NAMES: dict[Role, str] = {role: names.kif for role, names in ROLE_NAMES.items()}
+BOD_GLYPHS: dict[Role, str] = {role: names.glyph for role, names in ROLE_NAMES.items()}
 
-# Single glyphs of board diagrams (BOD).
-BOD_GLYPHS: dict[Role, str] = {
-    **KIF_NAMES,
-    Role.PROMOTED_LANCE: "杏",
-    Role.PROMOTED_KNIGHT: "圭",
-    Role.PROMOTED_SILVER: "全",
-}
-
-# Every spelling a reader accepts, longest first so that 成銀 wins over 銀.
+# Every spelling a reader accepts: the table's (JSA, KIF, glyph), the king's 王, and the
+# long forms of the pieces' full names. Longest first, so that 成銀 wins over 銀.
 _READ_NAMES: dict[str, Role] = {
-    "玉将": Role.KING, "王将": Role.KING, "玉": Role.KING, "王": Role.KING,
-    "飛車": Role.ROOK, "飛": Role.ROOK,
-    "龍王": Role.DRAGON, "竜王": Role.DRAGON, "龍": Role.DRAGON, "竜": Role.DRAGON,
-    "角行": Role.BISHOP, "角": Role.BISHOP,
-    "龍馬": Role.HORSE, "竜馬": Role.HORSE, "馬": Role.HORSE,
-    "金将": Role.GOLD, "金": Role.GOLD,
-    "銀将": Role.SILVER, "銀": Role.SILVER,
-    "成銀": Role.PROMOTED_SILVER, "全": Role.PROMOTED_SILVER,
-    "桂馬": Role.KNIGHT, "桂": Role.KNIGHT,
-    "成桂": Role.PROMOTED_KNIGHT, "圭": Role.PROMOTED_KNIGHT,
-    "香車": Role.LANCE, "香": Role.LANCE, "成香": Role.PROMOTED_LANCE, "杏": Role.PROMOTED_LANCE,
-    "歩兵": Role.PAWN, "歩": Role.PAWN, "と金": Role.TOKIN, "と": Role.TOKIN,
+    **{name: role for role, names in ROLE_NAMES.items() for name in (names.kanji, names.kif)},
+    **{names.glyph: role for role, names in ROLE_NAMES.items()},
+    KING_GLYPHS[1]: Role.KING, "玉将": Role.KING, "王将": Role.KING, "飛車": Role.ROOK,
+    "龍王": Role.DRAGON, "竜王": Role.DRAGON, "角行": Role.BISHOP, "龍馬": Role.HORSE,
+    "竜馬": Role.HORSE, "金将": Role.GOLD, "銀将": Role.SILVER, "桂馬": Role.KNIGHT,
+    "香車": Role.LANCE, "歩兵": Role.PAWN, "と金": Role.TOKIN,
 }  # fmt: skip
 READ_NAMES: dict[str, Role] = dict(sorted(_READ_NAMES.items(), key=lambda item: -len(item[0])))
 JAPANESE_PIECE_PATTERN = "|".join(READ_NAMES)
 
-# Western letters: the piece as it stands before the move.
+# Western letters: the piece as it stands before the move (the table's SFEN letters),
+# and Hodges' single letters for the promoted pieces that have one.
 WESTERN_LETTERS: dict[str, Role] = {
-    "P": Role.PAWN, "L": Role.LANCE, "N": Role.KNIGHT, "S": Role.SILVER, "G": Role.GOLD,
-    "B": Role.BISHOP, "R": Role.ROOK, "K": Role.KING, "+P": Role.TOKIN, "T": Role.TOKIN,
-    "+L": Role.PROMOTED_LANCE, "+N": Role.PROMOTED_KNIGHT, "+S": Role.PROMOTED_SILVER,
-    "+B": Role.HORSE, "H": Role.HORSE, "+R": Role.DRAGON, "D": Role.DRAGON,
+    **{names.letter: role for role, names in ROLE_NAMES.items()},
+    "T": Role.TOKIN, "H": Role.HORSE, "D": Role.DRAGON,
 }  # fmt: skip
 
-CSA_CODES: dict[Role, str] = {
-    Role.PAWN: "FU", Role.LANCE: "KY", Role.KNIGHT: "KE", Role.SILVER: "GI", Role.GOLD: "KI",
-    Role.BISHOP: "KA", Role.ROOK: "HI", Role.KING: "OU", Role.TOKIN: "TO",
-    Role.PROMOTED_LANCE: "NY", Role.PROMOTED_KNIGHT: "NK", Role.PROMOTED_SILVER: "NG",
-    Role.HORSE: "UM", Role.DRAGON: "RY",
-}  # fmt: skip
+CSA_CODES: dict[Role, str] = {role: names.csa for role, names in ROLE_NAMES.items()}
 CSA_ROLES: dict[str, Role] = {code: role for role, code in CSA_CODES.items()}
 
 # Which side a turn mark stands for (▲ ☗ ▼ Black, △ ☖ ▽ White).

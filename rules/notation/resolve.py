@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, IllegalReason
-from ..explain import ROLE_NAMES
 from ..moves import DROP_ROLES, Move
 from ..position import Position
 from ..types import Color, Role, Square
@@ -121,7 +120,7 @@ def _drop(
     position: Position, role: Role, target: Square, here: list[Move], promotion: bool | None
 ) -> Move:
     if role not in DROP_ROLES:
-        name = ROLE_NAMES[role]
+        name = role.english
         raise _illegal(
             IllegalReason.NOT_IN_HAND,
             f"A {name} is never dropped: pieces in hand are unpromoted, kings stay on the board.",
@@ -173,8 +172,8 @@ def _from_origin(
     if intent.role is not None and piece.role != intent.role:
         raise _illegal(
             IllegalReason.NO_PIECE,
-            f"There is no {ROLE_NAMES[intent.role]} on {origin}: the piece there is a"
-            f" {ROLE_NAMES[piece.role]}.",
+            f"There is no {intent.role.english} on {origin}: the piece there is a"
+            f" {piece.role.english}.",
         )
     if intent.after is not None:
         if intent.after == piece.role:
@@ -184,15 +183,15 @@ def _from_origin(
         else:
             raise _illegal(
                 IllegalReason.NO_PIECE,
-                f"The piece on {origin} is a {ROLE_NAMES[piece.role]}, so it cannot end up as a"
-                f" {ROLE_NAMES[intent.after]}.",
+                f"The piece on {origin} is a {piece.role.english}, so it cannot end up as a"
+                f" {intent.after.english}.",
             )
     if intent.modifiers:
         group = jsa.candidates(position, piece.role, target, piece.color)
         if not jsa.matches(origin, target, piece.role, piece.color, group, intent.modifiers):
             raise _illegal(
                 IllegalReason.CANNOT_MOVE_THERE,
-                f"The {ROLE_NAMES[piece.role]} on {origin} does not fit {intent.modifiers}"
+                f"The {piece.role.english} on {origin} does not fit {intent.modifiers}"
                 f" on its way to {target}; leave the modifier out.",
             )
     moves = [move for move in here if move.from_square == origin]
@@ -214,7 +213,7 @@ def _by_piece(
     chosen = [s for s in group if jsa.matches(s, target, role, us, group, intent.modifiers)]
     board_moves = [move for move in here if move.from_square in chosen]
     origins = {move.from_square for move in board_moves}
-    name = ROLE_NAMES[role]
+    name = role.english
     if not origins:
         in_hand = role in DROP_ROLES and position.hands[us][role] > 0
         if in_hand and intent.drop is None and not intent.modifiers:
