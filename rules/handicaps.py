@@ -72,6 +72,9 @@ class Handicap(Enum):
         """By id (`"two_piece"`), Japanese name (`"二枚落ち"`) or English name (`"2-piece"`)."""
         if isinstance(text, Handicap):
             return text
+        exact = _BY_ID.get(text)  # how a stored game names it: every view of a game asks
+        if exact is not None:
+            return exact
         wanted = text.strip().lower().replace("-", "_").replace(" ", "_")
         for handicap in cls:
             names = (handicap.id, handicap.english.lower().replace("-", "_").replace(" ", "_"))
@@ -87,3 +90,6 @@ class Handicap(Enum):
             if " ".join(handicap.sfen.split()[:3]) == key:
                 return handicap
         return None
+
+
+_BY_ID: dict[str, Handicap] = {handicap.id: handicap for handicap in Handicap}

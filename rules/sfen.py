@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .errors import SfenError
 from .tables import is_dead_square
-from .types import HAND_ROLES, RANK_LETTERS, Color, Role
+from .types import HAND_ROLES, PIECES, RANK_LETTERS, Color, Role
 
 # How many pieces of each base kind a complete set holds (both colours together).
 MAX_PIECES: dict[Role, int] = {
@@ -197,33 +197,48 @@ def check_material(board: list[int], hands: list[list[int]]) -> None:
             )
 
 
+# What SFEN writes for each board code (0 is empty), and for each hand count. Writing a
+# position is on every move's path (the repetition key, the stored SFEN), so it only
+# indexes these lists: an enum lookup per square cost five times as much.
+_CODE_TEXT: list[str] = [""] * 32
+for _code, _piece in enumerate(PIECES):
+    if _piece is not None:
+        _CODE_TEXT[_code] = _piece.sfen()
+_DIGITS = [str(count) for count in range(10)]
+_ROW_STARTS = range(0, 81, 9)
+# Per colour, (index of the kind, its letter with that colour's case) in R B G S N L P order.
+_HAND_TEXT: list[tuple[tuple[int, str], ...]] = [
+    tuple((int(role), role.sfen if color == 0 else role.sfen.lower()) for role in HAND_ROLES)
+    for color in (0, 1)
+]
+
+
 def board_sfen(board: list[int]) -> str:
+    texts, digits = _CODE_TEXT, _DIGITS
     rows = []
-    for row in range(9):
-        out = []
+    for start in _ROW_STARTS:
+        row = ""
         empty = 0
-        for code in board[row * 9 : row * 9 + 9]:
-            if not code:
+        for code in board[start : start + 9]:
+            if code:
+                if empty:
+                    row += digits[empty]
+                    empty = 0
+                row += texts[code]
+            else:
                 empty += 1
-                continue
-            if empty:
-                out.append(str(empty))
-                empty = 0
-            letter = Role(code & 15).sfen
-            out.append(letter if code < 16 else letter.lower())
         if empty:
-            out.append(str(empty))
-        rows.append("".join(out))
+            row += digits[empty]
+        rows.append(row)
     return "/".join(rows)
 
 
 def hands_sfen(hands: list[list[int]]) -> str:
     """Hands in the fixed R B G S N L P order, sente first, counts above 1 only; `-` if empty."""
-    out = []
-    for color, hand in enumerate(hands):
-        for role in HAND_ROLES:
+    out = ""
+    for hand, letters in zip(hands, _HAND_TEXT, strict=True):
+        for role, letter in letters:
             count = hand[role]
             if count:
-                letter = role.sfen if color == 0 else role.sfen.lower()
-                out.append(f"{count if count > 1 else ''}{letter}")
-    return "".join(out) or "-"
+                out += f"{count}{letter}" if count > 1 else letter
+    return out or "-"

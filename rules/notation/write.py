@@ -40,8 +40,7 @@ def format_move(
     if name not in _STYLES:
         choices = ", ".join(sorted(_STYLES))
         raise ValueError(f"unknown notation style {style!r}; use one of {choices}")
-    legal = position.legal_moves()
-    if not contains(legal, move):
+    if not position.is_legal(move):
         raise position.explain_illegal(move)
     if name == "usi":
         return move.usi()
@@ -51,13 +50,8 @@ def format_move(
     if name == "kif":
         return kif_move(position, move, same=same)
     if name == "japanese":
-        return japanese_move(position, move, legal, same=same)
+        return japanese_move(position, move, same=same)
     return western_move(position, move, letters=name == "hodges")
-
-
-def contains(moves: list[Move], move: Move) -> bool:
-    """`move in moves`, fast: generated moves are shared objects, so identity decides."""
-    return any(item is move for item in moves) or move in moves
 
 
 def _mover(position: Position, move: Move) -> tuple[Role, Color]:
