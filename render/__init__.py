@@ -19,7 +19,7 @@ from PIL import Image
 from rules import Color, Move, Position
 
 from . import layout
-from .board import KING_KANJI, compose, encode_png, warm
+from .board import KING_KANJI, compose, render_png, warm
 from .describe import describe
 
 __all__ = ["KING_KANJI", "describe", "layout", "render_board", "render_image", "warm"]
@@ -49,16 +49,15 @@ def render_board(
 
     A pure function: the position is only read.
     """
-    image = render_image(
+    return render_png(
         position,
         last_move=last_move,
-        perspective=perspective,
+        perspective=Color(perspective),
         sente_name=sente_name,
         gote_name=gote_name,
         caption=caption,
-        kings=kings,
+        kings=_checked_kings(kings),
     )
-    return encode_png(image)
 
 
 def render_image(
@@ -72,9 +71,6 @@ def render_image(
     kings: Sequence[str] = KING_KANJI,
 ) -> Image.Image:
     """Like `render_board`, but the Pillow image before PNG encoding."""
-    kings = tuple(kings)
-    if len(kings) != 2 or any(king not in KING_KANJI for king in kings):
-        raise ValueError(f"kings must be two of 王 and 玉 (sente's, gote's), not {kings!r}")
     return compose(
         position,
         last_move=last_move,
@@ -82,5 +78,12 @@ def render_image(
         sente_name=sente_name,
         gote_name=gote_name,
         caption=caption,
-        kings=kings,
+        kings=_checked_kings(kings),
     )
+
+
+def _checked_kings(kings: Sequence[str]) -> tuple[str, ...]:
+    kings = tuple(kings)
+    if len(kings) != 2 or any(king not in KING_KANJI for king in kings):
+        raise ValueError(f"kings must be two of 王 and 玉 (sente's, gote's), not {kings!r}")
+    return kings

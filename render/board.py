@@ -4,18 +4,24 @@ Everything that does not change between positions is drawn once and kept:
 the background for each perspective (page, wood, grid, coordinates, piece
 stands), and every piece image (per character, colour, orientation and
 background: plain wood, last move, check, piece stand). All of them are
-quantised to one fixed palette, so a render is one copy of the background,
-a few dozen opaque pastes of palette images, and the PNG encoding of a small
-palette ("P" mode) image. Text is drawn four times larger and scaled down,
-which gives smooth edges; the palette holds ramps between the colours that
-meet at such edges, so the scaled-down anti-aliasing survives quantisation.
+quantised to one fixed palette, so a picture is the background with a few
+dozen opaque pastes of palette images ("layers") over it. Text is drawn four
+times larger and scaled down, which gives smooth edges; the palette holds ramps
+between the colours that meet at such edges, so the scaled-down anti-aliasing
+survives quantisation.
+
+`render_png` goes one step further: the PNG is made of horizontal bands (one per
+rank, plus the names and edges), and a band is named by the layers that touch
+it. A band seen before is reused compressed, without drawing it; so a board in a
+game draws and compresses only the ranks and stands its move changed.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache, wraps
 from typing import ParamSpec, TypeVar
 
@@ -186,17 +192,24 @@ def piece_image(kanji: str, red: bool, turned: bool, scale: float, background: s
     return _quantise(small)
 
 
-def _piece_for(
+def _piece_args(
     role: Role, color: Color, perspective: Color, background: str, kings: Sequence[str]
-) -> Image.Image:
+) -> tuple[str, bool, bool, float, str]:
+    """The arguments of `piece_image` for this piece here (they also name its pixels)."""
     kanji = kings[color] if role is Role.KING else KANJI[role]
-    return piece_image(
+    return (
         kanji,
         role.is_promoted,
         color is not perspective,
         PIECE_SCALE[role.unpromoted],
         background,
     )
+
+
+def _piece_for(
+    role: Role, color: Color, perspective: Color, background: str, kings: Sequence[str]
+) -> Image.Image:
+    return piece_image(*_piece_args(role, color, perspective, background, kings))
 
 
 # ----------------------------------------------------------------- background
@@ -342,6 +355,137 @@ def _default_name(color: Color) -> str:
     return "先手" if color is Color.SENTE else "後手"
 
 
+# One thing drawn over the background: `(key, x, y, image, mask, width, height, fill)`.
+# An image is pasted with its top left at (x, y) (through `mask` if any); without an
+# image, the `width` x `height` area there is filled with palette index `fill`. `key`
+# says what and where by the cached image's own arguments, not the image object: equal
+# keys (for the same perspective and kings) mean equal pixels, which the band cache
+# relies on. Plain tuples: a board has some fifty layers and builds them for every render.
+_Layer = tuple[Hashable, int, int, Image.Image | None, Image.Image | None, int, int, int]
+
+# Where each square's cell starts, per perspective, and the piece images' arguments per
+# (code, perspective, cell background, kings): both asked some forty times a render.
+_CELL_ORIGINS: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(L.square_box(square, perspective)[:2] for square in range(81)) for perspective in Color
+)
+_PIECE_ARGS: dict[tuple[int, Color, str, tuple[str, ...]], tuple[str, bool, bool, float, str]] = {}
+
+
+def _draw(layer: _Layer, canvas: Image.Image, top: int = 0) -> None:
+    """Draw a layer onto `canvas`, whose first row is the picture's row `top`."""
+    _key, x, y, image, mask, width, height, fill = layer
+    y -= top
+    if image is None:
+        canvas.paste(fill, (x, y, x + width, y + height))
+    else:
+        canvas.paste(image, (x, y), mask)
+
+
+def _image_layer(key: Hashable, x: int, y: int, image: Image.Image) -> _Layer:
+    return (key, x, y, image, None, image.width, image.height, 0)
+
+
+def _board_piece_args(
+    code: int, perspective: Color, background: str, kings: tuple[str, ...]
+) -> tuple[str, bool, bool, float, str]:
+    key = (code, perspective, background, kings)
+    args = _PIECE_ARGS.get(key)
+    if args is None:
+        args = _piece_args(Role(code & 15), Color(code >> 4), perspective, background, kings)
+        _PIECE_ARGS[key] = args  # at most 28 codes x 2 x 4 x 4 entries
+    return args
+
+
+def _layers(
+    position: Position,
+    *,
+    last_move: Move | None,
+    perspective: Color,
+    sente_name: str | None,
+    gote_name: str | None,
+    caption: str | None,
+    kings: Sequence[str],
+) -> list[_Layer]:
+    """Everything drawn over the background, in drawing order."""
+    kings = tuple(kings)
+    layers: list[_Layer] = []
+    board = position.board
+    marked: dict[int, str] = {}
+    if last_move is not None:
+        if last_move.from_square is not None:
+            marked[last_move.from_square] = "last"
+        marked[last_move.to_square] = "last"
+    if position.is_check():
+        marked[position.king_square(position.turn)] = "check"
+
+    origins = _CELL_ORIGINS[perspective]
+    for square, bg in marked.items():
+        if not board[square]:
+            x, y = origins[square]
+            fill = INDEX[BACKGROUNDS[bg]]
+            key = ("fill", x, y, fill)
+            layers.append((key, x, y, None, None, L.PIECE_W, L.PIECE_H, fill))
+    width, height = L.PIECE_W, L.PIECE_H
+    for square, code in enumerate(board):
+        if code:
+            args = _board_piece_args(code, perspective, marked.get(square, "wood"), kings)
+            x, y = origins[square]
+            layers.append(((args, x, y), x, y, piece_image(*args), None, width, height, 0))
+    star, star_mask, radius = star_point()
+    for x, y in L.STAR_POINTS:
+        x, y = x - radius, y - radius
+        layers.append((("star", x, y), x, y, star, star_mask, star.width, star.height, 0))
+
+    for color in (Color.SENTE, Color.GOTE):
+        _hand_layers(layers, position.hands[color], color, perspective, kings)
+
+    names = {
+        Color.SENTE: sente_name if sente_name is not None else _default_name(Color.SENTE),
+        Color.GOTE: gote_name if gote_name is not None else _default_name(Color.GOTE),
+    }
+    bottom_name = None
+    for color in (Color.SENTE, Color.GOTE):
+        name_args = (f"{color.symbol} {names[color]}", position.turn is color, NAME_MAX_W)
+        label = name_label(*name_args)
+        band = L.name_box(color, perspective)
+        y = band[1] + (band[3] - band[1] - label.height) // 2
+        if color is perspective:  # bottom right
+            x = band[2] - label.width
+            bottom_name = x
+        else:
+            x = band[0]
+        layers.append(_image_layer(("name", *name_args, x, y), x, y, label))
+    if caption:
+        band = L.FOOTER
+        room = (bottom_name if bottom_name is not None else band[2]) - band[0] - 16
+        if room > 40:
+            label = caption_label(caption, room)
+            x, y = band[0], band[1] + (band[3] - band[1] - label.height) // 2
+            layers.append(_image_layer(("caption", caption, room, x, y), x, y, label))
+    return layers
+
+
+def _hand_layers(
+    layers: list[_Layer],
+    counts: Sequence[int],
+    color: Color,
+    perspective: Color,
+    kings: tuple[str, ...],
+) -> None:
+    index = 0
+    for role in HAND_ORDER:
+        count = counts[role]
+        if not count:
+            continue
+        x, y, right, _bottom = L.hand_slot_box(color, perspective, index)
+        args = _board_piece_args(role + 16 * color, perspective, "hand", kings)
+        layers.append(((args, x, y), x, y, piece_image(*args), None, L.PIECE_W, L.PIECE_H, 0))
+        if count > 1:
+            x = right + 2
+            layers.append(_image_layer(("count", count, x, y), x, y, count_label(count)))
+        index += 1
+
+
 def compose(
     position: Position,
     *,
@@ -354,79 +498,23 @@ def compose(
 ) -> Image.Image:
     """The picture as a palette image (what `render_board` encodes)."""
     canvas = background(perspective).copy()
-    board = position.board
-    marked: dict[int, str] = {}
-    if last_move is not None:
-        if last_move.from_square is not None:
-            marked[last_move.from_square] = "last"
-        marked[last_move.to_square] = "last"
-    if position.is_check():
-        marked[position.king_square(position.turn)] = "check"
-
-    draw = ImageDraw.Draw(canvas)
-    for square, bg in marked.items():
-        if not board[square]:
-            box = L.square_box(square, perspective)
-            draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=INDEX[BACKGROUNDS[bg]])
-    for square, code in enumerate(board):
-        if code:
-            role, color = Role(code & 15), Color(code >> 4)
-            image = _piece_for(role, color, perspective, marked.get(square, "wood"), kings)
-            box = L.square_box(square, perspective)
-            canvas.paste(image, box[:2])
-    star, star_mask, radius = star_point()
-    for x, y in L.STAR_POINTS:
-        canvas.paste(star, (x - radius, y - radius), star_mask)
-
-    for color in (Color.SENTE, Color.GOTE):
-        _draw_hand(canvas, position.hands[color], color, perspective, kings)
-
-    names = {
-        Color.SENTE: sente_name if sente_name is not None else _default_name(Color.SENTE),
-        Color.GOTE: gote_name if gote_name is not None else _default_name(Color.GOTE),
-    }
-    bottom_name = None
-    for color in (Color.SENTE, Color.GOTE):
-        label = name_label(f"{color.symbol} {names[color]}", position.turn is color, NAME_MAX_W)
-        band = L.name_box(color, perspective)
-        y = band[1] + (band[3] - band[1] - label.height) // 2
-        if color is perspective:  # bottom right
-            x = band[2] - label.width
-            bottom_name = x
-        else:
-            x = band[0]
-        canvas.paste(label, (x, y))
-    if caption:
-        band = L.FOOTER
-        room = (bottom_name if bottom_name is not None else band[2]) - band[0] - 16
-        if room > 40:
-            label = caption_label(caption, room)
-            canvas.paste(label, (band[0], band[1] + (band[3] - band[1] - label.height) // 2))
+    layers = _layers(
+        position,
+        last_move=last_move,
+        perspective=perspective,
+        sente_name=sente_name,
+        gote_name=gote_name,
+        caption=caption,
+        kings=kings,
+    )
+    for layer in layers:
+        _draw(layer, canvas)
     return canvas
-
-
-def _draw_hand(
-    canvas: Image.Image,
-    counts: Sequence[int],
-    color: Color,
-    perspective: Color,
-    kings: Sequence[str],
-) -> None:
-    index = 0
-    for role in HAND_ORDER:
-        count = counts[role]
-        if not count:
-            continue
-        box = L.hand_slot_box(color, perspective, index)
-        canvas.paste(_piece_for(role, color, perspective, "hand", kings), box[:2])
-        if count > 1:
-            canvas.paste(count_label(count), (box[2] + 2, box[1]))
-        index += 1
 
 
 # The picture's bands for `BandEncoder`: the names, the file numbers, each rank (the hand
 # stands change with them), then the bottom edge and the footer. Consecutive boards share
-# most of them, so only the bands a move changed are compressed again.
+# most of them, so only the bands a move changed are drawn and compressed again.
 PNG_BANDS = (
     L.FILES_Y,
     L.GRID_Y,
@@ -434,11 +522,16 @@ PNG_BANDS = (
     L.GRID_Y + L.GRID_H,
     L.FOOTER_Y,
 )
-# zlib level 3 on the bands that changed: about 1.4 ms for a board in a game and at most
-# 37 KB (bench/render.py); Pillow's encoder at level 3 takes 2.4 ms for the same bytes, at
-# level 5 3.8 ms for 10 % fewer. Palette PNGs use no row filter, which suits flat colours.
+# zlib level 3 on the bands that changed: faster than Pillow's encoder at the same level
+# for the same bytes, and a few percent larger files than level 5 (docs/render.md).
+# Palette PNGs use no row filter, which suits flat colours.
 PNG_COMPRESS_LEVEL = 3
 _ENCODER = BandEncoder(PNG_BANDS, level=PNG_COMPRESS_LEVEL)
+_BAND_RANGES: tuple[tuple[int, int], ...] = tuple(itertools.pairwise((0, *PNG_BANDS, L.HEIGHT)))
+# The band each row of the picture belongs to.
+_BAND_OF_ROW: tuple[int, ...] = tuple(
+    index for index, (top, bottom) in enumerate(_BAND_RANGES) for _row in range(top, bottom)
+)
 
 
 def encode_png(image: Image.Image) -> bytes:
@@ -449,11 +542,68 @@ def encode_png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def warm(kings: Sequence[str] = KING_KANJI) -> None:
-    """Draw every cached image now (about a quarter of a second) instead of on first use.
+@lru_cache(maxsize=2 * len(_BAND_RANGES))
+def _background_band(perspective: Color, index: int) -> Image.Image:
+    top, bottom = _BAND_RANGES[index]
+    return background(perspective).crop((0, top, L.WIDTH, bottom))
 
-    Without it, the first render in a process pays for the backgrounds (about
-    0.1 s) and each new piece image (about 1 ms each) as it meets them.
+
+@lru_cache(maxsize=2)
+def _palette_bytes(perspective: Color) -> bytes:
+    return bytes((background(perspective).getpalette() or [])[: 3 * 256])
+
+
+def render_png(
+    position: Position,
+    *,
+    last_move: Move | None = None,
+    perspective: Color = Color.SENTE,
+    sente_name: str | None = None,
+    gote_name: str | None = None,
+    caption: str | None = None,
+    kings: Sequence[str] = KING_KANJI,
+) -> bytes:
+    """`encode_png(compose(...))`, the same bytes, drawing only the bands not seen before.
+
+    Each band is keyed by the layers that touch it (see `_Layer`), so a band a move
+    left alone costs a dictionary lookup instead of being drawn, copied out of the
+    picture and hashed; a new band is drawn on its own strip of the background.
+    """
+    layers = _layers(
+        position,
+        last_move=last_move,
+        perspective=perspective,
+        sente_name=sente_name,
+        gote_name=gote_name,
+        caption=caption,
+        kings=kings,
+    )
+    per_band: list[list[_Layer]] = [[] for _ in _BAND_RANGES]
+    band_of = _BAND_OF_ROW  # every layer lies inside the picture
+    for layer in layers:
+        y = layer[2]
+        first = band_of[y]
+        per_band[first].append(layer)
+        for index in range(first + 1, band_of[y + layer[6] - 1] + 1):
+            per_band[index].append(layer)
+    kings = tuple(kings)
+    keys = [(perspective, kings, tuple([layer[0] for layer in band])) for band in per_band]
+
+    def pixels(index: int) -> bytes:
+        strip = _background_band(perspective, index).copy()
+        top = _BAND_RANGES[index][0]
+        for layer in per_band[index]:
+            _draw(layer, strip, top)
+        return strip.tobytes()
+
+    return _ENCODER.encode_bands(L.SIZE, _palette_bytes(perspective), keys, pixels)
+
+
+def warm(kings: Sequence[str] = KING_KANJI) -> None:
+    """Draw every cached image now instead of on first use.
+
+    Without it, the first render in a process pays for the backgrounds and each
+    new piece image as it meets them (docs/render.md has the figures).
     """
     for perspective in Color:
         background(perspective)

@@ -17,6 +17,12 @@ compressing the picture in one piece.
 
 Only 8-bit palette images without transparency take this path (the board is one);
 anything else is left to Pillow.
+
+A caller that can name a band's content without drawing it (the board: which pieces,
+highlights and labels fall in each band) uses `encode_bands` instead: the band is keyed
+by that name, and drawn, hashed and compressed only the first time the name is seen.
+That skips drawing and hashing the whole picture for every board, which cost more than
+compressing the few bands a move changes.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from itertools import pairwise
 
 from PIL import Image
@@ -66,7 +72,7 @@ class BandEncoder:
         self._starts = sorted({0, *bands})
         self._level = level
         self._capacity = capacity
-        self._cache: OrderedDict[bytes, tuple[bytes, int, int]] = OrderedDict()
+        self._cache: OrderedDict[Hashable, tuple[bytes, int, int]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
@@ -89,20 +95,60 @@ class BandEncoder:
         width, height = image.size
         pixels = memoryview(image.tobytes())
         palette = image.getpalette() or []
-        starts = [start for start in self._starts if start < height] + [height]
-        parts: list[bytes] = []
+        starts = self._starts_for(height)
+        parts = [self._band(pixels, width, top, bottom) for top, bottom in pairwise(starts)]
+        return self._file(width, height, bytes(palette[: 3 * 256]), parts)
+
+    def encode_bands(
+        self,
+        size: tuple[int, int],
+        palette: bytes,
+        keys: Sequence[Hashable],
+        pixels: Callable[[int], bytes],
+    ) -> bytes:
+        """A palette PNG given by its bands: `keys[i]` names band i's content, and
+        `pixels(i)` draws it (its rows' palette indices, `width` bytes a row), which is
+        asked only for a band whose key is not cached. Equal keys must mean equal pixels
+        at the same place; the band's place and size are added to the key here.
+        `palette` is the PLTE content (RGB triples)."""
+        width, height = size
+        starts = self._starts_for(height)
+        if len(keys) != len(starts) - 1:
+            raise ValueError(f"{len(starts) - 1} bands for height {height}, not {len(keys)}")
+        parts = []
+        for index, (top, bottom) in enumerate(pairwise(starts)):
+            key = (width, top, bottom, keys[index])
+            found = self._cached(key)
+            if found is None:
+                area = pixels(index)
+                if len(area) != width * (bottom - top):
+                    raise ValueError(
+                        f"band {index} has {len(area)} bytes, not {width}x{bottom - top}"
+                    )
+                found = self._compress(memoryview(area), width)
+                self._keep(key, found)
+            parts.append(found)
+        return self._file(width, height, palette, parts)
+
+    def _starts_for(self, height: int) -> list[int]:
+        return [start for start in self._starts if start < height] + [height]
+
+    @staticmethod
+    def _file(
+        width: int, height: int, palette: bytes, parts: Sequence[tuple[bytes, int, int]]
+    ) -> bytes:
         adler = 1
-        for top, bottom in pairwise(starts):
-            compressed, band_adler, length = self._band(pixels, width, top, bottom)
-            parts.append(compressed)
+        for _compressed, band_adler, length in parts:
             adler = adler32_combine(adler, band_adler, length)
-        stream = b"".join((_ZLIB_HEADER, *parts, _FINAL_BLOCK, struct.pack(">I", adler)))
+        stream = b"".join(
+            (_ZLIB_HEADER, *(part[0] for part in parts), _FINAL_BLOCK, struct.pack(">I", adler))
+        )
         header = struct.pack(">IIBBBBB", width, height, 8, _PALETTE, 0, 0, 0)
         return b"".join(
             (
                 SIGNATURE,
                 chunk(b"IHDR", header),
-                chunk(b"PLTE", bytes(palette[: 3 * 256])),
+                chunk(b"PLTE", palette),
                 chunk(b"IDAT", stream),
                 chunk(b"IEND", b""),
             )
@@ -116,24 +162,34 @@ class BandEncoder:
         # The filter bytes are all zero, so the pixels alone identify the band (and its
         # height, as the width is fixed per image size and the key includes the length).
         key = hashlib.sha1(area, usedforsecurity=False).digest() + struct.pack(">II", width, top)
+        found = self._cached(key)
+        if found is None:
+            found = self._compress(area, width)
+            self._keep(key, found)
+        return found
+
+    def _cached(self, key: Hashable) -> tuple[bytes, int, int] | None:
         with self._lock:
             found = self._cache.get(key)
             if found is not None:
                 self._cache.move_to_end(key)
                 self.hits += 1
-                return found
-        rows = b"".join(
-            b"\x00" + area[offset : offset + width] for offset in range(0, len(area), width)
-        )
-        compressor = zlib.compressobj(self._level, zlib.DEFLATED, -15)
-        found = (
-            compressor.compress(rows) + compressor.flush(zlib.Z_SYNC_FLUSH),
-            zlib.adler32(rows),
-            len(rows),
-        )
+            return found
+
+    def _keep(self, key: Hashable, found: tuple[bytes, int, int]) -> None:
         with self._lock:
             self.misses += 1
             self._cache[key] = found
             while len(self._cache) > self._capacity:
                 self._cache.popitem(last=False)
-        return found
+
+    def _compress(self, area: memoryview, width: int) -> tuple[bytes, int, int]:
+        rows = b"".join(
+            b"\x00" + area[offset : offset + width] for offset in range(0, len(area), width)
+        )
+        compressor = zlib.compressobj(self._level, zlib.DEFLATED, -15)
+        return (
+            compressor.compress(rows) + compressor.flush(zlib.Z_SYNC_FLUSH),
+            zlib.adler32(rows),
+            len(rows),
+        )

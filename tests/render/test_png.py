@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from render import render_board, render_image
-from render.board import PNG_BANDS, encode_png
+from render.board import PNG_BANDS, PNG_COMPRESS_LEVEL, encode_png
 from render.png import SIGNATURE, BandEncoder, adler32_combine
-from rules import Move, Position
+from rules import Color, Move, Position
 
 
 def palette_image(width: int, height: int, seed: int, colours: int = 40) -> Image.Image:
@@ -83,7 +83,9 @@ def test_a_changed_band_is_the_only_one_compressed_again() -> None:
     first = palette_image(50, 40, seed=1)
     assert encoder.encode(first) and (encoder.hits, encoder.misses) == (0, 4)
     second = first.copy()
-    second.putpixel((5, 25), (second.getpixel((5, 25)) + 1) % 40)  # in the third band
+    pixel = second.getpixel((5, 25))
+    assert isinstance(pixel, int)
+    second.putpixel((5, 25), (pixel + 1) % 40)  # in the third band
     png = encoder.encode(second)
     assert (encoder.hits, encoder.misses) == (3, 5)
     assert_same_picture(png, second)
@@ -164,3 +166,62 @@ def test_adler32_combine_with_long_parts() -> None:
     first, second = rng.randbytes(200_000), rng.randbytes(140_000)
     combined = adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
     assert combined == zlib.adler32(first + second)
+
+
+def test_bands_given_by_key_are_drawn_once_and_make_the_same_file() -> None:
+    image = palette_image(50, 40, seed=4)
+    rows = image.tobytes()
+    starts = (0, 10, 20, 30, 40)
+    drawn: list[int] = []
+
+    def pixels(index: int) -> bytes:
+        drawn.append(index)
+        return rows[starts[index] * 50 : starts[index + 1] * 50]
+
+    encoder = BandEncoder((10, 20, 30))
+    palette = bytes((image.getpalette() or [])[: 3 * 256])
+    keys = ["a", "b", "c", "d"]
+    png = encoder.encode_bands(image.size, palette, keys, pixels)
+    assert png == BandEncoder((10, 20, 30)).encode(image)
+    assert drawn == [0, 1, 2, 3]
+    assert encoder.encode_bands(image.size, palette, keys, pixels) == png
+    assert drawn == [0, 1, 2, 3] and (encoder.hits, encoder.misses) == (4, 4)
+    # A key is only good for its own place: "a" in the second band is drawn again.
+    encoder.encode_bands(image.size, palette, ["a", "a", "c", "d"], pixels)
+    assert drawn == [0, 1, 2, 3, 1]
+
+
+def test_bands_given_by_key_are_checked() -> None:
+    encoder = BandEncoder((10,))
+    with pytest.raises(ValueError, match="2 bands"):
+        encoder.encode_bands((8, 20), b"\0\0\0", ["only one"], lambda index: bytes(80))
+    with pytest.raises(ValueError, match="bytes"):
+        encoder.encode_bands((8, 20), b"\0\0\0", ["a", "b"], lambda index: bytes(79))
+
+
+def test_boards_drawn_band_by_band_are_the_bytes_of_the_whole_picture() -> None:
+    """`render_board` draws only the bands it has not seen; the file must not depend on
+    which ones those were: the same bytes as encoding the whole picture, from either side,
+    with a name, a caption, a check, drops and captures."""
+    games = [
+        (Position.initial(), ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "8c8d", "4e3d"]),
+        (Position.from_sfen("5k3/7pp/4S4/9/9/9/PPPP5/2KG5/9 b G 1"), ["G*4b"]),  # mate
+    ]
+    for position, moves in games:
+        for number, usi in enumerate(moves, start=1):
+            move = Move.from_usi(usi)
+            position.push(move)
+            _assert_both_ways(position, move, number)
+
+
+def _assert_both_ways(position: Position, move: Move, number: int) -> None:
+    for perspective in Color:
+        caption = f"Move {number}"
+        whole = render_image(
+            position, last_move=move, perspective=perspective, sente_name="Hanako", caption=caption
+        )
+        expected = BandEncoder(PNG_BANDS, level=PNG_COMPRESS_LEVEL).encode(whole)
+        banded = render_board(
+            position, last_move=move, perspective=perspective, sente_name="Hanako", caption=caption
+        )
+        assert banded == expected
