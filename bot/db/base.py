@@ -1,10 +1,18 @@
-"""The little every repository shares: running one statement on the session's connection."""
+"""The little every repository shares: running one statement on the session's connection.
+
+A repository runs its statements through `Statements`, which comes in two kinds: on the
+aiosqlite connection, where every statement is a round trip to aiosqlite's thread (a
+queue, a wake-up, a callback on the event loop), or straight on the sqlite3 connection,
+for a whole transaction that `Database.run` executes in that thread in one round trip.
+The repositories' methods are the same coroutines either way; in the second kind they
+never suspend, which is what lets `Database.run` complete them inside the thread.
+"""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import aiosqlite
 
@@ -14,43 +22,86 @@ Row = Sequence[Any]
 Params = Sequence[object]
 
 
-class Repository:
-    """Base of the repositories: one method per query, each returning dataclasses.
+class Statements(Protocol):
+    """What the repositories ask of a connection."""
 
-    A repository never opens or commits a transaction; the caller does that with
-    `Database.transaction()` or `Database.read()`, so several queries can share one.
-    """
+    async def fetch(self, sql: str, params: Params) -> list[Row]: ...
+
+    async def change(self, sql: str, params: Params) -> int:
+        """Run an INSERT/UPDATE/DELETE; the number of rows it touched."""
+        ...
+
+    async def change_many(self, sql: str, rows: Iterable[Params]) -> None: ...
+
+
+class HoppingStatements:
+    """Each statement a round trip to aiosqlite's thread, from the event loop."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._connection = connection
 
-    # Each await on aiosqlite is a round trip to its thread (a queue, a wake-up, a callback
-    # on the loop): `execute_fetchall` runs, fetches and closes in one, where a cursor
-    # takes three. Every move takes several queries.
-
-    async def _one(self, sql: str, params: Params = ()) -> Row | None:
-        rows = await self._connection.execute_fetchall(sql, params)
-        for row in rows:
-            return tuple(row)
-        return None
-
-    async def _all(self, sql: str, params: Params = ()) -> list[Row]:
+    async def fetch(self, sql: str, params: Params) -> list[Row]:
+        # `execute_fetchall` runs, fetches and closes in one round trip, a cursor in three.
         rows = await self._connection.execute_fetchall(sql, params)
         return [tuple(row) for row in rows]
+
+    async def change(self, sql: str, params: Params) -> int:
+        # The change counter instead of a cursor's rowcount: one round trip, not two. The
+        # database lock keeps every other statement out meanwhile, and there are no triggers.
+        before = self._connection.total_changes
+        await self._connection.execute_fetchall(sql, params)
+        return self._connection.total_changes - before
+
+    async def change_many(self, sql: str, rows: Iterable[Params]) -> None:
+        await self._connection.executemany(sql, rows)
+
+
+class DirectStatements:
+    """Statements on the sqlite3 connection itself: only in the thread that owns it
+    (aiosqlite's), where `Database.run` runs a whole transaction. Never suspends."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+
+    async def fetch(self, sql: str, params: Params) -> list[Row]:
+        return [tuple(row) for row in self._connection.execute(sql, params).fetchall()]
+
+    async def change(self, sql: str, params: Params) -> int:
+        before = self._connection.total_changes
+        self._connection.execute(sql, params).close()
+        return self._connection.total_changes - before
+
+    async def change_many(self, sql: str, rows: Iterable[Params]) -> None:
+        self._connection.executemany(sql, rows).close()
+
+
+class Repository:
+    """Base of the repositories: one method per query, each returning dataclasses.
+
+    A repository never opens or commits a transaction; the caller does that with
+    `Database.transaction()`, `Database.read()` or `Database.run()`, so several queries
+    can share one.
+    """
+
+    def __init__(self, statements: Statements) -> None:
+        self._statements = statements
+
+    async def _one(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self._statements.fetch(sql, params)
+        return rows[0] if rows else None
+
+    async def _all(self, sql: str, params: Params = ()) -> list[Row]:
+        return await self._statements.fetch(sql, params)
 
     async def _write(self, sql: str, params: Params = ()) -> int:
         """Run an INSERT/UPDATE/DELETE; the number of rows it touched. A unique or
         primary-key clash becomes `Conflict` (someone else wrote that row first)."""
-        # The change counter instead of a cursor's rowcount: one round trip, not two. The
-        # database lock keeps every other statement out meanwhile, and there are no triggers.
-        before = self._connection.total_changes
         try:
-            await self._connection.execute_fetchall(sql, params)
-            return self._connection.total_changes - before
+            return await self._statements.change(sql, params)
         except sqlite3.IntegrityError as error:
             if "UNIQUE" in str(error) or "PRIMARY KEY" in str(error):
                 raise Conflict(str(error)) from error
             raise
 
     async def _write_many(self, sql: str, rows: Iterable[Params]) -> None:
-        await self._connection.executemany(sql, rows)
+        await self._statements.change_many(sql, rows)

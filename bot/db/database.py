@@ -19,13 +19,17 @@ waits for the lock instead of failing at once.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
+from typing import TypeVar, cast
 
 import aiosqlite
 
+from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
@@ -33,28 +37,32 @@ from .publications import PublicationRepository
 from .rows import to_us
 
 BUSY_TIMEOUT_MS = 5_000
+T = TypeVar("T")
 
 
 class Session:
     """The repositories of one open transaction (or read), bound to its connection."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self.players = PlayerRepository(connection)
-        self.challenges = ChallengeRepository(connection)
-        self.games = GameRepository(connection)
-        self.moves = MoveRepository(connection)
-        self.deadlines = DeadlineRepository(connection)
-        self.publications = PublicationRepository(connection)
+    def __init__(self, statements: Statements) -> None:
+        self.players = PlayerRepository(statements)
+        self.challenges = ChallengeRepository(statements)
+        self.games = GameRepository(statements)
+        self.moves = MoveRepository(statements)
+        self.deadlines = DeadlineRepository(statements)
+        self.publications = PublicationRepository(statements)
 
 
 class Database:
     """The bot's database. `db = await Database.open("data/shogi.db")`, then
-    `async with db.transaction() as tx: await tx.games.get(1)`."""
+    `async with db.transaction() as tx: await tx.games.get(1)`, or `await db.run(work)`
+    for a whole transaction in one round trip to the database's thread."""
 
     def __init__(self, connection: aiosqlite.Connection, location: str) -> None:
         self._connection = connection
         self._lock = asyncio.Lock()
-        self._session = Session(connection)
+        self._session = Session(HoppingStatements(connection))
+        # The same repositories on the sqlite3 connection, for `run` (used in its thread only).
+        self._direct = Session(DirectStatements(_sqlite3_of(connection)))
         self.location = location
 
     @classmethod
@@ -125,3 +133,68 @@ class Database:
                 yield self._session
             finally:
                 await self._connection.execute("ROLLBACK")
+
+    async def run(self, work: Callable[[Session], Awaitable[T]], *, write: bool = True) -> T:
+        """`work(session)` as one transaction, in one round trip to the database's thread.
+
+        `work` is an async function of a `Session`, like the body of a `transaction()`
+        block, but it runs whole in aiosqlite's thread: `BEGIN IMMEDIATE`, its statements,
+        then `COMMIT` (or `ROLLBACK` if it raises, and the error comes back here). With
+        `write=False` it is a read that sees one snapshot, as `read()` gives. Each
+        statement of a `transaction()` block is a round trip of its own, a wake-up of
+        the event loop each; a move stores four or five statements.
+
+        `work` may await only the session's repositories (they never suspend there);
+        awaiting anything else raises `RuntimeError` and rolls back. Keep it to the
+        statements and the arithmetic between them: while it runs, the database serves
+        no one else.
+
+            async def store(tx: Session) -> bool:
+                if not await tx.games.advance(change):
+                    return False
+                await tx.moves.insert(move)
+                return True
+
+            stored = await db.run(store)
+        """
+        async with self._lock:
+            return await _in_thread(self._connection, partial(self._run_here, work, write))
+
+    def _run_here(self, work: Callable[[Session], Awaitable[T]], write: bool) -> T:
+        """`run`'s transaction, in aiosqlite's thread."""
+        connection = _sqlite3_of(self._connection)
+        connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            result = _complete(work(self._direct))
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT" if write else "ROLLBACK")
+        return result
+
+
+def _complete(awaitable: Awaitable[T]) -> T:
+    """The result of an awaitable that never suspends (the repositories on
+    `DirectStatements`), without an event loop."""
+    steps = awaitable.__await__()
+    try:
+        steps.send(None)
+    except StopIteration as done:
+        return cast(T, done.value)
+    steps.close()
+    raise RuntimeError(
+        "Database.run: the work awaited something other than the database's repositories"
+    )
+
+
+# aiosqlite has no public way to run a function in its thread or to reach the sqlite3
+# connection that lives there; both are needed by `run` and kept to these two helpers.
+
+
+def _sqlite3_of(connection: aiosqlite.Connection) -> sqlite3.Connection:
+    return connection._conn
+
+
+async def _in_thread(connection: aiosqlite.Connection, function: Callable[[], T]) -> T:
+    execute: Callable[[Callable[[], T]], Awaitable[T]] = connection._execute
+    return await execute(function)
