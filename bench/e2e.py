@@ -2,7 +2,7 @@
 
     python bench/e2e.py [--games 50] [--moves 10] [--think SECONDS] [--bot-log]
 
-The fake Discord (tests/e2e) runs in this process on 127.0.0.1; the bot runs in a separate
+The fake Discord (tests/fakediscord) runs in this process on 127.0.0.1; the bot runs in a separate
 process (`create_bot` on a fresh temporary database, discord.py pointed at the fake), so its
 CPU and memory are its own and the fake's bookkeeping does not count against it.
 
@@ -56,8 +56,13 @@ sys.path.insert(0, str(ROOT))
 
 from rules import Move  # noqa: E402
 from rules.notation import format_move, read_record  # noqa: E402
-from tests.e2e.fake_discord import FakeChannel, FakeMember  # noqa: E402
-from tests.e2e.harness import DiscordPointer, FakeDiscord, InteractionResult  # noqa: E402
+from tests.fakediscord import (  # noqa: E402
+    DiscordPointer,
+    FakeChannel,
+    FakeDiscord,
+    FakeMember,
+    InteractionResult,
+)
 
 RECORD = ROOT / "tests" / "data" / "records" / "kfjs_ryuou4.kifu"
 STYLES = ("japanese", "western", "usi")

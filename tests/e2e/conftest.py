@@ -1,60 +1,16 @@
-"""Fixtures of the end-to-end harness: a fresh fake Discord and bot runner per test.
-
-Why per test: a fake server and a bot cost tens of milliseconds, and sharing them would let one
-test's leftovers (messages, views, tasks) leak into the next.
-
-Teardown order is bot runner -> fake -> guard, so the guard sees every task and log record the
-other two left behind.  The test fails (as an error at teardown) on any discord.py ERROR log,
-exception in the event loop, leaked task, unknown route or unexpected 4xx answer.
-"""
+"""The end-to-end tests' fixtures (see :mod:`tests.support.fixtures`): a fresh fake Discord,
+bot runner and guard per test, and the club with its bot."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord
+from tests.support.fixtures import bot_runner, club, e2e_guard, fail_on_leaks, fake_discord
 
-_HERE = Path(__file__).parent
+__all__ = ["bot_runner", "club", "e2e_guard", "fake_discord"]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Unclosed sessions, transports and never-awaited coroutines fail end-to-end tests."""
-    for item in items:
-        if _HERE in Path(str(item.path)).parents:
-            item.add_marker(pytest.mark.filterwarnings("error::ResourceWarning"))
-            item.add_marker(pytest.mark.filterwarnings("error::RuntimeWarning"))
-
-
-@pytest.fixture
-async def e2e_guard() -> AsyncIterator[E2EGuard]:
-    """Installed first, checked last: see :class:`tests.e2e.harness.E2EGuard`."""
-    guard = E2EGuard()
-    guard.install()
-    yield guard
-    problems = await guard.finish()
-    if problems:
-        pytest.fail("end-to-end teardown found problems:\n  " + "\n  ".join(problems))
-
-
-@pytest.fixture
-async def fake_discord(e2e_guard: E2EGuard) -> AsyncIterator[FakeDiscord]:
-    """A started fake Discord on 127.0.0.1, with discord.py pointed at it for the whole test."""
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        with fake.patched_discord():
-            yield fake
-    finally:
-        await fake.stop()
-    e2e_guard.extra_problems.extend(fake.problems())
-
-
-@pytest.fixture
-async def bot_runner(fake_discord: FakeDiscord, e2e_guard: E2EGuard) -> AsyncIterator[BotRunner]:
-    """``await bot_runner.start(bot_or_factory)``; every bot started is closed at teardown."""
-    runner = BotRunner(fake_discord, e2e_guard)
-    yield runner
-    await runner.close_all()
+    fail_on_leaks(Path(__file__).parent, items)

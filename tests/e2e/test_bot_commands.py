@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -11,15 +10,9 @@ import pytest
 
 from bot.ui import replies
 from rules import Position
-from tests.e2e.harness import BotRunner, Choice, E2EGuard, FakeDiscord
-from tests.e2e.test_bot_game import Club, Table, assert_board, open_club
-
-
-@pytest.fixture
-async def club(
-    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
-) -> Club:
-    return await open_club(fake_discord, bot_runner, e2e_guard, tmp_path)
+from tests.fakediscord import Choice
+from tests.support.checks import assert_board
+from tests.support.club import Club, Table
 
 
 async def legal_usi(club: Club, table: Table) -> set[str]:

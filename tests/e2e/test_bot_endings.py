@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import discord
-import pytest
 
 from bot.cogs.challenges import challenge_buttons
 from bot.services import PlayerRef
 from bot.ui import text
 from bot.ui.replies import mentions
 from rules.notation import read_record
-from tests.e2e.fake_discord import FakeMember, FakeMessage
-from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord
-from tests.e2e.test_bot_game import Club, Table, assert_board, open_club
-
-
-@pytest.fixture
-async def club(
-    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
-) -> Club:
-    return await open_club(fake_discord, bot_runner, e2e_guard, tmp_path)
+from tests.fakediscord import FakeMember, FakeMessage
+from tests.support.checks import assert_board
+from tests.support.club import Club, Table
 
 
 async def test_handicap_game_gote_gives_the_handicap_and_moves_first(club: Club) -> None:

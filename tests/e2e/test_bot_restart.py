@@ -15,8 +15,9 @@ import pytest
 from bot.client import ShogiBot
 from bot.services import DeadlineScheduler
 from bot.services.deadlines import Deadlines
-from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord
-from tests.e2e.test_bot_game import Club, assert_board, open_club
+from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord
+from tests.support.checks import assert_board
+from tests.support.club import Club, open_club
 
 
 class DeadlineChecks:

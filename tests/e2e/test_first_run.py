@@ -20,9 +20,8 @@ from bot import create_bot
 from bot.client import ShogiBot
 from bot.config import Settings
 from bot.publishing import PublishReport, bot_permissions
-from tests.e2e.fake_discord import FakeGuild
-from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord
-from tests.e2e.test_bot_game import open_club
+from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, FakeGuild
+from tests.support.club import open_club
 
 _COMMANDS_PATH = re.compile(r"/api/v10/applications/\d+(?:/guilds/(\d+))?/commands")
 

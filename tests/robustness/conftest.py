@@ -8,9 +8,9 @@ runs the counts the issue asks for::
 (pytest reads an option of a sub-folder's conftest only when that folder is named on the
 command line; ``ROBUSTNESS_LONG=1`` does the same from anywhere.)
 
-The end-to-end fixtures are those of ``tests/e2e``: a fresh fake Discord on 127.0.0.1 and a
-bot runner per test, with the guard that fails a test on discord.py ERROR logs, loop
-exceptions, leaked tasks, unknown routes or unexpected 4xx answers.
+The end-to-end fixtures are those of ``tests/e2e`` (:mod:`tests.support.fixtures`): a fresh
+fake Discord on 127.0.0.1 and a bot runner per test, with the guard that fails a test on
+discord.py ERROR logs, loop exceptions, leaked tasks, unknown routes or unexpected 4xx answers.
 """
 
 from __future__ import annotations
@@ -21,17 +21,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import bot_runner, e2e_guard, fake_discord  # noqa: F401
+from tests.support.fixtures import bot_runner, club, e2e_guard, fail_on_leaks, fake_discord
 
-_HERE = Path(__file__).parent
+__all__ = ["bot_runner", "club", "e2e_guard", "fake_discord"]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """As in tests/e2e: unclosed sessions and never-awaited coroutines fail these tests."""
-    for item in items:
-        if _HERE in Path(str(item.path)).parents:
-            item.add_marker(pytest.mark.filterwarnings("error::ResourceWarning"))
-            item.add_marker(pytest.mark.filterwarnings("error::RuntimeWarning"))
+    fail_on_leaks(Path(__file__).parent, items)
 
 
 @dataclass(frozen=True)

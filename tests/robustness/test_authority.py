@@ -27,24 +27,25 @@ from typing import Any
 
 import pytest
 
-from bot.services import PlayerRef
+from bot.services import GameService, PlayerRef
 from rules import Color
-from tests.e2e.fake_discord import FakeChannel, FakeGuild, FakeMember, FakeMessage, InteractionType
-from tests.e2e.harness import BotRunner, E2EGuard, FakeDiscord, InteractionResult
+from tests.fakediscord import (
+    BotRunner,
+    E2EGuard,
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    InteractionResult,
+)
+from tests.support.clock import FakeClock
+from tests.support.club import Club
 
 from .inputs import sentence_problems
-from .support import start_bot
 
 ACTORS = ("right", "opponent", "stranger", "bot", "other server")
 DECLARABLE = "4K4/GGGGSSSS1/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B4l4n9p 1"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @dataclass
@@ -60,12 +61,15 @@ class World:
     other_channel: FakeChannel
     dave: FakeMember
     alice_elsewhere: FakeMember
-    clock: Clock
-    bot: Any = None
+    club: Club
 
     @property
-    def service(self) -> Any:
-        return self.bot.service
+    def clock(self) -> FakeClock:
+        return self.club.clock
+
+    @property
+    def service(self) -> GameService:
+        return self.club.service
 
 
 def ref(member: FakeMember) -> PlayerRef:
@@ -104,6 +108,7 @@ async def new_game(
     await w.service.games.set_thread(game.id, thread.id)
     for text in moves:
         view = await w.service.games.get(game.id)
+        assert view.to_move is not None
         await w.service.moves.play(game.id, view.to_move.user_id, text)
     return game.id, thread
 
@@ -159,15 +164,7 @@ async def click(
     if actor is w.dave:
         channel = w.other_channel
         where = await w.fake.say(w.other_channel, w.dave, "hello")
-    interaction = await w.fake.create_interaction(
-        InteractionType.MESSAGE_COMPONENT,
-        user=actor,
-        channel=channel,
-        data={"custom_id": custom_id, "component_type": 2},
-        message=where,
-        label=f"forged {custom_id!r}",
-    )
-    result = InteractionResult(w.fake, interaction)
+    result = await w.fake.forge_click(where, custom_id, user=actor, channel=channel)
     if actor is w.dave:
         await w.fake.wait_quiet(0.1)
         return None if result.response_type is None else result
@@ -290,7 +287,7 @@ async def scenario_give_time(w: World) -> Scenario:
     game_id, thread = await new_game(w, moves=("7g7f",))
     w.clock.now += timedelta(days=2)
     view = await w.service.games.get(game_id)
-    await w.bot.service.store.events.deadline_reminder(view)
+    await w.service.store.events.deadline_reminder(view)
     await w.fake.wait_for(
         lambda: any(f"gt:{game_id}" in m.custom_ids for m in w.fake.channel_history(thread)),
         what="the reminder with its button",
@@ -358,19 +355,17 @@ ALLOWED: dict[str, set[str]] = {
 @pytest.fixture
 async def world(fake_discord: FakeDiscord, bot_runner: BotRunner, tmp_path: Path,
                 e2e_guard: E2EGuard) -> World:  # fmt: skip
-    e2e_guard.watch_logger("bot")  # an unexpected error in the bot fails the test too
     fake = fake_discord
     fake.settle = 0.02
-    guild = fake.add_guild("Shogi Club", channels=("shogi",))
-    alice, bob, carol = (fake.add_member(guild, n) for n in ("alice", "bob", "carol"))
-    robo = fake.add_member(guild, "robo", bot=True)
+    clock = FakeClock(datetime(2025, 3, 1, 12, 0, tzinfo=UTC))
+    club = Club(fake, bot_runner, e2e_guard, tmp_path, clock)
+    robo = fake.add_member(club.guild, "robo", bot=True)
     other = fake.add_guild("Other Club", channels=("lobby",))
     dave = fake.add_member(other, "dave")
-    alice_elsewhere = fake.add_member(other, "alice", user=alice.user)  # same person
-    clock = Clock()
-    w = World(fake, guild, fake.channel("shogi", guild), alice, bob, carol, robo, other,
-              fake.channel("lobby", other), dave, alice_elsewhere, clock)  # fmt: skip
-    w.bot = await start_bot(bot_runner, tmp_path, clock=clock)
+    alice_elsewhere = fake.add_member(other, "alice", user=club.alice)  # the same person
+    w = World(fake, club.guild, club.channel, club.alice, club.bob, club.carol, robo, other,
+              fake.channel("lobby", other), dave, alice_elsewhere, club)  # fmt: skip
+    await club.start()
     return w
 
 

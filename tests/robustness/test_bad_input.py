@@ -39,7 +39,9 @@ from rules.notation import (
     read_record,
     read_usi,
 )
-from tests.e2e.harness import BotRunner, FakeDiscord
+from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord
+from tests.support.checks import assert_replays
+from tests.support.club import Club, open_club
 
 from .conftest import Scale
 from .inputs import (
@@ -52,7 +54,6 @@ from .inputs import (
     sfen_kinds,
     unescaped_markdown,
 )
-from .support import assert_replays, open_table, start_game
 
 RULES_MOVE_ERRORS = (InvalidMoveError, IllegalMoveError, AmbiguousMoveError)
 READERS: tuple[Callable[[Any], Any], ...] = (read_record, read_kif, read_ki2, read_csa, read_usi)
@@ -361,25 +362,22 @@ def _bot_inputs(count: int, seed: int, ids: dict[str, int]) -> list[tuple[str, s
     return (specials + generated)[:count]
 
 
-async def test_move_replies_never_ping_or_format_what_was_typed(
-    fake_discord: FakeDiscord, bot_runner: BotRunner, tmp_path: Path, scale: Scale
-) -> None:
-    fake = fake_discord
+async def test_move_replies_never_ping_or_format_what_was_typed(club: Club, scale: Scale) -> None:
+    fake = club.fake
     fake.settle = 0.01
-    table = await open_table(fake, bot_runner, tmp_path)
-    game = await start_game(table)
-    ids = {"alice": table.alice.id, "bob": table.bob.id, "guild": table.guild.id}
+    game = await club.new_game()
+    ids = {"alice": club.alice.id, "bob": club.bob.id, "guild": club.guild.id}
     findings = Findings()
     for kind, text in _bot_inputs(scale.bot_fuzz_inputs, 505, ids):
-        view = await table.bot.service.games.get(game.id)
+        view = await club.service.games.get(game.game_id)
         if not view.is_active:
-            game = await start_game(table)
-            view = await table.bot.service.games.get(game.id)
+            game = await club.new_game()
+            view = await club.service.games.get(game.game_id)
         assert view.to_move is not None
-        mover = table.member(view.to_move.user_id)
+        mover = club.member(view.to_move.user_id)
         result = await fake.slash("move", {"move": text}, user=mover, channel=game.thread)
         findings.checked += 1
-        after = await table.bot.service.games.get(game.id)
+        after = await club.service.games.get(game.game_id)
         sent = result.sent
         for message in sent:
             pinged = set(message.mentioned_user_ids)
@@ -405,30 +403,29 @@ async def test_move_replies_never_ping_or_format_what_was_typed(
                     findings.add(f"{kind}: live mention {mention}", text, content)
         elif after.ply != view.ply + 1:
             findings.add(f"{kind}: {after.ply - view.ply} moves stored", text, content)
-    assert_replays(await table.bot.service.games.get(game.id))
+    assert_replays(await club.service.games.get(game.game_id))
     assert not findings.problems, findings.report()
 
 
 async def test_player_names_in_refusals_are_escaped(
-    fake_discord: FakeDiscord, bot_runner: BotRunner, tmp_path: Path
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
 ) -> None:
     """A display name is typed by a member too: refusals that name a player must escape it."""
     fake = fake_discord
-    table = await open_table(
-        fake, bot_runner, tmp_path, names=("**al_ice** @everyone", "`bob`", "carol")
-    )
-    game = await start_game(table)
+    odd_names = ("**al_ice** @everyone", "`bob`", "carol")
+    club = await open_club(fake, bot_runner, e2e_guard, tmp_path, names=odd_names)
+    game = await club.new_game()
     answers: Iterable[tuple[str, str]] = []
-    wrong_turn = await fake.slash("move", {"move": "3c3d"}, user=table.bob, channel=game.thread)
+    wrong_turn = await fake.slash("move", {"move": "3c3d"}, user=club.bob, channel=game.thread)
     challenge = await fake.slash(
-        "challenge", {"opponent": table.bob}, user=table.carol, channel=table.channel
+        "challenge", {"opponent": club.bob}, user=club.carol, channel=club.channel
     )
     accept = next(c for c in challenge.custom_ids if c.startswith("ch:accept"))
-    stranger = await fake.click(challenge, accept, user=table.alice)
+    stranger = await fake.click(challenge, accept, user=club.alice)
     answers = [("not your turn", wrong_turn.content), ("accept by a stranger", stranger.content)]
     bad = []
     for what, content in answers:
-        names = table.alice.user.username + table.bob.user.username
+        names = club.alice.user.username + club.bob.user.username
         if unescaped_markdown(content, names) or live_mentions(content):
             bad.append(f"{what}: {content!r}")
     assert not bad, "names are not escaped:\n  " + "\n  ".join(bad)

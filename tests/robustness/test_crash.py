@@ -1,6 +1,6 @@
 """Crash safety of the whole bot (issue 8): SIGKILL at random moments while games are played.
 
-The bot runs in a process of its own (``tests/robustness/bot_process.py``: the real
+The bot runs in a process of its own (``tests/support/bot_process.py``: the real
 ``create_bot``, discord.py pointed at the fake Discord of this process) on one SQLite file,
 with a clock the test moves.  The run:
 
@@ -97,10 +97,17 @@ import pytest
 
 from rules import Color, Game, IllegalMoveError, Move
 from rules.notation import format_move, read_record
-from tests.e2e.fake_discord import FakeChannel, FakeMember, FakeMessage, RequestRecord
-from tests.e2e.harness import E2EGuard, FakeDiscord, InteractionResult
+from tests.fakediscord import (
+    E2EGuard,
+    FakeChannel,
+    FakeDiscord,
+    FakeMember,
+    FakeMessage,
+    InteractionResult,
+    RequestRecord,
+)
+from tests.support.bot_process import write_offset
 
-from .bot_process import write_offset
 from .conftest import Scale
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -453,7 +460,7 @@ class CrashRun:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "tests.robustness.bot_process",
+            "tests.support.bot_process",
             self.fake.url,
             self.fake.token,
             str(self.database),
@@ -737,7 +744,7 @@ class CrashRun:
         for message in reversed(self.fake.messages.values()):
             if message.created_at < since:
                 break
-            public = message.published and not message.ephemeral and not message.deleted
+            public = message.published and not message.ephemeral
             if message.channel_id != game.thread.id or not public:
                 continue
             if message.author.id != self.fake.bot_user.id:
@@ -864,7 +871,7 @@ class CrashRun:
         for m in self.fake.messages.values():
             if m.author.id != self.fake.bot_user.id or not m.published or m.loading:
                 continue
-            if not m.ephemeral and not m.deleted:
+            if not m.ephemeral:
                 self.posted.setdefault(m.channel_id, []).append(m)
 
     def check(self, life: Life, before: Snapshot) -> None:
@@ -992,7 +999,7 @@ class CrashRun:
         """Invariant 3: one public answer per interaction; each announcement at most once."""
         publics: Counter[int] = Counter()
         for message in self.fake.messages.values():
-            public = message.published and not message.ephemeral and not message.deleted
+            public = message.published and not message.ephemeral
             if message.interaction_id is not None and public:
                 publics[message.interaction_id] += 1
         twice = {i: n for i, n in publics.items() if n > 1}

@@ -23,11 +23,12 @@ from bot.services import (
 )
 from rules import Color, Game
 from rules.notation import format_move
-from tests.e2e.harness import BotRunner, FakeDiscord, InteractionResult
+from tests.fakediscord import InteractionResult
+from tests.support.checks import assert_replays
+from tests.support.club import Club
 
 from .conftest import Scale
 from .inputs import sentence_problems
-from .support import Table, assert_replays, open_table, start_game
 
 ALICE = PlayerRef(1001, "Alice")
 BOB = PlayerRef(2002, "Bob")
@@ -188,35 +189,35 @@ def is_answer(result: InteractionResult) -> bool:
     return result.reply is not None and bool(result.content.strip())
 
 
-async def bot_race(table: Table, rounds: int, both: bool, seed: int) -> dict[str, int]:
-    fake, service = table.fake, table.bot.service
+async def bot_race(club: Club, rounds: int, both: bool, seed: int) -> dict[str, int]:
+    fake, service = club.fake, club.service
     rng = random.Random(seed)
     tally = {"landed": 0, "refused": 0, "games": 1}
-    game = await start_game(table)
+    game = await club.new_game()
     for round_no in range(rounds):
-        view = await service.games.get(game.id)
+        view = await service.games.get(game.game_id)
         if not view.is_active:
-            game = await start_game(table)
+            game = await club.new_game()
             tally["games"] += 1
-            view = await service.games.get(game.id)
+            view = await service.games.get(game.game_id)
         mover = view.to_move
         assert mover is not None
         other = view.gote if mover == view.sente else view.sente
         if both:
             first, _ = two_moves(view.game, view.turn, rng)
             second, _ = two_moves(view.game, view.turn.opponent, rng)
-            users = (table.member(mover.user_id), table.member(other.user_id))
+            users = (club.member(mover.user_id), club.member(other.user_id))
         else:
             first, second = two_moves(view.game, view.turn, rng)
-            users = (table.member(mover.user_id), table.member(mover.user_id))
+            users = (club.member(mover.user_id), club.member(mover.user_id))
         if rng.random() < 0.5:
             users, (first, second) = users[::-1], (second, first)
         results = await asyncio.gather(
             fake.slash("move", {"move": first}, user=users[0], channel=game.thread),
             fake.slash("move", {"move": second}, user=users[1], channel=game.thread),
         )
-        context = f"round {round_no}, game {game.id} ply {view.ply}: {first!r} / {second!r}"
-        after = await service.games.get(game.id)
+        context = f"round {round_no}, game {game.game_id} ply {view.ply}: {first!r} / {second!r}"
+        after = await service.games.get(game.game_id)
         assert after.ply == view.ply + 1, f"{context}: {after.ply - view.ply} moves landed"
         assert all(is_answer(r) for r in results), f"{context}: unanswered {results}"
         public = [r for r in results if not r.ephemeral]
@@ -235,21 +236,15 @@ async def bot_race(table: Table, rounds: int, both: bool, seed: int) -> dict[str
         assert not private[0].files and len(private[0].messages) == 1, context
         tally["landed"] += 1
         tally["refused"] += 1
-    assert_replays(await service.games.get(game.id))
+    assert_replays(await service.games.get(game.game_id))
     return tally
 
 
-async def test_same_player_twice_through_the_bot(
-    fake_discord: FakeDiscord, bot_runner: BotRunner, tmp_path: Path, scale: Scale
-) -> None:
-    table = await open_table(fake_discord, bot_runner, tmp_path)
-    tally = await bot_race(table, scale.bot_race_rounds, both=False, seed=21)
+async def test_same_player_twice_through_the_bot(club: Club, scale: Scale) -> None:
+    tally = await bot_race(club, scale.bot_race_rounds, both=False, seed=21)
     assert tally["landed"] == scale.bot_race_rounds
 
 
-async def test_both_players_at_once_through_the_bot(
-    fake_discord: FakeDiscord, bot_runner: BotRunner, tmp_path: Path, scale: Scale
-) -> None:
-    table = await open_table(fake_discord, bot_runner, tmp_path)
-    tally = await bot_race(table, scale.bot_race_rounds, both=True, seed=22)
+async def test_both_players_at_once_through_the_bot(club: Club, scale: Scale) -> None:
+    tally = await bot_race(club, scale.bot_race_rounds, both=True, seed=22)
     assert tally["landed"] == scale.bot_race_rounds

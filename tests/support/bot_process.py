@@ -1,6 +1,6 @@
 """The bot in a process of its own, for the crash test (``tests/robustness/test_crash.py``).
 
-    python -m tests.robustness.bot_process URL TOKEN DATABASE CLOCK_FILE
+    python -m tests.support.bot_process URL TOKEN DATABASE CLOCK_FILE
 
 It runs the real bot exactly as ``bench/e2e.py`` does (``create_bot`` with ``sync_global``,
 discord.py pointed at the fake Discord at ``URL``), so that the test can kill it with SIGKILL
@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from tests.e2e.harness import DiscordPointer
+from tests.fakediscord import DiscordPointer
 
 #: How often the clock file is looked at for changes (seconds).
 CLOCK_POLL = 0.02
@@ -77,9 +77,9 @@ def report_checks() -> None:
 
     original: Callable[[Deadlines], Awaitable[datetime | None]] = Deadlines.check
 
-    async def check(deadlines: Deadlines) -> datetime | None:
-        started = deadlines.now()
-        result = await original(deadlines)
+    async def check(self: Deadlines) -> datetime | None:
+        started = self.now()
+        result = await original(self)
         say(f"checked {to_us(started)}")
         return result
 

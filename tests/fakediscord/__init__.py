@@ -1,0 +1,67 @@
+"""A small fake Discord for end-to-end tests: REST under /api/v10 and the gateway websocket,
+on 127.0.0.1, driven by the *unmodified* discord.py client.
+
+Why it exists: there is no network to Discord in tests or CI, and a mock of discord.py would
+test the mock.  It keeps what Discord keeps for the bot (guilds, members, channels, threads,
+messages with their files, commands, interactions), answers as Discord does where a bot can
+get it wrong, and records everything so a test can read it back.  It models only what the bot
+and the tests use; what it does not model it refuses, so that a test names the gap.
+
+The modules, from Discord's side to the test's:
+
+* :mod:`.constants`, :mod:`.models`, :mod:`.validation`: Discord's numbers, what it stores,
+  the checks it makes (these three and the REST and gateway code do not import discord.py,
+  so they describe Discord without borrowing the client's assumptions);
+* :mod:`.state`: the one :class:`World` every part reads and changes;
+* :mod:`.messages`, :mod:`.rest`, :mod:`.gateway`, :mod:`.server`: the wire;
+* :mod:`.users`, :mod:`.results`, :mod:`.driver`, :mod:`.runner`: what tests call.
+"""
+
+from .constants import ChannelType, ErrorCode, InteractionType, Perm, ResponseType
+from .driver import FakeDiscord
+from .models import (
+    FakeAttachment,
+    FakeChannel,
+    FakeCommand,
+    FakeGuild,
+    FakeInteraction,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    RequestRecord,
+)
+from .rest import CALLBACK, CREATE_MESSAGE
+from .results import Choice, HarnessTimeout, InteractionRejected, InteractionResult
+from .runner import BotRunner, E2EGuard
+from .server import DiscordPointer
+from .users import UserCannotDoThat
+
+__all__ = [
+    "CALLBACK",
+    "CREATE_MESSAGE",
+    "BotRunner",
+    "ChannelType",
+    "Choice",
+    "DiscordPointer",
+    "E2EGuard",
+    "ErrorCode",
+    "FakeAttachment",
+    "FakeChannel",
+    "FakeCommand",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeInteraction",
+    "FakeMember",
+    "FakeMessage",
+    "FakeRole",
+    "FakeUser",
+    "HarnessTimeout",
+    "InteractionRejected",
+    "InteractionResult",
+    "InteractionType",
+    "Perm",
+    "RequestRecord",
+    "ResponseType",
+    "UserCannotDoThat",
+]

@@ -1,0 +1,215 @@
+"""The gateway websocket: HELLO, heartbeats, IDENTIFY with READY and a GUILD_CREATE per guild,
+RESUME with the missed events replayed, and every DISPATCH the bot's intents ask for.
+
+Why it keeps the sent events per session: a real bot loses its connection, and Discord then
+replays what it missed on RESUME (or, when the session cannot be resumed, answers
+INVALID_SESSION so the bot identifies again).  The fault tests cut the connection on purpose
+and check that an interaction sent meanwhile is still answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from collections import deque
+from dataclasses import dataclass, field
+
+from aiohttp import WSMsgType, web
+
+from .constants import HEARTBEAT_INTERVAL_MS, Intent
+from .models import JSON, RequestRecord
+from .state import World
+
+
+class NoBotConnected(AssertionError):
+    """A test tried to send an event, or cut a connection, while no bot is identified."""
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket; a session moves to a new one when the bot resumes."""
+
+    ws: web.WebSocketResponse
+    request: web.Request
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    session: Session | None = None
+
+    async def send(self, frame: str) -> None:
+        """Send one frame, unless the bot has already gone away (it will resume)."""
+        if self.ws.closed:
+            return
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            async with self.lock:
+                await self.ws.send_str(frame)
+
+
+@dataclass(eq=False)
+class Session:
+    """A gateway session: its sequence numbers and the events kept for RESUME."""
+
+    session_id: str
+    intents: int
+    seq: int = 0
+    sent: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=20_000))
+    connection: Connection | None = None
+    resumable: bool = True
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    resumes: int = 0
+
+    @property
+    def connected(self) -> bool:
+        return self.connection is not None and not self.connection.ws.closed
+
+    def frame(self, event: str, data: JSON) -> str:
+        """The next DISPATCH frame, numbered and kept for a RESUME."""
+        self.seq += 1
+        frame = json.dumps({"op": 0, "t": event, "s": self.seq, "d": data})
+        self.sent.append((self.seq, frame))
+        return frame
+
+
+def wants(intents: int, event: str) -> bool:
+    """Whether a session with ``intents`` receives ``event`` (guild events only)."""
+    if event.startswith("MESSAGE_"):
+        return bool(intents & Intent.GUILD_MESSAGES)
+    if event.startswith(("THREAD_", "CHANNEL_", "GUILD_")):
+        return bool(intents & Intent.GUILDS)
+    return True
+
+
+class Gateway:
+    """Sessions and websocket connections of the bot (one bot at a time)."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        #: What READY gives as ``resume_gateway_url`` (the server sets it once it has a port).
+        self.url = ""
+        self.sessions: dict[str, Session] = {}
+        #: The session of the bot that identified last.
+        self.session: Session | None = None
+        self.identify_count = 0
+        self._connections: set[Connection] = set()
+
+    async def dispatch(self, event: str, data: JSON) -> bool:
+        """Send a DISPATCH to the current session (kept for RESUME if it is disconnected).
+
+        Returns False when no bot has identified or its intents exclude the event.
+        """
+        session = self.session
+        if session is None or not wants(session.intents, event):
+            return False
+        async with session.lock:
+            frame = session.frame(event, data)
+            if session.connection is not None:
+                await session.connection.send(frame)
+        return True
+
+    async def drop(self, *, code: int = 4000, resumable: bool = True, abort: bool = False) -> None:
+        """Cut the bot's connection.  With ``resumable`` its RESUME succeeds and the missed
+        events are replayed; without, it gets INVALID_SESSION and must IDENTIFY again
+        (discord.py waits 5 s first, as against Discord).  ``abort`` drops the TCP connection
+        without a close frame."""
+        session = self.session
+        if session is None or session.connection is None:
+            raise NoBotConnected("no gateway connection to drop")
+        session.resumable = resumable
+        connection, session.connection = session.connection, None
+        if abort and connection.request.transport is not None:
+            connection.request.transport.abort()
+        else:
+            await connection.ws.close(code=code)
+        await self.world.notify()
+
+    async def close_all(self) -> None:
+        for connection in list(self._connections):
+            with contextlib.suppress(Exception):
+                await connection.ws.close(code=1001)
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """One websocket connection: HELLO, then the bot's frames until it goes away."""
+        ws = web.WebSocketResponse(autoping=True, max_msg_size=0)
+        await ws.prepare(request)
+        connection = Connection(ws, request)
+        self._connections.add(connection)
+        try:
+            await connection.send(
+                json.dumps({"op": 10, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
+            )
+            async for message in ws:
+                if message.type is WSMsgType.TEXT:
+                    await self._receive(connection, json.loads(message.data))
+        finally:
+            self._connections.discard(connection)
+            session = connection.session
+            if session is not None and session.connection is connection:
+                session.connection = None
+            await self.world.notify()
+        return ws
+
+    async def _receive(self, connection: Connection, payload: JSON) -> None:
+        op = payload.get("op")
+        data = payload.get("d")
+        data = data if isinstance(data, dict) else {}
+        if op == 1:
+            await connection.send(json.dumps({"op": 11}))
+        elif op == 2:
+            await self._identify(connection, data)
+        elif op == 6:
+            await self._resume(connection, data)
+        else:  # presence updates, member requests ...: nothing the bot has needed so far
+            loop = asyncio.get_running_loop()
+            record = RequestRecord("GATEWAY", f"op {op}", None, loop.time(), finished=loop.time())
+            self.world.requests.append(record)
+            self.world.unknown_requests.append(record)
+
+    async def _identify(self, connection: Connection, data: JSON) -> None:
+        world = self.world
+        if data.get("token") != world.token:
+            await connection.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        intents = int(data.get("intents", 0))
+        session = Session(secrets.token_hex(16), intents)
+        self.sessions[session.session_id] = session
+        connection.session, session.connection = session, connection
+        self.session = session
+        self.identify_count += 1
+        ready: JSON = {
+            "v": 10,
+            "user": world.bot_user.payload(),
+            "user_settings": {},
+            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+            "relationships": [],
+            "private_channels": [],
+            "presences": [],
+            "session_id": session.session_id,
+            "session_type": "normal",
+            "resume_gateway_url": self.url,
+            "application": {"id": str(world.application_id), "flags": 0},
+            "_trace": ["fake-discord"],
+        }
+        if "shard" in data:
+            ready["shard"] = data["shard"]
+        await self.dispatch("READY", ready)
+        for guild in list(world.guilds.values()):
+            await self.dispatch("GUILD_CREATE", world.guild_create_payload(guild, intents))
+        await world.notify()
+
+    async def _resume(self, connection: Connection, data: JSON) -> None:
+        if data.get("token") != self.world.token:
+            await connection.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        session = self.sessions.get(str(data.get("session_id")))
+        if session is None or not session.resumable:
+            await connection.send(json.dumps({"op": 9, "d": False}))
+            return
+        last_seq = int(data.get("seq") or 0)
+        async with session.lock:
+            connection.session, session.connection = session, connection
+            session.resumes += 1
+            self.session = session
+            missed = [frame for seq, frame in session.sent if seq > last_seq]
+            for frame in [*missed, session.frame("RESUMED", {"_trace": ["fake-discord"]})]:
+                await connection.send(frame)
+        await self.world.notify()

@@ -1,0 +1,414 @@
+"""The REST routes the bot calls, each answering as Discord does, rules included.
+
+Why only these: the route table was cut to the calls the bot, discord.py's start-up and the
+tests make (found by recording every route hit over the end-to-end and robustness tests and
+the end-to-end benchmark).  Any other route is answered 404 and recorded as a problem by the
+server, so a bot that starts calling something new fails its tests until the fake learns it.
+
+Interaction rules enforced here: one initial response per interaction (a second gets 400,
+code 40060); follow-ups and ``@original`` only after it (404, code 10015); an initial
+response later than :attr:`World.interaction_timeout` (3 s) is refused (404, code 10062).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .constants import (
+    ALLOWED_RESPONSES,
+    ChannelType,
+    ErrorCode,
+    InteractionType,
+    MessageFlag,
+    Perm,
+    ResponseType,
+)
+from .gateway import Gateway
+from .messages import Publish, Upload, apply_edit, message_type, new_message, publish, store
+from .models import JSON, FakeCommand, FakeInteraction, FakeMessage, RequestRecord
+from .state import World
+from .validation import (
+    DiscordHTTPError,
+    check_length,
+    form_error,
+    not_modelled,
+    validate_choices,
+    validate_commands,
+    validate_message,
+)
+
+#: Flags a bot may set on a new message; ephemeral only in answer to an interaction.
+CHANNEL_FLAGS: Final = MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATIONS
+INTERACTION_FLAGS: Final = CHANNEL_FLAGS | MessageFlag.EPHEMERAL
+
+
+@dataclass
+class Request:
+    """What a handler reads: the route's parameters, the query, the JSON body and the files."""
+
+    params: dict[str, str]
+    query: dict[str, str]
+    json: Any
+    files: list[Upload]
+    record: RequestRecord
+
+
+@dataclass
+class Reply:
+    status: int
+    body: Any = None
+    #: Run after the reply has been written: this is where observers are woken.
+    publish: list[Publish] = field(default_factory=list)
+
+
+Handler = Callable[["RestApi", Request], Awaitable[Reply]]
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    template: str
+    handler: Handler
+    #: Interaction callbacks and webhooks are authorised by their token, not the bot's.
+    auth: bool
+    regex: re.Pattern[str]
+
+    @property
+    def key(self) -> str:
+        """How faults and records name the route: ``"POST /channels/{channel_id}/messages"``."""
+        return f"{self.method} {self.template}"
+
+
+class RestApi:
+    """The handlers: each takes a :class:`Request` and returns a :class:`Reply`, or raises
+    :class:`DiscordHTTPError` with the answer Discord would give."""
+
+    def __init__(self, world: World, gateway: Gateway) -> None:
+        self.world = world
+        self.gateway = gateway
+
+    def match(self, method: str, path: str) -> tuple[Route | None, dict[str, str]]:
+        for route in ROUTES:
+            found = route.regex.match(path) if route.method == method else None
+            if found:
+                return route, found.groupdict()
+        return None, {}
+
+    # -- identity and commands ------------------------------------------------------------------
+
+    async def get_me(self, req: Request) -> Reply:
+        return Reply(200, self.world.bot_user.payload())
+
+    async def get_application(self, req: Request) -> Reply:
+        return Reply(200, self.world.application_payload())
+
+    def _scope(self, req: Request) -> int | None:
+        """The guild of a command route (None: global), after checking the application."""
+        if req.params["application_id"] != str(self.world.application_id):
+            raise DiscordHTTPError(
+                403, ErrorCode.UNAUTHORIZED, "Unauthorized: not your application"
+            )
+        if "guild_id" not in req.params:
+            return None
+        return self.world.guild_or_404(req.params["guild_id"]).id
+
+    async def get_commands(self, req: Request) -> Reply:
+        return Reply(200, [c.payload() for c in self.world.commands.get(self._scope(req), [])])
+
+    async def put_commands(self, req: Request) -> Reply:
+        """Bulk overwrite: a command that keeps its name and type keeps its id, as on Discord."""
+        world = self.world
+        scope = self._scope(req)
+        validate_commands(req.json)
+        old = {(c.type, c.name): c for c in world.commands.get(scope, [])}
+        new = []
+        for data in req.json:
+            previous = old.get((int(data.get("type", 1)), str(data["name"])))
+            command_id = previous.id if previous else world.snowflake()
+            new.append(
+                FakeCommand(command_id, world.application_id, scope, dict(data), world.snowflake())
+            )
+        world.commands[scope] = new
+        world.command_puts.append(req.record)
+        return Reply(200, [c.payload() for c in new])
+
+    # -- interactions ---------------------------------------------------------------------------
+
+    async def callback(self, req: Request) -> Reply:
+        """The initial response: once, in time, of a type that fits the interaction."""
+        world = self.world
+        loop = asyncio.get_running_loop()
+        raw_id = req.params["interaction_id"]
+        interaction = world.interactions.get(int(raw_id)) if raw_id.isdigit() else None
+        if interaction is None or interaction.token != req.params["token"]:
+            raise DiscordHTTPError(404, ErrorCode.UNKNOWN_INTERACTION, "Unknown interaction")
+        req.record.interaction_id = interaction.id
+        interaction.last_activity = loop.time()
+        if interaction.acknowledged:
+            raise DiscordHTTPError(
+                400, ErrorCode.ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged."
+            )
+        if loop.time() - interaction.created > world.interaction_timeout:
+            raise DiscordHTTPError(404, ErrorCode.UNKNOWN_INTERACTION, "Unknown interaction")
+        body = req.json
+        if not isinstance(body, dict) or not isinstance(body.get("type"), int):
+            raise form_error("type", "This field is required", "BASE_TYPE_REQUIRED")
+        kind = int(body["type"])
+        data = body.get("data") or {}
+        if not isinstance(data, dict):
+            raise form_error("data", "Must be an object.")
+        if kind in (6, 9):
+            raise not_modelled(f"interaction response type {kind}")
+        if kind not in ALLOWED_RESPONSES[interaction.type]:
+            raise form_error(
+                "type",
+                f"Response type {kind} is not valid for interaction type {interaction.type}.",
+                "INTERACTION_RESPONSE_TYPE_INVALID",
+            )
+        message, event = self._respond(interaction, kind, data, req.files)
+        interaction.acknowledged = True
+        reply: JSON = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "response_message_loading": kind == ResponseType.DEFERRED_CHANNEL_MESSAGE,
+                "response_message_ephemeral": bool(message and message.ephemeral),
+            },
+            "resource": {"type": kind},
+        }
+        actions: list[Publish] = []
+        if message is not None:
+            interaction.committed_original_id = message.id
+            reply["interaction"]["response_message_id"] = str(message.id)
+            reply["resource"]["message"] = world.message_payload(message)
+            actions.append(publish(self.gateway, message, event))
+
+        async def record_response() -> None:
+            interaction.response_type = kind
+            interaction.response_data = data
+            if message is not None:
+                interaction.original_message_id = message.id
+
+        return Reply(200, reply, [*actions, record_response])
+
+    def _respond(
+        self, interaction: FakeInteraction, kind: int, data: JSON, files: list[Upload]
+    ) -> tuple[FakeMessage | None, str]:
+        """The message an initial response creates or edits, and the event that announces it."""
+        world = self.world
+        channel = world.channels[interaction.channel_id]
+        if kind == ResponseType.CHANNEL_MESSAGE:
+            message = new_message(
+                world, channel, data, files, source="response", allowed_flags=INTERACTION_FLAGS,
+                interaction=interaction, path="data.",
+            )  # fmt: skip
+            store(world, message)
+            return message, "MESSAGE_CREATE"
+        if kind == ResponseType.DEFERRED_CHANNEL_MESSAGE:
+            message = FakeMessage(
+                world.snowflake(),
+                channel.id,
+                channel.guild_id,
+                world.bot_user,
+                flags=(int(data.get("flags") or 0) & MessageFlag.EPHEMERAL) | MessageFlag.LOADING,
+                source="response",
+                interaction_id=interaction.id,
+                webhook_id=world.application_id,
+                type=message_type(interaction),
+            )
+            store(world, message)
+            return message, "MESSAGE_CREATE"
+        if kind == ResponseType.UPDATE_MESSAGE:
+            message = world.messages[interaction.message_id or 0]
+            apply_edit(world, message, data, files, allowed_flags=INTERACTION_FLAGS, path="data.")
+            return message, "MESSAGE_UPDATE"
+        validate_choices(data.get("choices"), _focused_type(interaction.data.get("options") or []))
+        return None, ""
+
+    def _token_interaction(self, req: Request) -> FakeInteraction:
+        """The interaction of a webhook route's token, once it has been answered."""
+        interaction = self.world.interactions_by_token.get(req.params["token"])
+        if interaction is None or req.params["application_id"] != str(self.world.application_id):
+            raise DiscordHTTPError(404, ErrorCode.UNKNOWN_WEBHOOK, "Unknown Webhook")
+        req.record.interaction_id = interaction.id
+        interaction.last_activity = asyncio.get_running_loop().time()
+        if not interaction.acknowledged or interaction.type == InteractionType.AUTOCOMPLETE:
+            raise DiscordHTTPError(404, ErrorCode.UNKNOWN_WEBHOOK, "Unknown Webhook")
+        return interaction
+
+    async def followup(self, req: Request) -> Reply:
+        """A follow-up; the first one after a deferred response replaces "thinking"."""
+        world = self.world
+        interaction = self._token_interaction(req)
+        payload = req.json or {}
+        loading = world.messages.get(interaction.committed_original_id or 0)
+        actions: list[Publish] = []
+        if loading is not None and loading.loading:
+            validate_message(payload, allowed_flags=INTERACTION_FLAGS)
+            edit = {k: v for k, v in payload.items() if k != "flags"}
+            apply_edit(world, loading, edit, req.files, allowed_flags=INTERACTION_FLAGS)
+            message = loading
+        else:
+            channel = world.channels[interaction.channel_id]
+            message = new_message(
+                world, channel, payload, req.files, source="followup",
+                allowed_flags=INTERACTION_FLAGS, interaction=interaction,
+            )  # fmt: skip
+            store(world, message)
+
+            async def record_followup() -> None:
+                interaction.followup_ids.append(message.id)
+
+            actions.append(record_followup)
+        actions.insert(0, publish(self.gateway, message))
+        if req.query.get("wait", "false").lower() in ("1", "true"):
+            return Reply(200, world.message_payload(message), actions)
+        return Reply(204, None, actions)
+
+    async def get_webhook_message(self, req: Request) -> Reply:
+        """``@original`` or a follow-up of this interaction."""
+        interaction = self._token_interaction(req)
+        raw = req.params["message_id"]
+        if raw == "@original":
+            message = self.world.messages.get(interaction.committed_original_id or 0)
+        else:
+            found = self.world.messages.get(int(raw)) if raw.isdigit() else None
+            message = found if found is not None and _answers(found, interaction) else None
+        if message is None:
+            raise DiscordHTTPError(404, ErrorCode.UNKNOWN_MESSAGE, "Unknown Message")
+        return Reply(200, self.world.message_payload(message))
+
+    # -- channels and messages ------------------------------------------------------------------
+
+    async def get_channel(self, req: Request) -> Reply:
+        return Reply(200, self.world.channel_or_404(req.params["channel_id"]).payload())
+
+    async def list_messages(self, req: Request) -> Reply:
+        world = self.world
+        channel = world.channel_or_404(req.params["channel_id"])
+        limit = max(1, min(100, int(req.query.get("limit", "50"))))
+        visible = [
+            m
+            for m in world.messages.values()
+            if m.channel_id == channel.id and not m.ephemeral and not m.loading
+        ]
+        if "before" in req.query:
+            visible = [m for m in visible if m.id < int(req.query["before"])]
+        if "after" in req.query:
+            visible = [m for m in visible if m.id > int(req.query["after"])][:limit]
+        visible.sort(key=lambda m: m.id, reverse=True)
+        return Reply(200, [world.message_payload(m) for m in visible[:limit]])
+
+    async def get_message(self, req: Request) -> Reply:
+        channel = self.world.channel_or_404(req.params["channel_id"])
+        message = self.world.message_or_404(channel, req.params["message_id"])
+        return Reply(200, self.world.message_payload(message))
+
+    async def create_message(self, req: Request) -> Reply:
+        world = self.world
+        channel = world.channel_or_404(req.params["channel_id"])
+        world.require(
+            channel, Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
+        )
+        if req.files:
+            world.require(channel, Perm.ATTACH_FILES)
+        message = new_message(
+            world, channel, req.json or {}, req.files, source="channel", allowed_flags=CHANNEL_FLAGS
+        )
+        store(world, message)
+        return Reply(200, world.message_payload(message), [publish(self.gateway, message)])
+
+    async def edit_message(self, req: Request) -> Reply:
+        world = self.world
+        channel = world.channel_or_404(req.params["channel_id"])
+        message = world.message_or_404(channel, req.params["message_id"])
+        if message.author.id != world.bot_user.id:
+            raise DiscordHTTPError(
+                403,
+                ErrorCode.CANNOT_EDIT_OTHERS_MESSAGE,
+                "Cannot edit a message authored by another user",
+            )
+        apply_edit(world, message, req.json or {}, req.files, allowed_flags=CHANNEL_FLAGS)
+        return Reply(
+            200, world.message_payload(message), [publish(self.gateway, message, "MESSAGE_UPDATE")]
+        )
+
+    async def create_message_thread(self, req: Request) -> Reply:
+        """A public thread started on a message: it takes the message's id."""
+        world = self.world
+        parent = world.channel_or_404(req.params["channel_id"])
+        message = world.message_or_404(parent, req.params["message_id"])
+        if parent.type != ChannelType.TEXT:
+            raise form_error("channel_id", "Cannot start a thread here.")
+        world.require(parent, Perm.CREATE_PUBLIC_THREADS)
+        if message.thread_id is not None:
+            raise DiscordHTTPError(
+                400,
+                ErrorCode.THREAD_ALREADY_CREATED,
+                "A thread has already been created for this message",
+            )
+        body = req.json or {}
+        check_length(body.get("name"), "name", low=1, high=100)
+        thread = world.new_thread(
+            parent, body["name"], owner_id=world.bot_user.id, thread_id=message.id
+        )
+        message.thread_id = thread.id
+        created = {**thread.payload(), "newly_created": True}
+
+        async def announce() -> None:
+            await self.gateway.dispatch("THREAD_CREATE", created)
+
+        return Reply(201, thread.payload(), [announce])
+
+
+def _answers(message: FakeMessage, interaction: FakeInteraction) -> bool:
+    """Whether ``message`` is one the interaction's token may reach: one it sent, or the
+    message its initial response targets."""
+    own = message.interaction_id == interaction.id
+    return own or message.id == interaction.committed_original_id
+
+
+def _focused_type(options: list[JSON]) -> int | None:
+    """The type of the option an autocomplete interaction is about."""
+    return next((int(o["type"]) for o in options if o.get("focused")), None)
+
+
+def _route(method: str, template: str, handler: Handler, *, auth: bool = True) -> Route:
+    pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", template)
+    return Route(method, template, handler, auth, re.compile(f"^{pattern}$"))
+
+
+_COMMANDS = "/applications/{application_id}/commands"
+_GUILD_COMMANDS = "/applications/{application_id}/guilds/{guild_id}/commands"
+_WEBHOOK = "/webhooks/{application_id}/{token}"
+
+#: Every route the fake knows.
+ROUTES: Final[tuple[Route, ...]] = (
+    _route("GET", "/users/@me", RestApi.get_me),
+    _route("GET", "/oauth2/applications/@me", RestApi.get_application),
+    _route("GET", _COMMANDS, RestApi.get_commands),
+    _route("PUT", _COMMANDS, RestApi.put_commands),
+    _route("PUT", _GUILD_COMMANDS, RestApi.put_commands),
+    _route("POST", "/interactions/{interaction_id}/{token}/callback", RestApi.callback, auth=False),
+    _route("POST", _WEBHOOK, RestApi.followup, auth=False),
+    _route("GET", _WEBHOOK + "/messages/{message_id}", RestApi.get_webhook_message, auth=False),
+    _route("GET", "/channels/{channel_id}", RestApi.get_channel),
+    _route("GET", "/channels/{channel_id}/messages", RestApi.list_messages),
+    _route("POST", "/channels/{channel_id}/messages", RestApi.create_message),
+    _route("GET", "/channels/{channel_id}/messages/{message_id}", RestApi.get_message),
+    _route("PATCH", "/channels/{channel_id}/messages/{message_id}", RestApi.edit_message),
+    _route(
+        "POST",
+        "/channels/{channel_id}/messages/{message_id}/threads",
+        RestApi.create_message_thread,
+    ),
+)
+ROUTE_KEYS: Final = frozenset(r.key for r in ROUTES)
+
+#: Route keys the fault tests aim at.
+CALLBACK: Final = "POST /interactions/{interaction_id}/{token}/callback"
+CREATE_MESSAGE: Final = "POST /channels/{channel_id}/messages"

@@ -1,0 +1,329 @@
+"""The fake Discord on the wire: an aiohttp server on 127.0.0.1 (an ephemeral port) with the
+REST API under /api/v10 and the gateway websocket, and :class:`DiscordPointer`, which points
+an unmodified discord.py at it.
+
+Why the plumbing is careful:
+
+* the reply is written *before* observers are woken (the ``publish`` actions of a
+  :class:`~tests.fakediscord.rest.Reply`), or a test could click a button before the bot has
+  even read the reply that created it;
+* JSON replies carry ``Content-Type: application/json`` exactly (discord.py compares the
+  header verbatim; aiohttp's ``json_response`` would add ``; charset=utf-8``);
+* a bug in the fake answers 4xx, never 5xx, so that discord.py does not retry it and the
+  test reports it once as an internal error;
+* any route it does not know gets 404 and is recorded as a problem.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import socket
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any, Final, Self
+
+import discord.asset
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import BodyPartReader, web
+
+from .constants import API_PREFIX, ErrorCode
+from .gateway import Gateway
+from .messages import Publish, Upload
+from .models import JSON, Fault, RequestRecord
+from .rest import ROUTE_KEYS, Request, RestApi, Route
+from .state import World
+from .validation import DiscordHTTPError
+
+_log = logging.getLogger(__name__)
+_FILES_FIELD: Final = re.compile(r"^files\[(\d+)\]$")
+_NOT_FOUND: Final = {"message": "404: Not Found", "code": 0}
+HOST: Final = "127.0.0.1"
+
+
+class Server:
+    """Serves :class:`RestApi` and :class:`Gateway` over HTTP, with faults on demand."""
+
+    def __init__(self, world: World, gateway: Gateway) -> None:
+        self.world = world
+        self.gateway = gateway
+        self.api = RestApi(world, gateway)
+        self.faults: list[Fault] = []
+        #: Bot requests being handled now, and the loop time of the last one's start or end.
+        self.in_flight = 0
+        self.last_activity = 0.0
+        self._runner: web.AppRunner | None = None
+        self._port: int | None = None
+
+    async def start(self) -> None:
+        """Bind 127.0.0.1 on an ephemeral port and start serving."""
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle_api)
+        app.router.add_get("/gateway/", self.gateway.handle)
+        app.router.add_route("*", "/{tail:.*}", self._handle_unknown)
+        self._runner = web.AppRunner(
+            app, handle_signals=False, access_log=None, shutdown_timeout=1.0
+        )
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((HOST, 0))
+        self._port = int(sock.getsockname()[1])
+        await web.SockSite(self._runner, sock).start()
+        self.gateway.url = self.gateway_url
+        self.world.cdn_base = self.cdn_base
+
+    async def stop(self) -> None:
+        """Close every gateway connection and the server."""
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def url(self) -> str:
+        if self._port is None:
+            raise RuntimeError("the fake Discord has not been started")
+        return f"http://{HOST}:{self._port}"
+
+    @property
+    def api_base(self) -> str:
+        """What ``discord.http.Route.BASE`` must be."""
+        return self.url + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        """What ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` must be."""
+        return self.url.replace("http://", "ws://") + "/gateway/"
+
+    @property
+    def cdn_base(self) -> str:
+        """What ``discord.asset.Asset.BASE`` must be (the fake serves nothing there)."""
+        return self.url + "/cdn"
+
+    # -- faults ---------------------------------------------------------------------------------
+
+    def inject_fault(
+        self,
+        route: str,
+        *,
+        status: int | None = None,
+        retry_after: float = 0.05,
+        delay: float = 0.0,
+        after_processing: bool = False,
+        times: int = 1,
+    ) -> Fault:
+        """Misbehave on the next ``times`` calls of ``route`` (a key like ``CALLBACK``)."""
+        if route not in ROUTE_KEYS:
+            raise ValueError(f"unknown route {route!r}; known: {sorted(ROUTE_KEYS)}")
+        if status is None and not delay:
+            raise ValueError("a fault needs a status or a delay")
+        fault = Fault(route, status, retry_after, delay, after_processing, times)
+        self.faults.append(fault)
+        return fault
+
+    def _take_fault(self, route: Route) -> Fault | None:
+        for fault in self.faults:
+            if fault.route == route.key:
+                fault.hits += 1
+                if fault.hits >= fault.times:
+                    self.faults.remove(fault)
+                return fault
+        return None
+
+    # -- HTTP plumbing --------------------------------------------------------------------------
+
+    async def _handle_unknown(self, request: web.Request) -> web.StreamResponse:
+        loop = asyncio.get_running_loop()
+        record = RequestRecord(request.method, request.path, None, loop.time())
+        self.world.requests.append(record)
+        self.world.unknown_requests.append(record)
+        return await self._send(request, record, 404, _NOT_FOUND, [])
+
+    async def _handle_api(self, request: web.Request) -> web.StreamResponse:
+        """Route one REST call; write the reply; only then publish and wake observers."""
+        loop = asyncio.get_running_loop()
+        path = "/" + request.match_info["tail"]
+        route, params = self.api.match(request.method, path)
+        record = RequestRecord(
+            request.method, API_PREFIX + path, route.key if route else None, loop.time()
+        )
+        self.world.requests.append(record)
+        self.in_flight += 1
+        self.last_activity = loop.time()
+        try:
+            if route is None:
+                self.world.unknown_requests.append(record)
+                return await self._send(request, record, 404, _NOT_FOUND, [])
+            return await self._serve(request, record, route, params)
+        finally:
+            self.in_flight -= 1
+            self.last_activity = record.finished = loop.time()
+            await self.world.notify()
+
+    async def _serve(
+        self, request: web.Request, record: RequestRecord, route: Route, params: dict[str, str]
+    ) -> web.StreamResponse:
+        world = self.world
+        fault = self._take_fault(route)
+        if fault is not None:
+            record.fault = fault.describe()
+            await asyncio.sleep(fault.delay)
+            if fault.status is not None and not fault.after_processing:
+                return await self._send_fault(request, record, fault.status, fault.retry_after)
+        if route.auth and request.headers.get("Authorization") != f"Bot {world.token}":
+            return await self._send(
+                request, record, 401, {"message": "401: Unauthorized", "code": 0}, []
+            )
+        publish: list[Publish] = []
+        try:
+            body, uploads = await _read_body(request)
+            record.json, record.files = body, [u.filename for u in uploads]
+            reply = await route.handler(
+                self.api, Request(params, dict(request.query), body, uploads, record)
+            )
+            status, payload, publish = reply.status, reply.body, reply.publish
+        except DiscordHTTPError as exc:
+            status, payload = exc.status, exc.body()
+            record.code, record.message = exc.code, exc.message
+            world.rejections.append(record)
+            interaction = world.interactions.get(record.interaction_id or 0)
+            if interaction is not None:
+                interaction.rejections.append(record)
+        except Exception as exc:  # a bug in the fake: 4xx, so that discord.py does not retry
+            _log.exception("fake Discord failed on %s", record)
+            world.internal_errors.append(f"{record}: {exc!r}")
+            status, payload = 400, {"message": f"fake Discord internal error: {exc!r}", "code": 0}
+            record.message = payload["message"]
+        if fault is not None and fault.status is not None and fault.after_processing:
+            for action in publish:
+                await action()
+            return await self._send_fault(request, record, fault.status, fault.retry_after)
+        return await self._send(request, record, status, payload, publish)
+
+    async def _send_fault(
+        self, request: web.Request, record: RequestRecord, status: int, retry_after: float
+    ) -> web.StreamResponse:
+        if status != 429:
+            body = {"message": "Internal Server Error", "code": 0}
+            return await self._send(request, record, status, body, [])
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": retry_after,
+            "global": False,
+        }
+        # discord.py takes a 429 without the Via header for Cloudflare's, and gives up.
+        headers = {
+            "Via": "1.1 google",
+            "Retry-After": f"{retry_after:.3f}",
+            "X-RateLimit-Scope": "user",
+        }
+        return await self._send(request, record, 429, body, [], headers=headers)
+
+    async def _send(
+        self,
+        request: web.Request,
+        record: RequestRecord,
+        status: int,
+        payload: Any,
+        publish: list[Publish],
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> web.StreamResponse:
+        record.status = status
+        all_headers = dict(headers or {})
+        if payload is None:
+            response = web.Response(status=status, headers=all_headers)
+        else:
+            all_headers["Content-Type"] = "application/json"
+            response = web.Response(
+                status=status, body=json.dumps(payload).encode(), headers=all_headers
+            )
+        try:
+            await response.prepare(request)
+            await response.write_eof()
+        except (ConnectionError, RuntimeError):
+            _log.debug("client went away before the reply to %s was written", record)
+        for action in publish:
+            await action()
+        return response
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
+    """The JSON body, or a multipart body's ``payload_json`` and its ``files[n]`` parts."""
+    if not request.can_read_body:
+        return None, []
+    if not request.content_type.startswith("multipart/"):
+        raw = await request.read()
+        try:
+            return (json.loads(raw) if raw else None), []
+        except ValueError as exc:
+            raise DiscordHTTPError(
+                400, ErrorCode.INVALID_JSON, "The request body contains invalid JSON."
+            ) from exc
+    payload: JSON | None = None
+    uploads: list[Upload] = []
+    async for part in await request.multipart():
+        if not isinstance(part, BodyPartReader):
+            continue
+        data = bytes(await part.read(decode=False))
+        name = part.name or ""
+        if name == "payload_json":
+            payload = json.loads(data.decode("utf-8"))
+        elif match := _FILES_FIELD.match(name):
+            uploads.append(Upload(int(match.group(1)), part.filename or "file", data))
+    return payload, uploads
+
+
+class DiscordPointer:
+    """Points discord.py's three base URLs at the fake, and restores them on exit.
+
+    Works as ``with``; also in a bot process of its own (:meth:`from_url`).
+    ``discord.http._set_api_version()`` overwrites ``Route.BASE``: call it (if at all) before.
+    """
+
+    def __init__(self, api_base: str, gateway_url: str, cdn_base: str) -> None:
+        self.api_base = api_base
+        self.gateway_url = gateway_url
+        self.cdn_base = cdn_base
+        self._saved: tuple[str, yarl.URL, str] | None = None
+
+    @classmethod
+    def from_url(cls, url: str) -> DiscordPointer:
+        """From the fake's base URL alone (``FakeDiscord.url``), e.g. passed to a bot process."""
+        base = yarl.URL(url)
+        gateway = base.with_scheme("ws").with_path("/gateway/")
+        return cls(str(base.with_path(API_PREFIX)), str(gateway), str(base.with_path("/cdn")))
+
+    @staticmethod
+    def is_pointed_at(api_base: str) -> bool:
+        return api_base == discord.http.Route.BASE
+
+    def __enter__(self) -> Self:
+        self._saved = (
+            discord.http.Route.BASE,
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+            discord.asset.Asset.BASE,
+        )
+        discord.http.Route.BASE = self.api_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        discord.asset.Asset.BASE = self.cdn_base
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._saved is not None:
+            (
+                discord.http.Route.BASE,
+                discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
+                discord.asset.Asset.BASE,
+            ) = self._saved
+            self._saved = None

@@ -1,0 +1,231 @@
+"""What members do in Discord's own client, turned into the events the bot receives: slash
+commands and autocomplete (INTERACTION_CREATE with the options' types and resolved members),
+button clicks, and plain messages (MESSAGE_CREATE).
+
+Why it refuses as the client would: a test that runs an unregistered command, leaves out a
+required option, picks a value outside an option's choices or clicks a disabled button would
+prove nothing about the bot, so it fails at once with :class:`UserCannotDoThat`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from .constants import (
+    ATTACHMENT_SIZE_LIMIT,
+    MAX_STRING_OPTION,
+    ComponentType,
+    OptionType,
+)
+from .gateway import Gateway, NoBotConnected
+from .models import JSON, FakeChannel, FakeInteraction, FakeMember, FakeMessage
+from .state import World
+
+
+class UserCannotDoThat(AssertionError):
+    """A test asked a member to do what Discord's own client would not let them do."""
+
+
+class MemberActions:
+    """Makes interactions and messages as members would, and dispatches them to the bot."""
+
+    def __init__(self, world: World, gateway: Gateway) -> None:
+        self.world = world
+        self.gateway = gateway
+
+    def _in_guild_of(self, member: FakeMember, channel: FakeChannel) -> FakeMember:
+        """The same person's membership of the channel's guild (they may be in several)."""
+        found = self.world.member(channel.guild_id, member.id)
+        if found is None:
+            raise UserCannotDoThat(
+                f"{member.user.username} is not a member of the guild of #{channel.name}"
+            )
+        return found
+
+    async def create_interaction(
+        self,
+        kind: int,
+        *,
+        member: FakeMember,
+        channel: FakeChannel,
+        data: JSON,
+        message: FakeMessage | None = None,
+        label: str = "",
+    ) -> FakeInteraction:
+        """Make an interaction as Discord would and dispatch it as INTERACTION_CREATE."""
+        world = self.world
+        if self.gateway.session is None:
+            raise NoBotConnected("no bot has identified on the fake gateway")
+        member = self._in_guild_of(member, channel)
+        guild = world.guilds[channel.guild_id]
+        interaction_id = world.snowflake()
+        token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48)
+        payload: JSON = {
+            "id": str(interaction_id),
+            "application_id": str(world.application_id),
+            "type": kind,
+            "data": data,
+            "guild_id": str(guild.id),
+            "guild_locale": guild.locale,
+            "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
+            "channel_id": str(channel.id),
+            "channel": channel.payload(),
+            "member": member.payload(permissions=world.permissions(guild.id, member.id)),
+            "token": token,
+            "version": 1,
+            "locale": member.user.locale,
+            "app_permissions": str(world.permissions(guild.id, world.bot_user.id)),
+            "entitlements": [],
+            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+        }
+        if message is not None:
+            payload["message"] = world.message_payload(message)
+        interaction = FakeInteraction(
+            interaction_id,
+            token,
+            kind,
+            member.user,
+            member,
+            channel.id,
+            guild.id,
+            data,
+            asyncio.get_running_loop().time(),
+            message_id=None if message is None else message.id,
+            label=label,
+        )
+        world.interactions[interaction_id] = interaction
+        world.interactions_by_token[token] = interaction
+        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        await world.notify()
+        return interaction
+
+    def command_data(
+        self,
+        command: str,
+        options: Mapping[str, Any],
+        *,
+        channel: FakeChannel,
+        focused: str | None = None,
+    ) -> JSON:
+        """The ``data`` of an APPLICATION_COMMAND or AUTOCOMPLETE interaction: the option
+        types come from the registered command, so the test writes plain values."""
+        name = command.strip().lstrip("/")
+        registered = self.world.find_command(name, channel.guild_id)
+        if registered is None:
+            known = sorted(
+                {
+                    c.name
+                    for scope in (channel.guild_id, None)
+                    for c in self.world.commands.get(scope, [])
+                }
+            )
+            raise UserCannotDoThat(
+                f"/{name} is not registered (the bot registered: {known or 'nothing'})"
+            )
+        definitions: list[JSON] = list(registered.data.get("options") or [])
+        resolved: JSON = {}
+        data: JSON = {"id": str(registered.id), "name": name, "type": 1}
+        if registered.guild_id is not None:
+            data["guild_id"] = str(registered.guild_id)
+        data["options"] = []
+        for key, value in options.items():
+            definition = next((o for o in definitions if o["name"] == key), None)
+            if definition is None:
+                raise UserCannotDoThat(
+                    f"/{name} has no option {key!r} (it has {[o['name'] for o in definitions]})"
+                )
+            data["options"].append(
+                self._option(key, value, definition, resolved, channel, focused=key == focused)
+            )
+        if focused is None:
+            missing = [
+                o["name"] for o in definitions if o.get("required") and o["name"] not in options
+            ]
+            if missing:
+                raise UserCannotDoThat(f"/{name} needs {missing}")
+        elif focused not in options:
+            raise UserCannotDoThat(f"the focused option {focused!r} must be in options")
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _option(
+        self,
+        name: str,
+        value: Any,
+        definition: JSON,
+        resolved: JSON,
+        channel: FakeChannel,
+        *,
+        focused: bool,
+    ) -> JSON:
+        kind = int(definition["type"])
+        option: JSON = {"name": name, "type": kind}
+        if focused:  # what the member has typed so far: text, not checked against choices
+            if not definition.get("autocomplete"):
+                raise UserCannotDoThat(f"option {name!r} has no autocomplete")
+            return {**option, "value": str(value), "focused": True}
+        if kind == OptionType.USER and isinstance(value, FakeMember):
+            option["value"] = str(value.id)
+            resolved.setdefault("users", {})[str(value.id)] = value.user.payload()
+            resolved.setdefault("members", {})[str(value.id)] = value.payload(
+                with_user=False, permissions=self.world.permissions(channel.guild_id, value.id)
+            )
+        elif kind == OptionType.STRING and isinstance(value, str):
+            low = int(definition.get("min_length", 0))
+            high = int(definition.get("max_length", MAX_STRING_OPTION))
+            if not low <= len(value) <= high:
+                raise UserCannotDoThat(
+                    f"option {name!r}: Discord accepts {low}-{high} characters, got {len(value)}"
+                )
+            option["value"] = value
+        else:
+            raise UserCannotDoThat(f"option {name!r} (type {kind}) cannot take {value!r} here")
+        choices = definition.get("choices")
+        if choices and option["value"] not in [c["value"] for c in choices]:
+            raise UserCannotDoThat(
+                f"option {name!r} must be one of {[c['value'] for c in choices]}"
+            )
+        return option
+
+    def check_clickable(self, message: FakeMessage, custom_id: str, member: FakeMember) -> None:
+        """Fails unless ``member`` can see and press the button ``custom_id`` on ``message``."""
+        button = message.component(custom_id)
+        if button is None:
+            raise UserCannotDoThat(
+                f"message {message.id} has no component {custom_id!r} (it has {message.custom_ids})"
+            )
+        if button.get("type") != ComponentType.BUTTON:
+            raise UserCannotDoThat(f"{custom_id!r} is a type {button.get('type')} component")
+        if button.get("disabled"):
+            raise UserCannotDoThat(f"{custom_id!r} is disabled")
+        if message.ephemeral:
+            owner = self.world.interactions.get(message.interaction_id or 0)
+            if owner is not None and owner.user.id != member.id:
+                raise UserCannotDoThat(
+                    f"{member.user.username} cannot see {owner.user.username}'s ephemeral message"
+                )
+
+    async def post_message(
+        self, channel: FakeChannel, member: FakeMember, content: str
+    ) -> FakeMessage:
+        """A member types a message: stored, and dispatched as MESSAGE_CREATE to a bot with
+        the guild messages intent."""
+        world = self.world
+        member = self._in_guild_of(member, channel)
+        message = FakeMessage(
+            world.snowflake(), channel.id, channel.guild_id, member.user, content=content,
+            source="user", published=True,
+        )  # fmt: skip
+        world.messages[message.id] = message
+        channel.last_message_id = message.id
+        payload = world.message_payload(message)
+        payload["member"] = member.payload(with_user=False)
+        await self.gateway.dispatch("MESSAGE_CREATE", payload)
+        await world.notify()
+        return message

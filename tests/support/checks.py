@@ -1,0 +1,32 @@
+"""Checks many bot tests make: a board is a real PNG, a stored game replays legally."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bot.services import GameSnapshot
+from rules import Game
+from tests.fakediscord import FakeAttachment
+
+
+def png_width(attachment: FakeAttachment) -> int:
+    """Decode the attachment with Pillow (fails unless it is a PNG) and return its width."""
+    with Image.open(io.BytesIO(attachment.data)) as image:
+        assert image.format == "PNG", f"{attachment.filename} is {image.format}, not a PNG"
+        image.load()
+        return image.width
+
+
+def assert_board(attachments: list[FakeAttachment], min_width: int = 720) -> None:
+    """The last attachment is a board image of at least ``min_width`` pixels."""
+    assert attachments, "expected a board image"
+    assert png_width(attachments[-1]) >= min_width
+
+
+def assert_replays(view: GameSnapshot) -> None:
+    """The stored move list replays legally to the stored position."""
+    replayed = Game(view.game.start.sfen(), [m.usi() for m in view.game.moves])
+    assert replayed.position.sfen() == view.game.position.sfen()
+    assert len(replayed.moves) == view.ply

@@ -1,0 +1,178 @@
+"""The club every bot test plays in: a server with a #shogi channel, three members (alice and
+bob play, carol watches) and the real bot on a temporary database with a hand-driven clock,
+and the steps every game test repeats (/challenge, Accept, the thread with its start board).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot import create_bot
+from bot.client import ShogiBot
+from bot.config import Settings
+from bot.services import GameService, GameSnapshot
+from tests.fakediscord import (
+    BotRunner,
+    E2EGuard,
+    FakeChannel,
+    FakeDiscord,
+    FakeMember,
+    FakeMessage,
+    InteractionResult,
+)
+
+from .clock import FakeClock
+
+
+@dataclass
+class Table:
+    """One game as the players see it: its id, its thread and the start board there."""
+
+    game_id: int
+    thread: FakeChannel
+    start: FakeMessage
+
+
+@dataclass
+class Club:
+    """A server with alice, bob and carol (a spectator), and the bot that serves it.
+
+    ``names`` renames the three members (e.g. to names that look like markdown).  The bot's
+    own ERROR logs ("unexpected error in /move" ...) fail the test, as discord.py's do.
+    """
+
+    fake: FakeDiscord
+    runner: BotRunner
+    guard: E2EGuard
+    tmp_path: Path
+    clock: FakeClock = field(default_factory=FakeClock)
+    names: tuple[str, str, str] = ("alice", "bob", "carol")
+    bot: ShogiBot | None = None
+
+    def __post_init__(self) -> None:
+        self.guild = self.fake.add_guild("Shogi Club", channels=("shogi",))
+        self.alice, self.bob, self.carol = (
+            self.fake.add_member(self.guild, name) for name in self.names
+        )
+        self.channel = self.fake.channel("shogi", self.guild)
+        self.guard.watch_logger("bot")
+
+    def member(self, user_id: int) -> FakeMember:
+        return self.guild.members[user_id]
+
+    @property
+    def settings(self) -> Settings:
+        return Settings(
+            discord_token="fake-token-for-e2e", database_path=self.tmp_path / "shogi.db"
+        )
+
+    @property
+    def service(self) -> GameService:
+        assert self.bot is not None, "start the bot first"
+        return self.bot.service
+
+    async def start(self) -> ShogiBot:
+        self.bot = await self.runner.start(
+            lambda: create_bot(self.settings, clock=self.clock), sync_commands=True
+        )
+        return self.bot
+
+    async def restart(self) -> ShogiBot:
+        """Stop the bot and start a new one on the same database file."""
+        assert self.bot is not None
+        await self.runner.stop(self.bot)
+        self.bot = None
+        return await self.start()
+
+    async def game(self, game_id: int) -> GameSnapshot:
+        return await self.service.games.get(game_id)
+
+    # -- what the players see -------------------------------------------------------------------
+
+    def bot_posts(self, channel: FakeChannel, text: str) -> list[FakeMessage]:
+        """What the bot posted publicly in ``channel`` containing ``text``."""
+        return [
+            m
+            for m in self.fake.channel_history(channel)
+            if m.author.id == self.fake.bot_user.id and text in m.content
+        ]
+
+    async def posts(self, channel: FakeChannel, text: str) -> list[FakeMessage]:
+        """:meth:`bot_posts`, once there is one.  A post that follows an interaction's answer
+        (an ending with its board to render) may come after the harness's quiet period when
+        the machine is busy; waiting for it keeps such tests from flaking."""
+        await self.fake.wait_for(
+            lambda: bool(self.bot_posts(channel, text)), what=f"a post with {text!r}"
+        )
+        return self.bot_posts(channel, text)
+
+    # -- what the players do --------------------------------------------------------------------
+
+    async def challenge(
+        self, challenger: FakeMember, opponent: FakeMember, **options: Any
+    ) -> InteractionResult:
+        result = await self.fake.slash(
+            "challenge", {"opponent": opponent, **options}, user=challenger, channel=self.channel
+        )
+        assert not result.ephemeral, result.content
+        return result
+
+    async def accept(self, challenge: InteractionResult | FakeMessage, user: FakeMember) -> Table:
+        """Click Accept and wait for the thread and its start board."""
+        message = challenge.reply if isinstance(challenge, InteractionResult) else challenge
+        assert message is not None
+        accept_id = next(c for c in message.custom_ids if c.startswith("ch:accept:"))
+        before = {t.id for t in self.fake.threads(self.channel)}
+        await self.fake.click(message, accept_id, user=user)
+
+        def new_threads() -> list[FakeChannel]:
+            return [t for t in self.fake.threads(self.channel) if t.id not in before]
+
+        await self.fake.wait_for(lambda: bool(new_threads()), what="the game's thread")
+        [thread] = new_threads()
+        await self.fake.wait_for(
+            lambda: any(m.attachments for m in self.fake.channel_history(thread)),
+            what="the start board in the thread",
+        )
+        start = self.fake.last_message(thread)
+        challenge_view = await self.service.challenges.get(int(accept_id.rsplit(":", 1)[1]))
+        assert challenge_view.game_id is not None
+        return Table(challenge_view.game_id, thread, start)
+
+    async def new_game(
+        self, sente: FakeMember | None = None, gote: FakeMember | None = None, **options: Any
+    ) -> Table:
+        """/challenge by ``sente`` (who takes sente) and Accept by ``gote``."""
+        sente = sente or self.alice
+        gote = gote or self.bob
+        challenge = await self.challenge(sente, gote, color="sente", **options)
+        return await self.accept(challenge, gote)
+
+    async def move(
+        self, user: FakeMember, text: str, table: Table, *, fast: bool = False
+    ) -> InteractionResult:
+        """/move in the game's thread.  ``fast``: return once the initial response is written
+        (enough for a reply sent as the response itself) instead of after the bot goes quiet."""
+        result = await self.fake.slash(
+            "move", {"move": text}, user=user, channel=table.thread, wait=not fast
+        )
+        if fast:
+            await result.wait_response()
+        return result
+
+    async def play(self, table: Table, moves: Iterable[tuple[FakeMember, str]]) -> None:
+        for user, text in moves:
+            result = await self.move(user, text, table, fast=True)
+            assert not result.ephemeral, f"{text!r} by {user.user.username}: {result.content}"
+
+
+async def open_club(
+    fake: FakeDiscord, runner: BotRunner, guard: E2EGuard, tmp_path: Path, **options: Any
+) -> Club:
+    """A :class:`Club` with its bot started."""
+    club = Club(fake, runner, guard, tmp_path, **options)
+    await club.start()
+    return club
