@@ -17,6 +17,7 @@ log = logging.getLogger(__name__)
 
 CHALLENGE_LIFETIME = timedelta(days=7)
 RANDOM = "random"
+CHALLENGE_CLOSED = "This challenge was just answered or withdrawn."
 COLOR_WISHES = (*(color.name.lower() for color in Color), RANDOM)
 
 
@@ -197,7 +198,7 @@ class Challenges:
         async with self._store.db.transaction() as tx:
             game_id = await tx.games.create(new)
             if not await tx.challenges.close(record.id, "accepted", game_id=game_id):
-                raise ServiceError("This challenge was just withdrawn or answered.")
+                raise ServiceError(CHALLENGE_CLOSED)
             if due is not None:
                 player = sente if first is Color.SENTE else gote
                 deadline = DeadlineRow(game_id, player, due, reminder_at(now, due))
@@ -226,5 +227,5 @@ class Challenges:
             closed = await tx.challenges.close(record.id, status)
             fresh = await tx.challenges.get(record.id)
         if not closed or fresh is None:
-            raise ServiceError("This challenge was just answered or withdrawn.")
+            raise ServiceError(CHALLENGE_CLOSED)
         return _challenge(fresh)

@@ -1,6 +1,6 @@
 """Correspondence clocks: a bank (main time) per player plus a per-move period.
 
-The correspondence form of main time + byoyomi (product.md section 4): while a
+The correspondence form of main time + byoyomi: while a
 player's bank lasts, thinking time comes out of it; once it is empty, every
 move must come within the period, and a move made resets the period. So the
 player to move must move by

@@ -5,7 +5,7 @@ row with a conditional update (the game still active at the same ply; the
 reminder of this very deadline not yet sent; the challenge still open) and
 only the claimant reports the event. A claim is committed before the event is
 sent, so a crash in between loses that one message rather than sending it
-twice; product.md asks that nothing be sent twice after a restart.
+twice, and a restart must never send anything twice.
 """
 
 from __future__ import annotations

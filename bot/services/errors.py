@@ -79,8 +79,8 @@ class AmbiguousMove(ServiceError):
         candidates: list[MoveText],
         promotion_choice: tuple[MoveText, MoveText] | None = None,
         *,
-        game_id: int = 0,
-        ply: int = 0,
+        game_id: int,
+        ply: int,
     ) -> None:
         super().__init__(message)
         self.candidates = candidates

@@ -1,6 +1,6 @@
 """Impasse (jishogi): the counts, the 24-point count by agreement, the 27-point declaration.
 
-The rule is fixed per game at the challenge (product.md section 6). Under the
+The rule is fixed per game at the challenge (`ImpasseRule`). Under the
 27-point rule the bot refuses a declaration that does not meet the conditions,
 with the reason, instead of scoring it as a loss as CSA rules would: a player
 pressing a button should not lose a game to a miscount. Gote's threshold is
@@ -16,9 +16,9 @@ from rules import Color, Game, Handicap, Outcome, Termination
 from rules.impasse import AgreedCount, Declaration, Verdict, camp_count, count_24, evaluate_27
 from rules.impasse import required_27 as required_points
 
-from .errors import ImpasseRefused, NotYourTurn
+from .errors import ImpasseRefused, PositionChanged
 from .loading import color_name
-from .store import GameStore
+from .store import MOVED_ON, GameStore
 from .values import GameSnapshot, ImpasseReport, ImpasseRule
 
 
@@ -127,7 +127,7 @@ class Impasse:
         async with self._store.db.transaction() as tx:
             done = await tx.games.set_count_proposal(record.id, color_name(color), record.ply)
         if not done:
-            raise ImpasseRefused("A move was just made; look at the position and try again.")
+            raise PositionChanged(MOVED_ON)
 
     async def _settle(self, loaded: GameSnapshot) -> GameSnapshot:
         count = agreed_count(loaded.game)
@@ -146,9 +146,8 @@ class Impasse:
             raise ImpasseRefused(
                 "This game uses the 24-point count: propose the count once both kings entered."
             )
+        self._store.require_turn(loaded, color)
         game = loaded.game
-        if game.position.turn is not color:
-            raise NotYourTurn("You can only declare on your own turn.")
         verdict = declaration(game, color)
         if verdict.verdict is not Verdict.WIN:
             raise ImpasseRefused(verdict.reason or "You cannot declare now.")

@@ -107,14 +107,9 @@ def replay(record: GameRow, usi_moves: Sequence[str]) -> GameSnapshot:
     return snapshot(record, game, last_text)
 
 
-def copy_game(game: Game) -> Game:
-    """An independent copy to push a move onto, leaving the cached game as it was."""
-    return game.copy()
-
-
 def with_outcome(before: GameSnapshot, record: GameRow, outcome: Outcome) -> GameSnapshot:
     """The same game ended by `outcome` (a copy: the cached game stays as it was)."""
-    game = copy_game(before.game)
+    game = before.game.copy()
     game.outcome = outcome
     return snapshot(record, game, before.last_move_text)
 
@@ -153,8 +148,6 @@ class GameCache:
     def drop(self, game_id: int) -> None:
         self._entries.pop(game_id, None)
 
-    def clear(self) -> None:
-        self._entries.clear()
 
 
 class LegalMoveCache:

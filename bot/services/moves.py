@@ -11,8 +11,8 @@ from rules import Color, Game, IllegalMoveError, InvalidMoveError, Move, Outcome
 from rules.notation import AmbiguousMoveError, parse_move
 
 from .clocks import bank_after, due_at, reminder_at
-from .errors import AmbiguousMove, MoveRejected, NotYourTurn, PositionChanged, ServiceError
-from .loading import color_name, copy_game, move_text, player_ref, snapshot
+from .errors import AmbiguousMove, MoveRejected, PositionChanged, ServiceError
+from .loading import color_name, move_text, player_ref, snapshot
 from .store import MOVED_ON, GameStore
 from .values import GameSnapshot, MoveText, PlayedMove, PlayerRef
 
@@ -69,11 +69,10 @@ class Moves:
         self._store.require_active(loaded)
         if expected_ply is not None and expected_ply != loaded.ply:
             raise PositionChanged(MOVED_ON)
-        if loaded.turn is not color:
-            raise NotYourTurn(f"It is {loaded.player(color.opponent).name}'s move.")
+        self._store.require_turn(loaded, color)
         move = read_move(loaded, text)
         text_out = move_text(loaded.game.position, move, loaded.last_move)
-        game = copy_game(loaded.game)
+        game = loaded.game.copy()  # the cached game stays as it was
         game.push(move)
         return await self._store_move(loaded, game, color, move, text_out, now, name)
 

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from bot.db import Database, GameRow
 from rules import Color, Outcome, Termination
 
-from .errors import GameOver, NotAPlayer, NotFound, PositionChanged, ServiceError
+from .errors import GameOver, NotAPlayer, NotFound, NotYourTurn, PositionChanged, ServiceError
 from .loading import (
     GameCache,
     LegalMoveCache,
@@ -214,6 +214,11 @@ class GameStore:
         if color is None:
             raise NotAPlayer("You are not a player in this game.")
         return color
+
+    @staticmethod
+    def require_turn(game: GameSnapshot, color: Color) -> None:
+        if game.turn is not color:
+            raise NotYourTurn(f"It is {game.player(color.opponent).name}'s move.")
 
     @staticmethod
     def require_active(game: GameSnapshot) -> None:

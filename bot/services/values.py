@@ -30,7 +30,8 @@ class PlayerRef:
 
 
 class ImpasseRule(StrEnum):
-    """How an entered-king game is settled (product.md section 6)."""
+    """How an entered-king game is settled, chosen at the challenge: the 27-point
+    declaration on one's own turn, or the 24-point count both players agree to."""
 
     DECLARATION_27 = "27"  # the modern standard: declare on your turn with 28/27 points
     COUNT_24 = "24"  # both kings in: propose a count, the other accepts
