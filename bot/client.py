@@ -119,6 +119,8 @@ class ShogiBot(GameBot):
             await asyncio.gather(self._warm_up, return_exceptions=True)
         if self._scheduler is not None:
             await self._scheduler.stop()
+        if self._service is not None:
+            await self._service.close()  # reports still being posted need the connection
         await super().close()
         self.boards.close()
         if self._database is not None and self._owns_database:

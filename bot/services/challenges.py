@@ -139,7 +139,7 @@ class Challenges:
     async def get(self, challenge_id: int) -> Challenge:
         record = await self._challenge_record(challenge_id)
         if record.status == "open" and self._store.now() >= record.expires_at:
-            return await self.expire(record) or await self.get(challenge_id)
+            return await self.expire(record, report_later=True) or await self.get(challenge_id)
         return _challenge(record)
 
     async def _challenge_record(self, challenge_id: int) -> ChallengeRow:
@@ -149,21 +149,27 @@ class Challenges:
             raise NotFound("That challenge no longer exists.")
         return record
 
-    async def expire(self, record: ChallengeRow) -> Challenge | None:
-        """Mark an open challenge expired and report it, once (None if it was closed first)."""
+    async def expire(
+        self, record: ChallengeRow, *, report_later: bool = False
+    ) -> Challenge | None:
+        """Mark an open challenge expired and report it, once (None if it was closed first).
+        `report_later`: the report goes in a task of its own (a member's request found it)."""
         async with self._store.db.transaction() as tx:
             closed = await tx.challenges.close(record.id, "expired")
             fresh = await tx.challenges.get(record.id)
         if not closed or fresh is None:
             return None
         view = _challenge(fresh)
-        await self._store.events.challenge_expired(view)
+        if report_later:
+            self._store.events.later(self._store.events.challenge_expired(view))
+        else:
+            await self._store.events.challenge_expired(view)
         return view
 
     async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
         record = await self._challenge_record(challenge_id)
         if record.status == "open" and self._store.now() >= record.expires_at:
-            await self.expire(record)
+            await self.expire(record, report_later=True)
             record = await self._challenge_record(challenge_id)
         if record.status != "open":
             raise ServiceError(f"This challenge is no longer open (it was {record.status}).")

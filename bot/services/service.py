@@ -53,6 +53,11 @@ class GameService:
         self.exports = Exports(self.store)
         self.deadlines = Deadlines(self.store, self.challenges)
 
-    def report_to(self, events: GameEvents) -> None:
+    def report_to(self, events: GameEvents | None) -> None:
         """Send the service's events (time-outs, reminders, expiries) to `events`."""
         self.store.events.target = events
+
+    async def close(self) -> None:
+        """Finish the reports still under way (the database stays open: it is the
+        caller's)."""
+        await self.store.events.drain()

@@ -9,11 +9,13 @@ it, it is not over. Each of those checks, and its sentence, exists only here.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import Any
 
 from bot.db import Database, GameRow
 from rules import Color, Outcome, Termination
@@ -51,10 +53,26 @@ def no_such_game(game_id: int) -> NotFound:
 
 class SafeEvents:
     """The Discord layer's `GameEvents`, each report isolated: a failure to post is logged
-    and never undoes or repeats the stored change that caused it."""
+    and never undoes or repeats the stored change that caused it.
+
+    A report that a player's request brings about (their game ran out of time while they
+    typed a move) is sent `later`, in a task of its own: posting it renders a board and
+    uploads it, and the player's answer must not wait for that. `drain()` waits for the
+    reports still under way (before the bot closes).
+    """
 
     def __init__(self, events: GameEvents | None) -> None:
         self.target = events
+        self._pending: set[asyncio.Task[None]] = set()
+
+    def later(self, report: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(report, name="game event")
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def drain(self) -> None:
+        while self._pending:
+            await asyncio.gather(*self._pending, return_exceptions=True)
 
     async def _report(
         self, what: str, subject: int, call: Callable[[GameEvents], Awaitable[None]]
@@ -193,7 +211,7 @@ class GameStore:
             raise no_such_game(game_id)
         deadline = current_deadline(loaded.row)
         if deadline is not None and (now or self.now()) >= deadline:
-            ended = await self.time_out(loaded, deadline)
+            ended = await self.time_out(loaded, deadline, report_later=True)
             return ended if ended is not None else await self.load(game_id)
         return loaded
 
@@ -227,14 +245,20 @@ class GameStore:
 
     # ----------------------------------------------------------------- endings
 
-    async def time_out(self, game: GameSnapshot, deadline: datetime) -> GameSnapshot | None:
-        """End the game on time, once; None if a move or another process got there first."""
+    async def time_out(
+        self, game: GameSnapshot, deadline: datetime, *, report_later: bool = False
+    ) -> GameSnapshot | None:
+        """End the game on time, once; None if a move or another process got there first.
+        `report_later`: the ending is posted in a task of its own (see `SafeEvents`)."""
         loser = turn_of(game.row.sfen)
         outcome = Outcome(Termination.TIME, loser.opponent)
         ended = await self.finish(game, outcome, expected_ply=game.ply, at=deadline)
         if ended is not None:
             log.info("game %s: %s lost on time", game.id, color_name(loser))
-            await self.events.game_timed_out(ended)
+            if report_later:
+                self.events.later(self.events.game_timed_out(ended))
+            else:
+                await self.events.game_timed_out(ended)
         return ended
 
     async def finish(

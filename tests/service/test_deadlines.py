@@ -63,6 +63,9 @@ async def test_a_move_after_the_deadline_is_refused_and_the_game_lost(
     with pytest.raises(GameOver) as refused:
         await service.moves.play(game.id, ALICE.user_id, "7g7f")
     assert refused.value.outcome == Outcome(Termination.TIME, Color.GOTE)
+    # The ending is posted in a task of its own: the refusal does not wait for the post.
+    assert events.timed_out == []
+    await service.close()
     assert [view.id for view in events.timed_out] == [game.id]
     assert events.timed_out[0].outcome is not None
     assert events.timed_out[0].outcome.winner is Color.GOTE

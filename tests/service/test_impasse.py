@@ -30,7 +30,7 @@ async def test_declaration_refused_with_the_reason_then_won(service: GameService
         await service.impasse.declare(game.id, ALICE.user_id)
     assert (await service.games.get(game.id)).status == "active"  # refused, not lost
     await service.moves.play(game.id, ALICE.user_id, "8e8b")
-    with pytest.raises(NotYourTurn, match="It is Bob.s move"):
+    with pytest.raises(NotYourTurn, match="It is Bob's move"):
         await service.impasse.declare(game.id, ALICE.user_id)
     with pytest.raises(ImpasseRefused, match="not entered"):
         await service.impasse.declare(game.id, BOB.user_id)
