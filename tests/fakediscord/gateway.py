@@ -163,6 +163,7 @@ class Gateway:
             record = RequestRecord("GATEWAY", f"op {op}", None, loop.time(), finished=loop.time())
             self.world.requests.append(record)
             self.world.unknown_requests.append(record)
+            await self.world.notify()
 
     async def _identify(self, connection: Connection, data: JSON) -> None:
         world = self.world

@@ -1,0 +1,220 @@
+"""The fake Discord with a real discord.py bot: every route it keeps, as a bot uses it."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import aiohttp
+import discord
+import pytest
+from PIL import Image
+
+from tests.fakediscord import (
+    BotRunner,
+    ChannelType,
+    FakeDiscord,
+    FakeGuild,
+    FakeMember,
+    ResponseType,
+    UserCannotDoThat,
+)
+
+from .toybot import ToyBot
+
+
+def named(guild: FakeGuild, name: str) -> FakeMember:
+    return next(m for m in guild.members.values() if m.user.username == name)
+
+
+async def test_ready_guilds_and_command_sync(
+    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+) -> None:
+    fake = fake_discord
+    assert toy.is_ready() and [g.id for g in toy.guilds] == [guild.id]
+    seen = toy.get_guild(guild.id)
+    assert seen is not None and [c.name for c in seen.text_channels] == ["general", "games"]
+    # Without the members intent GUILD_CREATE carries the bot alone, and says so.
+    assert seen.member_count == len(seen.members) == 1
+    names = {c.name for c in fake.registered_commands()}
+    assert {"ping", "greet", "draw", "colour", "counter", "room", "note"} <= names
+    assert [c.name for c in fake.registered_commands(guild)] == ["local"]
+    ids = {c.name: c.id for c in fake.registered_commands()}
+    await toy.tree.sync()  # a second bulk overwrite keeps the ids, as on Discord
+    assert {c.name: c.id for c in fake.registered_commands()} == ids
+    assert [c.name for c in await toy.tree.fetch_commands()] == [
+        c.name for c in fake.registered_commands()
+    ]
+    assert fake.session is not None and toy.ws is not None
+    assert toy.ws.sequence == fake.session.seq  # every dispatch arrived, in order
+
+
+async def test_slash_command_reply(
+    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+) -> None:
+    fake = fake_discord
+    alice, general = named(guild, "alice"), fake.channel("general", guild)
+    result = await fake.slash("ping", user=alice, channel=general)
+    assert result.response_type == ResponseType.CHANNEL_MESSAGE
+    assert result.content == "pong" and not result.ephemeral
+    assert result.reply is not None and result.reply.type == 20
+    assert fake.last_message(general) is result.reply
+    local = await fake.slash("local", user=alice, channel=general)
+    assert local.content == "local"
+
+
+async def test_member_option_resolves_and_only_allowed_mentions_ping(
+    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+) -> None:
+    fake = fake_discord
+    alice, bob = named(guild, "alice"), named(guild, "bob")
+    general = fake.channel("general", guild)
+    result = await fake.slash(
+        "greet", {"member": bob, "style": "loud"}, user=alice, channel=general
+    )
+    assert result.content == f"Hello <@{bob.id}>!!!"
+    assert result.reply is not None and result.reply.mentioned_user_ids == [bob.id]
+    assert result.reply.allowed_mentions is not None
+    assert result.reply.allowed_mentions["users"] == [bob.id]
+    for options in ({"member": bob, "style": "quiet"}, {"style": "loud"}, {"who": bob}):
+        with pytest.raises(UserCannotDoThat):  # not a choice; required missing; no such option
+            await fake.slash("greet", options, user=alice, channel=general)
+    with pytest.raises(UserCannotDoThat):
+        await fake.slash("nonsense", user=alice, channel=general)
+
+
+async def test_defer_then_follow_ups_with_a_png(
+    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+) -> None:
+    fake = fake_discord
+    alice = named(guild, "alice")
+    general = fake.channel("general", guild)
+    result = await fake.slash("draw", user=alice, channel=general)
+    await result.wait_followups(1)
+    assert result.deferred and result.response_type == ResponseType.DEFERRED_CHANNEL_MESSAGE
+    # The first follow-up replaces "thinking"; the second is a message of its own.
+    assert result.original is not None and not result.original.loading
+    assert result.content == "Here it is" and result.reply is result.original
+    [png] = result.files
+    assert (png.filename, png.content_type, png.description) == ("board.png", "image/png", "A")
+    with Image.open(io.BytesIO(png.data)) as image:
+        assert image.size == (40, 20)
+    assert [m.content for m in result.followups] == ["And a second follow-up"]
+    assert result.followups[0].ephemeral
+    assert [m.content for m in fake.channel_history(general)] == ["Here it is"]
+
+
+async def test_autocomplete_choices(
+    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+) -> None:
+    fake = fake_discord
+    alice = named(guild, "alice")
+    general = fake.channel("general", guild)
+    choices = await fake.autocomplete(
+        "colour", {"name": "blue-1"}, focused="name", user=alice, channel=general
+    )
+    assert [c.value for c in choices] == ["blue-1", "blue-10", "blue-11"]
+    picked = await fake.slash("colour", {"name": choices[0].value}, user=alice, channel=general)
+    assert picked.ephemeral and picked.content == "You picked blue-1"
+    assert fake.channel_history(general) == []  # only alice saw it
+
+
+async def test_buttons_edit_their_message_and_survive_a_restart(
+    fake_discord: FakeDiscord, guild: FakeGuild, bot_runner: BotRunner, toy: ToyBot
+) -> None:
+    fake = fake_discord
+    alice, bob = named(guild, "alice"), named(guild, "bob")
+    general = fake.channel("general", guild)
+    board = (await fake.slash("counter", user=alice, channel=general)).reply
+    assert board is not None and board.custom_ids == ["counter:0"]
+    first = await fake.click(board, "counter:0", user=bob)
+    assert first.response_type == ResponseType.UPDATE_MESSAGE and first.reply is board
+    assert board.content == "Count: 1" and board.custom_ids == ["counter:1"]
+    assert [h["content"] for h in board.history] == ["Count: 0"]
+
+    await bot_runner.stop(toy)  # a new bot, the same message: the button still works
+    await bot_runner.start(lambda: ToyBot(guild.id))
+    await fake.click(board, "counter:1", user=bob)
+    third = await fake.click(board, "counter:2", user=bob)
+    assert third.ephemeral and third.content == "That is enough counting."
+    assert board.content == "Count: 2"
+    with pytest.raises(UserCannotDoThat):  # no such button on the message
+        await fake.click(board, "counter:9", user=bob)
+
+    private = await fake.slash("secret", user=alice, channel=general)
+    with pytest.raises(UserCannotDoThat):  # bob cannot see alice's ephemeral message
+        await fake.click(private, "counter:0", user=bob)
+    assert (await fake.click(private, "counter:0", user=alice)).content == "Count: 1"
+
+
+async def test_a_thread_on_a_message(
+    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+) -> None:
+    fake = fake_discord
+    alice = named(guild, "alice")
+    general = fake.channel("general", guild)
+    fake.expect_rejections(160004)  # the bot tries a second thread on the same message
+    result = await fake.slash("room", {"topic": "Game 1"}, user=alice, channel=general)
+    [thread] = fake.threads(general)
+    assert thread.name == "Game 1" and thread.type == ChannelType.PUBLIC_THREAD
+    assert result.reply is not None and thread.id == result.reply.id == result.reply.thread_id
+    [welcome] = fake.channel_history(thread)
+    assert welcome.content == f"Welcome to Game 1, <@{alice.id}>"
+    assert welcome.mentioned_user_ids == [alice.id]
+    await fake.wait_for(lambda: toy.get_channel(thread.id) is not None, what="THREAD_CREATE")
+    [refused] = toy.errors
+    assert isinstance(refused, discord.HTTPException) and refused.code == 160004
+    ping = await fake.slash("ping", user=alice, channel=thread)  # members act in threads
+    assert ping.content == "pong"
+
+
+async def test_channel_messages_are_posted_fetched_listed_and_edited(
+    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+) -> None:
+    fake = fake_discord
+    alice = named(guild, "alice")
+    general = fake.channel("general", guild)
+    await fake.say(general, alice, "hello")
+    await fake.slash("note", user=alice, channel=general)
+    hello, note = fake.channel_history(general)
+    assert hello.content == "hello" and hello.author is alice.user
+    assert note.content == "a note (2 messages)" and note.source == "channel"
+    assert [h["content"] for h in note.history] == ["a note"] and note.edited_at is not None
+    routes = {r.route for r in fake.requests}
+    assert {
+        "GET /channels/{channel_id}",
+        "GET /channels/{channel_id}/messages",
+        "GET /channels/{channel_id}/messages/{message_id}",
+        "PATCH /channels/{channel_id}/messages/{message_id}",
+    } <= routes
+    assert fake.session is not None  # no guild messages intent: no MESSAGE_CREATE
+    assert not any('"MESSAGE_CREATE"' in frame for _, frame in fake.session.sent)
+
+
+async def test_messages_reach_a_bot_with_the_intent(
+    fake_discord: FakeDiscord, guild: FakeGuild, bot_runner: BotRunner
+) -> None:
+    fake = fake_discord
+    intents = discord.Intents(guilds=True, guild_messages=True, members=True)
+    bot = await bot_runner.start(lambda: ToyBot(guild.id, intents=intents))
+    seen = bot.get_guild(guild.id)
+    assert seen is not None and len(seen.members) == 3  # the members intent: all of them
+    alice = named(guild, "alice")
+    seen_message = asyncio.ensure_future(bot.wait_for("message", timeout=5))
+    games = fake.channel("games", guild)
+    await fake.say(games, alice, "anyone for a game?")
+    message = await seen_message
+    assert message.author.id == alice.id and message.channel.id == games.id
+
+
+async def test_a_bot_token_is_required_and_json_is_exactly_json(
+    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+) -> None:
+    fake = fake_discord
+    async with aiohttp.ClientSession() as http:
+        headers = {"Authorization": f"Bot {fake.token}"}
+        async with http.get(fake.api_base + "/users/@me", headers=headers) as reply:
+            assert reply.headers["Content-Type"] == "application/json"  # no charset
+            assert (await reply.json())["id"] == str(fake.bot_user.id)
+        async with http.get(fake.api_base + "/users/@me") as reply:
+            assert reply.status == 401

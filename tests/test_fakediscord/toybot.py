@@ -1,0 +1,227 @@
+"""A tiny discord.py bot whose every command exercises one thing the fake Discord does.
+
+Why a toy bot: each behaviour the fake enforces (one initial response, the 3-second limit,
+payload limits, RESUME, threads on messages ...) is easiest to show with a bot that does
+exactly one thing per command, and the fake must work for any discord.py bot, not only ours.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+COLOURS = [f"{base}-{shade}" for base in ("red", "green", "blue") for shade in range(12)]
+
+
+def make_png(size: int) -> bytes:
+    image = Image.new("RGB", (size * 8, size * 4), (200, 160, 90))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class CounterButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"counter:(?P<n>\d+)"):
+    """A persistent button: its state lives in the custom_id, so it survives a restart."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"+1 ({n})", custom_id=f"counter:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> CounterButton:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        if self.n >= 2:
+            await interaction.response.send_message("That is enough counting.", ephemeral=True)
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(CounterButton(self.n + 1))
+        await interaction.response.edit_message(content=f"Count: {self.n + 1}", view=view)
+
+
+def counter_view(n: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(CounterButton(n))
+    return view
+
+
+class NameModal(discord.ui.Modal, title="Name your game"):
+    """Modals are not modelled: the fake refuses to show one."""
+
+    game_name: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Name", custom_id="name")
+
+
+class ToyBot(commands.Bot):
+    """Registers and syncs its commands itself; errors it catches are kept in ``errors``."""
+
+    def __init__(self, guild_id: int, *, intents: discord.Intents | None = None) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents or discord.Intents(guilds=True),
+            help_command=None,
+        )
+        self.guild_id = guild_id
+        self.errors: list[BaseException] = []
+        self.slow_delay = 0.0
+        self._add_commands()
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(CounterButton)
+        await self.tree.sync()
+        await self.tree.sync(guild=discord.Object(self.guild_id))
+
+    def _add_commands(self) -> None:
+        tree = self.tree
+        errors = self.errors
+
+        @tree.command(description="Check that the bot answers")
+        async def ping(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("pong")
+
+        @tree.command(description="Greet a member")
+        @app_commands.describe(member="Who to greet", style="How")
+        @app_commands.choices(
+            style=[
+                app_commands.Choice(name="plain", value="plain"),
+                app_commands.Choice(name="loud", value="loud"),
+            ]
+        )
+        async def greet(
+            interaction: discord.Interaction[Any], member: discord.Member, style: str = "plain"
+        ) -> None:
+            assert isinstance(member, discord.Member), type(member)
+            await interaction.response.send_message(
+                f"Hello {member.mention}" + ("!!!" if style == "loud" else "."),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, users=[member], roles=False
+                ),
+            )
+
+        @tree.command(description="Draw a picture (slowly)")
+        async def draw(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.defer(thinking=True)
+            png = make_png(5)
+            await interaction.followup.send(
+                "Here it is", file=discord.File(io.BytesIO(png), "board.png", description="A")
+            )
+            await interaction.followup.send("And a second follow-up", ephemeral=True)
+            original = await interaction.original_response()
+            assert original.content == "Here it is"
+
+        @tree.command(description="Pick a colour")
+        async def colour(interaction: discord.Interaction[Any], name: str) -> None:
+            await interaction.response.send_message(f"You picked {name}", ephemeral=True)
+
+        @colour.autocomplete("name")
+        async def colour_names(
+            interaction: discord.Interaction[Any], current: str
+        ) -> list[app_commands.Choice[str]]:
+            found = [c for c in COLOURS if c.startswith(current)]
+            return [app_commands.Choice(name=c, value=c) for c in found][:25]
+
+        @tree.command(description="Offer too many colours (a bug on purpose)")
+        async def shade(interaction: discord.Interaction[Any], name: str) -> None:
+            await interaction.response.send_message(name)
+
+        @shade.autocomplete("name")
+        async def all_shades(
+            interaction: discord.Interaction[Any], current: str
+        ) -> list[app_commands.Choice[str]]:
+            return [app_commands.Choice(name=c, value=c) for c in COLOURS]
+
+        @tree.command(description="Post a counter")
+        async def counter(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("Count: 0", view=counter_view(0))
+
+        @tree.command(description="Post a private counter")
+        async def secret(interaction: discord.Interaction[Any]) -> None:
+            view = counter_view(0)
+            await interaction.response.send_message("Count: 0", view=view, ephemeral=True)
+            # discord.py times an ephemeral view out after 15 minutes, with a task that
+            # outlives the client; the button is dispatched by its custom_id alone.
+            view.stop()
+
+        @tree.command(description="Open a thread on the answer")
+        async def room(interaction: discord.Interaction[Any], topic: str) -> None:
+            await interaction.response.send_message(f"Opening {topic}")
+            message = await interaction.original_response()
+            thread = await message.create_thread(name=topic)
+            await thread.send(f"Welcome to {topic}, {interaction.user.mention}")
+            try:
+                await message.create_thread(name=topic + " again")
+            except discord.HTTPException as exc:
+                errors.append(exc)
+
+        @tree.command(description="Post, fetch, list and edit a channel message")
+        async def note(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("Noted", ephemeral=True)
+            channel = await self.fetch_channel(interaction.channel_id or 0)
+            assert isinstance(channel, discord.TextChannel)
+            posted = await channel.send("a note")
+            fetched = await channel.fetch_message(posted.id)
+            history = [m async for m in channel.history(limit=10)]
+            assert history[0].id == fetched.id
+            await fetched.edit(content=f"a note ({len(history)} messages)")
+
+        @tree.command(description="Answer twice (a bug on purpose)")
+        async def twice(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("first answer")
+            interaction.response._response_type = None  # pretend another code path answers
+            try:
+                await interaction.response.send_message("second answer")
+            except discord.HTTPException as exc:
+                errors.append(exc)
+
+        @tree.command(description="Follow up before answering (a bug on purpose)")
+        async def eager(interaction: discord.Interaction[Any]) -> None:
+            try:
+                await interaction.followup.send("too early")
+            except discord.NotFound as exc:
+                errors.append(exc)
+            await interaction.response.send_message("answered properly")
+
+        @tree.command(description="Answer too late")
+        async def slow(interaction: discord.Interaction[Any]) -> None:
+            await asyncio.sleep(self.slow_delay)
+            try:
+                await interaction.response.send_message("sorry, late")
+            except discord.NotFound as exc:
+                errors.append(exc)
+                channel = interaction.channel
+                assert isinstance(channel, discord.TextChannel)
+                await channel.send(f"{interaction.user.mention}, that took too long.")
+
+        @tree.command(description="Say something too long, then something short")
+        async def long(interaction: discord.Interaction[Any]) -> None:
+            try:
+                await interaction.response.send_message("x" * 2001)
+            except discord.HTTPException as exc:
+                errors.append(exc)
+                await interaction.response.send_message("(shortened)")
+
+        @tree.command(description="Show a modal (not modelled)")
+        async def rename(interaction: discord.Interaction[Any]) -> None:
+            try:
+                await interaction.response.send_modal(NameModal())
+            except discord.HTTPException as exc:
+                errors.append(exc)
+                await interaction.response.send_message("no modal")
+
+        @app_commands.command(description="Only in the test guild")
+        async def local(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.send_message("local")
+
+        tree.add_command(local, guild=discord.Object(self.guild_id))
