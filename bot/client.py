@@ -34,7 +34,7 @@ EXTENSIONS = (
     "bot.cogs.board",
     "bot.cogs.endings",
     "bot.cogs.impasse",
-    "bot.cogs.clocks",
+    "bot.cogs.announcements",
     "bot.cogs.exports",
     "bot.cogs.help",
 )

@@ -9,55 +9,58 @@ from discord import app_commands
 from discord.app_commands import Choice
 
 from bot.services import PlayerRef
-from bot.services.loading import parse_color
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
-from bot.ui.options import GameArg, resolve_game
+from bot.ui.options import GameArg, game_meant, server_of
 from bot.ui.replies import Reply, player_of
 from rules import Color
 
 
-class Boards(Feature):
+class BoardFeature(Feature):
     """Boards and lists of games."""
 
-    @app_commands.command(name="board", description="Show a game's board.")
-    @app_commands.describe(
-        game=text.GAME_OPTION, perspective="Whose side faces you (default: yours)"
-    )
+    @app_commands.command(name="board", description=text.COMMANDS["board"])
+    @app_commands.describe(game=text.OPTIONS["game"], perspective=text.OPTIONS["perspective"])
     @app_commands.choices(
-        perspective=[Choice(name=n, value=v) for v, n in text.PERSPECTIVE_NAMES.items()]
+        perspective=[Choice(name=text.PERSPECTIVE_NAMES[c], value=c.name.lower()) for c in Color]
     )
+    @app_commands.guild_only()
     async def board(
         self,
         interaction: discord.Interaction[Any],
         game: GameArg | None = None,
         perspective: str | None = None,
     ) -> None:
+        """The board, publicly, from the viewer's side unless they choose one."""
         reply = Reply(interaction)
-        shown = await resolve_game(self.bot, interaction, game)
-        if perspective is None:
-            own = shown.color_of(interaction.user.id)
-            facing = Color.SENTE if own is None else own
+        games = self.bot.service.games
+        guild_id = server_of(interaction)
+        shown = await games.get(await game_meant(self.bot, interaction, game), guild_id=guild_id)
+        own = shown.color_of(interaction.user.id)
+        if perspective is not None:
+            facing = Color[perspective.upper()]
         else:
-            facing = parse_color(perspective) or Color.SENTE
-        file = await reply.within(self.bot.boards.file(shown, perspective=facing), private=False)
+            facing = Color.SENTE if own is None else own
+        file = await reply.within(self.bot.boards.file(shown, perspective=facing), ephemeral=False)
         await reply.send(text.board_caption(shown), file=file)
 
-    @app_commands.command(name="games", description="List active games.")
-    @app_commands.describe(member="Whose games (default: yours)")
+    @app_commands.command(name="games", description=text.COMMANDS["games"])
+    @app_commands.describe(member=text.OPTIONS["member"])
+    @app_commands.guild_only()
     async def games(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
     ) -> None:
+        """A member's active games in this server, privately."""
         owner = (
             PlayerRef(member.id, member.display_name, member.bot)
             if member is not None
             else player_of(interaction)
         )
         listed = await self.bot.service.games.active_for(
-            owner.user_id, guild_id=interaction.guild_id
+            owner.user_id, guild_id=server_of(interaction)
         )
         await Reply(interaction).send(text.games_list_text(owner, listed), ephemeral=True)
 
 
 async def setup(bot: GameBot) -> None:
-    await bot.add_cog(Boards(bot))
+    await bot.add_cog(BoardFeature(bot))

@@ -13,12 +13,13 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import PRESETS, Challenge, PlayerRef
+from bot.services import PRESETS, ImpasseRule, PlayerRef
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
-from bot.ui.replies import Reply, mentions, player_of
-from bot.ui.threads import post_to_game
+from bot.ui.options import MAX_CHOICES, server_of
+from bot.ui.replies import Reply, pings, player_of
+from bot.ui.threads import post_board
 from rules import Handicap
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,8 @@ class ChallengeButton(
     which is the service's decision."""
 
     def __init__(self, action: str, challenge_id: int) -> None:
-        super().__init__(f"ch:{action}:{challenge_id}", text.BUTTON_LABELS[action], _STYLES[action])
+        custom_id = f"ch:{action}:{challenge_id}"
+        super().__init__(custom_id, text.BUTTON_LABELS[f"ch:{action}"], _STYLES[action])
         self.action = action
         self.challenge_id = challenge_id
 
@@ -50,15 +52,12 @@ class ChallengeButton(
             return
         close = challenges.decline if self.action == "decline" else challenges.cancel
         challenge = await close(self.challenge_id, interaction.user.id)
-        await Reply(interaction).edit(_closed(challenge), view=None)
+        await Reply(interaction).edit(text.challenge_closed(challenge), view=None)
         log.info("challenge %s %s", self.challenge_id, challenge.status)
 
 
-def _closed(challenge: Challenge) -> str:
-    return text.challenge_text(challenge) + "\n" + text.challenge_closed_text(challenge)
-
-
 def challenge_buttons(challenge_id: int) -> discord.ui.View:
+    """The buttons under a challenge message."""
     return view_of(*(ChallengeButton(action, challenge_id) for action in _STYLES))
 
 
@@ -68,15 +67,13 @@ async def _start_game(
     service = bot.service
     game = await service.challenges.accept(challenge_id, interaction.user.id)
     challenge = await service.challenges.get(challenge_id)
-    await Reply(interaction).edit(
-        text.challenge_text(challenge) + "\n" + text.CHALLENGE_ACCEPTED, view=None
-    )
+    await Reply(interaction).edit(text.challenge_closed(challenge), view=None)
     thread = await _open_thread(interaction, text.thread_name(game))
     if thread is not None:
         await service.games.set_thread(game.id, thread.id)
         game = await service.games.get(game.id)
     log.info("game %s started (challenge %s)", game.id, challenge_id)
-    await post_to_game(bot, game, text.game_start_text(game), board=True, ping=game.to_move)
+    await post_board(bot, game, text.game_start_text(game), ping=game.to_move)
 
 
 async def _open_thread(interaction: discord.Interaction[Any], name: str) -> discord.Thread | None:
@@ -96,27 +93,23 @@ async def _open_thread(interaction: discord.Interaction[Any], name: str) -> disc
     return None
 
 
-def _choices(names: dict[str, str]) -> list[Choice[str]]:
-    return [Choice(name=name, value=value) for value, name in names.items()]
-
-
-class Challenges(Feature):
+class ChallengeFeature(Feature):
     """Offering games and answering offers."""
 
     BUTTONS = (ChallengeButton,)
 
-    @app_commands.command(name="challenge", description="Challenge a member to a shogi game.")
+    @app_commands.command(name="challenge", description=text.COMMANDS["challenge"])
     @app_commands.describe(
-        opponent="The member you want to play",
-        color="Your colour (default: random)",
-        time="Time per move: a preset, or e.g. 3d, 12h, 7d+1d (bank + per move)",
-        handicap="Handicap: the giver plays gote and moves first (default: even)",
-        impasse="How an impasse (jishogi) is settled (default: 27-point declaration)",
+        opponent=text.OPTIONS["opponent"],
+        color=text.OPTIONS["color"],
+        time=text.OPTIONS["time"],
+        handicap=text.OPTIONS["handicap"],
+        impasse=text.OPTIONS["impasse"],
     )
     @app_commands.choices(
-        color=_choices(text.COLOR_NAMES),
+        color=[Choice(name=name, value=value) for value, name in text.COLOR_NAMES.items()],
         handicap=[Choice(name=text.handicap_name(h), value=h.id) for h in Handicap],
-        impasse=_choices(text.IMPASSE_NAMES),
+        impasse=[Choice(name=text.rule_choice(r), value=r.value) for r in ImpasseRule],
     )
     @app_commands.guild_only()
     async def challenge(
@@ -128,8 +121,9 @@ class Challenges(Feature):
         handicap: str = "even",
         impasse: str = "27",
     ) -> None:
+        """Post the challenge, pinging only the member challenged."""
         challenge = await self.bot.service.challenges.offer(
-            guild_id=interaction.guild_id or 0,
+            guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,
             challenger=player_of(interaction),
             opponent=PlayerRef(opponent.id, opponent.display_name, opponent.bot),
@@ -141,7 +135,7 @@ class Challenges(Feature):
         await interaction.response.send_message(
             text.challenge_text(challenge),
             view=challenge_buttons(challenge.id),
-            allowed_mentions=mentions(challenge.opponent),
+            allowed_mentions=pings(challenge.opponent),
         )
         message = await interaction.original_response()
         await self.bot.service.challenges.set_message(challenge.id, message.id)
@@ -151,13 +145,14 @@ class Challenges(Feature):
     async def time_suggestions(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[Choice[str]]:
+        """The presets matching what is typed, and what is typed itself if it is new."""
         typed = current.strip().lower()
         presets = [Choice(name=text.TIME_PRESET_NAMES[value], value=value) for value in PRESETS]
         matching = [c for c in presets if typed in c.value or typed in c.name.lower()]
         if typed and all(c.value != typed for c in matching):
             matching.insert(0, Choice(name=text.typed_time_choice(current), value=current[:100]))
-        return matching[:25]
+        return matching[:MAX_CHOICES]
 
 
 async def setup(bot: GameBot) -> None:
-    await bot.add_cog(Challenges(bot))
+    await bot.add_cog(ChallengeFeature(bot))

@@ -9,34 +9,36 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
+from bot.services import FORMATS
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
-from bot.ui.options import GameArg, resolve_game
+from bot.ui.options import GameArg, game_meant, server_of
 from bot.ui.replies import Reply
 
 
-class Exports(Feature):
+class ExportFeature(Feature):
     """Game records."""
 
-    @app_commands.command(name="export", description="Download a game record and an analysis link.")
-    @app_commands.describe(game=text.GAME_OPTION, format="Record format")
-    @app_commands.choices(format=[Choice(name=n, value=v) for v, n in text.FORMAT_NAMES.items()])
+    @app_commands.command(name="export", description=text.COMMANDS["export"])
+    @app_commands.describe(game=text.OPTIONS["finished_game"], format=text.OPTIONS["format"])
+    @app_commands.choices(format=[Choice(name=text.FORMAT_NAMES[f], value=f) for f in FORMATS])
+    @app_commands.guild_only()
     async def export(
         self,
         interaction: discord.Interaction[Any],
         game: GameArg | None = None,
         format: str = "kif",
     ) -> None:
-        shown = await resolve_game(self.bot, interaction, game)
+        """The record as an attachment, publicly, with the analysis link if it fits."""
+        game_id = await game_meant(self.bot, interaction, game)
         exported = await self.bot.service.exports.file(
-            shown.id, format, guild_id=interaction.guild_id or 0
+            game_id, format, guild_id=server_of(interaction)
         )
-        file = discord.File(
-            io.BytesIO(exported.content.encode("utf-8")), filename=exported.filename
-        )
-        caption = text.export_caption(shown.id, format, exported.analysis_url)
+        data = io.BytesIO(exported.content.encode("utf-8"))
+        file = discord.File(data, filename=exported.filename)
+        caption = text.export_caption(game_id, format, exported.analysis_url)
         await Reply(interaction).send(caption, file=file)
 
 
 async def setup(bot: GameBot) -> None:
-    await bot.add_cog(Exports(bot))
+    await bot.add_cog(ExportFeature(bot))

@@ -12,13 +12,14 @@ from bot.ui.host import Feature, GameBot
 from bot.ui.replies import Reply
 
 
-class Help(Feature):
+class HelpFeature(Feature):
     """The help text."""
 
-    @app_commands.command(name="help", description="How to play: notations, commands, rules.")
+    @app_commands.command(name="help", description=text.COMMANDS["help"])
     async def help(self, interaction: discord.Interaction[Any]) -> None:
+        """Notations, commands and the rules in brief, privately."""
         await Reply(interaction).send(text.HELP_TEXT, ephemeral=True)
 
 
 async def setup(bot: GameBot) -> None:
-    await bot.add_cog(Help(bot))
+    await bot.add_cog(HelpFeature(bot))

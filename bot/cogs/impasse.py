@@ -11,11 +11,9 @@ from discord import app_commands
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
-from bot.ui.options import GameArg, resolve_game
-from bot.ui.replies import Reply, mentions, send_ephemeral
+from bot.ui.options import GameArg, game_meant, server_of
+from bot.ui.replies import Reply, pings, send_ephemeral
 from bot.ui.threads import announce_end, post_to_game
-
-_LABELS = {"propose": "propose", "accept": "accept_count", "declare": "declare"}
 
 
 class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare):(?P<game_id>\d+)"):
@@ -24,7 +22,7 @@ class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare)
     def __init__(self, action: str, game_id: int) -> None:
         super().__init__(
             f"js:{action}:{game_id}",
-            text.BUTTON_LABELS[_LABELS[action]],
+            text.BUTTON_LABELS[f"js:{action}"],
             discord.ButtonStyle.primary,
         )
         self.action, self.game_id = action, game_id
@@ -32,10 +30,10 @@ class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare)
     async def press(self, interaction: discord.Interaction[Any]) -> None:
         bot = host_of(interaction)
         impasse = bot.service.impasse
-        user_id, guild_id = interaction.user.id, interaction.guild_id or 0
+        user_id, guild_id = interaction.user.id, server_of(interaction)
         if self.action == "propose":
             game = await impasse.propose_count(self.game_id, user_id, guild_id=guild_id)
-            if game.is_active:
+            if game.outcome is None:  # proposed; had the opponent proposed first, it is settled
                 opponent = game.opponent_of(user_id)
                 await send_ephemeral(interaction, text.PROPOSAL_SENT)
                 await post_to_game(
@@ -54,29 +52,29 @@ class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare)
         await announce_end(bot, game)
 
 
-class Impasse(Feature):
+class ImpasseFeature(Feature):
     """The impasse count and its settlement."""
 
     BUTTONS = (JishogiButton,)
 
-    @app_commands.command(name="jishogi", description="Impasse count, proposals and declaration.")
-    @app_commands.describe(game=text.GAME_OPTION)
+    @app_commands.command(name="jishogi", description=text.COMMANDS["jishogi"])
+    @app_commands.describe(game=text.OPTIONS["game"])
+    @app_commands.guild_only()
     async def jishogi(
         self, interaction: discord.Interaction[Any], game: GameArg | None = None
     ) -> None:
-        shown = await resolve_game(self.bot, interaction, game)
-        report = await self.bot.service.impasse.report(shown.id, guild_id=interaction.guild_id or 0)
+        """Both counts, publicly, with the buttons the game's rule allows now."""
+        game_id = await game_meant(self.bot, interaction, game)
+        report = await self.bot.service.impasse.report(game_id, guild_id=server_of(interaction))
         buttons = []
         if report.can_propose_count:
             pending = report.game.pending_count_proposal
-            buttons.append(JishogiButton("accept" if pending is not None else "propose", shown.id))
+            buttons.append(JishogiButton("accept" if pending is not None else "propose", game_id))
         if report.can_declare is not None:
-            buttons.append(JishogiButton("declare", shown.id))
+            buttons.append(JishogiButton("declare", game_id))
         extra = {"view": view_of(*buttons)} if buttons else {}
-        await Reply(interaction).send(
-            text.impasse_text(report), allowed_mentions=mentions(), **extra
-        )
+        await Reply(interaction).send(text.impasse_text(report), allowed_mentions=pings(), **extra)
 
 
 async def setup(bot: GameBot) -> None:
-    await bot.add_cog(Impasse(bot))
+    await bot.add_cog(ImpasseFeature(bot))

@@ -17,10 +17,10 @@ from bot.services import AmbiguousMove, PlayedMove
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
-from bot.ui.options import MAX_CHOICES, GameArg, parse_game_id
-from bot.ui.replies import Reply, mentions, player_of, send_ephemeral
+from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
+from bot.ui.replies import Reply, pings, player_of, send_ephemeral
 from bot.ui.suggestions import rank_moves
-from bot.ui.threads import post_to_game
+from bot.ui.threads import post_board
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ class PromotionButton(
         promote = usi.endswith("+")
         super().__init__(
             f"pr:{game_id}:{ply}:{usi}",
-            text.BUTTON_LABELS["promote" if promote else "keep"],
+            text.BUTTON_LABELS["pr:promote" if promote else "pr:keep"],
             discord.ButtonStyle.primary if promote else discord.ButtonStyle.secondary,
         )
         self.game_id, self.ply, self.usi = game_id, ply, usi
@@ -59,12 +59,10 @@ async def play(
     reply = Reply(interaction)
     service = bot.service
     user = player_of(interaction)
-    guild_id = interaction.guild_id or 0
+    guild_id = server_of(interaction)
 
     async def work() -> PlayedMove:
-        resolved = await service.games.resolve_id(
-            user.user_id, guild_id=guild_id, game_id=game_id, thread_id=interaction.channel_id
-        )
+        resolved = await game_meant(bot, interaction, game_id)
         return await service.moves.play(
             resolved,
             user.user_id,
@@ -75,7 +73,7 @@ async def play(
         )
 
     try:
-        played = await reply.within(work(), private=True)
+        played = await reply.within(work(), ephemeral=True)
     except AmbiguousMove as question:
         if question.promotion_choice is None:
             raise
@@ -94,48 +92,59 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
 
     In the thread, a quick answer is the board itself. A slow one was deferred privately,
     and the board is posted as a new message: the edit that replaces "thinking…" would
-    not notify the player it mentions. The move is stored by now, so the thread hears of
-    it even when Discord has given up on the interaction.
+    not notify the player it mentions. The move is stored by now, so whatever goes wrong
+    with the answer, the thread still hears of it.
     """
     interaction, game = reply.interaction, played.game
     content = text.move_text(played)
-    note = text.played_note(played.move)
-    board: discord.File | bool = True
     if interaction.type is discord.InteractionType.component:
-        await reply.edit(f"{note}.", view=None)
+        await reply.edit(text.played_note(played.move), view=None)
     elif interaction.channel_id == game.thread_id and not interaction.response.is_done():
-        try:
-            board = await reply.within(bot.boards.file(game), private=True)
-            if not interaction.response.is_done():
-                await reply.send(content, file=board, allowed_mentions=mentions(played.next_player))
-                await _note_ending(bot, played)
-                return
-            await reply.send(f"{note}.", ephemeral=True)
-        except discord.NotFound:
-            log.warning("interaction %s expired; posting game %s's move", interaction.id, game.id)
-            board = True
+        if await _answer_with_board(bot, reply, played, content):
+            return
     else:
-        await send_ephemeral(interaction, text.played_elsewhere(played.move, game.thread_id))
-    await post_to_game(bot, game, content, board=board, ping=played.next_player)
+        where = game.thread_id or 0
+        note = text.played_note(
+            played.move, posted_in=None if where == interaction.channel_id else where
+        )
+        await send_ephemeral(interaction, note)
+    await post_board(bot, game, content, ping=played.next_player)
     await _note_ending(bot, played)
+
+
+async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove, content: str) -> bool:
+    """Answer the move in its thread with the board; False if the board must still be
+    posted (the answer was deferred, refused as too late, or failed)."""
+    interaction = reply.interaction
+    try:
+        board = await reply.within(bot.boards.file(played.game), ephemeral=True)
+        if interaction.response.is_done():
+            await reply.send(text.played_note(played.move), ephemeral=True)
+            return False
+        await reply.send(content, file=board, allowed_mentions=pings(played.next_player))
+    except Exception:
+        log.warning(
+            "could not answer the move in game %s; posting it", played.game.id, exc_info=True
+        )
+        return False
+    await _note_ending(bot, played)
+    return True
 
 
 async def _note_ending(bot: GameBot, played: PlayedMove) -> None:
     """A move that ended the game (mate, repetition) announced the ending with its board."""
     if played.outcome is not None:
-        await bot.service.store.mark_end_announced(played.game.id)
+        await bot.service.deadlines.ending_posted(played.game.id)
 
 
-class Play(Feature):
+class PlayFeature(Feature):
     """Moves."""
 
     BUTTONS = (PromotionButton,)
 
-    @app_commands.command(name="move", description="Play a move: P-7f, ７六歩, 7g7f, ...")
-    @app_commands.describe(
-        move="Your move in Western (P-7f), Japanese (７六歩) or USI (7g7f) notation",
-        game=text.GAME_OPTION,
-    )
+    @app_commands.command(name="move", description=text.COMMANDS["move"])
+    @app_commands.describe(move=text.OPTIONS["move"], game=text.OPTIONS["game"])
+    @app_commands.guild_only()
     async def move(
         self, interaction: discord.Interaction[Any], move: str, game: GameArg | None = None
     ) -> None:
@@ -149,12 +158,8 @@ class Play(Feature):
         games = self.bot.service.games
         try:
             typed_game = getattr(interaction.namespace, "game", None)
-            game_id = await games.resolve_id(
-                interaction.user.id,
-                guild_id=interaction.guild_id or 0,
-                game_id=parse_game_id(str(typed_game)) if typed_game else None,
-                thread_id=interaction.channel_id,
-            )
+            chosen = parse_game_id(str(typed_game)) if typed_game else None
+            game_id = await game_meant(self.bot, interaction, chosen)
             moves = await games.legal_moves(game_id, interaction.user.id)
         except Exception as error:
             log.debug("no move suggestions: %s", error)
@@ -166,4 +171,4 @@ class Play(Feature):
 
 
 async def setup(bot: GameBot) -> None:
-    await bot.add_cog(Play(bot))
+    await bot.add_cog(PlayFeature(bot))

@@ -149,9 +149,7 @@ class Challenges:
             raise NotFound("That challenge no longer exists.")
         return record
 
-    async def expire(
-        self, record: ChallengeRow, *, report_later: bool = False
-    ) -> Challenge | None:
+    async def expire(self, record: ChallengeRow, *, report_later: bool = False) -> Challenge | None:
         """Mark an open challenge expired and report it, once (None if it was closed first).
         `report_later`: the report goes in a task of its own (a member's request found it)."""
         async with self._store.db.transaction() as tx:

@@ -85,6 +85,12 @@ class Deadlines:
             await self._store.events.ending_unannounced(game)
         return len(game_ids)
 
+    async def ending_posted(self, game_id: int) -> None:
+        """The game's ending is posted in its thread (called by whoever posted it), so
+        `post_left_over_endings` will not post it again."""
+        async with self._store.db.transaction() as tx:
+            await tx.games.mark_end_announced(game_id, self.now())
+
     async def next_wakeup(self) -> datetime | None:
         """The earliest pending deadline, reminder or challenge expiry."""
         async with self._store.db.read() as tx:
@@ -130,7 +136,7 @@ class DeadlineScheduler:
         max_sleep: timedelta = timedelta(hours=1),
         retry_delay: timedelta = timedelta(seconds=30),
     ) -> None:
-        self._service = deadlines
+        self._deadlines = deadlines
         self._max_sleep = max_sleep
         self._retry_delay = retry_delay
         self._wakeup = asyncio.Event()
@@ -163,7 +169,7 @@ class DeadlineScheduler:
         while True:
             self._wakeup.clear()
             try:
-                upcoming = await self._service.check()
+                upcoming = await self._deadlines.check()
                 delay = self._delay(upcoming)
             except Exception:
                 log.exception("deadline check failed; retrying in %s", self._retry_delay)
@@ -176,7 +182,7 @@ class DeadlineScheduler:
     def _delay(self, upcoming: datetime | None) -> timedelta:
         if upcoming is None:
             return self._max_sleep
-        delay = upcoming - self._service.now()
+        delay = upcoming - self._deadlines.now()
         if delay <= timedelta():
             # Still due after a check: something failed there (and was logged); do not spin.
             return self._retry_delay

@@ -34,13 +34,13 @@ class Exports:
         if name not in FORMATS:
             raise ServiceError(f"Choose a record format among {', '.join(FORMATS)}.")
         loaded = await self._store.current(game_id, guild_id=guild_id)
-        record = loaded.row
+        row = loaded.row
         content = write_record(
             loaded.game,
             name,
-            sente=record.sente.name,
-            gote=record.gote.name,
-            started=record.started_at,
+            sente=row.sente.name,
+            gote=row.gote.name,
+            started=row.started_at,
         )
         if not content.endswith("\n"):
             content += "\n"

@@ -149,7 +149,6 @@ class GameCache:
         self._entries.pop(game_id, None)
 
 
-
 class LegalMoveCache:
     """The legal moves of recent positions, formatted; autocomplete asks for them per keystroke."""
 

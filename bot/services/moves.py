@@ -86,17 +86,17 @@ class Moves:
         now: datetime,
         name: str | None,
     ) -> PlayedMove:
-        record = loaded.row
-        mover = record.sente if color is Color.SENTE else record.gote
+        row = loaded.row
+        mover = row.sente if color is Color.SENTE else row.gote
         renamed = None
         if name and name != mover.name:
             renamed = replace(mover, name=name)
-        banks = {Color.SENTE: record.sente_bank, Color.GOTE: record.gote_bank}
-        banks[color] = bank_after(banks[color], now - record.turn_started_at)
+        banks = {Color.SENTE: row.sente_bank, Color.GOTE: row.gote_bank}
+        banks[color] = bank_after(banks[color], now - row.turn_started_at)
         outcome: Outcome | None = game.outcome
         advance = GameAdvance(
-            game_id=record.id,
-            expected_ply=record.ply,
+            game_id=row.id,
+            expected_ply=row.ply,
             sfen=game.position.sfen(),
             sente_bank=banks[Color.SENTE],
             gote_bank=banks[Color.GOTE],
@@ -104,36 +104,36 @@ class Moves:
             termination=None if outcome is None else outcome.termination.value,
             winner=None if outcome is None else color_name(outcome.winner),
         )
-        following = player_ref(record, color.opponent)
-        due = None if outcome is not None else due_at(now, banks[color.opponent], record.period)
+        following = player_ref(row, color.opponent)
+        due = None if outcome is not None else due_at(now, banks[color.opponent], row.period)
         deadline = None
         if due is not None:
-            deadline = DeadlineRow(record.id, following.user_id, due, reminder_at(now, due))
+            deadline = DeadlineRow(row.id, following.user_id, due, reminder_at(now, due))
         try:
             async with self._store.db.transaction() as tx:
                 if not await tx.games.advance(advance):
                     raise PositionChanged(MOVED_ON)
                 await tx.moves.insert(
-                    MoveRow(record.id, record.ply + 1, move.usi(), mover.user_id, now)
+                    MoveRow(row.id, row.ply + 1, move.usi(), mover.user_id, now)
                 )
                 if deadline is not None:
                     await tx.deadlines.set(deadline)
                 else:
-                    await tx.deadlines.clear(record.id)
+                    await tx.deadlines.clear(row.id)
                 if renamed is not None:
                     await tx.players.upsert(renamed, now)
         except (Conflict, PositionChanged):
             # Another coroutine or process stored a move (or ended the game) first.
-            self._store.forget(record.id)
-            self._store.require_active(await self._store.load(record.id))
+            self._store.forget(row.id)
+            self._store.require_active(await self._store.load(row.id))
             raise PositionChanged(MOVED_ON) from None
         if renamed is not None and color is Color.SENTE:
-            record = replace(record, sente=renamed)
+            row = replace(row, sente=renamed)
         elif renamed is not None:
-            record = replace(record, gote=renamed)
+            row = replace(row, gote=renamed)
         stored = replace(
-            record,
-            ply=record.ply + 1,
+            row,
+            ply=row.ply + 1,
             sfen=advance.sfen,
             sente_bank=advance.sente_bank,
             gote_bank=advance.gote_bank,
@@ -152,7 +152,7 @@ class Moves:
         return PlayedMove(
             game=after,
             move=text_out,
-            mover=player_ref(record, color),
+            mover=player_ref(row, color),
             check=game.position.is_check(),
             outcome=outcome,
             next_player=None if outcome is not None else following,
@@ -194,23 +194,23 @@ class Moves:
     ) -> GameSnapshot:
         """Give the opponent (who is to move) a full period again, counted from now."""
         loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
-        record = loaded.row
-        if record.period is None:
+        row = loaded.row
+        if row.period is None:
             raise ServiceError("This game has no time limit, so there is no time to give.")
         if loaded.game.position.turn is color:
             raise ServiceError("It is your move; your opponent's clock is not running.")
         now = self._store.now()
         opponent = color.opponent
-        banks = {Color.SENTE: record.sente_bank, Color.GOTE: record.gote_bank}
-        banks[opponent] = bank_after(banks[opponent], now - record.turn_started_at)
-        due = due_at(now, banks[opponent], record.period)
+        banks = {Color.SENTE: row.sente_bank, Color.GOTE: row.gote_bank}
+        banks[opponent] = bank_after(banks[opponent], now - row.turn_started_at)
+        due = due_at(now, banks[opponent], row.period)
         assert due is not None
-        waiting = player_ref(record, opponent).user_id
-        deadline = DeadlineRow(record.id, waiting, due, reminder_at(now, due))
+        waiting = player_ref(row, opponent).user_id
+        deadline = DeadlineRow(row.id, waiting, due, reminder_at(now, due))
         async with self._store.db.transaction() as tx:
             done = await tx.games.restart_clock(
-                record.id,
-                record.ply,
+                row.id,
+                row.ply,
                 sente_bank=banks[Color.SENTE],
                 gote_bank=banks[Color.GOTE],
                 turn_started_at=now,

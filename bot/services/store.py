@@ -148,47 +148,47 @@ class GameStore:
     async def load(self, game_id: int) -> GameSnapshot:
         """The game as stored: from the cache if the row still matches, else replayed."""
         async with self.db.query() as q:  # one statement: the row decides if the cache holds
-            record = await q.games.get(game_id)
-        if record is None:
+            row = await q.games.get(game_id)
+        if row is None:
             raise no_such_game(game_id)
-        cached = self._games.get(record)
+        cached = self._games.get(row)
         if cached is not None:
             return cached
         async with self.db.read() as tx:  # the row and its moves from one snapshot
-            record = await tx.games.get(game_id)
-            if record is None:
+            row = await tx.games.get(game_id)
+            if row is None:
                 raise no_such_game(game_id)
             moves = await tx.moves.usi_list(game_id)
-        return await self._rebuild(record, moves)
+        return await self._rebuild(row, moves)
 
-    async def _rebuild(self, record: GameRow, moves: Sequence[str]) -> GameSnapshot:
+    async def _rebuild(self, row: GameRow, moves: Sequence[str]) -> GameSnapshot:
         try:
-            loaded = replay(record, moves)
+            loaded = replay(row, moves)
         except ReplayError:
-            log.exception("game %s does not replay", record.id)
+            log.exception("game %s does not replay", row.id)
             raise ServiceError(
                 "This game's stored moves are damaged; please tell the bot's operator."
             ) from None
         sfen = loaded.game.position.sfen()
-        if sfen != record.sfen or len(moves) != record.ply:
+        if sfen != row.sfen or len(moves) != row.ply:
             log.warning(
                 "game %s: cached position %r at ply %s, the moves give %r at ply %s; repairing",
-                record.id,
-                record.sfen,
-                record.ply,
+                row.id,
+                row.sfen,
+                row.ply,
                 sfen,
                 len(moves),
             )
             async with self.db.transaction() as tx:
-                await tx.games.repair_position(record.id, record.ply, len(moves), sfen)
-            repaired = replace(record, ply=len(moves), sfen=sfen)
+                await tx.games.repair_position(row.id, row.ply, len(moves), sfen)
+            repaired = replace(row, ply=len(moves), sfen=sfen)
             loaded = snapshot(repaired, loaded.game, loaded.last_move_text)
         outcome = loaded.game.outcome
         if loaded.is_active and outcome is not None:
             # The moves ended the game but the row says it goes on: the moves are the truth.
-            log.warning("game %s: the moves ended it (%s); recording that", record.id, outcome)
+            log.warning("game %s: the moves ended it (%s); recording that", row.id, outcome)
             ended = await self.finish(loaded, outcome, expected_ply=loaded.ply, at=self.now())
-            return ended if ended is not None else await self.load(record.id)
+            return ended if ended is not None else await self.load(row.id)
         self._games.put(loaded)
         return loaded
 
@@ -266,22 +266,22 @@ class GameStore:
     ) -> GameSnapshot | None:
         """Store the end of an active game; None if it had ended or moved on meanwhile
         (the conditional update is what makes the end happen exactly once)."""
-        record = game.row
+        row = game.row
         async with self.db.transaction() as tx:
             done = await tx.games.finish(
-                record.id,
+                row.id,
                 termination=outcome.termination.value,
                 winner=color_name(outcome.winner),
                 at=at,
                 expected_ply=expected_ply,
             )
             if done:
-                await tx.deadlines.clear(record.id)
+                await tx.deadlines.clear(row.id)
         if not done:
-            self._games.drop(record.id)
+            self._games.drop(row.id)
             return None
         finished = replace(
-            record,
+            row,
             status="finished",
             termination=outcome.termination.value,
             winner=color_name(outcome.winner),
@@ -303,8 +303,3 @@ class GameStore:
         fresh = await self.load(game.id)
         self.require_active(fresh)
         raise PositionChanged(MOVED_ON)
-
-    async def mark_end_announced(self, game_id: int) -> None:
-        """The game's ending is posted in its thread (called by whoever posted it)."""
-        async with self.db.transaction() as tx:
-            await tx.games.mark_end_announced(game_id, self.now())

@@ -23,11 +23,12 @@ from rules import GameError, IllegalMoveError, InvalidMoveError, SfenError
 
 from . import text
 from .replies import send_ephemeral
+from .threads import NotPosted
 
 log = logging.getLogger(__name__)
 
 
-class UserInputError(Exception):
+class OptionError(Exception):
     """An option the user gave that cannot be used; the message says what to do instead."""
 
 
@@ -39,7 +40,11 @@ def user_message(error: BaseException) -> str | None:
         return text.already_ended(error.outcome)
     if isinstance(error, ServiceError):
         return error.message
-    if isinstance(error, UserInputError | ConfigError):
+    if isinstance(error, NotPosted):
+        return text.NOT_POSTED
+    if isinstance(error, app_commands.TransformerError):
+        return text.BAD_OPTION  # a member or channel option Discord could not resolve
+    if isinstance(error, OptionError | ConfigError):
         return str(error)
     if isinstance(error, IllegalMoveError | InvalidMoveError | SfenError | GameError):
         return str(error)
@@ -67,7 +72,8 @@ def reply_for(error: BaseException, *, context: str) -> str:
     if message is None:
         log.error("unexpected error in %s", context, exc_info=error)
         return text.APOLOGY
-    log.info("refused %s: %s", context, message)
+    brief = error.message if isinstance(error, ServiceError) else message
+    log.info("refused %s: %s", context, brief)
     return message
 
 
@@ -81,8 +87,19 @@ async def report(interaction: discord.Interaction[Any], error: BaseException, co
     await send_ephemeral(interaction, sentence)
 
 
+def _where(interaction: discord.Interaction[Any]) -> str:
+    return f"by user {interaction.user.id} in channel {interaction.channel_id}"
+
+
 class GameTree(app_commands.CommandTree[Any]):
-    """The command tree whose error handler is the one error path of every command."""
+    """The command tree: it logs every command, and its error handler is the one error
+    path of every command."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if interaction.type is discord.InteractionType.application_command:
+            name = interaction.command.name if interaction.command else "?"
+            log.info("/%s %s", name, _where(interaction))
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -108,13 +125,14 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)
         return build(**values)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        log.info("%s by user %s", self.custom_id, interaction.user.id)
+        log.info("button %s %s", self.custom_id, _where(interaction))
         try:
             await self.press(interaction)
         except Exception as error:
             await report(interaction, error, f"button {self.custom_id}")
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
+        """What the button does; raise to refuse (the error gets the one report)."""
         raise NotImplementedError
 
 

@@ -1,4 +1,5 @@
-"""Options shared by several commands: `game`, with its parsing and suggestions."""
+"""What commands share about their options: where a command was used, and the `game`
+option with its parsing and suggestions."""
 
 from __future__ import annotations
 
@@ -9,21 +10,27 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import GameSnapshot
-
 from . import text
-from .errors import UserInputError
+from .errors import OptionError
 from .host import GameBot, host_of
 
 log = logging.getLogger(__name__)
-MAX_CHOICES = 25
+MAX_CHOICES = 25  # Discord shows at most this many choices or suggestions
+
+
+def server_of(interaction: discord.Interaction[Any]) -> int:
+    """The server a command was used in. Every command is for servers only, so Discord
+    never sends one from a direct message; this makes that a checked fact."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild_id
 
 
 def parse_game_id(value: str) -> int:
     """`12`, `#12` or a suggestion's value, as a game id."""
     digits = value.strip().lstrip("#")
     if not digits.isdigit() or len(digits) > 18:
-        raise UserInputError(text.BAD_GAME_OPTION)
+        raise OptionError(text.BAD_GAME_OPTION)
     return int(digits)
 
 
@@ -33,12 +40,12 @@ class GameOption(app_commands.Transformer):
     async def transform(self, interaction: discord.Interaction[Any], value: str) -> int:
         return parse_game_id(value)
 
-    async def autocomplete(  # type: ignore[override]
+    async def autocomplete(  # type: ignore[override]  # discord.py types the value loosely
         self, interaction: discord.Interaction[Any], value: str
     ) -> list[Choice[str]]:
         try:
             games = await host_of(interaction).service.games.active_for(
-                interaction.user.id, guild_id=interaction.guild_id
+                interaction.user.id, guild_id=server_of(interaction)
             )
         except Exception:
             log.exception("game suggestions failed")
@@ -55,13 +62,14 @@ class GameOption(app_commands.Transformer):
 GameArg = app_commands.Transform[int, GameOption]
 
 
-async def resolve_game(
+async def game_meant(
     bot: GameBot, interaction: discord.Interaction[Any], game_id: int | None
-) -> GameSnapshot:
-    """The game a command means (see `Games.resolve`), in this server."""
-    return await bot.service.games.resolve(
+) -> int:
+    """The id of the game a command means (see `Games.resolve_id`): the `game` option,
+    else the game of this thread, else the member's only game to move here."""
+    return await bot.service.games.resolve_id(
         interaction.user.id,
-        guild_id=interaction.guild_id or 0,
+        guild_id=server_of(interaction),
         game_id=game_id,
         thread_id=interaction.channel_id,
     )

@@ -22,6 +22,8 @@ from . import text
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 DEFER_AFTER = 1.5  # seconds: past this, defer so Discord's 3-second limit is never missed
+#: Marks an interaction whose "thinking" note is public: a refusal must not replace it.
+PUBLIC_THINKING = "public thinking"
 
 
 def player_of(interaction: discord.Interaction[Any]) -> PlayerRef:
@@ -30,8 +32,8 @@ def player_of(interaction: discord.Interaction[Any]) -> PlayerRef:
     return PlayerRef(user.id, user.display_name, user.bot)
 
 
-def mentions(*players: PlayerRef | None) -> discord.AllowedMentions:
-    """Allow pings only for the named players, whatever the text contains."""
+def pings(*players: PlayerRef | None) -> discord.AllowedMentions:
+    """Let only the named players be notified, whatever mentions the text contains."""
     users = [discord.Object(p.user_id) for p in players if p is not None]
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
@@ -39,10 +41,15 @@ def mentions(*players: PlayerRef | None) -> discord.AllowedMentions:
 async def send_ephemeral(
     interaction: discord.Interaction[Any], content: str, **kwargs: Any
 ) -> None:
-    """A private answer (first response or follow-up, whichever is due); never pings."""
+    """A private answer (first response or follow-up, whichever is due); never pings.
+
+    After a public "thinking" note, the first follow-up would replace it and be public
+    too: the note is deleted first, so the answer stays private."""
     content = text.truncate(content)
     allowed = discord.AllowedMentions.none()
     try:
+        if interaction.extras.pop(PUBLIC_THINKING, False):
+            await interaction.delete_original_response()
         if interaction.response.is_done():
             await interaction.followup.send(
                 content, ephemeral=True, allowed_mentions=allowed, **kwargs
@@ -71,7 +78,7 @@ class Reply:
         self._loop = asyncio.get_running_loop()
         self._started = self._loop.time()
 
-    async def within(self, work: Awaitable[T], *, private: bool) -> T:
+    async def within(self, work: Awaitable[T], *, ephemeral: bool) -> T:
         """The result of `work`; if it is not ready by `DEFER_AFTER` seconds after the
         interaction, defer first (a private or public "thinking" note for a command, a
         silent acknowledgement for a button, whose message stays to be edited)."""
@@ -79,10 +86,12 @@ class Reply:
         left = max(0.0, DEFER_AFTER - (self._loop.time() - self._started))
         done, _ = await asyncio.wait({task}, timeout=left)
         if not done:
-            await self.defer(private=private)
+            await self.defer(ephemeral=ephemeral)
         return await task
 
-    async def defer(self, *, private: bool) -> None:
+    async def defer(self, *, ephemeral: bool) -> None:
+        """Tell Discord the answer is coming (a "thinking" note for a command, public or
+        private; a silent acknowledgement for a button, whose message stays to be edited)."""
         interaction = self.interaction
         if interaction.response.is_done():
             return
@@ -90,7 +99,8 @@ class Reply:
             if interaction.type is discord.InteractionType.component:
                 await interaction.response.defer()
             else:
-                await interaction.response.defer(ephemeral=private, thinking=True)
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                interaction.extras[PUBLIC_THINKING] = not ephemeral
         except discord.HTTPException:
             log.warning("could not defer interaction %s", interaction.id, exc_info=True)
 
@@ -98,6 +108,7 @@ class Reply:
         """The answer: the first response, or the follow-up that replaces "thinking"."""
         content = text.truncate(content)
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        self.interaction.extras.pop(PUBLIC_THINKING, None)  # answered: the note is replaced
         if self.interaction.response.is_done():
             await self.interaction.followup.send(content, **kwargs)
         else:

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 
 from bot.services import MoveText
 
+from .options import MAX_CHOICES
+
 _DROP = str.maketrans({"-": "", "x": "", "*": "", "'": "", " ": "", "　": "", "=": ""})
 _KANJI_DIGITS = str.maketrans("一二三四五六七八九", "123456789")
 _LETTER_RANK = re.compile(r"(?<=[1-9])([a-i])")
@@ -28,7 +30,7 @@ def fold_typed(text: str) -> str:
     return folded.translate(_DROP)
 
 
-def rank_moves(moves: Sequence[MoveText], typed: str, limit: int = 25) -> list[MoveText]:
+def rank_moves(moves: Sequence[MoveText], typed: str, limit: int = MAX_CHOICES) -> list[MoveText]:
     """The best `limit` moves for `typed`: prefix matches first, then substring matches,
     keeping the order of `moves` within each group."""
     wanted = fold_typed(typed)

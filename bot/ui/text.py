@@ -21,6 +21,7 @@ from bot.services import (
     GameSnapshot,
     GameSummary,
     ImpasseReport,
+    ImpasseRule,
     MoveText,
     PlayedMove,
     PlayerRef,
@@ -49,10 +50,6 @@ def timestamp(moment: datetime, style: str = "R") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
-def side(color: Color) -> str:
-    return f"{color.symbol} {'Sente' if color is Color.SENTE else 'Gote'}"
-
-
 def thread_name(game: GameSnapshot) -> str:
     name = f"☗{game.sente.name} vs ☖{game.gote.name}"
     return name[:100]
@@ -71,7 +68,7 @@ def challenge_text(challenge: Challenge) -> str:
         "random": "colours by lot",
     }.get(challenge.color, challenge.color)
     handicap = "" if challenge.handicap.id == "even" else f", handicap {challenge.handicap.english}"
-    rule = "27-point declaration" if challenge.impasse_rule.value == "27" else "24-point count"
+    rule = RULE_NAMES[challenge.impasse_rule]
     lines = [
         f"{mention(challenge.opponent)}, {safe(challenge.challenger.name)} "
         "challenges you to shogi.",
@@ -82,12 +79,17 @@ def challenge_text(challenge: Challenge) -> str:
     return "\n".join(lines)
 
 
+def challenge_closed(challenge: Challenge) -> str:
+    """A challenge message once answered: the challenge, then how it was closed."""
+    return challenge_text(challenge) + "\n" + challenge_closed_text(challenge)
+
+
 def challenge_closed_text(challenge: Challenge) -> str:
     verbs = {
         "declined": f"{safe(challenge.opponent.name)} declined the challenge.",
         "cancelled": f"{safe(challenge.challenger.name)} withdrew the challenge.",
         "expired": "The challenge expired after 7 days.",
-        "accepted": "Challenge accepted.",
+        "accepted": "Challenge accepted: good game!",
     }
     return verbs.get(challenge.status, f"The challenge is {challenge.status}.")
 
@@ -222,7 +224,7 @@ def choose_game_text(question: ChooseGame) -> str:
 
 def impasse_text(report: ImpasseReport) -> str:
     game = report.game
-    rule = "24-point count" if report.rule.value == "24" else "27-point declaration"
+    rule = RULE_NAMES[report.rule]
     lines = [f"Impasse count ({rule}):"]
     for color in Color:
         count = report.counts[color]
@@ -278,9 +280,13 @@ have moved. Running out of time loses."""
 # ---------------------------------------------------------------- short answers
 
 APOLOGY = "Sorry, something went wrong on our side. The game is unchanged; please try again."
+NOT_POSTED = (
+    "Done, but I could not post it in the game's thread; "
+    "check that I may send messages there. `/board` shows the game."
+)
+BAD_OPTION = "I could not use one of the options; pick it from the list Discord offers."
 SERVER_ONLY = "This command works only inside a server."
 BAD_GAME_OPTION = "Pick a game from the list, or give its number, e.g. 12."
-CHALLENGE_ACCEPTED = "Challenge accepted: good game!"
 RESIGNED = "You resigned."
 ABORTED = "The game is aborted."
 PROPOSAL_SENT = "Proposal sent."
@@ -288,15 +294,14 @@ IMPASSE_SETTLED = "The impasse is settled."
 TIME_GIVEN = "Done: your opponent has a full period again."
 
 
-def played_note(move: MoveText) -> str:
-    """The private note to the mover: what was understood."""
-    return f"Played {move.japanese} ({move.western})"
-
-
-def played_elsewhere(move: MoveText, thread_id: int | None) -> str:
-    """The private note when the board went to the game's thread, not here."""
-    where = f"<#{thread_id}>" if thread_id else "the game's channel"
-    return f"{played_note(move)} in {where}."
+def played_note(move: MoveText, *, posted_in: int | None = None) -> str:
+    """The private note to the mover: what was understood, and where the board went
+    when that is not where they typed (`posted_in`, a thread id; 0: the game's channel)."""
+    played = f"Played {move.japanese} ({move.western})"
+    if posted_in is None:
+        return played + "."
+    where = f"<#{posted_in}>" if posted_in else "the game's channel"
+    return f"{played} in {where}."
 
 
 def resign_question(opponent: PlayerRef) -> str:
@@ -319,7 +324,7 @@ def time_given(game: GameSnapshot) -> str:
 def export_caption(game_id: int, fmt: str, link: str) -> str:
     """Above an exported record: which game and format, and the analysis link if it fits."""
     text = f"Record of game {game_id} ({fmt.upper()})."
-    if len(text) + len(link) < 1900:
+    if len(text) + len(link) < MAX_MESSAGE - 100:
         text += f"\nAnalyse on lishogi: <{link}>"
     return text
 
@@ -341,22 +346,46 @@ def typed_time_choice(typed: str) -> str:
 
 # ---------------------------------------------------------------- buttons
 
+#: Keyed like the buttons' ids: their prefix, and the action where one prefix has several.
 BUTTON_LABELS = {
-    "accept": "Accept",
-    "decline": "Decline",
-    "cancel": "Cancel",
-    "resign": "Yes, resign",
-    "promote": "Promote",
-    "keep": "Don't promote",
-    "propose": "Propose count",
-    "accept_count": "Accept count",
-    "declare": "Declare impasse",
-    "give_time": "Give more time",
+    "ch:accept": "Accept",
+    "ch:decline": "Decline",
+    "ch:cancel": "Cancel",
+    "rs": "Yes, resign",
+    "pr:promote": "Promote",
+    "pr:keep": "Don't promote",
+    "js:propose": "Propose count",
+    "js:accept": "Accept count",
+    "js:declare": "Declare impasse",
+    "gt": "Give more time",
 }
 
 # ---------------------------------------------------------------- commands and options
 
-GAME_OPTION = "A game id (pick from the list); default: this thread's game or your game to move"
+COMMANDS = {
+    "challenge": "Challenge a member to a shogi game.",
+    "move": "Play a move: P-7f, ７六歩, 7g7f, ...",
+    "board": "Show a game's board.",
+    "games": "List active games.",
+    "resign": "Resign a game (asks to confirm).",
+    "abort": "Abort a game before both players have moved.",
+    "jishogi": "Impasse count, proposals and declaration.",
+    "export": "Download a game record and an analysis link.",
+    "help": "How to play: notations, commands, rules.",
+}
+OPTIONS = {
+    "opponent": "The member you want to play",
+    "color": "Your colour (default: random)",
+    "time": "Time per move: a preset, or e.g. 3d, 12h, 7d+1d (bank + per move)",
+    "handicap": "Handicap: the giver plays gote and moves first (default: even)",
+    "impasse": "How an impasse (jishogi) is settled (default: 27-point declaration)",
+    "move": "Your move in Western (P-7f), Japanese (７六歩) or USI (7g7f) notation",
+    "game": "A game id (pick from the list); default: this thread's game or your game to move",
+    "finished_game": "A game id, finished games too; default: this thread's game or your game",
+    "perspective": "Whose side faces you (default: yours)",
+    "member": "Whose games (default: yours)",
+    "format": "Record format",
+}
 TIME_PRESET_NAMES = {
     "1d": "1 day per move",
     "2d": "2 days per move",
@@ -372,11 +401,21 @@ COLOR_NAMES = {
     "sente": "Sente (☗, moves first in even games)",
     "gote": "Gote (☖)",
 }
-IMPASSE_NAMES = {
-    "27": "27-point declaration (modern standard)",
-    "24": "24-point count (classic rules)",
+RULE_NAMES = {
+    ImpasseRule.DECLARATION_27: "27-point declaration",
+    ImpasseRule.COUNT_24: "24-point count",
 }
-PERSPECTIVE_NAMES = {"sente": "Sente", "gote": "Gote"}
+RULE_CHOICE_NOTES = {
+    ImpasseRule.DECLARATION_27: "modern standard",
+    ImpasseRule.COUNT_24: "classic rules",
+}
+
+
+def rule_choice(rule: ImpasseRule) -> str:
+    return f"{RULE_NAMES[rule]} ({RULE_CHOICE_NOTES[rule]})"
+
+
+PERSPECTIVE_NAMES = {Color.SENTE: "Sente", Color.GOTE: "Gote"}
 FORMAT_NAMES = {
     "kif": "KIF",
     "ki2": "KI2",

@@ -1,7 +1,9 @@
 """Posting into a game's thread: moves, endings, reminders, proposals.
 
 A post in the thread is a new message, so the mention in it notifies the player
-(the edit of a deferred answer would not).
+(the edit of a deferred answer would not). Posts are made after the service has
+stored what they announce; a post that fails raises `NotPosted`, so the player
+is told the action stands although the thread did not hear of it.
 """
 
 from __future__ import annotations
@@ -15,9 +17,13 @@ from bot.services import GameSnapshot, PlayerRef
 
 from . import text
 from .host import GameBot
-from .replies import mentions
+from .replies import pings
 
 log = logging.getLogger(__name__)
+
+
+class NotPosted(Exception):
+    """The action was stored, but its post in the game's thread could not be made."""
 
 
 async def game_channel(bot: GameBot, game: GameSnapshot) -> discord.abc.Messageable:
@@ -41,20 +47,32 @@ async def post_to_game(
     game: GameSnapshot,
     content: str,
     *,
-    board: discord.File | bool = False,
+    board: discord.File | None = None,
     ping: PlayerRef | None = None,
     view: discord.ui.View | None = None,
 ) -> discord.Message:
-    """Post in the game's thread; `board=True` renders the board, a `File` is sent as is."""
-    channel = await game_channel(bot, game)
-    kwargs: dict[str, Any] = {"allowed_mentions": mentions(ping)}
-    if board is True:
-        kwargs["file"] = await bot.boards.file(game)
-    elif isinstance(board, discord.File):
-        kwargs["file"] = board
-    if view is not None:
-        kwargs["view"] = view
-    return await channel.send(text.truncate(content), **kwargs)
+    """Post `content` (with the `board` image, pinging only `ping`) in the game's thread."""
+    extra: dict[str, Any] = {} if view is None else {"view": view}
+    if board is not None:
+        extra["file"] = board
+    try:
+        channel = await game_channel(bot, game)
+        return await channel.send(text.truncate(content), allowed_mentions=pings(ping), **extra)
+    except (discord.HTTPException, LookupError) as error:
+        log.warning("could not post in game %s's thread", game.id, exc_info=True)
+        raise NotPosted(game.id) from error
+
+
+async def post_board(
+    bot: GameBot, game: GameSnapshot, content: str, *, ping: PlayerRef | None = None
+) -> discord.Message:
+    """`post_to_game` with the game's board, rendered now."""
+    try:
+        board = await bot.boards.file(game)
+    except Exception as error:
+        log.exception("could not render game %s's board", game.id)
+        raise NotPosted(game.id) from error
+    return await post_to_game(bot, game, content, board=board, ping=ping)
 
 
 async def announce_end(bot: GameBot, game: GameSnapshot) -> None:
@@ -63,5 +81,5 @@ async def announce_end(bot: GameBot, game: GameSnapshot) -> None:
     if game.outcome is None:
         return
     log.info("game %s ended: %s", game.id, game.outcome.termination.value)
-    await post_to_game(bot, game, text.outcome_text(game.outcome, game), board=True)
-    await bot.service.store.mark_end_announced(game.id)
+    await post_board(bot, game, text.outcome_text(game.outcome, game))
+    await bot.service.deadlines.ending_posted(game.id)

@@ -2,7 +2,7 @@
 reminders (with a button to give the late player more time), expired challenges,
 and endings a previous run stored but never posted.
 
-`Announcer` is the service's `GameEvents`; this feature registers it on start.
+`Announcer` is the service's `GameEvents`; this feature registers it while loaded.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from bot.services import Challenge, GameSnapshot
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.options import server_of
 from bot.ui.replies import send_ephemeral
 from bot.ui.threads import announce_end, game_channel, post_to_game
 
@@ -27,19 +28,16 @@ class GiveTimeButton(GameButton, template=r"gt:(?P<game_id>\d+)"):
     """Give the opponent a fresh period for this move."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(
-            f"gt:{game_id}", text.BUTTON_LABELS["give_time"], discord.ButtonStyle.secondary
-        )
+        super().__init__(f"gt:{game_id}", text.BUTTON_LABELS["gt"], discord.ButtonStyle.secondary)
         self.game_id = game_id
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
         bot = host_of(interaction)
         game = await bot.service.moves.give_time(
-            self.game_id, interaction.user.id, guild_id=interaction.guild_id or 0
+            self.game_id, interaction.user.id, guild_id=server_of(interaction)
         )
         await send_ephemeral(interaction, text.TIME_GIVEN)
-        if game.to_move is not None:
-            await post_to_game(bot, game, text.time_given(game), ping=game.to_move)
+        await post_to_game(bot, game, text.time_given(game), ping=game.to_move)
 
 
 class Announcer:
@@ -59,7 +57,7 @@ class Announcer:
             return
         if await self._already_posted(game, text.truncate(text.outcome_text(game.outcome, game))):
             log.info("game %s: its ending was posted after all", game.id)
-            await self.bot.service.store.mark_end_announced(game.id)
+            await self.bot.service.deadlines.ending_posted(game.id)
             return
         await announce_end(self.bot, game)
 
@@ -86,6 +84,7 @@ class Announcer:
         )
 
     async def challenge_expired(self, challenge: Challenge) -> None:
+        """Close the expired challenge's message: its buttons go, the reason shows."""
         log.info("challenge %s expired", challenge.id)
         if challenge.message_id is None:
             return
@@ -96,9 +95,7 @@ class Announcer:
             if isinstance(channel, discord.abc.Messageable):
                 message = await channel.fetch_message(challenge.message_id)
                 await message.edit(
-                    content=text.challenge_text(challenge)
-                    + "\n"
-                    + text.challenge_closed_text(challenge),
+                    content=text.challenge_closed(challenge),
                     view=None,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
@@ -106,7 +103,7 @@ class Announcer:
             log.warning("could not mark challenge %s as expired", challenge.id, exc_info=True)
 
 
-class Clocks(Feature):
+class AnnouncementsFeature(Feature):
     """Deadlines and their announcements."""
 
     BUTTONS = (GiveTimeButton,)
@@ -115,6 +112,10 @@ class Clocks(Feature):
         await super().cog_load()
         self.bot.service.report_to(Announcer(self.bot))
 
+    async def cog_unload(self) -> None:
+        self.bot.service.report_to(None)
+        await super().cog_unload()
+
 
 async def setup(bot: GameBot) -> None:
-    await bot.add_cog(Clocks(bot))
+    await bot.add_cog(AnnouncementsFeature(bot))
