@@ -14,11 +14,12 @@ The modules, from Discord's side to the test's:
   so they describe Discord without borrowing the client's assumptions);
 * :mod:`.state`: the one :class:`World` every part reads and changes;
 * :mod:`.messages`, :mod:`.rest`, :mod:`.gateway`, :mod:`.server`: the wire;
-* :mod:`.users`, :mod:`.results`, :mod:`.driver`, :mod:`.runner`: what tests call.
+* :mod:`.members`, :mod:`.results`, :mod:`.driver`, :mod:`.runner`: what tests call.
 """
 
 from .constants import ChannelType, ErrorCode, InteractionType, Perm, ResponseType
 from .driver import FakeDiscord
+from .members import UserCannotDoThat
 from .models import (
     FakeAttachment,
     FakeChannel,
@@ -35,7 +36,6 @@ from .rest import CALLBACK, CREATE_MESSAGE
 from .results import Choice, HarnessTimeout, InteractionRejected, InteractionResult
 from .runner import BotRunner, E2EGuard
 from .server import DiscordPointer
-from .users import UserCannotDoThat
 
 __all__ = [
     "CALLBACK",

@@ -16,6 +16,7 @@ from typing import Any
 
 from .constants import InteractionType, ResponseType
 from .gateway import Gateway, Session
+from .members import MemberActions, UserCannotDoThat
 from .models import (
     FakeChannel,
     FakeCommand,
@@ -29,7 +30,6 @@ from .models import (
 from .results import Choice, HarnessTimeout, InteractionResult
 from .server import DiscordPointer, Server
 from .state import World
-from .users import MemberActions, UserCannotDoThat
 
 #: Seconds any single wait may take before the test fails.
 DEFAULT_TIMEOUT = 5.0
@@ -87,13 +87,8 @@ class FakeDiscord(World):
         times: int = 1,
     ) -> Fault:
         """Misbehave on the next ``times`` calls of ``route`` (see :class:`Fault`)."""
-        return self.server.inject_fault(
-            route,
-            status=status,
-            retry_after=retry_after,
-            delay=delay,
-            after_processing=after_processing,
-            times=times,
+        return self.server.add_fault(
+            Fault(route, status, retry_after, delay, after_processing, times)
         )
 
     @property
@@ -116,10 +111,10 @@ class FakeDiscord(World):
         return guild
 
     def add_member(
-        self, guild: FakeGuild, name: str, *, bot: bool = False, user: FakeMember | None = None
+        self, guild: FakeGuild, name: str, *, bot: bool = False, same_as: FakeMember | None = None
     ) -> FakeMember:
-        """A member: a new user, or with ``user`` the same person as in another guild."""
-        fake_user = user.user if user is not None else self.new_user(name, bot=bot)
+        """A member: a new user, or the same person as ``same_as`` (a member elsewhere)."""
+        fake_user = same_as.user if same_as is not None else self.new_user(name, bot=bot)
         member = FakeMember(guild.id, fake_user)
         guild.members[fake_user.id] = member
         return member

@@ -107,22 +107,12 @@ class Server:
 
     # -- faults ---------------------------------------------------------------------------------
 
-    def inject_fault(
-        self,
-        route: str,
-        *,
-        status: int | None = None,
-        retry_after: float = 0.05,
-        delay: float = 0.0,
-        after_processing: bool = False,
-        times: int = 1,
-    ) -> Fault:
-        """Misbehave on the next ``times`` calls of ``route`` (a key like ``CALLBACK``)."""
-        if route not in ROUTE_KEYS:
-            raise ValueError(f"unknown route {route!r}; known: {sorted(ROUTE_KEYS)}")
-        if status is None and not delay:
+    def add_fault(self, fault: Fault) -> Fault:
+        """Misbehave on the next ``fault.times`` calls of ``fault.route``."""
+        if fault.route not in ROUTE_KEYS:
+            raise ValueError(f"unknown route {fault.route!r}; known: {sorted(ROUTE_KEYS)}")
+        if fault.status is None and not fault.delay:
             raise ValueError("a fault needs a status or a delay")
-        fault = Fault(route, status, retry_after, delay, after_processing, times)
         self.faults.append(fault)
         return fault
 

@@ -362,7 +362,7 @@ async def world(fake_discord: FakeDiscord, bot_runner: BotRunner, tmp_path: Path
     robo = fake.add_member(club.guild, "robo", bot=True)
     other = fake.add_guild("Other Club", channels=("lobby",))
     dave = fake.add_member(other, "dave")
-    alice_elsewhere = fake.add_member(other, "alice", user=club.alice)  # the same person
+    alice_elsewhere = fake.add_member(other, "alice", same_as=club.alice)  # the same person
     w = World(fake, club.guild, club.channel, club.alice, club.bob, club.carol, robo, other,
               fake.channel("lobby", other), dave, alice_elsewhere, club)  # fmt: skip
     await club.start()

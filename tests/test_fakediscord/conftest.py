@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakediscord import BotRunner, FakeDiscord, FakeGuild
+from tests.fakediscord import BotRunner, FakeChannel, FakeDiscord, FakeGuild, FakeMember
 from tests.support.fixtures import bot_runner, e2e_guard, fail_on_leaks, fake_discord
 
 from .toybot import ToyBot
@@ -25,6 +25,21 @@ def guild(fake_discord: FakeDiscord) -> FakeGuild:
     fake_discord.add_member(guild, "alice")
     fake_discord.add_member(guild, "bob")
     return guild
+
+
+@pytest.fixture
+def alice(guild: FakeGuild) -> FakeMember:
+    return next(m for m in guild.members.values() if m.user.username == "alice")
+
+
+@pytest.fixture
+def bob(guild: FakeGuild) -> FakeMember:
+    return next(m for m in guild.members.values() if m.user.username == "bob")
+
+
+@pytest.fixture
+def general(fake_discord: FakeDiscord, guild: FakeGuild) -> FakeChannel:
+    return fake_discord.channel("general", guild)
 
 
 @pytest.fixture

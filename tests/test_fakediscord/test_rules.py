@@ -11,6 +11,7 @@ from tests.fakediscord import (
     CREATE_MESSAGE,
     E2EGuard,
     ErrorCode,
+    FakeChannel,
     FakeDiscord,
     FakeGuild,
     FakeMember,
@@ -22,16 +23,14 @@ from tests.fakediscord import (
 from .toybot import ToyBot
 
 
-def named(guild: FakeGuild, name: str) -> FakeMember:
-    return next(m for m in guild.members.values() if m.user.username == name)
-
-
 async def test_a_second_initial_response_is_refused(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake_discord.expect_rejections(ErrorCode.ALREADY_ACKNOWLEDGED)
-    general = fake_discord.channel("general", guild)
-    result = await fake_discord.slash("twice", user=named(guild, "alice"), channel=general)
+    result = await fake_discord.slash("twice", user=alice, channel=general)
     assert result.content == "first answer"
     [refused] = result.rejections
     assert (refused.status, refused.code) == (400, ErrorCode.ALREADY_ACKNOWLEDGED)
@@ -41,11 +40,13 @@ async def test_a_second_initial_response_is_refused(
 
 
 async def test_a_follow_up_before_the_response_is_refused(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake_discord.expect_rejections(ErrorCode.UNKNOWN_WEBHOOK)
-    general = fake_discord.channel("general", guild)
-    result = await fake_discord.slash("eager", user=named(guild, "alice"), channel=general)
+    result = await fake_discord.slash("eager", user=alice, channel=general)
     assert result.content == "answered properly" and result.followups == []
     [refused] = result.rejections
     assert (refused.status, refused.code) == (404, ErrorCode.UNKNOWN_WEBHOOK)
@@ -53,14 +54,16 @@ async def test_a_follow_up_before_the_response_is_refused(
 
 
 async def test_the_three_second_limit(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
     fake.interaction_timeout = 0.1  # stands in for Discord's 3 s
     toy.slow_delay = 0.15
     fake.expect_rejections(ErrorCode.UNKNOWN_INTERACTION)
-    general = fake.channel("general", guild)
-    result = await fake.slash("slow", user=named(guild, "alice"), channel=general, wait=False)
+    result = await fake.slash("slow", user=alice, channel=general, wait=False)
     await fake.wait_for(lambda: bool(result.rejections), what="the late answer")
     assert (result.rejections[0].status, result.rejections[0].code) == (404, 10062)
     await fake.wait_for(lambda: bool(fake.channel_history(general)), what="the apology")
@@ -69,10 +72,12 @@ async def test_the_three_second_limit(
 
 
 async def test_a_bad_payload_gets_discords_error(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
-    alice, general = named(guild, "alice"), fake.channel("general", guild)
     with pytest.raises(InteractionRejected) as undeclared:  # fails at once, saying why
         await fake.slash("long", user=alice, channel=general)
     assert undeclared.value.record.code == ErrorCode.INVALID_FORM_BODY
@@ -87,14 +92,15 @@ async def test_a_bad_payload_gets_discords_error(
 
 
 async def test_more_than_25_choices_are_refused(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot, e2e_guard: E2EGuard
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
+    e2e_guard: E2EGuard,
 ) -> None:
     fake = fake_discord
     with pytest.raises(InteractionRejected) as refused:
-        await fake.autocomplete(
-            "shade", {"name": ""}, focused="name", user=named(guild, "alice"),
-            channel=fake.channel("general", guild),
-        )  # fmt: skip
+        await fake.autocomplete("shade", {"name": ""}, focused="name", user=alice, channel=general)
     assert refused.value.record.code == ErrorCode.INVALID_FORM_BODY
     assert len(refused.value.record.json["data"]["choices"]) == 36
     fake.expect_rejections(ErrorCode.INVALID_FORM_BODY)  # seen: not a problem at teardown
@@ -102,12 +108,14 @@ async def test_more_than_25_choices_are_refused(
 
 
 async def test_what_the_fake_does_not_model_is_refused_and_named(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
-    general = fake.channel("general", guild)
     with pytest.raises(InteractionRejected) as refused:
-        await fake.slash("rename", user=named(guild, "alice"), channel=general)
+        await fake.slash("rename", user=alice, channel=general)
     [problem] = fake.problems()
     assert "does not model interaction response type 9" in problem
     fake.rejections.clear()  # seen; do not fail this test at teardown
@@ -117,7 +125,9 @@ async def test_what_the_fake_does_not_model_is_refused_and_named(
 
 
 async def test_an_unknown_route_is_a_problem(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    toy: ToyBot,
 ) -> None:
     seen = toy.get_guild(guild.id)
     assert seen is not None
@@ -130,13 +140,15 @@ async def test_an_unknown_route_is_a_problem(
 
 
 async def test_missing_permissions_are_refused(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
     bot_role = next(role for role in guild.roles.values() if role.managed)
     guild.everyone.permissions &= ~Perm.SEND_MESSAGES
     bot_role.permissions &= ~Perm.SEND_MESSAGES
-    general = fake.channel("general", guild)
     channel = toy.get_channel(general.id)
     assert isinstance(channel, discord.TextChannel)
     fake.expect_rejections(ErrorCode.MISSING_PERMISSIONS)
@@ -146,10 +158,13 @@ async def test_missing_permissions_are_refused(
 
 
 async def test_faults_on_a_route(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot, e2e_guard: E2EGuard
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
+    e2e_guard: E2EGuard,
 ) -> None:
     fake = fake_discord
-    alice, general = named(guild, "alice"), fake.channel("general", guild)
     fake.inject_fault(CALLBACK, status=429, retry_after=0.05)
     assert (await fake.slash("ping", user=alice, channel=general)).content == "pong"
     assert [r.status for r in fake.requests if r.route == CALLBACK] == [429, 200]
@@ -172,10 +187,12 @@ async def test_faults_on_a_route(
 
 
 async def test_a_dropped_gateway_resumes_and_replays(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
-    alice, general = named(guild, "alice"), fake.channel("general", guild)
     await fake.drop_gateway()
     during = await fake.slash("ping", user=alice, channel=general, wait=False)  # while down
     await fake.wait_resumed()

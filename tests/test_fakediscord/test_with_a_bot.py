@@ -13,6 +13,7 @@ from PIL import Image
 from tests.fakediscord import (
     BotRunner,
     ChannelType,
+    FakeChannel,
     FakeDiscord,
     FakeGuild,
     FakeMember,
@@ -23,12 +24,11 @@ from tests.fakediscord import (
 from .toybot import ToyBot
 
 
-def named(guild: FakeGuild, name: str) -> FakeMember:
-    return next(m for m in guild.members.values() if m.user.username == name)
-
-
 async def test_ready_guilds_and_command_sync(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
     assert toy.is_ready() and [g.id for g in toy.guilds] == [guild.id]
@@ -50,10 +50,12 @@ async def test_ready_guilds_and_command_sync(
 
 
 async def test_slash_command_reply(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
-    alice, general = named(guild, "alice"), fake.channel("general", guild)
     result = await fake.slash("ping", user=alice, channel=general)
     assert result.response_type == ResponseType.CHANNEL_MESSAGE
     assert result.content == "pong" and not result.ephemeral
@@ -64,11 +66,13 @@ async def test_slash_command_reply(
 
 
 async def test_member_option_resolves_and_only_allowed_mentions_ping(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    bob: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
-    alice, bob = named(guild, "alice"), named(guild, "bob")
-    general = fake.channel("general", guild)
     result = await fake.slash(
         "greet", {"member": bob, "style": "loud"}, user=alice, channel=general
     )
@@ -84,11 +88,12 @@ async def test_member_option_resolves_and_only_allowed_mentions_ping(
 
 
 async def test_defer_then_follow_ups_with_a_png(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
-    alice = named(guild, "alice")
-    general = fake.channel("general", guild)
     result = await fake.slash("draw", user=alice, channel=general)
     await result.wait_followups(1)
     assert result.deferred and result.response_type == ResponseType.DEFERRED_CHANNEL_MESSAGE
@@ -105,11 +110,12 @@ async def test_defer_then_follow_ups_with_a_png(
 
 
 async def test_autocomplete_choices(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
-    alice = named(guild, "alice")
-    general = fake.channel("general", guild)
     choices = await fake.autocomplete(
         "colour", {"name": "blue-1"}, focused="name", user=alice, channel=general
     )
@@ -120,11 +126,15 @@ async def test_autocomplete_choices(
 
 
 async def test_buttons_edit_their_message_and_survive_a_restart(
-    fake_discord: FakeDiscord, guild: FakeGuild, bot_runner: BotRunner, toy: ToyBot
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: FakeMember,
+    bob: FakeMember,
+    general: FakeChannel,
+    bot_runner: BotRunner,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
-    alice, bob = named(guild, "alice"), named(guild, "bob")
-    general = fake.channel("general", guild)
     board = (await fake.slash("counter", user=alice, channel=general)).reply
     assert board is not None and board.custom_ids == ["counter:0"]
     first = await fake.click(board, "counter:0", user=bob)
@@ -148,11 +158,12 @@ async def test_buttons_edit_their_message_and_survive_a_restart(
 
 
 async def test_a_thread_on_a_message(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
-    alice = named(guild, "alice")
-    general = fake.channel("general", guild)
     fake.expect_rejections(160004)  # the bot tries a second thread on the same message
     result = await fake.slash("room", {"topic": "Game 1"}, user=alice, channel=general)
     [thread] = fake.threads(general)
@@ -169,11 +180,13 @@ async def test_a_thread_on_a_message(
 
 
 async def test_channel_messages_are_posted_fetched_listed_and_edited(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
-    alice = named(guild, "alice")
-    general = fake.channel("general", guild)
     await fake.say(general, alice, "hello")
     await fake.slash("note", user=alice, channel=general)
     hello, note = fake.channel_history(general)
@@ -192,14 +205,16 @@ async def test_channel_messages_are_posted_fetched_listed_and_edited(
 
 
 async def test_messages_reach_a_bot_with_the_intent(
-    fake_discord: FakeDiscord, guild: FakeGuild, bot_runner: BotRunner
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: FakeMember,
+    bot_runner: BotRunner,
 ) -> None:
     fake = fake_discord
     intents = discord.Intents(guilds=True, guild_messages=True, members=True)
     bot = await bot_runner.start(lambda: ToyBot(guild.id, intents=intents))
     seen = bot.get_guild(guild.id)
     assert seen is not None and len(seen.members) == 3  # the members intent: all of them
-    alice = named(guild, "alice")
     seen_message = asyncio.ensure_future(bot.wait_for("message", timeout=5))
     games = fake.channel("games", guild)
     await fake.say(games, alice, "anyone for a game?")
@@ -208,7 +223,8 @@ async def test_messages_reach_a_bot_with_the_intent(
 
 
 async def test_a_bot_token_is_required_and_json_is_exactly_json(
-    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+    fake_discord: FakeDiscord,
+    toy: ToyBot,
 ) -> None:
     fake = fake_discord
     async with aiohttp.ClientSession() as http:
