@@ -5,7 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.db import GameRow, PlayerRow
-from bot.services import GameSnapshot, MoveText, PlayedMove, PlayerRef
+from bot.services import (
+    FORMATS,
+    PRESETS,
+    GameSnapshot,
+    ImpasseRule,
+    MoveText,
+    PlayedMove,
+    PlayerRef,
+)
+from bot.services.challenges import COLOR_WISHES
 from bot.services.loading import color_name, snapshot
 from bot.ui import text as wording
 from rules import Color, Game, Outcome, Termination
@@ -108,3 +117,13 @@ def test_help_fits_a_message() -> None:
 def test_truncate() -> None:
     assert wording.truncate("a" * 3000).endswith("…")
     assert len(wording.truncate("a" * 3000)) == wording.MAX_MESSAGE
+
+
+def test_every_preset_format_rule_and_colour_has_a_name() -> None:
+    """The choices are built from the service's tables: a new preset, format or rule
+    without a name would break the command tree at start-up."""
+    assert set(wording.TIME_PRESET_NAMES) == set(PRESETS)
+    assert set(wording.FORMAT_NAMES) == set(FORMATS)
+    assert set(wording.RULE_NAMES) == set(ImpasseRule) == set(wording.RULE_CHOICE_NOTES)
+    assert set(wording.COLOR_NAMES) == set(COLOR_WISHES)
+    assert set(wording.PERSPECTIVE_NAMES) == set(Color)
