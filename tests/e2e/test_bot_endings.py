@@ -7,7 +7,7 @@ import discord
 from bot.cogs.challenges import challenge_buttons
 from bot.services import PlayerRef
 from bot.ui import text
-from bot.ui.replies import mentions
+from bot.ui.replies import pings
 from rules.notation import read_record
 from tests.fakediscord import FakeMember, FakeMessage
 from tests.support.checks import assert_board
@@ -140,7 +140,7 @@ async def set_up_game(club: Club, sfen: str, rule: str) -> Table:
     message = await channel.send(
         text.challenge_text(challenge),
         view=challenge_buttons(challenge.id),
-        allowed_mentions=mentions(challenge.opponent),
+        allowed_mentions=pings(challenge.opponent),
     )
     await service.challenges.set_message(challenge.id, message.id)
     return await club.accept(club.fake.messages[message.id], bob)
@@ -164,7 +164,7 @@ async def test_impasse_declaration_under_the_27_point_rule(club: Club) -> None:
 
     # Not bob's to declare (it is alice's turn), and the game goes on.
     refused = await club.fake.click(report, f"js:declare:{table.game_id}", user=bob)
-    assert refused.ephemeral and "your own turn" in refused.content
+    assert refused.ephemeral and "It is alice's move" in refused.content
 
     # Alice takes a rook out of the camp: the old button now refuses, with the reason.
     await club.play(table, [(alice, "9a9d"), (bob, "5h5i")])

@@ -170,7 +170,7 @@ async def test_endings_stored_but_never_posted_are_reported_at_the_next_start(
     await first_run.moves.resign(resigned.id, ALICE.user_id)
     posted = await start_game(first_run)
     await first_run.moves.resign(posted.id, BOB.user_id)
-    await first_run.store.mark_end_announced(posted.id)  # this one was posted
+    await first_run.deadlines.ending_posted(posted.id)  # this one was posted
     overdue = await start_game(first_run, time_control="1d")
     clock.advance(days=2)  # falls due while the bot is down
 
@@ -187,7 +187,7 @@ async def test_endings_stored_but_never_posted_are_reported_at_the_next_start(
 
     # A run that posts what it is told notes it; the run after has nothing left to post.
     for game in (*events.unannounced, *events.timed_out):
-        await next_run.store.mark_end_announced(game.id)
+        await next_run.deadlines.ending_posted(game.id)
     third = RecordingEvents()
     await GameService(db, clock=clock, events=third).deadlines.check()
     assert third.unannounced == [] and third.timed_out == []
