@@ -34,14 +34,20 @@ def rgb(png: bytes) -> Image.Image:
     return decode(png).convert("RGB")
 
 
-def corner(image: Image.Image, square: Square | int, perspective: Color = Color.SENTE) -> tuple:
+def corner(
+    image: Image.Image, square: Square | int, perspective: Color = Color.SENTE
+) -> tuple[int, ...]:
     """A pixel inside the cell but outside any piece (pieces leave the corners free)."""
     left, top, _right, _bottom = layout.square_box(square, perspective)
-    return image.getpixel((left + 4, top + 4))
+    pixel = image.getpixel((left + 4, top + 4))
+    assert isinstance(pixel, tuple)
+    return pixel
 
 
-def colours_in(image: Image.Image, box: layout.Box) -> set[tuple[int, int, int]]:
-    return {colour for _count, colour in image.crop(box).getcolors(maxcolors=1 << 16)}
+def colours_in(image: Image.Image, box: layout.Box) -> set[tuple[int, ...]]:
+    colours = image.crop(box).getcolors(maxcolors=1 << 16)
+    assert colours is not None
+    return {colour for _count, colour in colours if isinstance(colour, tuple)}
 
 
 def inside(box: layout.Box, inset: int) -> layout.Box:
@@ -85,7 +91,7 @@ def test_the_same_position_gives_the_same_picture_and_is_not_changed() -> None:
 
 def test_options_are_keyword_only() -> None:
     with pytest.raises(TypeError):
-        render_board(Position.initial(), None)  # type: ignore[misc]
+        render_board(Position.initial(), None)  # type: ignore[call-arg]
 
 
 # ----------------------------------------------------------------- last move
@@ -158,7 +164,7 @@ def test_gote_perspective_numbers_the_files_from_the_other_side() -> None:
 # ----------------------------------------------------------------- hands
 
 
-def stand_colours(image: Image.Image, color: Color, perspective: Color) -> set[tuple]:
+def stand_colours(image: Image.Image, color: Color, perspective: Color) -> set[tuple[int, ...]]:
     return colours_in(image, inside(layout.hand_box(color, perspective), 4))
 
 
@@ -193,7 +199,7 @@ def test_full_hands_fill_seven_rows_with_counts() -> None:
     position = Position.from_sfen(FULL_HANDS)  # sente one of each, gote 3g 3n 17p
     image = rgb(render_board(position))
 
-    def slot(color: Color, index: int) -> set[tuple[int, int, int]]:
+    def slot(color: Color, index: int) -> set[tuple[int, ...]]:
         return colours_in(image, layout.hand_slot_box(color, Color.SENTE, index))
 
     assert all(board.FACE in slot(Color.SENTE, index) for index in range(7))

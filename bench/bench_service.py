@@ -1,6 +1,6 @@
 """Benchmark of the game service on a database of 10,000 stored games.
 
-    python bench/service.py [--games 10000] [--samples 1000] [--seed 1] [--keep PATH]
+    python bench/bench_service.py [--games 10000] [--samples 1000] [--seed 1] [--keep PATH]
 
 Games are random legal playouts of 0 to 150 moves (generated in worker
 processes, stored in bulk through the repository). Then, each on games picked
@@ -163,7 +163,7 @@ async def measure(db: Database, playouts: dict[int, Playout], samples: int, seed
     play_warm: list[float] = []
     for game_id in cold_ids:
         mover = (await service.games.get(game_id)).to_move  # untimed: who moves
-        service._games.drop(game_id)  # forget the replay again: a cold play
+        service.store.forget(game_id)  # forget the replay again: a cold play
         text = playouts[game_id].next_move
         assert mover is not None and text is not None
         await timed(play_cold, service.moves.play(game_id, mover.user_id, text))

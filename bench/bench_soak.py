@@ -1,10 +1,10 @@
 """Soak: a database of 10,000 games and 200,000+ moves, then a long run of commands.
 
-    python bench/soak.py [--games 10000] [--max-plies 40] [--plays 5000] [--seed 3]
+    python bench/bench_soak.py [--games 10000] [--max-plies 40] [--plays 5000] [--seed 3]
                          [--tracemalloc]
 
 1. Random legal playouts (0 to ``--max-plies`` plies, about 20 on average, so 10,000 games
-   hold some 200,000 moves), stored in bulk through the repositories as bench/service.py
+   hold some 200,000 moves), stored in bulk through the repositories as bench/bench_service.py
    does, with deadlines far enough away that no game times out during the run.
 2. One ``GameService`` (default cache) serves a long mixed run, as a busy server would: for
    each of ``--plays`` moves on a random active game, the player first looks at it
@@ -61,8 +61,8 @@ from typing import TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import memory
+from bench.bench_service import NOW, Playout, report, store
 from bench.memory import MB, rss_mb
-from bench.service import NOW, Playout, report, store
 from bot.db import Database
 from bot.services import GameService, ServiceError
 from rules import Game

@@ -1,4 +1,4 @@
-"""Board image speed and size: `python bench/render.py [--runs 200]`.
+"""Board image speed and size: `python bench/bench_render.py [--runs 200]`.
 
 For each benchmark position, renders the PNG (composition plus PNG encoding,
 exactly what `render.render_board` returns) after a warm-up, and prints the
@@ -9,8 +9,10 @@ The first render in a process also draws and caches the background and piece
 images; that one-off cost is printed separately.
 
 Then a whole professional game, board after board as the bot sends them, with
-the band cache as it fills in a running bot, against Pillow's own PNG encoder
-at the same zlib level on the same pictures (the reference, in the same run).
+the band cache as it fills in a running bot: first the PNG encoding alone against
+Pillow's own PNG encoder at the same zlib level on the same pictures, then the
+whole render (drawing included) against drawing the whole picture and encoding
+it with Pillow (the references, in the same run).
 """
 
 from __future__ import annotations
@@ -137,6 +139,40 @@ def game_boards(render: Any) -> None:
         f"largest {max(their_sizes):,} bytes  mean {statistics.mean(their_sizes):,.0f}"
     )
     print(f"band encoder / Pillow: {ours_ms / theirs_ms:.2f} of the time")
+    whole_boards(render, game)
+
+
+def whole_boards(render: Any, game: Any) -> None:
+    """The same boards as the bot sends them, drawing included: `render_board` (which draws
+    and compresses only the bands it has not seen) against drawing the whole picture and
+    encoding it with Pillow (the reference), five passes over the game, the band cache
+    cleared before each."""
+    frames = []
+    position = game.position_at(0)
+    for move in game.moves:
+        position.push(move)
+        frames.append((position.copy(), move))
+    ours: list[float] = []
+    theirs: list[float] = []
+    for _ in range(5):
+        render.board._ENCODER.clear()
+        for board, move in frames:
+            t0 = time.perf_counter()
+            render.render_board(board, last_move=move, sente_name="Hanako")
+            ours.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            picture = render.render_image(board, last_move=move, sente_name="Hanako")
+            picture.save(io.BytesIO(), "PNG", compress_level=render.board.PNG_COMPRESS_LEVEL)
+            theirs.append(time.perf_counter() - t0)
+    ours_ms, theirs_ms = statistics.median(ours) * 1e3, statistics.median(theirs) * 1e3
+    print(f"\nthe same boards drawn and encoded, as the bot sends them ({len(ours)} renders)")
+    ours_p99 = percentile(ours, 0.99) * 1e3
+    print(f"render_board            median {ours_ms:.2f} ms  p99 {ours_p99:.2f} ms")
+    print(
+        f"whole picture + Pillow  median {theirs_ms:.2f} ms  "
+        f"p99 {percentile(theirs, 0.99) * 1e3:.2f} ms"
+    )
+    print(f"render_board / reference: {ours_ms / theirs_ms:.2f} of the time")
 
 
 if __name__ == "__main__":

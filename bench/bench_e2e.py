@@ -1,6 +1,6 @@
 """End-to-end benchmark: many games at once through discord.py and the fake Discord.
 
-    python bench/e2e.py [--games 50] [--moves 10] [--think SECONDS] [--bot-log]
+    python bench/bench_e2e.py [--games 50] [--moves 10] [--think SECONDS] [--bot-log]
 
 The fake Discord (tests/fakediscord) runs in this process on 127.0.0.1; the bot runs in a separate
 process (`create_bot` on a fresh temporary database, discord.py pointed at the fake), so its

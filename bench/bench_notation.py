@@ -4,7 +4,7 @@ Prints the median time of `parse_move` and of `format_move` in every style, over
 legal move of the matsuri position, and the time to read and write the longest record
 of tests/data/records in each format. Target: parse or format under 300 microseconds.
 
-    python bench/notation.py
+    python bench/bench_notation.py
 """
 
 from __future__ import annotations

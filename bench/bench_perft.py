@@ -1,6 +1,6 @@
 """Perft and move-generation speed of the rules core against python-shogi, in one run.
 
-    python bench/perft.py            # from the repository root
+    python bench/bench_perft.py            # from the repository root
 
 Both sides count the same way: the tree is walked with make/unmake and the last ply is
 counted without being played (bulk counting; python-shogi: ``len(list(board.legal_moves))``).
@@ -14,6 +14,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from importlib.metadata import version
 from pathlib import Path
 
@@ -62,6 +63,10 @@ def median_time(function: Callable[[], object], runs: int = RUNS, number: int = 
     return statistics.median(times)
 
 
+def _shogi_moves(board: shogi.Board) -> list[object]:
+    return list(board.legal_moves)
+
+
 def main() -> None:
     print(
         f"Python {sys.version.split()[0]}, python-shogi {version('python-shogi')}, median of {RUNS}"
@@ -78,8 +83,8 @@ def main() -> None:
             raise SystemExit(
                 f"{name}: perft({depth}) ours {ours}, python-shogi {theirs}, expected {expected}"
             )
-        ours_time = median_time(lambda p=position, d=depth: perft(p, d))
-        theirs_time = median_time(lambda b=board, d=depth: shogi_perft(b, d))
+        ours_time = median_time(partial(perft, position, depth))
+        theirs_time = median_time(partial(shogi_perft, board, depth))
         ratio = theirs_time / ours_time
         ratios.append(ratio)
         label = f"{name} d{depth}"
@@ -99,7 +104,7 @@ def main() -> None:
             return position.legal_moves()
 
         ours_time = median_time(generate, number=200)
-        theirs_time = median_time(lambda b=board: list(b.legal_moves), number=5)
+        theirs_time = median_time(partial(_shogi_moves, board), number=5)
         ratio = theirs_time / ours_time
         print(
             f"{name:<20}{count:>10}{ours_time * 1e6:>11,.0f} us"

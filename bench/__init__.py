@@ -1,0 +1,6 @@
+"""Speed and memory benchmarks, each a script (`python bench/bench_e2e.py`, ...).
+
+A package so that the benchmarks can share code (`bench.memory`, `bench.bench_service`)
+and type checkers map each file to one module name. The scripts are named `bench_*` so
+that none shadows a package when run: a script's own folder comes first on `sys.path`.
+"""
