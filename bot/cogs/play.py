@@ -23,6 +23,7 @@ from bot.ui.suggestions import rank_moves
 from bot.ui.threads import post_board
 
 log = logging.getLogger(__name__)
+ALREADY_ANSWERED = 40060  # Discord's code for a second answer to one interaction
 
 
 class PromotionButton(
@@ -114,18 +115,23 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
 
 async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove, content: str) -> bool:
     """Answer the move in its thread with the board; False if the board must still be
-    posted (the answer was deferred, refused as too late, or failed)."""
-    interaction = reply.interaction
+    posted: the answer was deferred, or it surely did not reach the thread (refused as too
+    late, or failed without Discord saying it was already given)."""
+    interaction, game_id = reply.interaction, played.game.id
     try:
         board = await reply.within(bot.boards.file(played.game), ephemeral=True)
         if interaction.response.is_done():
             await reply.send(text.played_note(played.move), ephemeral=True)
             return False
         await reply.send(content, file=board, allowed_mentions=pings(played.next_player))
+    except discord.HTTPException as error:
+        if error.code != ALREADY_ANSWERED:
+            log.warning("could not answer game %s's move; posting it", game_id, exc_info=True)
+            return False
+        # A retry of an answer Discord had taken (its reply was lost): the board is there.
+        log.info("game %s: the move's answer had reached Discord already", game_id)
     except Exception:
-        log.warning(
-            "could not answer the move in game %s; posting it", played.game.id, exc_info=True
-        )
+        log.exception("could not answer game %s's move; posting it", game_id)
         return False
     await _note_ending(bot, played)
     return True
