@@ -77,6 +77,7 @@ class ResponseType:
 
     CHANNEL_MESSAGE: Final = 4
     DEFERRED_CHANNEL_MESSAGE: Final = 5
+    DEFERRED_UPDATE_MESSAGE: Final = 6
     UPDATE_MESSAGE: Final = 7
     AUTOCOMPLETE_RESULT: Final = 8
 
@@ -84,7 +85,7 @@ class ResponseType:
 #: Which callback types Discord accepts for which interaction type (of those modelled).
 ALLOWED_RESPONSES: Final[dict[int, frozenset[int]]] = {
     InteractionType.APPLICATION_COMMAND: frozenset({4, 5}),
-    InteractionType.MESSAGE_COMPONENT: frozenset({4, 5, 7}),
+    InteractionType.MESSAGE_COMPONENT: frozenset({4, 5, 6, 7}),
     InteractionType.AUTOCOMPLETE: frozenset({8}),
 }
 

@@ -161,7 +161,7 @@ class RestApi:
         data = body.get("data") or {}
         if not isinstance(data, dict):
             raise form_error("data", "Must be an object.")
-        if kind in (6, 9):
+        if kind == 9:
             raise not_modelled(f"interaction response type {kind}")
         if kind not in ALLOWED_RESPONSES[interaction.type]:
             raise form_error(
@@ -185,7 +185,8 @@ class RestApi:
             interaction.committed_original_id = message.id
             reply["interaction"]["response_message_id"] = str(message.id)
             reply["resource"]["message"] = world.message_payload(message)
-            actions.append(publish(self.gateway, message, event))
+            if event:
+                actions.append(publish(self.gateway, message, event))
 
         async def record_response() -> None:
             interaction.response_type = kind
@@ -226,6 +227,9 @@ class RestApi:
             message = world.messages[interaction.message_id or 0]
             apply_edit(world, message, data, files, allowed_flags=INTERACTION_FLAGS, path="data.")
             return message, "MESSAGE_UPDATE"
+        if kind == ResponseType.DEFERRED_UPDATE_MESSAGE:
+            # Nothing shows yet; "@original" is now the message the pressed button is on.
+            return world.messages[interaction.message_id or 0], ""
         validate_choices(data.get("choices"), _focused_type(interaction.data.get("options") or []))
         return None, ""
 
@@ -271,6 +275,10 @@ class RestApi:
 
     async def get_webhook_message(self, req: Request) -> Reply:
         """``@original`` or a follow-up of this interaction."""
+        _, message = self._webhook_message(req)
+        return Reply(200, self.world.message_payload(message))
+
+    def _webhook_message(self, req: Request) -> tuple[FakeInteraction, FakeMessage]:
         interaction = self._token_interaction(req)
         raw = req.params["message_id"]
         if raw == "@original":
@@ -280,7 +288,33 @@ class RestApi:
             message = found if found is not None and _answers(found, interaction) else None
         if message is None:
             raise DiscordHTTPError(404, ErrorCode.UNKNOWN_MESSAGE, "Unknown Message")
-        return Reply(200, self.world.message_payload(message))
+        return interaction, message
+
+    async def edit_webhook_message(self, req: Request) -> Reply:
+        """Edit ``@original`` (for a deferred button, the message the button is on) or a
+        follow-up of this interaction."""
+        _, message = self._webhook_message(req)
+        apply_edit(self.world, message, req.json or {}, req.files, allowed_flags=INTERACTION_FLAGS)
+        return Reply(
+            200,
+            self.world.message_payload(message),
+            [publish(self.gateway, message, "MESSAGE_UPDATE")],
+        )
+
+    async def delete_webhook_message(self, req: Request) -> Reply:
+        """Delete ``@original`` or a follow-up: it is gone for everyone, and the next
+        follow-up is a new message."""
+        _, message = self._webhook_message(req)
+        del self.world.messages[message.id]
+        payload = {"id": str(message.id), "channel_id": str(message.channel_id)}
+        if message.guild_id:
+            payload["guild_id"] = str(message.guild_id)
+
+        async def announce() -> None:
+            if message.published and not message.ephemeral and not message.loading:
+                await self.gateway.dispatch("MESSAGE_DELETE", payload)
+
+        return Reply(204, None, [announce])
 
     # -- channels and messages ------------------------------------------------------------------
 
@@ -396,6 +430,10 @@ ROUTES: Final[tuple[Route, ...]] = (
     _route("POST", "/interactions/{interaction_id}/{token}/callback", RestApi.callback, auth=False),
     _route("POST", _WEBHOOK, RestApi.followup, auth=False),
     _route("GET", _WEBHOOK + "/messages/{message_id}", RestApi.get_webhook_message, auth=False),
+    _route("PATCH", _WEBHOOK + "/messages/{message_id}", RestApi.edit_webhook_message, auth=False),
+    _route(
+        "DELETE", _WEBHOOK + "/messages/{message_id}", RestApi.delete_webhook_message, auth=False
+    ),
     _route("GET", "/channels/{channel_id}", RestApi.get_channel),
     _route("GET", "/channels/{channel_id}/messages", RestApi.list_messages),
     _route("POST", "/channels/{channel_id}/messages", RestApi.create_message),

@@ -234,3 +234,36 @@ async def test_a_bot_token_is_required_and_json_is_exactly_json(
             assert (await reply.json())["id"] == str(fake.bot_user.id)
         async with http.get(fake.api_base + "/users/@me") as reply:
             assert reply.status == 401
+
+
+async def test_public_thinking_deleted_then_a_private_follow_up(
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
+) -> None:
+    """Deleting ``@original`` takes the "thinking" note away for everyone; the follow-up
+    after it is a message of its own, private if asked."""
+    fake = fake_discord
+    result = await fake.slash("think", user=alice, channel=general)
+    await result.wait_followups(1)
+    assert result.deferred and result.original is None
+    [answer] = result.followups
+    assert answer.ephemeral and answer.content == "Only you see this"
+    assert fake.channel_history(general) == []
+
+
+async def test_a_deferred_button_edits_its_message_afterwards(
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    bob: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
+) -> None:
+    fake = fake_discord
+    posted = (await fake.slash("later", user=alice, channel=general)).reply
+    assert posted is not None and posted.custom_ids == ["later"]
+    pressed = await fake.click(posted, "later", user=bob)
+    assert pressed.response_type == ResponseType.DEFERRED_UPDATE_MESSAGE
+    assert posted.content == "Done later" and posted.custom_ids == []
+    assert [h["content"] for h in posted.history] == ["Press it"]

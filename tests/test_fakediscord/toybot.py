@@ -58,6 +58,26 @@ def counter_view(n: int) -> discord.ui.View:
     return view
 
 
+class LaterButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"later"):
+    """A button that acknowledges at once and edits its message afterwards."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="Later", custom_id="later"))
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+    ) -> LaterButton:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content="Done later", view=None)
+
+
 class NameModal(discord.ui.Modal, title="Name your game"):
     """Modals are not modelled: the fake refuses to show one."""
 
@@ -79,7 +99,7 @@ class ToyBot(commands.Bot):
         self._add_commands()
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(CounterButton)
+        self.add_dynamic_items(CounterButton, LaterButton)
         await self.tree.sync()
         await self.tree.sync(guild=discord.Object(self.guild_id))
 
@@ -120,6 +140,18 @@ class ToyBot(commands.Bot):
             await interaction.followup.send("And a second follow-up", ephemeral=True)
             original = await interaction.original_response()
             assert original.content == "Here it is"
+
+        @tree.command(description="Think in public, then answer privately")
+        async def think(interaction: discord.Interaction[Any]) -> None:
+            await interaction.response.defer(thinking=True)
+            await interaction.delete_original_response()
+            await interaction.followup.send("Only you see this", ephemeral=True)
+
+        @tree.command(description="Post a button that answers later")
+        async def later(interaction: discord.Interaction[Any]) -> None:
+            view = discord.ui.View(timeout=None)
+            view.add_item(LaterButton())
+            await interaction.response.send_message("Press it", view=view)
 
         @tree.command(description="Pick a colour")
         async def colour(interaction: discord.Interaction[Any], name: str) -> None:
