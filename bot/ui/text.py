@@ -282,7 +282,7 @@ have moved. Running out of time loses."""
 APOLOGY = "Sorry, something went wrong on our side. The game is unchanged; please try again."
 NOT_POSTED = (
     "Done, but I could not post it in the game's thread; "
-    "check that I may send messages there. `/board` shows the game."
+    "check that I may send messages there. /board shows the game."
 )
 BAD_OPTION = "I could not use one of the options; pick it from the list Discord offers."
 SERVER_ONLY = "This command works only inside a server."
