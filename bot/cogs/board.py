@@ -59,7 +59,8 @@ class BoardFeature(Feature):
         listed = await self.bot.service.games.active_for(
             owner.user_id, guild_id=server_of(interaction)
         )
-        await Reply(interaction).send(text.games_list_text(owner, listed), ephemeral=True)
+        own = owner.user_id == interaction.user.id
+        await Reply(interaction).send(text.games_list_text(owner, listed, own=own), ephemeral=True)
 
 
 async def setup(bot: GameBot) -> None:

@@ -113,9 +113,7 @@ class Moves:
             async with self._store.db.transaction() as tx:
                 if not await tx.games.advance(advance):
                     raise PositionChanged(MOVED_ON)
-                await tx.moves.insert(
-                    MoveRow(row.id, row.ply + 1, move.usi(), mover.user_id, now)
-                )
+                await tx.moves.insert(MoveRow(row.id, row.ply + 1, move.usi(), mover.user_id, now))
                 if deadline is not None:
                     await tx.deadlines.set(deadline)
                 else:

@@ -42,6 +42,7 @@ def safe(text: str) -> str:
 
 
 def mention(player: PlayerRef) -> str:
+    """A mention of the player; it notifies only where the message allows it."""
     return f"<@{player.user_id}>"
 
 
@@ -51,17 +52,20 @@ def timestamp(moment: datetime, style: str = "R") -> str:
 
 
 def thread_name(game: GameSnapshot) -> str:
+    """The name of a game's thread (Discord allows 100 characters)."""
     name = f"☗{game.sente.name} vs ☖{game.gote.name}"
     return name[:100]
 
 
 def deadline_text(deadline: datetime | None) -> str:
+    """When the player to move must move, in the reader's own time zone."""
     if deadline is None:
         return "no time limit"
     return f"deadline {timestamp(deadline)} ({timestamp(deadline, 'f')})"
 
 
 def challenge_text(challenge: Challenge) -> str:
+    """The challenge message: who challenges whom, the settings, the expiry."""
     colour = {
         "sente": "plays ☗ sente",
         "gote": "plays ☖ gote",
@@ -85,6 +89,7 @@ def challenge_closed(challenge: Challenge) -> str:
 
 
 def challenge_closed_text(challenge: Challenge) -> str:
+    """How a challenge was closed: accepted, declined, withdrawn or expired."""
     verbs = {
         "declined": f"{safe(challenge.opponent.name)} declined the challenge.",
         "cancelled": f"{safe(challenge.challenger.name)} withdrew the challenge.",
@@ -95,6 +100,7 @@ def challenge_closed_text(challenge: Challenge) -> str:
 
 
 def game_start_text(game: GameSnapshot) -> str:
+    """The first post in a game's thread: the players, the time, who moves first."""
     handicap = (
         ""
         if game.handicap.id == "even"
@@ -193,12 +199,15 @@ def board_caption(game: GameSnapshot) -> str:
     return "\n".join(lines)
 
 
-def games_list_text(owner: PlayerRef, games: list[GameSummary]) -> str:
+def games_list_text(owner: PlayerRef, games: list[GameSummary], *, own: bool) -> str:
+    """`/games`: a member's active games, theirs to move first; `own` when the reader is
+    that member (then it is "your turn", else theirs "to move")."""
     if not games:
         return f"{safe(owner.name)} has no active games. Start one with `/challenge`."
     lines = [f"Active games of {safe(owner.name)}:"]
     for summary in games:
-        turn = "**your turn**" if summary.your_turn else "waiting"
+        to_move = "**your turn**" if own else "**to move**"
+        turn = to_move if summary.your_turn else "waiting"
         where = f"<#{summary.thread_id}>" if summary.thread_id else f"game {summary.id}"
         deadline = f", {timestamp(summary.deadline)}" if summary.deadline else ""
         lines.append(
@@ -223,6 +232,7 @@ def choose_game_text(question: ChooseGame) -> str:
 
 
 def impasse_text(report: ImpasseReport) -> str:
+    """What `/jishogi` shows: both players' counts and what the rule allows now."""
     game = report.game
     rule = RULE_NAMES[report.rule]
     lines = [f"Impasse count ({rule}):"]
@@ -249,12 +259,14 @@ def impasse_text(report: ImpasseReport) -> str:
 
 
 def reminder_text(game: GameSnapshot) -> str:
+    """The reminder to the player to move, before their deadline."""
     player = game.to_move
     who = mention(player) if player else "Next player"
     return f"{who}, a reminder: your move in this game is due {deadline_text(game.deadline)}."
 
 
 def truncate(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` cut to Discord's message limit, with an ellipsis if cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -305,10 +317,12 @@ def played_note(move: MoveText, *, posted_in: int | None = None) -> str:
 
 
 def resign_question(opponent: PlayerRef) -> str:
+    """The private confirmation `/resign` asks for."""
     return f"Resign the game against {safe(opponent.name)}?"
 
 
 def count_proposed(opponent: PlayerRef) -> str:
+    """Posted in the thread: the opponent is asked to accept the 24-point count."""
     return (
         f"{mention(opponent)}, your opponent proposes to settle the impasse by the "
         "24-point count. Accept with the button or keep playing."
@@ -341,6 +355,7 @@ def move_choice(move: MoveText) -> str:
 
 
 def typed_time_choice(typed: str) -> str:
+    """The suggestion that takes a time control as typed."""
     return f"{typed.strip()[:90]} (as typed)"
 
 
@@ -412,6 +427,7 @@ RULE_CHOICE_NOTES = {
 
 
 def rule_choice(rule: ImpasseRule) -> str:
+    """An impasse rule as a choice of `/challenge`."""
     return f"{RULE_NAMES[rule]} ({RULE_CHOICE_NOTES[rule]})"
 
 
@@ -426,4 +442,5 @@ FORMAT_NAMES = {
 
 
 def handicap_name(handicap: Handicap) -> str:
+    """A handicap as a choice of `/challenge`."""
     return "Even" if handicap is Handicap.EVEN else f"{handicap.english} ({handicap.japanese})"

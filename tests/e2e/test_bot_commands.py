@@ -52,7 +52,8 @@ async def test_games_lists_yours_to_move_first_with_links_and_deadlines(club: Cl
 
     bobs = await club.fake.slash("games", {"member": bob}, user=carol, channel=club.channel)
     [heading, line] = bobs.content.splitlines()
-    assert "bob" in heading and f"<#{waiting.thread.id}>" in line and "your turn" in line
+    assert "bob" in heading and f"<#{waiting.thread.id}>" in line and "to move" in line
+    assert "your turn" not in line  # carol reads bob's list: it is bob's turn, not hers
 
     carols = await club.fake.slash("games", {"member": carol}, user=bob, channel=club.channel)
     [heading, line] = carols.content.splitlines()
