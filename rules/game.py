@@ -87,8 +87,8 @@ class Game:
 
         The start position and the moves are never changed in place (moves are
         frozen), so the copy shares them; the current position and the repetition
-        bookkeeping are copied. For a 101-move game: 13 µs, against 358 µs for
-        `copy.deepcopy` sharing the moves, which a server pays on every move it stores.
+        bookkeeping are copied: a small fraction of what `copy.deepcopy` costs, which a
+        server would pay on every move it stores.
         """
         other = Game.__new__(Game)
         other.start = self.start
