@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from bot.db import ChallengeRow, DeadlineRow, NewChallenge, NewGame, PlayerRow
+from bot.db import ChallengeRow, DeadlineRow, NewChallenge, NewGame, PlayerRow, Session
 from rules import Color, Game, Handicap, SfenError
 
 from .clocks import TimeControl, due_at, reminder_at
@@ -113,7 +113,8 @@ class Challenges:
             created_at=now,
             expires_at=now + CHALLENGE_LIFETIME,
         )
-        async with self._store.db.transaction() as tx:
+
+        async def store(tx: Session) -> ChallengeRow | None:
             for player in (challenger, opponent):
                 await tx.players.upsert(PlayerRow(player.user_id, player.name, player.is_bot), now)
             existing = await tx.challenges.open_between(
@@ -124,8 +125,9 @@ class Challenges:
                     f"There is already an open challenge between you and {opponent.name}; "
                     "answer or cancel it first."
                 )
-            challenge_id = await tx.challenges.create(new)
-            record = await tx.challenges.get(challenge_id)
+            return await tx.challenges.get(await tx.challenges.create(new))
+
+        record = await self._store.db.run(store)
         assert record is not None
         self._store.deadline_set(new.expires_at)
         return _challenge(record)
@@ -199,14 +201,17 @@ class Challenges:
         )
         first = Color.SENTE if start.split()[1] == "b" else Color.GOTE
         due = due_at(now, record.bank, record.period)
-        async with self._store.db.transaction() as tx:
+
+        async def store(tx: Session) -> int:
             game_id = await tx.games.create(new)
             if not await tx.challenges.close(record.id, "accepted", game_id=game_id):
                 raise ServiceError(CHALLENGE_CLOSED)
             if due is not None:
                 player = sente if first is Color.SENTE else gote
-                deadline = DeadlineRow(game_id, player, due, reminder_at(now, due))
-                await tx.deadlines.set(deadline)
+                await tx.deadlines.set(DeadlineRow(game_id, player, due, reminder_at(now, due)))
+            return game_id
+
+        game_id = await self._store.db.run(store)
         log.info("challenge %s accepted: game %s", record.id, game_id)
         if due is not None:
             self._store.deadline_set(due)

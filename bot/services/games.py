@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 
 from .errors import ChooseGame, NotFound, ServiceError
 from .loading import color_of, line_of
@@ -11,6 +12,7 @@ from .store import GameStore, no_such_game
 from .values import GameSnapshot, GameSummary, MoveText
 
 log = logging.getLogger(__name__)
+THREADS_REMEMBERED = 4096
 
 
 def _sorted_summaries(games: list[GameSummary]) -> list[GameSummary]:
@@ -28,6 +30,7 @@ class Games:
 
     def __init__(self, store: GameStore) -> None:
         self._store = store
+        self._threads: OrderedDict[int, tuple[int, int]] = OrderedDict()
 
     async def get(self, game_id: int, *, guild_id: int | None = None) -> GameSnapshot:
         """The game now (ended on time first if its deadline passed). With `guild_id`, a
@@ -62,16 +65,17 @@ class Games:
         thread_id: int | None = None,
     ) -> int:
         """As `resolve`, but only the id: in a game's thread, where nearly every move is
-        typed, that is one query, and a move then loads its game once, not twice."""
+        typed, that asks the database nothing once the thread is known, and a move then
+        loads its game once."""
         if game_id is not None:
             return game_id
         if thread_id is not None:
-            async with self._store.db.query() as q:
-                record = await q.games.by_thread(thread_id)
-            if record is not None:
-                if guild_id is not None and record.guild_id != guild_id:
-                    raise no_such_game(record.id)
-                return record.id
+            found = await self._game_of_thread(thread_id)
+            if found is not None:
+                game, game_guild = found
+                if guild_id is not None and game_guild != guild_id:
+                    raise no_such_game(game)
+                return game
         games = await self.active_for(user_id, guild_id=guild_id)
         if not games:
             raise NotFound("You have no active games here; start one with /challenge.")
@@ -81,6 +85,23 @@ class Games:
         if len(games) == 1:
             return games[0].id
         raise ChooseGame("You have several games; say which one.", games)
+
+    async def _game_of_thread(self, thread_id: int) -> tuple[int, int] | None:
+        """The game played in a thread, and its server. A thread belongs to one game for
+        good, so once found it is remembered (the answer cannot go stale, even when other
+        processes write the database)."""
+        known = self._threads.get(thread_id)
+        if known is not None:
+            self._threads.move_to_end(thread_id)
+            return known
+        async with self._store.db.query() as q:
+            row = await q.games.by_thread(thread_id)
+        if row is None:
+            return None
+        self._threads[thread_id] = (row.id, row.guild_id)
+        if len(self._threads) > THREADS_REMEMBERED:
+            self._threads.popitem(last=False)
+        return row.id, row.guild_id
 
     async def active_for(self, user_id: int, *, guild_id: int | None = None) -> list[GameSummary]:
         """The user's active games, theirs to move first, then by deadline."""
@@ -104,6 +125,8 @@ class Games:
         async with self._store.db.transaction() as tx:
             if not await tx.games.set_thread(game_id, thread_id):
                 raise no_such_game(game_id)
+        for old in [t for t, (game, _) in self._threads.items() if game == game_id]:
+            del self._threads[old]
 
     async def warm_up(self, limit: int | None = None) -> int:
         """Replay the most recently moved active games into the cache, so that the first

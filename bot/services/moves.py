@@ -6,7 +6,7 @@ import logging
 from dataclasses import replace
 from datetime import datetime
 
-from bot.db import Conflict, DeadlineRow, GameAdvance, MoveRow
+from bot.db import Conflict, DeadlineRow, GameAdvance, MoveRow, Session
 from rules import Color, Game, IllegalMoveError, InvalidMoveError, Move, Outcome, Termination
 from rules.notation import AmbiguousMoveError, parse_move
 
@@ -109,17 +109,20 @@ class Moves:
         deadline = None
         if due is not None:
             deadline = DeadlineRow(row.id, following.user_id, due, reminder_at(now, due))
+
+        async def store(tx: Session) -> None:
+            if not await tx.games.advance(advance):
+                raise PositionChanged(MOVED_ON)
+            await tx.moves.insert(MoveRow(row.id, row.ply + 1, move.usi(), mover.user_id, now))
+            if deadline is not None:
+                await tx.deadlines.set(deadline)
+            else:
+                await tx.deadlines.clear(row.id)
+            if renamed is not None:
+                await tx.players.upsert(renamed, now)
+
         try:
-            async with self._store.db.transaction() as tx:
-                if not await tx.games.advance(advance):
-                    raise PositionChanged(MOVED_ON)
-                await tx.moves.insert(MoveRow(row.id, row.ply + 1, move.usi(), mover.user_id, now))
-                if deadline is not None:
-                    await tx.deadlines.set(deadline)
-                else:
-                    await tx.deadlines.clear(row.id)
-                if renamed is not None:
-                    await tx.players.upsert(renamed, now)
+            await self._store.db.run(store)  # one round trip to the database for all of it
         except (Conflict, PositionChanged):
             # Another coroutine or process stored a move (or ended the game) first.
             self._store.forget(row.id)

@@ -17,7 +17,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.db import Database, GameRow
+from bot.db import Database, GameRow, Session
 from rules import Color, Outcome, Termination
 
 from .errors import GameOver, NotAPlayer, NotFound, NotYourTurn, PositionChanged, ServiceError
@@ -154,11 +154,13 @@ class GameStore:
         cached = self._games.get(row)
         if cached is not None:
             return cached
-        async with self.db.read() as tx:  # the row and its moves from one snapshot
-            row = await tx.games.get(game_id)
-            if row is None:
-                raise no_such_game(game_id)
-            moves = await tx.moves.usi_list(game_id)
+
+        async def read(tx: Session) -> tuple[GameRow | None, list[str]]:
+            return await tx.games.get(game_id), await tx.moves.usi_list(game_id)
+
+        row, moves = await self.db.run(read, write=False)  # the row and moves of one snapshot
+        if row is None:
+            raise no_such_game(game_id)
         return await self._rebuild(row, moves)
 
     async def _rebuild(self, row: GameRow, moves: Sequence[str]) -> GameSnapshot:
@@ -267,7 +269,8 @@ class GameStore:
         """Store the end of an active game; None if it had ended or moved on meanwhile
         (the conditional update is what makes the end happen exactly once)."""
         row = game.row
-        async with self.db.transaction() as tx:
+
+        async def store(tx: Session) -> bool:
             done = await tx.games.finish(
                 row.id,
                 termination=outcome.termination.value,
@@ -277,6 +280,9 @@ class GameStore:
             )
             if done:
                 await tx.deadlines.clear(row.id)
+            return done
+
+        done = await self.db.run(store)
         if not done:
             self._games.drop(row.id)
             return None

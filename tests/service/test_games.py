@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from bot.db import Database
+from bot.db import Database, GameRow
+from bot.db.games import GameRepository
 from bot.services import (
     GameOver,
     GameService,
     NotAPlayer,
+    NotFound,
     NotYourTurn,
     PositionChanged,
     ServiceError,
 )
 from rules import Color, Game, Handicap, Termination
 
-from .conftest import ALICE, BOB, CAROL, FakeClock, play_all, start_game
+from .conftest import ALICE, BOB, CAROL, GUILD, FakeClock, play_all, start_game
 
 SHORT_MATE = ["P-76", "７二金", "8h3c+", "G4a-4b", "+Bx42", "5a6a", "G*52"]
 SHORT_MATE_USI = ["7g7f", "6a7b", "8h3c+", "4a4b", "3c4b", "5a6a", "G*5b"]
@@ -168,3 +170,34 @@ def test_game_view_helpers() -> None:
     assert turn_of(Handicap.EVEN.sfen) is Color.SENTE
     assert turn_of(Handicap.LANCE.sfen) is Color.GOTE
     assert Game(Handicap.LANCE.sfen).position.turn is Color.GOTE
+
+
+async def test_a_threads_game_is_looked_up_once(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nearly every move is typed in its game's thread: after the first, finding the game
+    asks the database nothing; moving the game to another thread forgets the old one."""
+    game = await start_game(service)
+    await service.games.set_thread(game.id, 777)
+    lookups: list[int] = []
+    original = GameRepository.by_thread
+
+    async def counted(self: GameRepository, thread_id: int) -> GameRow | None:
+        lookups.append(thread_id)
+        return await original(self, thread_id)
+
+    monkeypatch.setattr(GameRepository, "by_thread", counted)
+    for _ in range(3):
+        assert await service.games.resolve_id(ALICE.user_id, guild_id=GUILD, thread_id=777) == (
+            game.id
+        )
+    assert lookups == [777]
+    with pytest.raises(NotFound):  # the same thread seen from another server
+        await service.games.resolve_id(ALICE.user_id, guild_id=GUILD + 1, thread_id=777)
+    await service.games.set_thread(game.id, 888)
+    assert await service.games.resolve_id(BOB.user_id, guild_id=GUILD, thread_id=888) == game.id
+    other = await start_game(service, challenger=CAROL)
+    await service.games.set_thread(other.id, 777)
+    assert await service.games.resolve_id(CAROL.user_id, guild_id=GUILD, thread_id=777) == (
+        other.id
+    )
