@@ -2,7 +2,7 @@
 
     python -m tests.support.bot_process URL TOKEN DATABASE CLOCK_FILE
 
-It runs the real bot exactly as ``bench/e2e.py`` does (``create_bot`` with ``sync_global``,
+It runs the real bot exactly as ``bench/bench_e2e.py`` does (``create_bot`` with ``sync_global``,
 discord.py pointed at the fake Discord at ``URL``), so that the test can kill it with SIGKILL
 at any moment and start another one on the same database file.  What it adds, all of it
 outside the bot:
