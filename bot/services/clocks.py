@@ -15,6 +15,7 @@ state after a restart is exactly the state before it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -41,9 +42,17 @@ _UNITS = {
     "mins": timedelta(minutes=1),
     "minute": timedelta(minutes=1),
     "minutes": timedelta(minutes=1),
+    # As Japanese players write them: 3日, 12時間, 30分, 1週間.
+    "週間": timedelta(weeks=1),
+    "週": timedelta(weeks=1),
+    "日": DAY,
+    "時間": HOUR,
+    "分": timedelta(minutes=1),
 }
-_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+)")
-_UNLIMITED = {"unlimited", "none", "no limit", "infinite", "∞", "無制限"}
+_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+|週間|週|日|時間|分)")
+_UNLIMITED = {"unlimited", "none", "no limit", "infinite", "∞", "無制限", "なし", "無し"}
+#: Words for "per move" that may follow the period: "1 day per move", "1日/手", "毎手".
+_PER_MOVE = ("per move", "/move", "/手", "毎手")
 _EXAMPLES = "Write it like `3d`, `12h`, `7d+1d` or `unlimited`."
 
 PRESETS: tuple[str, ...] = ("1d", "2d", "3d", "5d", "7d", "14d", "7d+1d", "unlimited")
@@ -91,10 +100,15 @@ class TimeControl:
     @classmethod
     def parse(cls, text: TimeControl | str) -> TimeControl:
         """`"3d"` (3 days per move), `"12h"`, `"7d+1d"` (7-day bank, then 1 day per move),
-        `"unlimited"`. Raises `ValueError` with a sentence for anything else."""
+        `"unlimited"`, and as Japanese players write them: `"3日"`, `"12時間"`,
+        `"７日＋１日"`, `"無制限"`. Raises `ValueError` with a sentence for anything else."""
         if isinstance(text, TimeControl):
             return text
-        wanted = text.strip().lower().replace("per move", "").replace("/move", "").strip()
+        # NFKC folds what a phone keyboard types in full width: ３日＋１日 is 3日+1日.
+        wanted = unicodedata.normalize("NFKC", text).strip().lower()
+        for words in _PER_MOVE:
+            wanted = wanted.replace(words, "")
+        wanted = wanted.strip()
         if wanted in _UNLIMITED:
             return cls(timedelta(), None)
         bank_text, plus, period_text = wanted.partition("+")

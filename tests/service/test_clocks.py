@@ -1,4 +1,4 @@
-"""Time controls as players type them, and the clock arithmetic (product.md section 4)."""
+"""Time controls as players type them, and the clock arithmetic."""
 
 from __future__ import annotations
 
@@ -29,6 +29,17 @@ H = timedelta(hours=1)
         ("90m", timedelta(), 90 * timedelta(minutes=1), "1 hour 30 minutes per move"),
         ("unlimited", timedelta(), None, "unlimited"),
         ("Unlimited", timedelta(), None, "unlimited"),
+        # Japanese, full width from a phone keyboard included.
+        ("3日", timedelta(), 3 * D, "3 days per move"),
+        ("３日", timedelta(), 3 * D, "3 days per move"),
+        ("12時間", timedelta(), 12 * H, "12 hours per move"),
+        ("7日+1日", 7 * D, D, "7 days + 1 day per move"),
+        ("７日＋１日", 7 * D, D, "7 days + 1 day per move"),
+        ("1日12時間", timedelta(), 36 * H, "1 day 12 hours per move"),
+        ("90分", timedelta(), 90 * timedelta(minutes=1), "1 hour 30 minutes per move"),
+        ("2週間", timedelta(), 14 * D, "14 days per move"),
+        ("1日/手", timedelta(), D, "1 day per move"),
+        ("無制限", timedelta(), None, "unlimited"),
     ],
 )
 def test_parse_and_describe(
@@ -52,6 +63,9 @@ def test_parse_and_describe(
         ("31d", "between 1 hour and 30 days"),
         ("61d+1d", "at most 60 days"),
         ("3d 4", "cannot read"),
+        ("3日間", "cannot read"),
+        ("三日", "cannot read"),
+        ("30分", "between 1 hour and 30 days"),
     ],
 )
 def test_bad_time_controls_say_why(text: str, words: str) -> None:
