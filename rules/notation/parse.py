@@ -31,6 +31,7 @@ _TRANSLATE = str.maketrans(
     {
         "−": "-", "ー": "-", "—": "-", "–": "-", "‐": "-", "‑": "-", "―": "-", "ｰ": "-",
         "×": "x", "’": "'", "′": "'", "‘": "'",
+        "步": "歩",  # the traditional form some phone keyboards offer first
     }
 )  # fmt: skip
 
