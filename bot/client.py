@@ -24,6 +24,7 @@ from .services import DeadlineScheduler, GameService
 from .services.store import utc_now
 from .ui.errors import GameTree
 from .ui.host import GameBot
+from .ui.i18n import CommandTranslator
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +92,7 @@ class ShogiBot(GameBot):
         if self._database is None:
             self._database = await Database.open(self.settings.database_path)
         self._service = GameService(self._database, clock=self._clock or utc_now)
+        await self.tree.set_translator(CommandTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
 
