@@ -6,7 +6,7 @@
 True
 
 `render/` depends on `rules` and Pillow only. The text comes from the font
-subset in `data/fonts/`, never from fonts installed on the machine. The
+subsets in `data/fonts/`, never from fonts installed on the machine. The
 geometry (where each square, hand and name is) lives in `render.layout`.
 """
 

@@ -25,13 +25,13 @@ from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache, wraps
 from typing import ParamSpec, TypeVar
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from rules import Color, Move, Position, Role
 from rules.types import KING_GLYPHS
 
 from . import layout as L
-from .fonts import font, printable
+from .fonts import font, name_font, printable
 from .png import BandEncoder
 
 RGB = tuple[int, int, int]
@@ -126,10 +126,15 @@ def _shrink(image: Image.Image, size: tuple[int, int]) -> Image.Image:
 
 
 def _text_centered(
-    draw: ImageDraw.ImageDraw, center: tuple[float, float], text: str, size: int, fill: RGB
+    draw: ImageDraw.ImageDraw,
+    center: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    face_at: Callable[[int], ImageFont.FreeTypeFont] = font,
 ) -> None:
     """Draw `text` with its ink box centred on `center` (the font's own metrics vary)."""
-    face = font(size)
+    face = face_at(size)
     left, top, right, bottom = draw.textbbox((0, 0), text, font=face)
     x = center[0] - (left + right) / 2
     y = center[1] - (top + bottom) / 2
@@ -282,7 +287,7 @@ def star_point() -> tuple[Image.Image, Image.Image, int]:
 
 def _fit(text: str, size: int, max_width: int) -> str:
     """`text`, shortened with an ellipsis until it is at most `max_width` pixels wide."""
-    face = font(size)
+    face = name_font(size)
     if face.getlength(text) <= max_width:
         return text
     while text and face.getlength(text + "…") > max_width:
@@ -297,7 +302,7 @@ def name_label(text: str, to_move: bool, max_width: int) -> Image.Image:
     size = 24
     pad_x = 14
     text = _fit(printable(text), size, max_width - 2 * pad_x)
-    face = font(size)
+    face = name_font(size)
     width = round(face.getlength(text)) + 2 * pad_x
     height = L.NAME_H - 6
     s = SCALE
@@ -307,9 +312,8 @@ def name_label(text: str, to_move: bool, max_width: int) -> Image.Image:
         draw.rounded_rectangle(
             (0, 0, width * s - 1, height * s - 1), radius=height * s // 2, fill=PILL
         )
-    _text_centered(
-        draw, (width * s / 2, height * s / 2), text, size * s, PILL_TEXT if to_move else INK
-    )
+    fill = PILL_TEXT if to_move else INK
+    _text_centered(draw, (width * s / 2, height * s / 2), text, size * s, fill, name_font)
     return _quantise(_shrink(image, (width, height)))
 
 
@@ -318,14 +322,15 @@ def name_label(text: str, to_move: bool, max_width: int) -> Image.Image:
 def caption_label(text: str, max_width: int) -> Image.Image:
     size = 20
     text = _fit(printable(text), size, max_width)
-    face = font(size)
+    face = name_font(size)
     width = max(1, round(face.getlength(text)) + 4)
     height = L.NAME_H - 6
     s = SCALE
     image = _supersampled((width, height), PAGE)
     draw = ImageDraw.Draw(image)
-    left, top, _right, bottom = draw.textbbox((0, 0), "一Ag", font=font(size * s))
-    draw.text((2 * s - left, (height * s - top - bottom) / 2), text, font=font(size * s), fill=INK)
+    face = name_font(size * s)
+    left, top, _right, bottom = draw.textbbox((0, 0), "一Ag", font=face)
+    draw.text((2 * s - left, (height * s - top - bottom) / 2), text, font=face, fill=INK)
     return _quantise(_shrink(image, (width, height)))
 
 

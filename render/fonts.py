@@ -2,14 +2,15 @@
 
 The renderer never looks at fonts installed on the machine: the font is the
 subset in `data/fonts/` (see `scripts/subset_font.py`), so images look the
-same everywhere. The subset has only the characters the board needs plus
-Latin, kana and game-record words for names and captions; `printable()`
+same everywhere. The pieces subset has only what the board itself draws; the
+names subset adds JIS X 0208, Latin, Greek and Cyrillic; `printable()`
 turns any other text into something the font can draw instead of leaving
 empty boxes (or crashing).
 """
 
 from __future__ import annotations
 
+import re
 import struct
 import unicodedata
 from functools import lru_cache
@@ -19,19 +20,41 @@ from PIL import ImageFont
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 FONT_PATH = FONT_DIR / "NotoSerifCJKjp-Bold-subset.otf"
-REPLACEMENT = "?"
+# The same typeface cut wider, for player names and captions: all of JIS X 0208
+# (kana, level 1 and 2 kanji), Latin, Greek and Cyrillic. It is a separate file
+# so that the pieces, drawn on every board, never load 2.5 MB of kanji.
+NAMES_FONT_PATH = FONT_DIR / "NotoSerifCJKjp-Bold-names.otf"
+REPLACEMENT = "・"  # a neutral mark for a letter no shipped font has (not `?`, not tofu)
+
+# Letters the font lacks that have no NFKD decomposition, drawn as the letter they look like.
+LOOK_ALIKES = str.maketrans(
+    "ŁłĐđĦħıŦŧĸŊŋƒІіЈјЅѕЇїҐґЄєЎўЀЍѐѝЃѓЌќ",
+    "LlDdHhiTtкNnfIiJjSsÏïГгЕеУуЕИеиГгКк",
+)
 
 
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """The shipped font at `size` pixels (basic layout: no dependence on libraqm)."""
+    """The pieces' font at `size` pixels (basic layout: no dependence on libraqm)."""
     return ImageFont.truetype(str(FONT_PATH), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=64)
+def name_font(size: int) -> ImageFont.FreeTypeFont:
+    """The names' and captions' font at `size` pixels (see `NAMES_FONT_PATH`)."""
+    return ImageFont.truetype(str(NAMES_FONT_PATH), size, layout_engine=ImageFont.Layout.BASIC)
 
 
 @lru_cache(maxsize=1)
 def characters() -> frozenset[str]:
-    """Every character the shipped font has a glyph for (read from its `cmap` table)."""
+    """Every character the pieces' font has a glyph for (read from its `cmap` table)."""
     return frozenset(chr(code) for code in _cmap_codepoints(FONT_PATH.read_bytes()))
+
+
+@lru_cache(maxsize=1)
+def name_characters() -> frozenset[str]:
+    """Every character the names' font has a glyph for."""
+    return frozenset(chr(code) for code in _cmap_codepoints(NAMES_FONT_PATH.read_bytes()))
 
 
 def _cmap_codepoints(data: bytes) -> set[int]:
@@ -81,17 +104,22 @@ def _cmap_codepoints(data: bytes) -> set[int]:
 
 @lru_cache(maxsize=1024)
 def printable(text: str) -> str:
-    """`text` with every character the font lacks replaced, so that drawing it is safe.
+    """`text` with every character the names' font lacks replaced, so drawing it is safe.
 
-    Accented letters the font lacks fall back to their base letter (NFKD), white
-    space becomes a plain space, invisible characters (joiners, variation
-    selectors, control codes) are dropped, and anything else becomes `?`.
+    Accented letters the font lacks fall back to their base letter (NFKD) or to
+    a letter they look like (Ł as L, Ukrainian і as i), white space becomes a
+    plain space, invisible characters (joiners, variation selectors, control
+    codes) and symbols such as emoji are dropped, and a letter of a script the
+    font lacks becomes the neutral mark `・`; spaces left doubled are merged.
 
     >>> printable("Łukasz 🐉 Dvořák")
-    '?ukasz ? Dvorák'
+    'Lukasz Dvorák'
+    >>> printable("山田太郎 (5段)")
+    '山田太郎 (5段)'
     """
-    have = characters()
+    have = name_characters()
     out: list[str] = []
+    dropped = False
     for ch in text:
         if ch in have:
             out.append(ch)
@@ -100,10 +128,15 @@ def printable(text: str) -> str:
             out.append(" ")
             continue
         category = unicodedata.category(ch)
-        if category in ("Mn", "Me", "Cf", "Cc", "Cs", "Co") or 0xFE00 <= ord(ch) <= 0xFE0F:
+        if category[0] in "MCS" or 0xFE00 <= ord(ch) <= 0xFE0F:
+            dropped = True
+            continue  # marks, controls, joiners, emoji and other symbols
+        look_alike = ch.translate(LOOK_ALIKES)
+        if look_alike in have:
+            out.append(look_alike)
             continue
         base = [
-            part
+            part.translate(LOOK_ALIKES)
             for part in unicodedata.normalize("NFKD", ch)
             if not unicodedata.category(part).startswith("M")
         ]
@@ -111,4 +144,5 @@ def printable(text: str) -> str:
             out.extend(base)
         else:
             out.append(REPLACEMENT)
-    return "".join(out)
+    printed = "".join(out)
+    return re.sub(" {2,}", " ", printed).strip() if dropped else printed

@@ -5,7 +5,9 @@ turn marks, plus player names and captions. Shipping the whole Noto Serif CJK
 JP Bold (about 20 MB inside a collection of five languages) for that would be
 absurd, and loading the system's fonts would make images depend on the
 machine, so this script cuts out exactly the characters in `CHARACTERS` below
-and writes `data/fonts/NotoSerifCJKjp-Bold-subset.otf` (a few hundred KB).
+and writes `data/fonts/NotoSerifCJKjp-Bold-subset.otf` (a few hundred KB), and
+a second subset for player names, `NotoSerifCJKjp-Bold-names.otf` (about 2.5 MB:
+all of JIS X 0208, Latin, Greek, Cyrillic; see `name_characters()`).
 
 Usage (Debian/Ubuntu; fontTools is in the `fonts` extra):
 
@@ -14,8 +16,8 @@ Usage (Debian/Ubuntu; fontTools is in the `fonts` extra):
 
 The licence text in `data/fonts/LICENSE-OFL.txt` comes from the same package
 (`/usr/share/doc/fonts-noto-cjk/copyright`); `--licence` rewrites it too.
-Characters a player name needs but the subset lacks are replaced by the
-renderer (see `render.fonts.printable`), so the list can stay short.
+Characters a player name needs but the names subset lacks are replaced by
+the renderer (see `render.fonts.printable`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import unicodedata
 from pathlib import Path
 
 from fontTools import subset
@@ -55,6 +58,52 @@ GAME_WORDS = "先後上下手持駒同打不右左直引寄詰番目勝負投了
 CHARACTERS = "".join(
     dict.fromkeys(PIECES + NUMERALS + MARKS + LATIN + KANA + FULL_WIDTH + GAME_WORDS)
 )
+
+# The second font, for player names (and captions): everything above, plus the whole
+# of JIS X 0208 (kana, level 1 and 2 kanji, its Greek, Cyrillic and symbols), the
+# NEC and IBM extension kanji of Windows' code page 932 (髙, 﨑, ...), half-width
+# katakana, and every Latin, Greek and Cyrillic letter the source font has.
+NAMES_OUTPUT_NAME = "NotoSerifCJKjp-Bold-names.otf"
+# Blocks whose characters are kept wherever the source has them.
+NAME_BLOCKS = (
+    (0x0020, 0x024F),  # Basic Latin .. Latin Extended-B
+    (0x0370, 0x03FF),  # Greek and Coptic
+    (0x0400, 0x052F),  # Cyrillic and its supplement
+    (0x1E00, 0x1EFF),  # Latin Extended Additional (Vietnamese)
+    (0x2000, 0x206F),  # general punctuation
+    (0xFF61, 0xFF9F),  # half-width katakana
+)
+
+
+def _double_byte(codec: str, lead: range, trail: range) -> set[str]:
+    """Every character a double-byte codec decodes from `lead` x `trail` bytes."""
+    found: set[str] = set()
+    for first in lead:
+        for second in trail:
+            try:
+                text = bytes((first, second)).decode(codec)
+            except UnicodeDecodeError:
+                continue
+            if len(text) == 1 and unicodedata.category(text) != "Co":  # no private use
+                found.add(text)
+    return found
+
+
+def jis_x_0208() -> set[str]:
+    """The 6,879 characters of JIS X 0208 (rows 1-94), read through Python's EUC-JP codec."""
+    return _double_byte("euc_jp", range(0xA1, 0xFF), range(0xA1, 0xFF))
+
+
+def cp932_extensions() -> set[str]:
+    """What Windows' code page 932 adds to JIS X 0208: NEC row 13 and the IBM kanji."""
+    return _double_byte("cp932", range(0x81, 0xFD), range(0x40, 0xFD)) - jis_x_0208()
+
+
+def name_characters(cmap: dict[int, str]) -> str:
+    """The names font's characters, given the source font's cmap (for `NAME_BLOCKS`)."""
+    blocks = {chr(c) for first, last in NAME_BLOCKS for c in range(first, last + 1) if c in cmap}
+    wanted = set(CHARACTERS) | jis_x_0208() | cp932_extensions() | blocks
+    return "".join(sorted(wanted))
 
 
 def load_source(path: Path, index: int) -> TTFont:
@@ -112,16 +161,34 @@ def licence_text(copyright_file: Path, font: TTFont) -> str:
     return header + body + "\n"
 
 
+def write(font: TTFont, path: Path, listed: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    font.save(str(path))
+    print(f"wrote {path} ({path.stat().st_size:,} bytes, {listed:,} characters listed)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
     parser.add_argument("--index", type=int, default=0, help="face in a .ttc (0 = JP)")
     parser.add_argument("--output", type=Path, default=FONT_DIR / OUTPUT_NAME)
     parser.add_argument(
+        "--names-output",
+        type=Path,
+        default=FONT_DIR / NAMES_OUTPUT_NAME,
+        help="the names font (JIS X 0208, Latin, Greek, Cyrillic)",
+    )
+    parser.add_argument(
+        "--only",
+        choices=("pieces", "names"),
+        default=None,
+        help="write only one of the two fonts (default: both)",
+    )
+    parser.add_argument(
         "--extra",
         default="",
         metavar="TEXT",
-        help="more characters to keep, e.g. kanji for player names (every kanji costs ~350 bytes)",
+        help="more characters to keep in both fonts (every kanji costs ~350 bytes)",
     )
     parser.add_argument(
         "--licence",
@@ -133,12 +200,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    font = make_subset(load_source(args.source, args.index), CHARACTERS + args.extra)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    font.save(str(args.output))
-    size = args.output.stat().st_size
-    print(f"wrote {args.output} ({size:,} bytes, {len(CHARACTERS)} characters listed)")
-    if args.licence is not None:
+    font = None
+    if args.only != "names":
+        font = make_subset(load_source(args.source, args.index), CHARACTERS + args.extra)
+        write(font, args.output, len(CHARACTERS + args.extra))
+    if args.only != "pieces":
+        source = load_source(args.source, args.index)
+        characters = name_characters(source.getBestCmap()) + args.extra
+        write(make_subset(source, characters), args.names_output, len(characters))
+        font = font or source
+    if args.licence is not None and font is not None:
         target = args.output.parent / "LICENSE-OFL.txt"
         target.write_text(licence_text(args.licence, font), encoding="utf-8")
         print(f"wrote {target}")
