@@ -102,8 +102,47 @@ def main(argv: list[str] | None = None) -> int:
         f"\nworst median {worst_median:.2f} ms (target 10), largest PNG {worst_size:,.0f} bytes"
         " (target 40,000)"
     )
+    names_boards(render, args.runs)
     game_boards(render)
     return 0
+
+
+NAMES = {
+    "Latin": ("Hanako Yamada", "Taro Suzuki (5 dan)"),
+    "Japanese": ("山田花子", "鈴木太郎 (5段)"),
+}
+
+
+def names_boards(render: Any, runs: int) -> None:
+    """The same board with Latin names and with Japanese names, interleaved in one run:
+    cold (band cache and name labels cleared: a name never seen) and warm (the band
+    cache as a running bot has it after the first board of a game)."""
+    position = Position.from_sfen(POSITIONS[2][1])
+    times: dict[tuple[str, str], list[float]] = {
+        (script, state): [] for script in NAMES for state in ("cold", "warm")
+    }
+    for i in range(runs + 20):
+        for script, (sente, gote) in NAMES.items():
+            render.board._ENCODER.clear()
+            render.board.name_label.cache_clear()
+            t0 = time.perf_counter()
+            render.render_board(position, sente_name=sente, gote_name=gote)
+            cold = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            render.render_board(position, sente_name=sente, gote_name=gote)
+            warm = time.perf_counter() - t0
+            if i >= 20:  # warm-up
+                times[script, "cold"].append(cold)
+                times[script, "warm"].append(warm)
+    print(f"\nnames: {NAMES['Latin']} against {NAMES['Japanese']}, {runs} runs each")
+    for state in ("cold", "warm"):
+        medians = {script: statistics.median(times[script, state]) * 1e3 for script in NAMES}
+        ratio = medians["Japanese"] / medians["Latin"]
+        print(
+            f"{state}: Latin median {medians['Latin']:.2f} ms, "
+            f"Japanese median {medians['Japanese']:.2f} ms, Japanese / Latin {ratio:.2f}"
+            " (target at most 1.20)"
+        )
 
 
 def game_boards(render: Any) -> None:

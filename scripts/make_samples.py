@@ -68,6 +68,37 @@ def main() -> int:
         caption=caption,
     )
     write("board-gote.png", png, describe(final, move, previous=before))
+
+    # Player names in other scripts (the names font: JIS X 0208, Latin, Greek, Cyrillic).
+    midgame, before, move = replay(79)
+    alt = describe(midgame, move, previous=before)
+    samples = [
+        (
+            "japanese",
+            "加藤桃子 (女流王座)",
+            "里見香奈 (5段)",
+            f"第{midgame.move_number}手 · 女流王座戦 2017",
+            Color.SENTE,
+        ),
+        (
+            "mixed",
+            "Ελένη Παπαδοπούλου",
+            "Дмитрий Łukasz Dvořák",
+            f"Move {midgame.move_number} · 対局中",
+            Color.GOTE,
+        ),
+        ("emoji", "🐉 Dragon 龍王 🐉", "さくら🌸" + "とても長い名前" * 12, None, Color.SENTE),
+    ]
+    for tag, sente, gote, note, perspective in samples:
+        png = render_board(
+            midgame,
+            last_move=move,
+            perspective=perspective,
+            sente_name=sente,
+            gote_name=gote,
+            caption=note,
+        )
+        write(f"board-names-{tag}.png", png, alt)
     return 0
 
 

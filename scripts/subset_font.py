@@ -152,7 +152,8 @@ def licence_text(copyright_file: Path, font: TTFont) -> str:
     notice = font["name"].getDebugName(0) or ""
     trademark = font["name"].getDebugName(7) or ""
     header = (
-        f"{OUTPUT_NAME} is a subset of Noto Serif CJK JP Bold (fonts-noto-cjk).\n"
+        f"{OUTPUT_NAME} and {NAMES_OUTPUT_NAME} are subsets of Noto Serif CJK JP Bold"
+        " (fonts-noto-cjk).\n"
         f"{notice}\n{trademark}\n"
         "Upstream: https://github.com/googlefonts/noto-cjk\n"
         "Source Han Serif, from which Noto Serif CJK derives: Copyright 2014-2021 Adobe\n"
