@@ -2,13 +2,16 @@
 
 The Discord layer calls the parts of `GameService` (`service.moves.play(...)`,
 `service.games.resolve(...)`, ...) and shows what they return; every refusal is
-a `ServiceError` carrying one sentence for the player.
+a `ServiceError` carrying one sentence for the player (a `rules.Sentence`, which
+the Discord layer says in the reader's language).
 """
 
 from .clocks import PRESETS, TimeControl
 from .deadlines import DeadlineScheduler
 from .errors import (
     AmbiguousMove,
+    BadImpasseRule,
+    BadTimeControl,
     ChooseGame,
     GameOver,
     ImpasseRefused,
@@ -38,6 +41,8 @@ __all__ = [
     "FORMATS",
     "PRESETS",
     "AmbiguousMove",
+    "BadImpasseRule",
+    "BadTimeControl",
     "Challenge",
     "ChooseGame",
     "DeadlineScheduler",

@@ -19,6 +19,11 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from rules import Sentence
+from rules.errors import quote
+
+from .errors import BadTimeControl
+
 DAY = timedelta(days=1)
 HOUR = timedelta(hours=1)
 MIN_PERIOD = HOUR
@@ -53,9 +58,17 @@ _PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+|週間|週|日|時間|分)")
 _UNLIMITED = {"unlimited", "none", "no limit", "infinite", "∞", "無制限", "なし", "無し"}
 #: Words for "per move" that may follow the period: "1 day per move", "1日/手", "毎手".
 _PER_MOVE = ("per move", "/move", "/手", "毎手")
-_EXAMPLES = "Write it like `3d`, `12h`, `7d+1d` or `unlimited`."
 
 PRESETS: tuple[str, ...] = ("1d", "2d", "3d", "5d", "7d", "14d", "7d+1d", "unlimited")
+
+
+def _unreadable(text: str) -> BadTimeControl:
+    return BadTimeControl(
+        Sentence(
+            "I cannot read the time '{text}'. Write it like `3d`, `12h`, `7d+1d` or `unlimited`.",
+            text=quote(text),
+        )
+    )
 
 
 def _parse_duration(text: str) -> timedelta:
@@ -64,14 +77,20 @@ def _parse_duration(text: str) -> timedelta:
     position = 0
     for match in _PART.finditer(text):
         if text[position : match.start()].strip():
-            raise ValueError(f"I cannot read the time {text!r}. {_EXAMPLES}")
+            raise _unreadable(text)
         unit = _UNITS.get(match.group(2))
         if unit is None:
-            raise ValueError(f"Unknown time unit {match.group(2)!r}. {_EXAMPLES}")
+            raise BadTimeControl(
+                Sentence(
+                    "Unknown time unit '{unit}'. "
+                    "Write it like `3d`, `12h`, `7d+1d` or `unlimited`.",
+                    unit=quote(match.group(2)),
+                )
+            )
         total += unit * float(match.group(1))
         position = match.end()
     if position == 0 or text[position:].strip():
-        raise ValueError(f"I cannot read the time {text!r}. {_EXAMPLES}")
+        raise _unreadable(text)
     return timedelta(seconds=round(total.total_seconds()))
 
 
@@ -101,7 +120,7 @@ class TimeControl:
     def parse(cls, text: TimeControl | str) -> TimeControl:
         """`"3d"` (3 days per move), `"12h"`, `"7d+1d"` (7-day bank, then 1 day per move),
         `"unlimited"`, and as Japanese players write them: `"3日"`, `"12時間"`,
-        `"７日＋１日"`, `"無制限"`. Raises `ValueError` with a sentence for anything else."""
+        `"７日＋１日"`, `"無制限"`. Raises `BadTimeControl` saying why for anything else."""
         if isinstance(text, TimeControl):
             return text
         # NFKC folds what a phone keyboard types in full width: ３日＋１日 is 3日+1日.
@@ -117,9 +136,9 @@ class TimeControl:
         else:
             bank, period = timedelta(), _parse_duration(bank_text)
         if not MIN_PERIOD <= period <= MAX_PERIOD:
-            raise ValueError("The time per move must be between 1 hour and 30 days.")
+            raise BadTimeControl(Sentence("The time per move must be between 1 hour and 30 days."))
         if bank > MAX_BANK:
-            raise ValueError("The main time can be at most 60 days.")
+            raise BadTimeControl(Sentence("The main time can be at most 60 days."))
         return cls(bank, period)
 
     @property

@@ -1,12 +1,16 @@
 """Errors of the service: each carries one sentence a player can read and act on.
 
-The Discord layer shows `error.message` as an ephemeral reply; the subclasses
-let it (and tests) tell the cases apart without parsing the sentence.
+The sentence is a `rules.Sentence` (an English template and its values), which the
+Discord layer says in the reader's language; `message` is its English text, for logs
+and tests. The subclasses let the Discord layer (and tests) tell the cases apart
+without parsing the sentence.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from rules import Sentence
 
 if TYPE_CHECKING:
     from rules import Outcome
@@ -15,11 +19,12 @@ if TYPE_CHECKING:
 
 
 class ServiceError(Exception):
-    """A request the service refuses. `message` is one user-facing sentence."""
+    """A request the service refuses, with the sentence that says why."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, sentence: Sentence) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
+        self.message = str(sentence)
 
 
 class NotFound(ServiceError):
@@ -39,7 +44,7 @@ class GameOver(ServiceError):
     Discord layer can say it in the reader's words."""
 
     def __init__(self, outcome: Outcome | None) -> None:
-        super().__init__("This game has already ended.")
+        super().__init__(Sentence("This game has already ended."))
         self.outcome = outcome
 
 
@@ -51,11 +56,19 @@ class ImpasseRefused(ServiceError):
     """A count proposal or declaration the rules do not allow now; the message says why."""
 
 
+class BadTimeControl(ServiceError):
+    """A time control that cannot be read, or is out of bounds (`TimeControl.parse`)."""
+
+
+class BadImpasseRule(ServiceError):
+    """An impasse rule other than the 27-point declaration or the 24-point count."""
+
+
 class ChooseGame(ServiceError):
     """The user has several games and did not say which; `games` lists them."""
 
-    def __init__(self, message: str, games: list[GameSummary]) -> None:
-        super().__init__(message)
+    def __init__(self, sentence: Sentence, games: list[GameSummary]) -> None:
+        super().__init__(sentence)
         self.games = games
 
 
@@ -63,8 +76,8 @@ class MoveRejected(ServiceError):
     """The text is not a move, or not a legal one. `reason` is the rules' stable code
     (`"nifu"`, `"uchifuzume"`, ...) for an illegal move, None for unreadable text."""
 
-    def __init__(self, message: str, reason: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, sentence: Sentence, reason: str | None = None) -> None:
+        super().__init__(sentence)
         self.reason = reason
 
 
@@ -75,14 +88,14 @@ class AmbiguousMove(ServiceError):
 
     def __init__(
         self,
-        message: str,
+        sentence: Sentence,
         candidates: list[MoveText],
         promotion_choice: tuple[MoveText, MoveText] | None = None,
         *,
         game_id: int,
         ply: int,
     ) -> None:
-        super().__init__(message)
+        super().__init__(sentence)
         self.candidates = candidates
         self.promotion_choice = promotion_choice
         self.game_id = game_id

@@ -14,10 +14,11 @@ from enum import StrEnum
 from typing import Protocol
 
 from bot.db import GameRow
-from rules import Color, Game, Handicap, Move, Outcome
+from rules import Color, Game, Handicap, Move, Outcome, Sentence
 from rules.impasse import CampCount, Declaration
 
 from .clocks import TimeControl
+from .errors import BadImpasseRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ class ImpasseRule(StrEnum):
         for rule in cls:
             if text in (rule.value, rule.name.lower(), f"{rule.value}-point", f"{rule.value}point"):
                 return rule
-        raise ValueError("The impasse rule is either 27 (declaration) or 24 (count).")
+        raise BadImpasseRule(Sentence("The impasse rule is either 27 (declaration) or 24 (count)."))
 
 
 @dataclass(frozen=True, slots=True)

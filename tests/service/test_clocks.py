@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services import TimeControl
+from bot.services import BadTimeControl, TimeControl
 from bot.services.clocks import PRESETS, bank_after, due_at, reminder_at
 
 from .conftest import START
@@ -69,7 +69,7 @@ def test_parse_and_describe(
     ],
 )
 def test_bad_time_controls_say_why(text: str, words: str) -> None:
-    with pytest.raises(ValueError, match=words):
+    with pytest.raises(BadTimeControl, match=words):
         TimeControl.parse(text)
 
 
