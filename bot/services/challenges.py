@@ -6,7 +6,8 @@ import logging
 from datetime import timedelta
 
 from bot.db import ChallengeRow, DeadlineRow, NewChallenge, NewGame, PlayerRow, Session
-from rules import Color, Game, Handicap, SfenError
+from rules import Color, Game, Handicap, Sentence, SfenError
+from rules.errors import quote
 
 from .clocks import TimeControl, due_at, reminder_at
 from .errors import NotAPlayer, NotFound, ServiceError
@@ -17,7 +18,15 @@ log = logging.getLogger(__name__)
 
 CHALLENGE_LIFETIME = timedelta(days=7)
 RANDOM = "random"
-CHALLENGE_CLOSED = "This challenge was just answered or withdrawn."
+CHALLENGE_CLOSED = Sentence("This challenge was just answered or withdrawn.")
+NO_SUCH_CHALLENGE = Sentence("That challenge no longer exists.")
+#: Why a challenge cannot be answered any more, by its status.
+NO_LONGER_OPEN = {
+    "accepted": Sentence("This challenge is no longer open (it was accepted)."),
+    "declined": Sentence("This challenge is no longer open (it was declined)."),
+    "cancelled": Sentence("This challenge is no longer open (it was cancelled)."),
+    "expired": Sentence("This challenge is no longer open (it expired)."),
+}
 COLOR_WISHES = (*(color.name.lower() for color in Color), RANDOM)
 
 
@@ -49,13 +58,17 @@ def _start_position(handicap: Handicap, start_sfen: str | None) -> tuple[Handica
     if start_sfen is None:
         return handicap, None
     if handicap is not Handicap.EVEN:
-        raise ServiceError("Give either a handicap or a start position, not both.")
+        raise ServiceError(Sentence("Give either a handicap or a start position, not both."))
     try:
         game = Game(start_sfen)
     except SfenError as error:
-        raise ServiceError(f"That start position cannot be used: {error}") from None
+        raise ServiceError(
+            Sentence("That start position cannot be used: {problem}", problem=error.sentence)
+        ) from None
     if game.is_over:
-        raise ServiceError("That start position is already decided: the side to move has no move.")
+        raise ServiceError(
+            Sentence("That start position is already decided: the side to move has no move.")
+        )
     normal = game.start.sfen()
     return Handicap.from_sfen(normal) or Handicap.EVEN, normal
 
@@ -86,17 +99,19 @@ class Challenges:
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
         """
         if challenger.user_id == opponent.user_id:
-            raise ServiceError("You cannot challenge yourself; pick another member.")
+            raise ServiceError(Sentence("You cannot challenge yourself; pick another member."))
         if opponent.is_bot or challenger.is_bot:
-            raise ServiceError("Bots cannot play shogi here; challenge a member instead.")
+            raise ServiceError(Sentence("Bots cannot play shogi here; challenge a member instead."))
         if color not in COLOR_WISHES:
-            raise ServiceError("The colour is sente, gote or random.")
+            raise ServiceError(Sentence("The colour is sente, gote or random."))
+        control = TimeControl.parse(time_control)
         try:
-            control = TimeControl.parse(time_control)
             chosen = Handicap.parse(handicap)
-            rule = ImpasseRule.parse(impasse_rule)
-        except ValueError as error:
-            raise ServiceError(str(error)) from None
+        except ValueError:
+            raise ServiceError(
+                Sentence("There is no handicap called '{handicap}'.", handicap=quote(str(handicap)))
+            ) from None
+        rule = ImpasseRule.parse(impasse_rule)
         chosen, start_sfen = _start_position(chosen, start_sfen)
         now = self._store.now()
         new = NewChallenge(
@@ -122,8 +137,11 @@ class Challenges:
             )
             if existing is not None:
                 raise ServiceError(
-                    f"There is already an open challenge between you and {opponent.name}; "
-                    "answer or cancel it first."
+                    Sentence(
+                        "There is already an open challenge between you and {name}; "
+                        "answer or cancel it first.",
+                        name=opponent.name,
+                    )
                 )
             return await tx.challenges.get(await tx.challenges.create(new))
 
@@ -136,7 +154,7 @@ class Challenges:
         """Remember the message showing the challenge (to edit it when it expires)."""
         async with self._store.db.transaction() as tx:
             if not await tx.challenges.set_message(challenge_id, message_id):
-                raise NotFound("That challenge no longer exists.")
+                raise NotFound(NO_SUCH_CHALLENGE)
 
     async def get(self, challenge_id: int) -> Challenge:
         record = await self._challenge_record(challenge_id)
@@ -148,7 +166,7 @@ class Challenges:
         async with self._store.db.read() as tx:
             record = await tx.challenges.get(challenge_id)
         if record is None:
-            raise NotFound("That challenge no longer exists.")
+            raise NotFound(NO_SUCH_CHALLENGE)
         return record
 
     async def expire(self, record: ChallengeRow, *, report_later: bool = False) -> Challenge | None:
@@ -172,14 +190,18 @@ class Challenges:
             await self.expire(record, report_later=True)
             record = await self._challenge_record(challenge_id)
         if record.status != "open":
-            raise ServiceError(f"This challenge is no longer open (it was {record.status}).")
+            raise ServiceError(
+                NO_LONGER_OPEN.get(record.status) or Sentence("This challenge is no longer open.")
+            )
         return record
 
     async def accept(self, challenge_id: int, user_id: int) -> GameSnapshot:
         """The challenged player accepts: colours are settled and the game starts now."""
         record = await self._open_challenge(challenge_id)
         if user_id != record.opponent.user_id:
-            raise NotAPlayer(f"Only {record.opponent.name} can accept this challenge.")
+            raise NotAPlayer(
+                Sentence("Only {name} can accept this challenge.", name=record.opponent.name)
+            )
         wish = record.color
         if wish == RANDOM:
             wish = self._store.rng.choice(COLOR_WISHES[:2])
@@ -221,14 +243,18 @@ class Challenges:
         """The challenged player says no."""
         record = await self._open_challenge(challenge_id)
         if user_id != record.opponent.user_id:
-            raise NotAPlayer(f"Only {record.opponent.name} can decline this challenge.")
+            raise NotAPlayer(
+                Sentence("Only {name} can decline this challenge.", name=record.opponent.name)
+            )
         return await self._close(record, "declined")
 
     async def cancel(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenger withdraws the challenge."""
         record = await self._open_challenge(challenge_id)
         if user_id != record.challenger.user_id:
-            raise NotAPlayer(f"Only {record.challenger.name} can cancel this challenge.")
+            raise NotAPlayer(
+                Sentence("Only {name} can cancel this challenge.", name=record.challenger.name)
+            )
         return await self._close(record, "cancelled")
 
     async def _close(self, record: ChallengeRow, status: str) -> Challenge:

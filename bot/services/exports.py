@@ -8,6 +8,7 @@ a loss on time is written as such, not as an unfinished game.
 
 from __future__ import annotations
 
+from rules import Sentence
 from rules.notation import analysis_link, write_record
 
 from .errors import ServiceError
@@ -32,7 +33,9 @@ class Exports:
         """
         name = fmt.strip().lower()
         if name not in FORMATS:
-            raise ServiceError(f"Choose a record format among {', '.join(FORMATS)}.")
+            raise ServiceError(
+                Sentence("Choose a record format among {formats}.", formats=", ".join(FORMATS))
+            )
         loaded = await self._store.current(game_id, guild_id=guild_id)
         row = loaded.row
         content = write_record(

@@ -6,6 +6,8 @@ import asyncio
 import logging
 from collections import OrderedDict
 
+from rules import Sentence
+
 from .errors import ChooseGame, NotFound, ServiceError
 from .loading import color_of, line_of
 from .store import GameStore, no_such_game
@@ -78,13 +80,13 @@ class Games:
                 return game
         games = await self.active_for(user_id, guild_id=guild_id)
         if not games:
-            raise NotFound("You have no active games here; start one with /challenge.")
+            raise NotFound(Sentence("You have no active games here; start one with /challenge."))
         mine = [game for game in games if game.your_turn]
         if len(mine) == 1:
             return mine[0].id
         if len(games) == 1:
             return games[0].id
-        raise ChooseGame("You have several games; say which one.", games)
+        raise ChooseGame(Sentence("You have several games; say which one."), games)
 
     async def _game_of_thread(self, thread_id: int) -> tuple[int, int] | None:
         """The game played in a thread, and its server. A thread belongs to one game for

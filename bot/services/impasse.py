@@ -12,7 +12,7 @@ uwate, and its absent pieces are not anybody's.
 
 from __future__ import annotations
 
-from rules import Color, Game, Handicap, Outcome, Termination
+from rules import Color, Game, Handicap, Outcome, Sentence, Termination
 from rules.impasse import AgreedCount, Declaration, Verdict, camp_count, count_24, evaluate_27
 from rules.impasse import required_27 as required_points
 
@@ -20,6 +20,9 @@ from .errors import ImpasseRefused, PositionChanged
 from .loading import color_name
 from .store import MOVED_ON, GameStore
 from .values import GameSnapshot, ImpasseReport, ImpasseRule
+
+#: When the rules give no reason of their own.
+CANNOT_COUNT = Sentence("The count cannot be made now.")
 
 
 def handicap_points(game: Game) -> int:
@@ -77,11 +80,11 @@ class Impasse:
         loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
         if loaded.row.impasse_rule != ImpasseRule.COUNT_24.value:
             raise ImpasseRefused(
-                "This game uses the 27-point declaration: declare on your turn instead."
+                Sentence("This game uses the 27-point declaration: declare on your turn instead.")
             )
         count = agreed_count(loaded.game)
         if not count.applicable:
-            raise ImpasseRefused(count.reason or "The pieces cannot be counted now.")
+            raise ImpasseRefused(count.reason or CANNOT_COUNT)
         return loaded, color
 
     async def propose_count(
@@ -95,7 +98,9 @@ class Impasse:
             return await self._settle(loaded)
         if pending == color_name(color):
             other = loaded.player(color.opponent).name
-            raise ImpasseRefused(f"You have already proposed the count; {other} can accept it.")
+            raise ImpasseRefused(
+                Sentence("You have already proposed the count; {name} can accept it.", name=other)
+            )
         await self._set_proposal(loaded, color)
         return await self._store.load(game_id)
 
@@ -107,9 +112,13 @@ class Impasse:
         proposer = loaded.row.count_proposed_by
         if proposer == color_name(color):
             other = loaded.player(color.opponent).name
-            raise ImpasseRefused(f"You proposed the count yourself; only {other} can accept it.")
+            raise ImpasseRefused(
+                Sentence("You proposed the count yourself; only {name} can accept it.", name=other)
+            )
         if proposer != color_name(color.opponent):
-            raise ImpasseRefused("Your opponent has not proposed the count (or a move was made).")
+            raise ImpasseRefused(
+                Sentence("Your opponent has not proposed the count (or a move was made).")
+            )
         return await self._settle(loaded)
 
     async def decline_count(
@@ -118,7 +127,9 @@ class Impasse:
         """Turn down the opponent's count proposal; the game goes on."""
         loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
         if loaded.row.count_proposed_by != color_name(color.opponent):
-            raise ImpasseRefused("There is no count proposal from your opponent to decline.")
+            raise ImpasseRefused(
+                Sentence("There is no count proposal from your opponent to decline.")
+            )
         await self._set_proposal(loaded, None)
         return await self._store.load(game_id)
 
@@ -132,7 +143,7 @@ class Impasse:
     async def _settle(self, loaded: GameSnapshot) -> GameSnapshot:
         count = agreed_count(loaded.game)
         if not count.applicable:
-            raise ImpasseRefused(count.reason or "The pieces cannot be counted now.")
+            raise ImpasseRefused(count.reason or CANNOT_COUNT)
         outcome = Outcome(Termination.IMPASSE_24, count.winner)
         return await self._store.finish_or_refuse(loaded, outcome, expected_ply=loaded.ply)
 
@@ -144,12 +155,14 @@ class Impasse:
         loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
         if loaded.row.impasse_rule != ImpasseRule.DECLARATION_27.value:
             raise ImpasseRefused(
-                "This game uses the 24-point count: propose the count once both kings entered."
+                Sentence(
+                    "This game uses the 24-point count: propose the count once both kings entered."
+                )
             )
         self._store.require_turn(loaded, color)
         game = loaded.game
         verdict = declaration(game, color)
         if verdict.verdict is not Verdict.WIN:
-            raise ImpasseRefused(verdict.reason or "You cannot declare now.")
+            raise ImpasseRefused(verdict.reason or Sentence("You cannot declare an impasse now."))
         outcome = Outcome(Termination.IMPASSE_27, color)
         return await self._store.finish_or_refuse(loaded, outcome, expected_ply=loaded.ply)

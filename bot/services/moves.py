@@ -7,7 +7,16 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.db import Conflict, DeadlineRow, GameAdvance, MoveRow, Session
-from rules import Color, Game, IllegalMoveError, InvalidMoveError, Move, Outcome, Termination
+from rules import (
+    Color,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Outcome,
+    Sentence,
+    Termination,
+)
 from rules.notation import AmbiguousMoveError, parse_move
 
 from .clocks import bank_after, due_at, reminder_at
@@ -31,11 +40,13 @@ def read_move(game: GameSnapshot, text: str) -> Move:
         if len(moves) == 2 and moves[0].usi().rstrip("+") == moves[1].usi().rstrip("+"):
             promote = 0 if moves[0].promotion else 1
             choice = (candidates[promote], candidates[1 - promote])
-        raise AmbiguousMove(str(error), candidates, choice, game_id=game.id, ply=game.ply) from None
+        raise AmbiguousMove(
+            error.sentence, candidates, choice, game_id=game.id, ply=game.ply
+        ) from None
     except IllegalMoveError as error:
-        raise MoveRejected(str(error), error.reason.value) from None
+        raise MoveRejected(error.sentence, error.reason.value) from None
     except InvalidMoveError as error:
-        raise MoveRejected(str(error)) from None
+        raise MoveRejected(error.sentence) from None
 
 
 class Moves:
@@ -185,7 +196,9 @@ class Moves:
         game, _ = await self._store.for_player(game_id, user_id, guild_id=guild_id)
         if game.ply >= 2:
             raise ServiceError(
-                "A game can only be aborted before both players have moved; resign instead."
+                Sentence(
+                    "A game can only be aborted before both players have moved; resign instead."
+                )
             )
         outcome = Outcome(Termination.ABORT, None)
         return await self._store.finish_or_refuse(game, outcome, expected_ply=game.ply)
@@ -197,9 +210,11 @@ class Moves:
         loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
         row = loaded.row
         if row.period is None:
-            raise ServiceError("This game has no time limit, so there is no time to give.")
+            raise ServiceError(
+                Sentence("This game has no time limit, so there is no time to give.")
+            )
         if loaded.game.position.turn is color:
-            raise ServiceError("It is your move; your opponent's clock is not running.")
+            raise ServiceError(Sentence("It is your move; your opponent's clock is not running."))
         now = self._store.now()
         opponent = color.opponent
         banks = {Color.SENTE: row.sente_bank, Color.GOTE: row.gote_bank}

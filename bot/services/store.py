@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.db import Database, GameRow, Session
-from rules import Color, Outcome, Termination
+from rules import Color, Outcome, Sentence, Termination
 
 from .errors import GameOver, NotAPlayer, NotFound, NotYourTurn, PositionChanged, ServiceError
 from .loading import (
@@ -38,7 +38,9 @@ from .values import Challenge, GameEvents, GameSnapshot
 
 log = logging.getLogger(__name__)
 
-MOVED_ON = "The position changed: a move was just played in this game. Look at the board again."
+MOVED_ON = Sentence(
+    "The position changed: a move was just played in this game. Look at the board again."
+)
 
 
 def utc_now() -> datetime:
@@ -48,7 +50,7 @@ def utc_now() -> datetime:
 def no_such_game(game_id: int) -> NotFound:
     """The one refusal for a game that does not exist or belongs to another server: game
     ids are small numbers anyone can guess, and other servers' games are none of theirs."""
-    return NotFound(f"There is no game number {game_id} in this server.")
+    return NotFound(Sentence("There is no game number {game_id} in this server.", game_id=game_id))
 
 
 class SafeEvents:
@@ -169,7 +171,7 @@ class GameStore:
         except ReplayError:
             log.exception("game %s does not replay", row.id)
             raise ServiceError(
-                "This game's stored moves are damaged; please tell the bot's operator."
+                Sentence("This game's stored moves are damaged; please tell the bot's operator.")
             ) from None
         sfen = loaded.game.position.sfen()
         if sfen != row.sfen or len(moves) != row.ply:
@@ -232,13 +234,14 @@ class GameStore:
     def player_color(game: GameSnapshot, user_id: int) -> Color:
         color = color_of(game.row, user_id)
         if color is None:
-            raise NotAPlayer("You are not a player in this game.")
+            raise NotAPlayer(Sentence("You are not a player in this game."))
         return color
 
     @staticmethod
     def require_turn(game: GameSnapshot, color: Color) -> None:
         if game.turn is not color:
-            raise NotYourTurn(f"It is {game.player(color.opponent).name}'s move.")
+            name = game.player(color.opponent).name
+            raise NotYourTurn(Sentence("It is {name}'s move.", name=name))
 
     @staticmethod
     def require_active(game: GameSnapshot) -> None:
