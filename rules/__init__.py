@@ -7,7 +7,14 @@
 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'
 """
 
-from .errors import GameError, IllegalMoveError, IllegalReason, InvalidMoveError, SfenError
+from .errors import (
+    GameError,
+    IllegalMoveError,
+    IllegalReason,
+    InvalidMoveError,
+    Sentence,
+    SfenError,
+)
 from .game import Game, Outcome, Termination
 from .handicaps import Handicap
 from .moves import Move
@@ -28,6 +35,7 @@ __all__ = [
     "Piece",
     "Position",
     "Role",
+    "Sentence",
     "SfenError",
     "Square",
     "Termination",

@@ -2,12 +2,20 @@
 
 All are `ValueError`s so that callers who only care about "bad input" can catch
 one thing, while the bot can tell the kinds apart and answer specifically.
+
+The errors a player reads keep their sentence as a `Sentence` in `error.sentence`,
+so the bot can say it in the reader's language; `str(error)` is the English text.
+Every template is a string literal written as the first argument of `Sentence(...)`,
+where Babel's extractor finds it (`data/locale/<language>/LC_MESSAGES/rules.po`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import Enum
+
+from .types import Color, Role
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 _LONG_QUOTE = re.compile(r"'([^']{41,})'")
@@ -28,6 +36,51 @@ def tidy(message: str, limit: int = 300) -> str:
     return quote(message, limit)
 
 
+class Sentence:
+    """A sentence for a player, kept as an English template and its values.
+
+    `str(sentence)` is the English text. The bot instead looks `template` up in its
+    message catalogs and formats the values in the reader's language (a `Role` as 歩 or
+    "pawn", a `Square` as ５五 or 5e, a `Color` as 先手 or sente), so one explanation
+    written here reads right in every language.
+
+    >>> str(Sentence("You have no {piece} in hand.", piece=Role.BISHOP))
+    'You have no bishop in hand.'
+    """
+
+    __slots__ = ("params", "template")
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params: Mapping[str, object] = params
+
+    def __str__(self) -> str:
+        return self.template.format_map({k: english(v) for k, v in self.params.items()})
+
+    def __repr__(self) -> str:
+        return f"Sentence({self.template!r}, **{dict(self.params)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sentence):
+            return NotImplemented
+        return (self.template, dict(self.params)) == (other.template, dict(other.params))
+
+    def __hash__(self) -> int:
+        return hash(self.template)
+
+
+def english(value: object) -> str:
+    """A sentence's value as English prose writes it: pieces and sides by name, a
+    sentence within a sentence as its text."""
+    if isinstance(value, Sentence):
+        return str(value)
+    if isinstance(value, Role):
+        return value.english
+    if isinstance(value, Color):
+        return value.name.lower()
+    return str(value)
+
+
 class SfenError(ValueError):
     """An SFEN that does not describe a legal shogi position.
 
@@ -42,6 +95,10 @@ class SfenError(ValueError):
 
 class InvalidMoveError(ValueError):
     """Text that could not be read as a move at all."""
+
+    def __init__(self, sentence: Sentence) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
 
 
 class IllegalReason(Enum):
@@ -70,11 +127,16 @@ class IllegalReason(Enum):
 class IllegalMoveError(ValueError):
     """A move that is well formed but not legal here; `reason` says why."""
 
-    def __init__(self, reason: IllegalReason, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, reason: IllegalReason, sentence: Sentence) -> None:
+        super().__init__(str(sentence))
         self.reason = reason
+        self.sentence = sentence
 
 
 class GameError(ValueError):
     """An action the game's state does not allow: acting after the end, aborting after
     both players have moved, declaring an impasse without meeting the conditions."""
+
+    def __init__(self, sentence: Sentence) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence

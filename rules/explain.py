@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .errors import IllegalMoveError, IllegalReason
+from .errors import IllegalMoveError, IllegalReason, Sentence
 from .tables import BETWEEN, MUST_PROMOTE, SLIDE_RAYS, STEP_TARGETS, is_dead_square
 from .types import PIECES, Role, in_zone
 
@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from .position import Position
 
 
-def _error(reason: IllegalReason, message: str) -> IllegalMoveError:
-    return IllegalMoveError(reason, message)
+def _error(reason: IllegalReason, sentence: Sentence) -> IllegalMoveError:
+    return IllegalMoveError(reason, sentence)
 
 
 def explain_illegal(position: Position, move: Move) -> IllegalMoveError:
@@ -33,18 +33,24 @@ def _explain_drop(position: Position, move: Move) -> IllegalMoveError:
     us = position.turn_index
     role = move.drop
     assert role is not None
-    name = role.english
     target = move.to_square
     if not position.hands[us][role]:
-        return _error(IllegalReason.NOT_IN_HAND, f"You have no {name} in hand.")
+        return _error(
+            IllegalReason.NOT_IN_HAND, Sentence("You have no {piece} in hand.", piece=role)
+        )
     if position.board[target]:
         return _error(
-            IllegalReason.OCCUPIED, f"You can only drop on an empty square; {target} is taken."
+            IllegalReason.OCCUPIED,
+            Sentence("You can only drop on an empty square; {square} is taken.", square=target),
         )
     if is_dead_square(us, role, target):
         return _error(
             IllegalReason.DEAD_DROP,
-            f"A {name} dropped on {target} could never move, so it may not be dropped there.",
+            Sentence(
+                "A {piece} dropped on {square} could never move, so it may not be dropped there.",
+                piece=role,
+                square=target,
+            ),
         )
     if role is Role.PAWN:
         own_pawn = Role.PAWN + 16 * us
@@ -52,19 +58,25 @@ def _explain_drop(position: Position, move: Move) -> IllegalMoveError:
         if any(position.board[sq] == own_pawn for sq in file_squares):
             return _error(
                 IllegalReason.NIFU,
-                f"You already have an unpromoted pawn on file {target.file} (nifu).",
+                Sentence(
+                    "You already have an unpromoted pawn on file {file} (nifu).",
+                    file=target.file,
+                ),
             )
     checkers = position.checkers()
     if len(checkers) > 1:
         return _error(
-            IllegalReason.DOUBLE_CHECK, "Your king is in double check: only a king move helps."
+            IllegalReason.DOUBLE_CHECK,
+            Sentence("Your king is in double check: only a king move helps."),
         )
     blocks = not checkers or target in BETWEEN[position.kings[us]][checkers[0]]
     if role is Role.PAWN and blocks:
-        return _error(IllegalReason.UCHIFUZUME, "A pawn drop may not give checkmate (uchifuzume).")
+        return _error(
+            IllegalReason.UCHIFUZUME, Sentence("A pawn drop may not give checkmate (uchifuzume).")
+        )
     return _error(
         IllegalReason.LEAVES_KING_IN_CHECK,
-        f"Your king is in check and a drop on {target} does not block it.",
+        Sentence("Your king is in check and a drop on {square} does not block it.", square=target),
     )
 
 
@@ -75,53 +87,88 @@ def _explain_board_move(position: Position, move: Move) -> IllegalMoveError:
     target = move.to_square
     piece = PIECES[position.board[source]]
     if piece is None:
-        return _error(IllegalReason.NO_PIECE, f"There is no piece on {source}.")
+        return _error(
+            IllegalReason.NO_PIECE, Sentence("There is no piece on {square}.", square=source)
+        )
+    role = piece.role
     if piece.color != us:
         return _error(
-            IllegalReason.NOT_OWN_PIECE, f"The {piece.role.english} on {source} is not yours."
+            IllegalReason.NOT_OWN_PIECE,
+            Sentence("The {piece} on {square} is not yours.", piece=role, square=source),
         )
-    name = piece.role.english
     occupant = PIECES[position.board[target]]
     if occupant is not None and occupant.color == us:
         return _error(
             IllegalReason.CAPTURES_OWN_PIECE,
-            f"{target} holds your own {occupant.role.english}.",
+            Sentence("{square} holds your own {piece}.", square=target, piece=occupant.role),
         )
     code = position.board[source]
     if target not in STEP_TARGETS[code][source]:
         ray = next((r for r in SLIDE_RAYS[code][source] if target in r), None)
         if ray is None:
             return _error(
-                IllegalReason.CANNOT_MOVE_THERE, f"A {name} on {source} cannot move to {target}."
+                IllegalReason.CANNOT_MOVE_THERE,
+                Sentence(
+                    "A {piece} on {origin} cannot move to {target}.",
+                    piece=role,
+                    origin=source,
+                    target=target,
+                ),
             )
         if any(position.board[sq] for sq in BETWEEN[source][target]):
             return _error(
-                IllegalReason.BLOCKED, f"The {name} on {source} is blocked on its way to {target}."
+                IllegalReason.BLOCKED,
+                Sentence(
+                    "The {piece} on {origin} is blocked on its way to {target}.",
+                    piece=role,
+                    origin=source,
+                    target=target,
+                ),
             )
     if move.promotion:
-        if not piece.role.can_promote:
-            kind = "is already promoted" if piece.role.is_promoted else "never promotes"
-            return _error(IllegalReason.CANNOT_PROMOTE, f"A {name} {kind}.")
+        if role.is_promoted:
+            return _error(
+                IllegalReason.CANNOT_PROMOTE, Sentence("A {piece} is already promoted.", piece=role)
+            )
+        if not role.can_promote:
+            return _error(
+                IllegalReason.CANNOT_PROMOTE, Sentence("A {piece} never promotes.", piece=role)
+            )
         if not (in_zone(us, source) or in_zone(us, target)):
             return _error(
                 IllegalReason.CANNOT_PROMOTE,
-                "A piece promotes only on a move into, within or out of the promotion zone.",
+                Sentence(
+                    "A piece promotes only on a move into, within or out of the promotion zone."
+                ),
             )
     elif MUST_PROMOTE[code][target]:
         return _error(
             IllegalReason.MUST_PROMOTE,
-            f"A {name} on {target} could never move again, so it must promote.",
+            Sentence(
+                "A {piece} on {square} could never move again, so it must promote.",
+                piece=role,
+                square=target,
+            ),
         )
-    if piece.role is Role.KING:
+    if role is Role.KING:
         return _error(
-            IllegalReason.LEAVES_KING_IN_CHECK, f"Your king would be in check on {target}."
+            IllegalReason.LEAVES_KING_IN_CHECK,
+            Sentence("Your king would be in check on {square}.", square=target),
         )
     if position.is_check():
         return _error(
             IllegalReason.LEAVES_KING_IN_CHECK,
-            f"Your king is in check, and {source}-{target} does not answer it.",
+            Sentence(
+                "Your king is in check, and {origin}-{target} does not answer it.",
+                origin=source,
+                target=target,
+            ),
         )
     return _error(
         IllegalReason.LEAVES_KING_IN_CHECK,
-        f"The {name} on {source} is pinned: moving it would expose your king.",
+        Sentence(
+            "The {piece} on {square} is pinned: moving it would expose your king.",
+            piece=role,
+            square=source,
+        ),
     )

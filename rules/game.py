@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from . import impasse
-from .errors import GameError, IllegalMoveError, IllegalReason
+from .errors import GameError, IllegalMoveError, IllegalReason, Sentence
 from .handicaps import Handicap
 from .moves import Move
 from .position import Position
@@ -148,7 +148,13 @@ class Game:
             try:
                 game._push(move, decide_by_board=False)
             except IllegalMoveError as error:
-                raise IllegalMoveError(error.reason, f"Move {number} ({move}): {error}") from error
+                sentence = Sentence(
+                    "Move {number} ({move}): {reason}",
+                    number=number,
+                    move=move.usi(),
+                    reason=error.sentence,
+                )
+                raise IllegalMoveError(error.reason, sentence) from error
         if game.outcome is None:
             game._decide_by_board()
         return game
@@ -160,7 +166,7 @@ class Game:
 
     def _push(self, move: Move, *, decide_by_board: bool) -> None:
         if self.outcome is not None:
-            raise IllegalMoveError(IllegalReason.GAME_OVER, "The game is over.")
+            raise IllegalMoveError(IllegalReason.GAME_OVER, Sentence("The game is over."))
         self.position.push(move)
         self.moves.append(move)
         key = self.position.key()
@@ -210,7 +216,7 @@ class Game:
     def abort(self) -> Outcome:
         """End without a result; only before both players have moved."""
         if len(self.moves) >= 2:
-            raise GameError("A game can only be aborted before both players have moved.")
+            raise GameError(Sentence("A game can only be aborted before both players have moved."))
         return self._end(Outcome(Termination.ABORT, None))
 
     def set_outcome(self, outcome: Outcome) -> Outcome:
@@ -220,7 +226,7 @@ class Game:
 
     def _end(self, outcome: Outcome) -> Outcome:
         if self.outcome is not None:
-            raise GameError("The game is over.")
+            raise GameError(Sentence("The game is over."))
         self.outcome = outcome
         return outcome
 
@@ -243,7 +249,7 @@ class Game:
             return self._end(Outcome(Termination.IMPASSE_27, color))
         if failed_loses:
             return self._end(Outcome(Termination.IMPASSE_27, color.opponent))
-        raise GameError(declaration.reason or "You cannot declare now.")
+        raise GameError(declaration.reason or Sentence("You cannot declare now."))
 
     def declare_jsa24(self, color: Color, *, failed_loses: bool = True) -> Outcome:
         """Declare under the JSA professional rule: 31+ wins, 24-30 draws, else a loss."""
@@ -254,7 +260,7 @@ class Game:
             return self._end(Outcome(Termination.IMPASSE_JSA24, None))
         if failed_loses:
             return self._end(Outcome(Termination.IMPASSE_JSA24, color.opponent))
-        raise GameError(declaration.reason or "You cannot declare now.")
+        raise GameError(declaration.reason or Sentence("You cannot declare now."))
 
     def count_24(self) -> impasse.AgreedCount:
         """The agreed 24-point count now, the handicap's pieces credited to gote."""
@@ -264,7 +270,7 @@ class Game:
         """Both players agreed to count (24-point rule): end the game by the count."""
         count = self.count_24()
         if not count.applicable:
-            raise GameError(count.reason or "The pieces cannot be counted now.")
+            raise GameError(count.reason or Sentence("The pieces cannot be counted now."))
         return self._end(Outcome(Termination.IMPASSE_24, count.winner))
 
     def __repr__(self) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from .errors import Sentence
 from .position import Position
 from .types import Color, Role, in_zone
 
@@ -97,7 +98,7 @@ class Declaration:
     verdict: Verdict
     points: int
     required: int
-    reason: str | None = None  # one sentence when the verdict is INVALID
+    reason: Sentence | None = None  # why, when the verdict is INVALID
 
 
 def required_27(color: Color, missing: int = 0) -> int:
@@ -105,16 +106,18 @@ def required_27(color: Color, missing: int = 0) -> int:
     return 28 if color is Color.SENTE else 27 - missing
 
 
-def _entry_problem(position: Position, color: Color, count: CampCount) -> str | None:
+def _entry_problem(position: Position, color: Color, count: CampCount) -> Sentence | None:
     if position.turn != color:
-        return "You can only declare on your own turn."
+        return Sentence("You can only declare on your own turn.")
     if not count.king_in_camp:
-        return "Your king has not entered the enemy camp."
+        return Sentence("Your king has not entered the enemy camp.")
     if position.is_check():
-        return "You cannot declare while your king is in check."
+        return Sentence("You cannot declare while your king is in check.")
     if count.pieces_in_camp < 10:
-        have = count.pieces_in_camp
-        return f"You need 10 pieces besides the king in the enemy camp; you have {have}."
+        return Sentence(
+            "You need 10 pieces besides the king in the enemy camp; you have {count}.",
+            count=count.pieces_in_camp,
+        )
     return None
 
 
@@ -127,10 +130,12 @@ def evaluate_27(position: Position, color: Color, *, missing: int = 0) -> Declar
     required = required_27(color, missing if color is Color.GOTE else 0)
     problem = _entry_problem(position, color, count)
     if problem is None and count.camp_points < required:
-        problem = (
-            f"You need {required} points in the camp and in hand; you have {count.camp_points}."
+        problem = Sentence(
+            "You need {required} points in the camp and in hand; you have {points}.",
+            required=required,
+            points=count.camp_points,
         )
-    verdict = Verdict.INVALID if problem else Verdict.WIN
+    verdict = Verdict.INVALID if problem is not None else Verdict.WIN
     return Declaration(color, verdict, count.camp_points, required, problem)
 
 
@@ -139,10 +144,11 @@ def evaluate_jsa24(position: Position, color: Color) -> Declaration:
     count = camp_count(position, color)
     problem = _entry_problem(position, color, count)
     if problem is None and count.camp_points < 24:
-        problem = (
-            f"You need at least 24 points in the camp and in hand; you have {count.camp_points}."
+        problem = Sentence(
+            "You need at least 24 points in the camp and in hand; you have {points}.",
+            points=count.camp_points,
         )
-    if problem:
+    if problem is not None:
         return Declaration(color, Verdict.INVALID, count.camp_points, 31, problem)
     verdict = Verdict.WIN if count.camp_points >= 31 else Verdict.DRAW
     return Declaration(color, verdict, count.camp_points, 31)
@@ -156,7 +162,7 @@ class AgreedCount:
     sente_points: int
     gote_points: int  # includes the handicap's missing points credited to the uwate
     winner: Color | None  # None: a draw (jishogi)
-    reason: str | None = None  # why the count cannot be made now
+    reason: Sentence | None = None  # why the count cannot be made now
 
 
 def count_24(position: Position, *, missing: int = 0) -> AgreedCount:
@@ -164,7 +170,9 @@ def count_24(position: Position, *, missing: int = 0) -> AgreedCount:
     sente = total_points(position, Color.SENTE)
     gote = total_points(position, Color.GOTE) + missing
     applicable = all(in_zone(color, position.king_square(color)) for color in Color)
-    reason = None if applicable else "Both kings must be in the enemy camp before counting."
+    reason = (
+        None if applicable else Sentence("Both kings must be in the enemy camp before counting.")
+    )
     winner: Color | None = None
     if sente < 24 <= gote:
         winner = Color.GOTE

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InvalidMoveError, quote
+from .errors import InvalidMoveError, Sentence, quote
 from .types import SQUARES, Role, Square
 
 DROP_ROLES: tuple[Role, ...] = (
@@ -28,6 +28,10 @@ DROP_ROLES: tuple[Role, ...] = (
     Role.GOLD,
 )
 _DROP_LETTERS = {role.sfen: role for role in DROP_ROLES}
+
+
+def _not_usi(text: str) -> Sentence:
+    return Sentence("'{text}' is not a USI move such as 7g7f, 8h2b+ or P*5e.", text=quote(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +65,7 @@ class Move:
             raise ValueError(f"no board move from {from_square} to {to_square}")
         if from_square == to_square:
             raise InvalidMoveError(
-                "A move must leave its square; the origin and destination are the same."
+                Sentence("A move must leave its square; the origin and destination are the same.")
             )
         return MOVES[encode(from_square, to_square, promotion)]
 
@@ -76,15 +80,13 @@ class Move:
     def from_usi(cls, text: str) -> Move:
         """Parse USI (`7g7f`, `8h2b+`, `P*5e`); `InvalidMoveError` if it is not USI."""
         if not isinstance(text, str):
-            raise InvalidMoveError("A USI move is text such as 7g7f, 8h2b+ or P*5e.")
+            raise InvalidMoveError(Sentence("A USI move is text such as 7g7f, 8h2b+ or P*5e."))
         if len(text) == 5 and text[4] == "+" and text[1] != "*":
             promotion, body = True, text[:4]
         elif len(text) == 4:
             promotion, body = False, text
         else:
-            raise InvalidMoveError(
-                f"'{quote(text)}' is not a USI move such as 7g7f, 8h2b+ or P*5e."
-            )
+            raise InvalidMoveError(_not_usi(text))
         try:
             to_square = Square.from_usi(body[2:])
             if body[1] == "*":
@@ -95,9 +97,7 @@ class Move:
                 raise ValueError("origin and destination are the same square")
             return move
         except (KeyError, ValueError):
-            raise InvalidMoveError(
-                f"'{quote(text)}' is not a USI move such as 7g7f, 8h2b+ or P*5e."
-            ) from None
+            raise InvalidMoveError(_not_usi(text)) from None
 
     @property
     def is_drop(self) -> bool:

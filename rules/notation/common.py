@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from enum import Enum, StrEnum
 
+from ..errors import Sentence
 from ..moves import Move
 from ..types import KING_GLYPHS, ROLE_NAMES, Color, Role, Square
 
@@ -26,15 +27,18 @@ class Style(StrEnum):
 class AmbiguousMoveError(ValueError):
     """Text that fits several legal moves (or leaves the promotion open).
 
-    `candidates` lists every legal move the text could mean, sorted by USI.
+    `candidates` lists every legal move the text could mean, sorted by USI; `sentence`
+    says so for a player, and `str(error)` is its English text.
 
-    >>> error = AmbiguousMoveError("Say which.", [Move.from_usi("8h2b+"), Move.from_usi("8h2b")])
+    >>> moves = [Move.from_usi("8h2b+"), Move.from_usi("8h2b")]
+    >>> error = AmbiguousMoveError(Sentence("Say which."), moves)
     >>> [move.usi() for move in error.candidates]
     ['8h2b', '8h2b+']
     """
 
-    def __init__(self, message: str, candidates: list[Move]) -> None:
-        super().__init__(message)
+    def __init__(self, sentence: Sentence, candidates: list[Move]) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
         self.candidates = sorted(candidates, key=Move.usi)
 
 
@@ -107,8 +111,6 @@ TURN_MARKS: dict[str, Color] = {
     "▲": Color.SENTE, "☗": Color.SENTE, "▼": Color.SENTE,
     "△": Color.GOTE, "☖": Color.GOTE, "▽": Color.GOTE,
 }  # fmt: skip
-
-SIDE_NAMES: dict[Color, str] = {Color.SENTE: "Black (☗ sente)", Color.GOTE: "White (☖ gote)"}
 
 # Pieces whose 右/左 is judged against the destination file (and which use 直).
 GOLD_LIKE: frozenset[Role] = frozenset(

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from ..errors import InvalidMoveError, quote
+from ..errors import InvalidMoveError, Sentence, quote
 from ..moves import Move
 from ..position import Position
 from ..types import Color, Role, Square
@@ -53,13 +53,32 @@ _KITAO = re.compile(
     r"(?P<sep>[-x*'])?(?P<dest>[1-9]{2})?(?P<promo>[+=])?"
 )
 
-_EXAMPLES = {
-    "usi": "7g7f, 8h2b+ or P*5e",
-    "csa": "+7776FU or -0055KA",
-    "western": "P-76, P-7f, G69-58, Bx22+ or B*55",
-    "japanese": "７六歩, 同　歩, ５八金右, ２二角成 or ７六歩(77)",
-    "lenient": "7g7f, P-76, ７六歩 or +7776FU",
-}
+
+def _unreadable(family: str, shown: str) -> Sentence:
+    """What to say about text no grammar of `family` reads, with that family's examples."""
+    if family == "usi":
+        return Sentence(
+            "Could not read '{text}' as a move; write it like 7g7f, 8h2b+ or P*5e.", text=shown
+        )
+    if family == "csa":
+        return Sentence(
+            "Could not read '{text}' as a move; write it like +7776FU or -0055KA.", text=shown
+        )
+    if family == "western":
+        return Sentence(
+            "Could not read '{text}' as a move; write it like P-76, P-7f, G69-58, Bx22+ or B*55.",
+            text=shown,
+        )
+    if family == "japanese":
+        return Sentence(
+            "Could not read '{text}' as a move;"
+            " write it like ７六歩, 同　歩, ５八金右, ２二角成 or ７六歩(77).",
+            text=shown,
+        )
+    return Sentence(
+        "Could not read '{text}' as a move; write it like 7g7f, P-76, ７六歩 or +7776FU.",
+        text=shown,
+    )
 
 
 def normalise(text: str) -> tuple[str, Color | None]:
@@ -226,7 +245,7 @@ def parse_move(
     if name not in _GRAMMARS:
         raise ValueError(f"unknown notation style {style!r}")
     if not isinstance(text, str):
-        raise InvalidMoveError("A move must be given as text, such as 7g7f or ７六歩.")
+        raise InvalidMoveError(Sentence("A move must be given as text, such as 7g7f or ７六歩."))
     normal, mark = normalise(text)
     strict = name != "lenient"
     intent = None
@@ -243,8 +262,7 @@ def parse_move(
     shown = quote(text)
     if intent is None:
         family = {"kif": "japanese", "hodges": "western"}.get(name, name)
-        examples = _EXAMPLES[family]
-        raise InvalidMoveError(f"Could not read '{shown}' as a move; write it like {examples}.")
+        raise InvalidMoveError(_unreadable(family, shown))
     if mark is not None:
         intent.mark = mark
     return resolve(position, intent, shown, last_move)

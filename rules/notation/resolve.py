@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import IllegalMoveError, IllegalReason
+from ..errors import IllegalMoveError, IllegalReason, Sentence
 from ..moves import DROP_ROLES, Move
 from ..position import Position
 from ..types import Color, Role, Square
 from . import jsa
-from .common import SIDE_NAMES, AmbiguousMoveError
+from .common import AmbiguousMoveError
 from .write import csa_move, japanese_move, western_move
 
 _PROMOTION_REASONS = (IllegalReason.MUST_PROMOTE, IllegalReason.CANNOT_PROMOTE)
@@ -42,8 +42,8 @@ class Intent:
     mark: Color | None = None
 
 
-def _illegal(reason: IllegalReason, message: str) -> IllegalMoveError:
-    return IllegalMoveError(reason, message)
+def _illegal(reason: IllegalReason, sentence: Sentence) -> IllegalMoveError:
+    return IllegalMoveError(reason, sentence)
 
 
 def _best_explanation(position: Position, moves: list[Move]) -> IllegalMoveError:
@@ -73,13 +73,20 @@ def _ambiguous(
     if len({move.from_square for move in moves}) == 1 and len(moves) == 2:
         promote = next(move for move in moves if move.promotion)
         stay = next(move for move in moves if not move.promotion)
-        message = (
-            f"'{text}' leaves the promotion open: write {_echo(position, promote, intent, legal)}"
-            f" to promote or {_echo(position, stay, intent, legal)} not to."
+        sentence = Sentence(
+            "'{text}' leaves the promotion open: write {promote} to promote or {stay} not to.",
+            text=text,
+            promote=_echo(position, promote, intent, legal),
+            stay=_echo(position, stay, intent, legal),
         )
     else:
-        message = f"'{text}' fits {len(moves)} moves ({', '.join(names)}); write the one you mean."
-    return AmbiguousMoveError(message, moves)
+        sentence = Sentence(
+            "'{text}' fits {count} moves ({moves}); write the one you mean.",
+            text=text,
+            count=len(moves),
+            moves=", ".join(names),
+        )
+    return AmbiguousMoveError(sentence, moves)
 
 
 def resolve(position: Position, intent: Intent, text: str, last_move: Move | None) -> Move:
@@ -88,21 +95,34 @@ def resolve(position: Position, intent: Intent, text: str, last_move: Move | Non
     if intent.mark is not None and intent.mark != us:
         raise _illegal(
             IllegalReason.WRONG_TURN,
-            f"It is {SIDE_NAMES[us]} to move, but '{text}' is marked for {SIDE_NAMES[intent.mark]};"
-            " check that you are looking at the current position.",
+            Sentence(
+                "It is {turn} to move, but '{text}' is marked for {mark};"
+                " check that you are looking at the current position.",
+                turn=us,
+                text=text,
+                mark=intent.mark,
+            ),
         )
     target = intent.target
     if intent.same:
         if last_move is None:
             raise _illegal(
                 IllegalReason.NO_PREVIOUS_MOVE,
-                "同 (same square) refers to the previous move and there is none; write the square.",
+                Sentence(
+                    "同 (same square) refers to the previous move and there is none;"
+                    " write the square."
+                ),
             )
         if target is not None and target != last_move.to_square:
             raise _illegal(
                 IllegalReason.NO_PREVIOUS_MOVE,
-                f"同 means {last_move.to_square}, where the previous move landed, but '{text}'"
-                f" names {target}; write only one of them.",
+                Sentence(
+                    "同 means {previous}, where the previous move landed, but '{text}'"
+                    " names {target}; write only one of them.",
+                    previous=last_move.to_square,
+                    text=text,
+                    target=target,
+                ),
             )
         target = last_move.to_square
     assert target is not None
@@ -120,13 +140,18 @@ def _drop(
     position: Position, role: Role, target: Square, here: list[Move], promotion: bool | None
 ) -> Move:
     if role not in DROP_ROLES:
-        name = role.english
         raise _illegal(
             IllegalReason.NOT_IN_HAND,
-            f"A {name} is never dropped: pieces in hand are unpromoted, kings stay on the board.",
+            Sentence(
+                "A {piece} is never dropped:"
+                " pieces in hand are unpromoted, kings stay on the board.",
+                piece=role,
+            ),
         )
     if promotion:
-        raise _illegal(IllegalReason.CANNOT_PROMOTE, "A dropped piece never promotes on the drop.")
+        raise _illegal(
+            IllegalReason.CANNOT_PROMOTE, Sentence("A dropped piece never promotes on the drop.")
+        )
     move = Move.drop_at(role, target)
     if move in here:
         return move
@@ -172,8 +197,12 @@ def _from_origin(
     if intent.role is not None and piece.role != intent.role:
         raise _illegal(
             IllegalReason.NO_PIECE,
-            f"There is no {intent.role.english} on {origin}: the piece there is a"
-            f" {piece.role.english}.",
+            Sentence(
+                "There is no {piece} on {square}: the piece there is a {actual}.",
+                piece=intent.role,
+                square=origin,
+                actual=piece.role,
+            ),
         )
     if intent.after is not None:
         if intent.after == piece.role:
@@ -183,16 +212,26 @@ def _from_origin(
         else:
             raise _illegal(
                 IllegalReason.NO_PIECE,
-                f"The piece on {origin} is a {piece.role.english}, so it cannot end up as a"
-                f" {intent.after.english}.",
+                Sentence(
+                    "The piece on {square} is a {piece}, so it cannot end up as a {after}.",
+                    square=origin,
+                    piece=piece.role,
+                    after=intent.after,
+                ),
             )
     if intent.modifiers:
         group = jsa.candidates(position, piece.role, target, piece.color)
         if not jsa.matches(origin, target, piece.role, piece.color, group, intent.modifiers):
             raise _illegal(
                 IllegalReason.CANNOT_MOVE_THERE,
-                f"The {piece.role.english} on {origin} does not fit {intent.modifiers}"
-                f" on its way to {target}; leave the modifier out.",
+                Sentence(
+                    "The {piece} on {square} does not fit {modifiers}"
+                    " on its way to {target}; leave the modifier out.",
+                    piece=piece.role,
+                    square=origin,
+                    modifiers=intent.modifiers,
+                    target=target,
+                ),
             )
     moves = [move for move in here if move.from_square == origin]
     return _choose_promotion(position, moves, intent, origin, target, text, legal)
@@ -213,7 +252,6 @@ def _by_piece(
     chosen = [s for s in group if jsa.matches(s, target, role, us, group, intent.modifiers)]
     board_moves = [move for move in here if move.from_square in chosen]
     origins = {move.from_square for move in board_moves}
-    name = role.english
     if not origins:
         in_hand = role in DROP_ROLES and position.hands[us][role] > 0
         if in_hand and intent.drop is None and not intent.modifiers:
@@ -224,16 +262,25 @@ def _by_piece(
         if group:
             raise _illegal(
                 IllegalReason.NO_PIECE,
-                f"None of your {name}s that can reach {target} fits {intent.modifiers};"
-                " remember that 右 左 上 引 are seen from the mover's side.",
+                Sentence(
+                    "None of your {piece}s that can reach {square} fits {modifiers};"
+                    " remember that 右 左 上 引 are seen from the mover's side.",
+                    piece=role,
+                    square=target,
+                    modifiers=intent.modifiers,
+                ),
             )
         if in_hand and intent.drop is False:
             raise _illegal(
                 IllegalReason.NO_PIECE,
-                f"No {name} of yours on the board can move to {target}; mark a drop with *"
-                f" ('{text}' names a board move).",
+                Sentence(
+                    "No {piece} of yours on the board can move to {square}; mark a drop with *"
+                    " ('{text}' names a board move).",
+                    piece=role,
+                    square=target,
+                    text=text,
+                ),
             )
-        message = f"You have no {name} that can move to {target}"
         if role.is_promoted and intent.family == "japanese" and intent.promotion is None:
             try:
                 intent.role, intent.promotion = role.unpromoted, True
@@ -241,9 +288,20 @@ def _by_piece(
             except ValueError:
                 pass
             else:
-                hint = japanese_move(position, base, legal)
-                message += f"; for a piece that promotes there, write {hint}"
-        raise _illegal(IllegalReason.NO_PIECE, message + ".")
+                raise _illegal(
+                    IllegalReason.NO_PIECE,
+                    Sentence(
+                        "You have no {piece} that can move to {square};"
+                        " for a piece that promotes there, write {hint}.",
+                        piece=role,
+                        square=target,
+                        hint=japanese_move(position, base, legal),
+                    ),
+                )
+        raise _illegal(
+            IllegalReason.NO_PIECE,
+            Sentence("You have no {piece} that can move to {square}.", piece=role, square=target),
+        )
     if len(origins) > 1:
         fitting = board_moves
         if intent.promotion is not None:

@@ -6,7 +6,7 @@ from enum import Enum
 
 import pytest
 
-from rules import IllegalMoveError, IllegalReason, InvalidMoveError, Move, Position
+from rules import Color, IllegalMoveError, IllegalReason, InvalidMoveError, Move, Position
 from rules.notation import AmbiguousMoveError, Style, format_move, parse_move
 
 from .support import MATSURI
@@ -63,7 +63,10 @@ def test_wrong_turn_mark_is_an_error() -> None:
     for text in ("△７六歩", "☖７六歩", "▽７六歩", "-7776FU"):
         with pytest.raises(IllegalMoveError) as caught:
             parse_move(START, text)
-        assert "White" in str(caught.value) and one_sentence(str(caught.value))
+        assert caught.value.reason is IllegalReason.WRONG_TURN
+        params = caught.value.sentence.params
+        assert (params["turn"], params["mark"]) == (Color.SENTE, Color.GOTE)
+        assert "marked for gote" in str(caught.value) and one_sentence(str(caught.value))
 
 
 def test_same_square_needs_a_matching_previous_move() -> None:
