@@ -44,7 +44,7 @@ class GameOver(ServiceError):
     Discord layer can say it in the reader's words."""
 
     def __init__(self, outcome: Outcome | None) -> None:
-        super().__init__(Sentence("This game has already ended."))
+        super().__init__(Sentence("This game is over: nothing more can be done in it."))
         self.outcome = outcome
 
 
