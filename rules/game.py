@@ -243,13 +243,14 @@ class Game:
         self, color: Color, *, handicap_aware: bool = True, failed_loses: bool = False
     ) -> Outcome:
         """Declare under the 27-point rule. A valid declaration wins. An invalid one raises
-        `IllegalMoveError` with the reason, or loses when `failed_loses` (CSA rules)."""
+        `GameError` with the reason, or loses when `failed_loses` (CSA rules)."""
         declaration = self.evaluate_declaration(color, handicap_aware=handicap_aware)
         if declaration.verdict is impasse.Verdict.WIN:
             return self._end(Outcome(Termination.IMPASSE_27, color))
         if failed_loses:
             return self._end(Outcome(Termination.IMPASSE_27, color.opponent))
-        raise GameError(declaration.reason or Sentence("You cannot declare now."))
+        assert declaration.reason is not None  # an invalid declaration always says why
+        raise GameError(declaration.reason)
 
     def declare_jsa24(self, color: Color, *, failed_loses: bool = True) -> Outcome:
         """Declare under the JSA professional rule: 31+ wins, 24-30 draws, else a loss."""
@@ -260,7 +261,8 @@ class Game:
             return self._end(Outcome(Termination.IMPASSE_JSA24, None))
         if failed_loses:
             return self._end(Outcome(Termination.IMPASSE_JSA24, color.opponent))
-        raise GameError(declaration.reason or Sentence("You cannot declare now."))
+        assert declaration.reason is not None  # an invalid declaration always says why
+        raise GameError(declaration.reason)
 
     def count_24(self) -> impasse.AgreedCount:
         """The agreed 24-point count now, the handicap's pieces credited to gote."""
@@ -270,7 +272,8 @@ class Game:
         """Both players agreed to count (24-point rule): end the game by the count."""
         count = self.count_24()
         if not count.applicable:
-            raise GameError(count.reason or Sentence("The pieces cannot be counted now."))
+            assert count.reason is not None  # a count that cannot be made says why
+            raise GameError(count.reason)
         return self._end(Outcome(Termination.IMPASSE_24, count.winner))
 
     def __repr__(self) -> str:

@@ -1,0 +1,361 @@
+"""The rules' sentences: every error a player reads carries a `Sentence`, and every
+template has a Japanese translation in `data/locale/ja/LC_MESSAGES/rules.po`.
+
+The templates are found as Babel's extractor finds them (the keyword `Sentence`), so a
+new sentence without a translation, a translation that lost or renamed a placeholder,
+an entry no sentence uses any more, and a template Babel cannot see (an f-string, a
+template held in a variable) all fail here rather than in front of a player. Each error
+is then raised for real: its sentence must read as `str(error)` in English, format in
+Japanese with the catalog, and carry values of the kinds the bot knows how to write
+(pieces as `Role`, squares as `Square`, sides as `Color`).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import json
+import string
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from rules import (
+    Color,
+    Game,
+    GameError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Position,
+    Role,
+    Sentence,
+    Square,
+)
+from rules.notation import AmbiguousMoveError, parse_move
+from rules.notation.common import japanese_square
+
+from ..notation.support import load_vectors, vector_position
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "rules"
+CATALOG = ROOT / "data" / "locale" / "ja" / "LC_MESSAGES" / "rules.po"
+CASES = ROOT / "tests" / "data" / "rules-cases.json"
+
+SentenceError = InvalidMoveError | IllegalMoveError | GameError | AmbiguousMoveError
+
+# What each parameter name holds, so that the bot can write it in the reader's language.
+# Any other name holds an int or a str (a player's text, already shortened by `quote`).
+VALUE_KINDS: dict[str, type] = {
+    "piece": Role,
+    "actual": Role,
+    "after": Role,
+    "square": Square,
+    "origin": Square,
+    "target": Square,
+    "previous": Square,
+    "turn": Color,
+    "mark": Color,
+    "side": Color,
+    "reason": Sentence,
+}
+
+
+# ----------------------------------------------------------------------- templates
+
+
+@functools.cache
+def templates() -> dict[str, str]:
+    """Every template under rules/, as Babel's extractor finds it, and where."""
+    found: dict[str, str] = {}
+    for filename, line, message, _, _ in extract_from_dir(
+        str(RULES), keywords={"Sentence": None}, method_map=[("**.py", "python")]
+    ):
+        assert isinstance(message, str), (filename, line, message)
+        found.setdefault(message, f"rules/{filename}:{line}")
+    return found
+
+
+def sentence_calls() -> Iterator[tuple[str, ast.Call]]:
+    """Every `Sentence(...)` call in the rules' source, with where it is."""
+    for path in sorted(RULES.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "Sentence"
+            ):
+                yield f"{path.relative_to(ROOT)}:{node.lineno}", node
+
+
+def placeholders(text: str) -> set[str]:
+    """The names of `text`'s `{placeholders}` (a stray brace fails, as it would in use)."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def read_catalog(path: Path = CATALOG) -> Catalog:
+    with path.open("rb") as source:
+        return read_po(source, locale="ja")
+
+
+def catalog_problems(wanted: Iterable[str], catalog: Catalog) -> list[str]:
+    """What is wrong between the templates and a catalog: a template without a Japanese
+    text or with other placeholders, an entry with a context, and an entry no template
+    has any more."""
+    wanted = set(wanted)
+    problems = []
+    for template in sorted(wanted):
+        entry = catalog.get(template)
+        if entry is None or not entry.string:
+            problems.append(f"not translated: {template!r}")
+        elif not isinstance(entry.string, str):
+            problems.append(f"plural forms where none are used: {template!r}")
+        elif placeholders(entry.string) != placeholders(template):
+            problems.append(f"placeholders differ: {template!r} -> {entry.string!r}")
+    for entry in catalog:
+        if not entry.id:
+            continue
+        if entry.context is not None:
+            problems.append(f"has a context, which the bot does not look up: {entry.id!r}")
+        if entry.id not in wanted:
+            problems.append(f"no template uses it any more: {entry.id!r}")
+        if entry.fuzzy:
+            problems.append(f"marked fuzzy: {entry.id!r}")
+    return problems
+
+
+def test_the_extractor_finds_the_rules_sentences() -> None:
+    found = templates()
+    assert "You have no {piece} in hand." in found
+    assert "You already have an unpromoted pawn on file {file} (nifu)." in found
+    assert "Move {number} ({move}): {reason}" in found
+    assert len(found) > 40
+
+
+def test_every_template_is_a_literal_babel_can_see() -> None:
+    """A `Sentence` whose template is an f-string, a concatenation or a variable would
+    reach players untranslated: the extractor cannot read it."""
+    found = templates()
+    literals = set()
+    for where, call in sentence_calls():
+        assert call.args, f"{where}: Sentence() without a template"
+        first = call.args[0]
+        assert isinstance(first, ast.Constant) and isinstance(first.value, str), (
+            f"{where}: the template must be a string literal"
+        )
+        assert first.value in found, f"{where}: Babel does not extract {first.value!r}"
+        literals.add(first.value)
+    assert literals == set(found)
+
+
+def test_every_call_gives_exactly_the_values_its_template_names() -> None:
+    for where, call in sentence_calls():
+        template = call.args[0]
+        assert isinstance(template, ast.Constant) and isinstance(template.value, str)
+        names = {keyword.arg for keyword in call.keywords}
+        assert None not in names, f"{where}: pass the values by name, not with **"
+        assert names == placeholders(template.value), where
+
+
+def test_every_template_has_a_japanese_translation_with_its_placeholders() -> None:
+    assert catalog_problems(templates(), read_catalog()) == []
+
+
+def test_the_catalog_check_fails_without_an_entry(tmp_path: Path) -> None:
+    """Deleting an entry (or renaming a placeholder in it) is caught."""
+    text = CATALOG.read_text(encoding="utf-8")
+    entry = 'msgid "You have no {piece} in hand."\nmsgstr "持ち駒に{piece}がありません。"\n'
+    assert entry in text
+    shortened = tmp_path / "without.po"
+    shortened.write_text(text.replace(entry, ""), encoding="utf-8")
+    assert catalog_problems(templates(), read_catalog(shortened)) == [
+        "not translated: 'You have no {piece} in hand.'"
+    ]
+    renamed = tmp_path / "renamed.po"
+    renamed.write_text(text.replace(entry, entry.replace("に{piece}", "に{role}")), "utf-8")
+    assert len(catalog_problems(templates(), read_catalog(renamed))) == 1
+
+
+def test_the_catalog_is_utf8_with_a_plain_header() -> None:
+    raw = CATALOG.read_bytes()
+    raw.decode("utf-8")
+    assert b"msgctxt" not in raw
+    assert b'"Language: ja\\n"' in raw
+    assert b'"Content-Type: text/plain; charset=UTF-8\\n"' in raw
+
+
+# ----------------------------------------------------------------------- the errors
+
+START = Position.initial()
+KINGS_AND_A_PAWN = "4k4/9/9/9/9/9/9/9/4K4 b P 1"
+ROOK_CHECK = "k8/9/9/9/9/9/9/9/r3K3G b P 1"  # gote's rook on 9i checks along rank i
+KING_IN_CAMP = "k8/9/4K4/9/9/9/9/9/9 b - 1"
+KING_IN_CAMP_IN_CHECK = "k8/9/4K4/9/9/9/9/9/4r4 b - 1"
+TEN_TOKINS = "+P+P+P+P+P+P+P+P1/+P+P7/4K4/9/9/9/9/9/8k b - 1"  # 10 pieces, 10 points
+
+
+def _after(*moves: str) -> Position:
+    position = Position.initial()
+    for usi in moves:
+        position.push(Move.from_usi(usi))
+    return position
+
+
+def _resigned() -> Game:
+    game = Game()
+    game.resign(Color.SENTE)
+    return game
+
+
+# Each error the data sets below do not already raise, by the action that raises it.
+ACTIONS: dict[str, Callable[[], object]] = {
+    "usi-not-text": lambda: Move.from_usi(5),  # type: ignore[arg-type]
+    "usi-same-square": lambda: Move.board(10, 10),
+    "move-not-text": lambda: parse_move(START, 7),  # type: ignore[arg-type]
+    "drop-promotes": lambda: parse_move(Position.from_sfen(KINGS_AND_A_PAWN), "P*55+"),
+    "drop-tokin": lambda: parse_move(START, "+P*55"),
+    "drop-occupied": lambda: Position.from_sfen(KINGS_AND_A_PAWN).push(Move.from_usi("P*5i")),
+    "drop-no-block": lambda: Position.from_sfen(ROOK_CHECK).push(Move.from_usi("P*1e")),
+    "gold-promotes": lambda: START.push(Move.from_usi("6i5h+")),
+    "pawn-two-steps": lambda: START.push(Move.from_usi("7g7e")),
+    "own-piece": lambda: START.push(Move.from_usi("7i6i")),
+    "check-unanswered": lambda: Position.from_sfen(ROOK_CHECK).push(Move.from_usi("1i1h")),
+    "wrong-modifier": lambda: parse_move(START, "５八金左(49)"),
+    "no-such-piece-there": lambda: parse_move(START, "G79-68"),
+    "cannot-become": lambda: parse_move(START, "+7776KA"),
+    "wrong-turn": lambda: parse_move(START, "△７六歩"),
+    "same-and-square": lambda: parse_move(
+        _after("7g7f", "3c3d"), "７六同歩", last_move=Move.from_usi("3c3d")
+    ),
+    "replay": lambda: Game.replay(None, ["7g7f", "7g7f"]),
+    "move-after-end": lambda: _resigned().push(Move.from_usi("7g7f")),
+    "end-after-end": lambda: _resigned().resign(Color.GOTE),
+    "late-abort": lambda: Game(moves=["7g7f", "3c3d"]).abort(),
+    "declare-off-turn": lambda: Game().declare(Color.GOTE),
+    "declare-king-home": lambda: Game().declare(Color.SENTE),
+    "declare-in-check": lambda: Game(KING_IN_CAMP_IN_CHECK).declare(Color.SENTE),
+    "declare-few-pieces": lambda: Game(KING_IN_CAMP).declare(Color.SENTE),
+    "declare-27-points": lambda: Game(TEN_TOKINS).declare(Color.SENTE),
+    "declare-24-points": lambda: Game(TEN_TOKINS).declare_jsa24(Color.SENTE, failed_loses=False),
+    "count-kings-home": lambda: Game().settle_by_count(),
+}
+
+
+def raised(action: Callable[[], object]) -> SentenceError:
+    try:
+        action()
+    except (InvalidMoveError, IllegalMoveError, GameError, AmbiguousMoveError) as error:
+        return error
+    raise AssertionError("no error")
+
+
+def data_errors() -> Iterator[SentenceError]:
+    """The errors of the shared rule cases and notation vectors."""
+    for case in json.loads(CASES.read_text(encoding="utf-8"))["cases"]:
+        if case["expect"].get("legal") is not False:
+            continue
+        position = Position.from_sfen(case["sfen"])
+        for usi in case["moves_before"]:
+            position.push(Move.from_usi(usi))
+        try:
+            move = Move.from_usi(case["move"])
+        except InvalidMoveError as error:
+            yield error
+        else:
+            yield position.explain_illegal(move)
+    for vector in load_vectors():
+        style = None if vector["style"] == "lenient" else vector["style"]
+        last_move = Move.from_usi(vector["last_move"]) if vector.get("last_move") else None
+        try:
+            parse_move(
+                vector_position(vector["sfen"]), vector["input"], last_move=last_move, style=style
+            )
+        except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as error:
+            yield error
+
+
+@functools.cache
+def all_errors() -> list[SentenceError]:
+    return [raised(action) for action in ACTIONS.values()] + list(data_errors())
+
+
+@functools.cache
+def japanese_catalog() -> Catalog:
+    return read_catalog()
+
+
+def japanese(sentence: Sentence) -> str:
+    """The sentence in Japanese, its values written as the bot writes them."""
+    entry = japanese_catalog().get(sentence.template)
+    assert entry is not None and isinstance(entry.string, str) and entry.string, sentence
+    return entry.string.format_map(
+        {name: _japanese_value(v) for name, v in sentence.params.items()}
+    )
+
+
+def _japanese_value(value: object) -> str:
+    if isinstance(value, Sentence):
+        return japanese(value)
+    if isinstance(value, Role):
+        return value.kanji
+    if isinstance(value, Square):
+        return japanese_square(value)
+    if isinstance(value, Color):
+        return "先手" if value is Color.SENTE else "後手"
+    return str(value)
+
+
+def check(error: SentenceError) -> None:
+    sentence = error.sentence
+    assert isinstance(sentence, Sentence), repr(error)
+    assert str(sentence) == str(error)
+    for name, value in sentence.params.items():
+        kind = VALUE_KINDS.get(name)
+        if kind is not None:
+            assert isinstance(value, kind), (sentence, name)
+        else:
+            assert type(value) in (int, str), (sentence, name)
+    text = japanese(sentence)
+    assert text and "{" not in text and "\n" not in text, text
+
+
+@pytest.mark.parametrize("name", list(ACTIONS))
+def test_the_error_says_its_sentence(name: str) -> None:
+    check(raised(ACTIONS[name]))
+
+
+def test_the_errors_of_the_shared_cases_say_their_sentences() -> None:
+    errors = list(data_errors())
+    assert len(errors) > 50
+    for error in errors:
+        check(error)
+
+
+def test_every_template_is_raised_by_some_case() -> None:
+    """The cases above reach every sentence the rules can say, so each is checked for real."""
+    said = {error.sentence.template for error in all_errors()}
+    for error in all_errors():
+        value = error.sentence.params.get("reason")
+        if isinstance(value, Sentence):
+            said.add(value.template)
+    assert set(templates()) - said == set()
+
+
+def test_a_nested_sentence_is_kept_whole() -> None:
+    error = raised(ACTIONS["replay"])
+    reason = error.sentence.params["reason"]
+    assert isinstance(reason, Sentence)
+    assert str(error) == f"Move 2 (7g7f): {reason}"
+    assert japanese(error.sentence) == "2手目（7g7f）：７七に駒はありません。"
+
+
+def test_japanese_writes_the_values_in_japanese() -> None:
+    error = raised(lambda: parse_move(START, "G79-68"))
+    assert japanese(error.sentence) == "７九に金はありません。そこにあるのは銀です。"
+    error = raised(ACTIONS["wrong-turn"])
+    assert japanese(error.sentence).startswith("今は先手の手番ですが、「△７六歩」は後手の手")
