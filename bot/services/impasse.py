@@ -21,9 +21,6 @@ from .loading import color_name
 from .store import MOVED_ON, GameStore
 from .values import GameSnapshot, ImpasseReport, ImpasseRule
 
-#: When the rules give no reason of their own.
-CANNOT_COUNT = Sentence("The count cannot be made now.")
-
 
 def handicap_points(game: Game) -> int:
     """The points of the pieces a handicap start removed from the giver (0 for the even
@@ -84,7 +81,8 @@ class Impasse:
             )
         count = agreed_count(loaded.game)
         if not count.applicable:
-            raise ImpasseRefused(count.reason or CANNOT_COUNT)
+            assert count.reason is not None  # a count that cannot be made says why
+            raise ImpasseRefused(count.reason)
         return loaded, color
 
     async def propose_count(
@@ -143,7 +141,8 @@ class Impasse:
     async def _settle(self, loaded: GameSnapshot) -> GameSnapshot:
         count = agreed_count(loaded.game)
         if not count.applicable:
-            raise ImpasseRefused(count.reason or CANNOT_COUNT)
+            assert count.reason is not None  # a count that cannot be made says why
+            raise ImpasseRefused(count.reason)
         outcome = Outcome(Termination.IMPASSE_24, count.winner)
         return await self._store.finish_or_refuse(loaded, outcome, expected_ply=loaded.ply)
 
@@ -163,6 +162,7 @@ class Impasse:
         game = loaded.game
         verdict = declaration(game, color)
         if verdict.verdict is not Verdict.WIN:
-            raise ImpasseRefused(verdict.reason or Sentence("You cannot declare an impasse now."))
+            assert verdict.reason is not None  # an invalid declaration always says why
+            raise ImpasseRefused(verdict.reason)
         outcome = Outcome(Termination.IMPASSE_27, color)
         return await self._store.finish_or_refuse(loaded, outcome, expected_ply=loaded.ply)
