@@ -84,13 +84,14 @@ def english(value: object) -> str:
 class SfenError(ValueError):
     """An SFEN that does not describe a legal shogi position.
 
-    `code` is stable (tests and the bot match on it); `str(error)` is a sentence
-    a player can act on.
+    `code` is stable (tests and the bot match on it); `sentence` says what is wrong in
+    a way a player can act on, and `str(error)` is its English text.
     """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, sentence: Sentence) -> None:
+        super().__init__(str(sentence))
         self.code = code
+        self.sentence = sentence
 
 
 class InvalidMoveError(ValueError):

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import sfen as sfen_io
-from .errors import IllegalMoveError, SfenError
+from .errors import IllegalMoveError, Sentence, SfenError
 from .handicaps import Handicap
 from .moves import DROP_ROLES, MOVES, Move, encode
 from .tables import (
@@ -84,7 +84,10 @@ class Position:
         if position._is_attacked(position.kings[waiting], fields.turn):
             raise SfenError(
                 "opponent_in_check",
-                f"{Color(waiting).name.title()} is in check but it is not their move.",
+                Sentence(
+                    "The {side} king is in check, but it is not {side}'s move.",
+                    side=Color(waiting),
+                ),
             )
         return position
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import SfenError
+from .errors import Sentence, SfenError
 from .tables import is_dead_square
-from .types import HAND_ROLES, PIECES, RANK_LETTERS, Color, Role
+from .types import HAND_ROLES, PIECES, RANK_LETTERS, SQUARES, Color, Role
 
 # How many pieces of each base kind a complete set holds (both colours together).
 MAX_PIECES: dict[Role, int] = {
@@ -26,6 +26,7 @@ MAX_PIECES: dict[Role, int] = {
 }
 
 _LETTERS = {role.sfen: role for role in Role if not role.is_promoted}
+_PLUS_ALONE = Sentence("'+' must be followed by a piece letter.")
 
 
 @dataclass(slots=True)
@@ -41,27 +42,31 @@ class SfenFields:
 def parse_sfen(text: str) -> SfenFields:
     """Split and read an SFEN; raises `SfenError` for anything malformed."""
     if not isinstance(text, str):
-        raise SfenError("not_text", "An SFEN must be text.")
+        raise SfenError("not_text", Sentence("An SFEN must be text."))
     fields = text.strip().split()
     if fields and fields[0] == "sfen":
         fields = fields[1:]
     if len(fields) not in (3, 4):
         raise SfenError(
             "fields",
-            "An SFEN has four parts separated by spaces: board, side to move, hands and"
-            " move number (which may be left out).",
+            Sentence(
+                "An SFEN has four parts separated by spaces: board, side to move, hands and"
+                " move number (which may be left out)."
+            ),
         )
     board = _parse_board(fields[0])
     if fields[1] not in ("b", "w"):
-        raise SfenError("side", "The side to move must be 'b' (sente) or 'w' (gote).")
+        raise SfenError("side", Sentence("The side to move must be 'b' (sente) or 'w' (gote)."))
     hands = _parse_hands(fields[2])
     move_number = 1
     if len(fields) == 4:
         number = fields[3]
         if not number.isascii() or not number.isdigit() or number.startswith("0"):
-            raise SfenError("move_number", "The move number must be a whole number from 1 up.")
+            raise SfenError(
+                "move_number", Sentence("The move number must be a whole number from 1 up.")
+            )
         if len(number) > 9:
-            raise SfenError("move_number", "The move number is too large.")
+            raise SfenError("move_number", Sentence("The move number is too large."))
         move_number = int(number)
     return SfenFields(board, hands, 0 if fields[1] == "b" else 1, move_number)
 
@@ -70,7 +75,8 @@ def _parse_board(text: str) -> list[int]:
     rows = text.split("/")
     if len(rows) != 9:
         raise SfenError(
-            "board_ranks", f"The board must have 9 ranks separated by '/', not {len(rows)}."
+            "board_ranks",
+            Sentence("The board must have 9 ranks separated by '/', not {count}.", count=len(rows)),
         )
     board: list[int] = []
     for row_index, row in enumerate(rows):
@@ -80,15 +86,16 @@ def _parse_board(text: str) -> list[int]:
         for char in row:
             if char == "+":
                 if promoted:
-                    raise SfenError("piece_letter", "'++' is not a piece.")
+                    raise SfenError("piece_letter", Sentence("'++' is not a piece."))
                 promoted = True
                 continue
             if char in "123456789":
                 if promoted:
-                    raise SfenError("piece_letter", "'+' must be followed by a piece letter.")
+                    raise SfenError("piece_letter", _PLUS_ALONE)
                 if after_digit:
                     raise SfenError(
-                        "rank_width", "Write a run of empty squares as one digit: 4, not 22."
+                        "rank_width",
+                        Sentence("Write a run of empty squares as one digit: 4, not 22."),
                     )
                 board.extend([0] * int(char))
                 width += int(char)
@@ -98,12 +105,15 @@ def _parse_board(text: str) -> list[int]:
                 role = _LETTERS.get(char.upper()) if char.isascii() else None
                 if role is None:
                     raise SfenError(
-                        "piece_letter", f"{char!r} is not a piece letter (K R B G S N L P)."
+                        "piece_letter",
+                        Sentence(
+                            "{char} is not a piece letter (K R B G S N L P).", char=repr(char)
+                        ),
                     )
                 if promoted:
                     if not role.can_promote:
                         raise SfenError(
-                            "promoted_piece", f"A {role.name.lower()} cannot be promoted."
+                            "promoted_piece", Sentence("A {piece} cannot be promoted.", piece=role)
                         )
                     role = role.promoted
                     promoted = False
@@ -113,10 +123,15 @@ def _parse_board(text: str) -> list[int]:
             if width > 9:
                 break
         if promoted:
-            raise SfenError("piece_letter", "'+' must be followed by a piece letter.")
+            raise SfenError("piece_letter", _PLUS_ALONE)
         if width != 9:
             raise SfenError(
-                "rank_width", f"Rank {RANK_LETTERS[row_index]} must cover 9 squares, not {width}."
+                "rank_width",
+                Sentence(
+                    "Rank {rank} must cover 9 squares, not {width}.",
+                    rank=RANK_LETTERS[row_index],
+                    width=width,
+                ),
             )
     return board
 
@@ -131,27 +146,35 @@ def _parse_hands(text: str) -> list[list[int]]:
         if char.isascii() and char.isdigit():
             count_text += char
             if len(count_text) > 2:
-                raise SfenError("hand_syntax", "A count in the hands is at most 18.")
+                raise SfenError("hand_syntax", Sentence("A count in the hands is at most 18."))
             continue
         role = _LETTERS.get(char.upper()) if char.isascii() else None
         if role is None or role is Role.KING:
             raise SfenError(
-                "hand_syntax", f"{char!r} cannot be in a hand; write counts and letters like 2Pb."
+                "hand_syntax",
+                Sentence(
+                    "{char} cannot be in a hand; write counts and letters like 2Pb.",
+                    char=repr(char),
+                ),
             )
         if char in seen:
             raise SfenError(
-                "hand_repeated", f"The hand lists {char!r} twice; write its count once."
+                "hand_repeated",
+                Sentence("The hand lists {char} twice; write its count once.", char=repr(char)),
             )
         seen.add(char)
         count = int(count_text) if count_text else 1
         if count_text and (count < 2 or count_text.startswith("0")):
             raise SfenError(
-                "hand_syntax", "A count in the hands is written only when it is 2 or more."
+                "hand_syntax",
+                Sentence("A count in the hands is written only when it is 2 or more."),
             )
         hands[0 if char.isupper() else 1][role] = count
         count_text = ""
     if count_text:
-        raise SfenError("hand_syntax", "A count in the hands must be followed by a piece letter.")
+        raise SfenError(
+            "hand_syntax", Sentence("A count in the hands must be followed by a piece letter.")
+        )
     return hands
 
 
@@ -172,28 +195,42 @@ def check_material(board: list[int], hands: list[list[int]]) -> None:
             if key in pawn_files:
                 raise SfenError(
                     "nifu",
-                    f"{Color(color).name.title()} has two unpromoted pawns"
-                    f" on file {9 - square % 9} (nifu).",
+                    Sentence(
+                        "There are two unpromoted {side} pawns on file {file} (nifu).",
+                        side=Color(color),
+                        file=SQUARES[square].file,
+                    ),
                 )
             pawn_files.add(key)
         if role in (Role.PAWN, Role.LANCE, Role.KNIGHT) and is_dead_square(color, role, square):
             raise SfenError(
                 "dead_piece",
-                f"The {role.name.lower()} on {9 - square % 9}{RANK_LETTERS[square // 9]}"
-                " could never move again.",
+                Sentence(
+                    "The {piece} on {square} could never move again.",
+                    piece=role,
+                    square=SQUARES[square],
+                ),
             )
     for hand in hands:
         for role in HAND_ROLES:
             totals[role] += hand[role]
     for color in Color:
         if kings[color] == 0:
-            raise SfenError("king_missing", f"{color.name.title()} has no king.")
+            raise SfenError("king_missing", Sentence("There is no {side} king.", side=color))
         if kings[color] > 1:
-            raise SfenError("king_extra", f"{color.name.title()} has more than one king.")
+            raise SfenError(
+                "king_extra", Sentence("There is more than one {side} king.", side=color)
+            )
     for role, most in MAX_PIECES.items():
         if totals[role] > most:
             raise SfenError(
-                "piece_count", f"There are {totals[role]} {role.name.lower()}s; a set has {most}."
+                "piece_count",
+                Sentence(
+                    "There are {count} {piece}s; a set has {most}.",
+                    count=totals[role],
+                    piece=role,
+                    most=most,
+                ),
             )
 
 

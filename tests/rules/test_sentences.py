@@ -34,19 +34,21 @@ from rules import (
     Position,
     Role,
     Sentence,
+    SfenError,
     Square,
 )
 from rules.notation import AmbiguousMoveError, parse_move
 from rules.notation.common import japanese_square
 
 from ..notation.support import load_vectors, vector_position
+from .test_sfen import BAD
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
 CATALOG = ROOT / "data" / "locale" / "ja" / "LC_MESSAGES" / "rules.po"
 CASES = ROOT / "tests" / "data" / "rules-cases.json"
 
-SentenceError = InvalidMoveError | IllegalMoveError | GameError | AmbiguousMoveError
+SentenceError = InvalidMoveError | IllegalMoveError | GameError | AmbiguousMoveError | SfenError
 
 # What each parameter name holds, so that the bot can write it in the reader's language.
 # Any other name holds an int or a str (a player's text, already shortened by `quote`).
@@ -249,13 +251,13 @@ ACTIONS: dict[str, Callable[[], object]] = {
 def raised(action: Callable[[], object]) -> SentenceError:
     try:
         action()
-    except (InvalidMoveError, IllegalMoveError, GameError, AmbiguousMoveError) as error:
+    except (InvalidMoveError, IllegalMoveError, GameError, AmbiguousMoveError, SfenError) as error:
         return error
     raise AssertionError("no error")
 
 
 def data_errors() -> Iterator[SentenceError]:
-    """The errors of the shared rule cases and notation vectors."""
+    """The errors of the shared rule cases, the notation vectors and the bad SFENs."""
     for case in json.loads(CASES.read_text(encoding="utf-8"))["cases"]:
         if case["expect"].get("legal") is not False:
             continue
@@ -276,6 +278,11 @@ def data_errors() -> Iterator[SentenceError]:
                 vector_position(vector["sfen"]), vector["input"], last_move=last_move, style=style
             )
         except (InvalidMoveError, IllegalMoveError, AmbiguousMoveError) as error:
+            yield error
+    for _, sfen, _ in BAD:
+        try:
+            Position.from_sfen(sfen)
+        except SfenError as error:
             yield error
 
 
@@ -359,3 +366,9 @@ def test_japanese_writes_the_values_in_japanese() -> None:
     assert japanese(error.sentence) == "７九に金はありません。そこにあるのは銀です。"
     error = raised(ACTIONS["wrong-turn"])
     assert japanese(error.sentence).startswith("今は先手の手番ですが、「△７六歩」は後手の手")
+
+
+def test_an_sfen_error_names_the_side_and_the_file() -> None:
+    error = raised(lambda: Position.from_sfen("4k4/9/9/p8/9/9/9/p8/4K4 w - 1"))
+    assert str(error) == "There are two unpromoted gote pawns on file 9 (nifu)."
+    assert japanese(error.sentence) == "後手の歩が9筋に2枚あります（二歩）。"
