@@ -38,6 +38,7 @@ EXTENSIONS = (
     "bot.cogs.announcements",
     "bot.cogs.exports",
     "bot.cogs.help",
+    "bot.cogs.settings",
 )
 WARM_UP_GAMES = 200
 

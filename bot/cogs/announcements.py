@@ -16,8 +16,9 @@ from bot.services import Challenge, GameSnapshot
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import server_of
-from bot.ui.replies import send_ephemeral
+from bot.ui.replies import reader_language, send_ephemeral
 from bot.ui.threads import announce_end, game_channel, post_to_game
 
 log = logging.getLogger(__name__)
@@ -27,8 +28,9 @@ HISTORY_LOOKBACK = 25  # the bot's last messages in a thread searched for an end
 class GiveTimeButton(GameButton, template=r"gt:(?P<game_id>\d+)"):
     """Give the opponent a fresh period for this move."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"gt:{game_id}", text.BUTTON_LABELS["gt"], discord.ButtonStyle.secondary)
+    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
+        label = text.button_label(lang, "gt")
+        super().__init__(f"gt:{game_id}", label, discord.ButtonStyle.secondary)
         self.game_id = game_id
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
@@ -36,8 +38,8 @@ class GiveTimeButton(GameButton, template=r"gt:(?P<game_id>\d+)"):
         game = await bot.service.moves.give_time(
             self.game_id, interaction.user.id, guild_id=server_of(interaction)
         )
-        await send_ephemeral(interaction, text.TIME_GIVEN)
-        await post_to_game(bot, game, text.time_given(game), ping=game.to_move)
+        await send_ephemeral(interaction, text.say(reader_language(interaction), text.TIME_GIVEN))
+        await post_to_game(bot, game, lambda lang: text.time_given(lang, game), ping=game.to_move)
 
 
 class Announcer:
@@ -55,7 +57,9 @@ class Announcer:
         there after all (that run stopped between posting and noting it)."""
         if game.outcome is None:
             return
-        if await self._already_posted(game, text.truncate(text.outcome_text(game.outcome, game))):
+        lang = await self.bot.post_language(game.guild_id)
+        ending = text.truncate(text.outcome_text(lang, game.outcome, game))
+        if await self._already_posted(game, ending):
             log.info("game %s: its ending was posted after all", game.id)
             await self.bot.service.deadlines.ending_posted(game.id)
             return
@@ -78,9 +82,9 @@ class Announcer:
         await post_to_game(
             self.bot,
             game,
-            text.reminder_text(game),
+            lambda lang: text.reminder_text(lang, game),
             ping=game.to_move,
-            view=view_of(GiveTimeButton(game.id)),
+            view=lambda lang: view_of(GiveTimeButton(game.id, lang)),
         )
 
     async def challenge_expired(self, challenge: Challenge) -> None:
@@ -94,8 +98,9 @@ class Announcer:
             )
             if isinstance(channel, discord.abc.Messageable):
                 message = await channel.fetch_message(challenge.message_id)
+                lang = await self.bot.post_language(challenge.guild_id)
                 await message.edit(
-                    content=text.challenge_closed(challenge),
+                    content=text.challenge_closed(lang, challenge),
                     view=None,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )

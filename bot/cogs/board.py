@@ -12,7 +12,7 @@ from bot.services import PlayerRef
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, game_meant, server_of
-from bot.ui.replies import Reply, player_of
+from bot.ui.replies import Reply, player_of, reader_language
 from rules import Color
 
 
@@ -41,8 +41,10 @@ class BoardFeature(Feature):
             facing = Color[perspective.upper()]
         else:
             facing = Color.SENTE if own is None else own
-        file = await reply.within(self.bot.boards.file(shown, perspective=facing), ephemeral=False)
-        await reply.send(text.board_caption(shown), file=file)
+        lang = await self.bot.post_language(guild_id)
+        board = self.bot.boards.file(shown, lang, perspective=facing)
+        file = await reply.within(board, ephemeral=False)
+        await reply.send(text.board_caption(lang, shown), file=file)
 
     @app_commands.command(name="games", description=text.COMMANDS["games"])
     @app_commands.describe(member=text.OPTIONS["member"])
@@ -60,7 +62,8 @@ class BoardFeature(Feature):
             owner.user_id, guild_id=server_of(interaction)
         )
         own = owner.user_id == interaction.user.id
-        await Reply(interaction).send(text.games_list_text(owner, listed, own=own), ephemeral=True)
+        listing = text.games_list_text(reader_language(interaction), owner, listed, own=own)
+        await Reply(interaction).send(listing, ephemeral=True)
 
 
 async def setup(bot: GameBot) -> None:

@@ -17,8 +17,9 @@ from bot.services import PRESETS, ImpasseRule, PlayerRef
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, server_of
-from bot.ui.replies import Reply, pings, player_of
+from bot.ui.replies import Reply, pings, player_of, reader_language
 from bot.ui.threads import post_board
 from rules import Handicap
 
@@ -38,9 +39,9 @@ class ChallengeButton(
     """Accept / Decline (the challenged member) and Cancel (the challenger); who may press
     which is the service's decision."""
 
-    def __init__(self, action: str, challenge_id: int) -> None:
+    def __init__(self, action: str, challenge_id: int, lang: str = SOURCE_LANGUAGE) -> None:
         custom_id = f"ch:{action}:{challenge_id}"
-        super().__init__(custom_id, text.BUTTON_LABELS[f"ch:{action}"], _STYLES[action])
+        super().__init__(custom_id, text.button_label(lang, f"ch:{action}"), _STYLES[action])
         self.action = action
         self.challenge_id = challenge_id
 
@@ -52,13 +53,14 @@ class ChallengeButton(
             return
         close = challenges.decline if self.action == "decline" else challenges.cancel
         challenge = await close(self.challenge_id, interaction.user.id)
-        await Reply(interaction).edit(text.challenge_closed(challenge), view=None)
+        lang = await bot.post_language(challenge.guild_id)
+        await Reply(interaction).edit(text.challenge_closed(lang, challenge), view=None)
         log.info("challenge %s %s", self.challenge_id, challenge.status)
 
 
-def challenge_buttons(challenge_id: int) -> discord.ui.View:
-    """The buttons under a challenge message."""
-    return view_of(*(ChallengeButton(action, challenge_id) for action in _STYLES))
+def challenge_buttons(challenge_id: int, lang: str) -> discord.ui.View:
+    """The buttons under a challenge message, labelled in `lang`."""
+    return view_of(*(ChallengeButton(action, challenge_id, lang) for action in _STYLES))
 
 
 async def _start_game(
@@ -67,13 +69,15 @@ async def _start_game(
     service = bot.service
     game = await service.challenges.accept(challenge_id, interaction.user.id)
     challenge = await service.challenges.get(challenge_id)
-    await Reply(interaction).edit(text.challenge_closed(challenge), view=None)
-    thread = await _open_thread(interaction, text.thread_name(game))
+    lang = await bot.post_language(challenge.guild_id)
+    await Reply(interaction).edit(text.challenge_closed(lang, challenge), view=None)
+    thread = await _open_thread(interaction, text.thread_name(lang, game))
     if thread is not None:
         await service.games.set_thread(game.id, thread.id)
         game = await service.games.get(game.id)
     log.info("game %s started (challenge %s)", game.id, challenge_id)
-    await post_board(bot, game, text.game_start_text(game), ping=game.to_move)
+    started = game
+    await post_board(bot, game, lambda lang: text.game_start_text(lang, started), ping=game.to_move)
 
 
 async def _open_thread(interaction: discord.Interaction[Any], name: str) -> discord.Thread | None:
@@ -132,9 +136,10 @@ class ChallengeFeature(Feature):
             handicap=handicap,
             impasse_rule=impasse,
         )
+        lang = await self.bot.post_language(challenge.guild_id)
         await interaction.response.send_message(
-            text.challenge_text(challenge),
-            view=challenge_buttons(challenge.id),
+            text.challenge_text(lang, challenge),
+            view=challenge_buttons(challenge.id, lang),
             allowed_mentions=pings(challenge.opponent),
         )
         message = await interaction.original_response()
@@ -150,7 +155,8 @@ class ChallengeFeature(Feature):
         presets = [Choice(name=text.TIME_PRESET_NAMES[value], value=value) for value in PRESETS]
         matching = [c for c in presets if typed in c.value or typed in c.name.lower()]
         if typed and all(c.value != typed for c in matching):
-            matching.insert(0, Choice(name=text.typed_time_choice(current), value=current[:100]))
+            name = text.typed_time_choice(reader_language(interaction), current)
+            matching.insert(0, Choice(name=name, value=current[:100]))
         return matching[:MAX_CHOICES]
 
 

@@ -10,16 +10,18 @@ from discord import app_commands
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import GameArg, game_meant, server_of
-from bot.ui.replies import Reply, send_ephemeral
+from bot.ui.replies import Reply, reader_language, send_ephemeral
 from bot.ui.threads import announce_end
 
 
 class ResignButton(GameButton, template=r"rs:(?P<game_id>\d+)"):
     """The confirmation that `/resign` asks for."""
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"rs:{game_id}", text.BUTTON_LABELS["rs"], discord.ButtonStyle.danger)
+    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
+        label = text.button_label(lang, "rs")
+        super().__init__(f"rs:{game_id}", label, discord.ButtonStyle.danger)
         self.game_id = game_id
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
@@ -27,7 +29,8 @@ class ResignButton(GameButton, template=r"rs:(?P<game_id>\d+)"):
         game = await bot.service.moves.resign(
             self.game_id, interaction.user.id, guild_id=server_of(interaction)
         )
-        await Reply(interaction).edit(text.RESIGNED, view=None)
+        answer = text.say(reader_language(interaction), text.RESIGNED)
+        await Reply(interaction).edit(answer, view=None)
         await announce_end(bot, game)
 
 
@@ -47,8 +50,11 @@ class EndingsFeature(Feature):
         chosen, opponent = await self.bot.service.moves.check_resign(
             game_id, interaction.user.id, guild_id=server_of(interaction)
         )
+        lang = reader_language(interaction)
         await send_ephemeral(
-            interaction, text.resign_question(opponent), view=view_of(ResignButton(chosen.id))
+            interaction,
+            text.resign_question(lang, opponent),
+            view=view_of(ResignButton(chosen.id, lang)),
         )
 
     @app_commands.command(name="abort", description=text.COMMANDS["abort"])
@@ -62,7 +68,7 @@ class EndingsFeature(Feature):
         ended = await self.bot.service.moves.abort(
             game_id, interaction.user.id, guild_id=server_of(interaction)
         )
-        await send_ephemeral(interaction, text.ABORTED)
+        await send_ephemeral(interaction, text.say(reader_language(interaction), text.ABORTED))
         await announce_end(self.bot, ended)
 
 

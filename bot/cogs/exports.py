@@ -36,7 +36,8 @@ class ExportFeature(Feature):
         )
         data = io.BytesIO(exported.content.encode("utf-8"))
         file = discord.File(data, filename=exported.filename)
-        caption = text.export_caption(game_id, format, exported.analysis_url)
+        lang = await self.bot.post_language(server_of(interaction))
+        caption = text.export_caption(lang, game_id, format, exported.analysis_url)
         await Reply(interaction).send(caption, file=file)
 
 

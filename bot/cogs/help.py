@@ -9,7 +9,7 @@ from discord import app_commands
 
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
-from bot.ui.replies import Reply
+from bot.ui.replies import Reply, reader_language
 
 
 class HelpFeature(Feature):
@@ -18,7 +18,7 @@ class HelpFeature(Feature):
     @app_commands.command(name="help", description=text.COMMANDS["help"])
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         """Notations, commands and the rules in brief, privately."""
-        await Reply(interaction).send(text.HELP_TEXT, ephemeral=True)
+        await Reply(interaction).send(text.help_text(reader_language(interaction)), ephemeral=True)
 
 
 async def setup(bot: GameBot) -> None:

@@ -11,18 +11,19 @@ from discord import app_commands
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import GameArg, game_meant, server_of
-from bot.ui.replies import Reply, pings, send_ephemeral
+from bot.ui.replies import Reply, pings, reader_language, send_ephemeral
 from bot.ui.threads import announce_end, post_to_game
 
 
 class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare):(?P<game_id>\d+)"):
     """Propose the 24-point count, accept it, or declare under the 27-point rule."""
 
-    def __init__(self, action: str, game_id: int) -> None:
+    def __init__(self, action: str, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
         super().__init__(
             f"js:{action}:{game_id}",
-            text.BUTTON_LABELS[f"js:{action}"],
+            text.button_label(lang, f"js:{action}"),
             discord.ButtonStyle.primary,
         )
         self.action, self.game_id = action, game_id
@@ -31,24 +32,25 @@ class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare)
         bot = host_of(interaction)
         impasse = bot.service.impasse
         user_id, guild_id = interaction.user.id, server_of(interaction)
+        reader = reader_language(interaction)
         if self.action == "propose":
             game = await impasse.propose_count(self.game_id, user_id, guild_id=guild_id)
             if game.outcome is None:  # proposed; had the opponent proposed first, it is settled
                 opponent = game.opponent_of(user_id)
-                await send_ephemeral(interaction, text.PROPOSAL_SENT)
+                await send_ephemeral(interaction, text.say(reader, text.PROPOSAL_SENT))
                 await post_to_game(
                     bot,
                     game,
-                    text.count_proposed(opponent),
+                    lambda lang: text.count_proposed(lang, opponent),
                     ping=opponent,
-                    view=view_of(JishogiButton("accept", game.id)),
+                    view=lambda lang: view_of(JishogiButton("accept", game.id, lang)),
                 )
                 return
         elif self.action == "accept":
             game = await impasse.accept_count(self.game_id, user_id, guild_id=guild_id)
         else:
             game = await impasse.declare(self.game_id, user_id, guild_id=guild_id)
-        await send_ephemeral(interaction, text.IMPASSE_SETTLED)
+        await send_ephemeral(interaction, text.say(reader, text.IMPASSE_SETTLED))
         await announce_end(bot, game)
 
 
@@ -65,15 +67,19 @@ class ImpasseFeature(Feature):
     ) -> None:
         """Both counts, publicly, with the buttons the game's rule allows now."""
         game_id = await game_meant(self.bot, interaction, game)
-        report = await self.bot.service.impasse.report(game_id, guild_id=server_of(interaction))
+        guild_id = server_of(interaction)
+        report = await self.bot.service.impasse.report(game_id, guild_id=guild_id)
+        lang = await self.bot.post_language(guild_id)
         buttons = []
         if report.can_propose_count:
             pending = report.game.pending_count_proposal
-            buttons.append(JishogiButton("accept" if pending is not None else "propose", game_id))
+            action = "accept" if pending is not None else "propose"
+            buttons.append(JishogiButton(action, game_id, lang))
         if report.can_declare is not None:
-            buttons.append(JishogiButton("declare", game_id))
+            buttons.append(JishogiButton("declare", game_id, lang))
         extra = {"view": view_of(*buttons)} if buttons else {}
-        await Reply(interaction).send(text.impasse_text(report), allowed_mentions=pings(), **extra)
+        content = text.impasse_text(lang, report)
+        await Reply(interaction).send(content, allowed_mentions=pings(), **extra)
 
 
 async def setup(bot: GameBot) -> None:

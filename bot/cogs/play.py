@@ -17,8 +17,9 @@ from bot.services import AmbiguousMove, PlayedMove
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
-from bot.ui.replies import Reply, pings, player_of, send_ephemeral
+from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
 from bot.ui.suggestions import rank_moves
 from bot.ui.threads import post_board
 
@@ -34,11 +35,11 @@ class PromotionButton(
     makes a late click on an old question fail cleanly instead of playing a move into a
     position that has changed."""
 
-    def __init__(self, game_id: int, ply: int, usi: str) -> None:
+    def __init__(self, game_id: int, ply: int, usi: str, lang: str = SOURCE_LANGUAGE) -> None:
         promote = usi.endswith("+")
         super().__init__(
             f"pr:{game_id}:{ply}:{usi}",
-            text.BUTTON_LABELS["pr:promote" if promote else "pr:keep"],
+            text.button_label(lang, "pr:promote" if promote else "pr:keep"),
             discord.ButtonStyle.primary if promote else discord.ButtonStyle.secondary,
         )
         self.game_id, self.ply, self.usi = game_id, ply, usi
@@ -78,11 +79,12 @@ async def play(
     except AmbiguousMove as question:
         if question.promotion_choice is None:
             raise
+        lang = reader_language(interaction)
         buttons = [
-            PromotionButton(question.game_id, question.ply, choice.usi)
+            PromotionButton(question.game_id, question.ply, choice.usi, lang)
             for choice in question.promotion_choice
         ]
-        await send_ephemeral(interaction, text.safe(question.message), view=view_of(*buttons))
+        await send_ephemeral(interaction, text.say(lang, question.sentence), view=view_of(*buttons))
         return
     log.info("game %s ply %s: %s", played.game.id, played.game.ply, played.move.usi)
     await _announce(bot, reply, played)
@@ -97,32 +99,35 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
     with the answer, the thread still hears of it.
     """
     interaction, game = reply.interaction, played.game
-    content = text.move_text(played)
+    reader = reader_language(interaction)
     if interaction.type is discord.InteractionType.component:
-        await reply.edit(text.played_note(played.move), view=None)
+        await reply.edit(text.played_note(reader, played.move), view=None)
     elif interaction.channel_id == game.thread_id and not interaction.response.is_done():
-        if await _answer_with_board(bot, reply, played, content):
+        if await _answer_with_board(bot, reply, played):
             return
     else:
         where = game.thread_id or 0
         note = text.played_note(
-            played.move, posted_in=None if where == interaction.channel_id else where
+            reader, played.move, posted_in=None if where == interaction.channel_id else where
         )
         await send_ephemeral(interaction, note)
-    await post_board(bot, game, content, ping=played.next_player)
+    await post_board(bot, game, lambda lang: text.move_text(lang, played), ping=played.next_player)
     await _note_ending(bot, played)
 
 
-async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove, content: str) -> bool:
+async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> bool:
     """Answer the move in its thread with the board; False if the board must still be
     posted: the answer was deferred, or it surely did not reach the thread (refused as too
     late, or failed without Discord saying it was already given)."""
     interaction, game_id = reply.interaction, played.game.id
     try:
-        board = await reply.within(bot.boards.file(played.game), ephemeral=True)
+        lang = await bot.post_language(played.game.guild_id)
+        board = await reply.within(bot.boards.file(played.game, lang), ephemeral=True)
         if interaction.response.is_done():
-            await reply.send(text.played_note(played.move), ephemeral=True)
+            note = text.played_note(reader_language(interaction), played.move)
+            await reply.send(note, ephemeral=True)
             return False
+        content = text.move_text(lang, played)
         await reply.send(content, file=board, allowed_mentions=pings(played.next_player))
     except discord.HTTPException as error:
         if error.code != ALREADY_ANSWERED:

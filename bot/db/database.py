@@ -35,6 +35,7 @@ from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
 from .publications import PublicationRepository
 from .rows import to_us
+from .servers import ServerRepository
 
 BUSY_TIMEOUT_MS = 5_000
 T = TypeVar("T")
@@ -50,6 +51,7 @@ class Session:
         self.moves = MoveRepository(statements)
         self.deadlines = DeadlineRepository(statements)
         self.publications = PublicationRepository(statements)
+        self.servers = ServerRepository(statements)
 
 
 class Database:

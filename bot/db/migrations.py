@@ -129,10 +129,20 @@ _V3 = (
     ) WITHOUT ROWID""",
 )
 
+# Settings a server's administrators chose (the language of the bot's posts; NULL follows
+# the server's language in Discord). A server that never changed anything has no row.
+_V4 = (
+    """CREATE TABLE server_settings (
+        guild_id INTEGER PRIMARY KEY,
+        language TEXT CHECK (language IS NULL OR length(language) BETWEEN 2 AND 8)
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
     Migration(3, "command_publications: the slash commands last published, per scope", _V3),
+    Migration(4, "server_settings: what each server chose (the language of posts)", _V4),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -19,6 +19,7 @@ from .exports import Exports
 from .games import Games
 from .impasse import Impasse
 from .moves import Moves
+from .servers import Servers
 from .store import GameStore, utc_now
 from .values import GameEvents
 
@@ -52,6 +53,7 @@ class GameService:
         self.impasse = Impasse(self.store)
         self.exports = Exports(self.store)
         self.deadlines = Deadlines(self.store, self.challenges)
+        self.servers = Servers(self.store)
 
     def report_to(self, events: GameEvents | None) -> None:
         """Send the service's events (time-outs, reminders, expiries) to `events`."""

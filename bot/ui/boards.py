@@ -9,8 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 import discord
 
 from bot.services import GameSnapshot
-from render import describe, render_board
+from render import render_board
 from rules import Color
+
+from . import text
 
 #: Threads that render boards. Rendering holds the GIL for most of its time, so more threads
 #: add no speed; but every thread that allocates images gets its own glibc malloc arena, and
@@ -25,27 +27,29 @@ class BoardRenderer:
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
 
-    async def file(self, game: GameSnapshot, *, perspective: Color | None = None) -> discord.File:
-        """The game's board as a PNG attachment with alt text."""
+    async def file(
+        self, game: GameSnapshot, lang: str, *, perspective: Color | None = None
+    ) -> discord.File:
+        """The game's board as a PNG attachment, its caption and alt text in `lang`."""
         position = game.game.position
         last = game.last_move
-        written = game.last_move_text
-        pair = (written.japanese, written.western) if last and written else None
         sente, gote = game.sente.name, game.gote.name
+        caption = text.image_caption(lang, game)
+        alt = text.board_alt_text(lang, game)
 
-        def work() -> tuple[bytes, str]:
-            png = render_board(
+        def work() -> bytes:
+            return render_board(
                 position,
                 last_move=last,
                 perspective=Color.SENTE if perspective is None else perspective,
                 sente_name=sente,
                 gote_name=gote,
+                caption=caption,
             )
-            return png, describe(position, last, written=pair)
 
         if self._pool is None:
             self._pool = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
-        png, alt = await asyncio.get_running_loop().run_in_executor(self._pool, work)
+        png = await asyncio.get_running_loop().run_in_executor(self._pool, work)
         return discord.File(
             io.BytesIO(png), filename=f"game-{game.id}.png", description=alt[:ALT_TEXT_LIMIT]
         )

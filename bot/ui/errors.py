@@ -17,37 +17,40 @@ from typing import Any, Self
 import discord
 from discord import app_commands
 
-from bot.config import ConfigError
 from bot.services import ChooseGame, GameOver, ServiceError
-from rules import GameError, IllegalMoveError, InvalidMoveError, SfenError
+from rules import GameError, IllegalMoveError, InvalidMoveError, Sentence, SfenError
 
 from . import text
-from .replies import send_ephemeral
+from .i18n import SOURCE_LANGUAGE
+from .replies import reader_language, send_ephemeral
 from .threads import NotPosted
 
 log = logging.getLogger(__name__)
 
 
 class OptionError(Exception):
-    """An option the user gave that cannot be used; the message says what to do instead."""
+    """An option the user gave that cannot be used; `sentence` says what to do instead."""
+
+    def __init__(self, sentence: Sentence) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
 
 
-def user_message(error: BaseException) -> str | None:
-    """The sentence to show for an expected error, or None for an unexpected one."""
+def user_message(error: BaseException, lang: str) -> str | None:
+    """The sentence to show for an expected error in `lang`, or None for an unexpected one.
+    User text within it is escaped."""
     if isinstance(error, ChooseGame):
-        return text.choose_game_text(error)
+        return text.choose_game_text(lang, error)
     if isinstance(error, GameOver):
-        return text.already_ended(error.outcome)
-    if isinstance(error, ServiceError):
-        return error.message
+        return text.already_ended(lang, error.outcome)
+    if isinstance(error, ServiceError | OptionError):
+        return text.say(lang, error.sentence)
     if isinstance(error, NotPosted):
-        return text.NOT_POSTED
+        return text.say(lang, text.NOT_POSTED)
     if isinstance(error, app_commands.TransformerError):
-        return text.BAD_OPTION  # a member or channel option Discord could not resolve
-    if isinstance(error, OptionError | ConfigError):
-        return str(error)
+        return text.say(lang, text.BAD_OPTION)  # a member or channel Discord could not resolve
     if isinstance(error, IllegalMoveError | InvalidMoveError | SfenError | GameError):
-        return str(error)
+        return text.say(lang, error.sentence)
     return None
 
 
@@ -63,32 +66,32 @@ def _unwrapped(error: BaseException) -> BaseException:
         error = inner
 
 
-def reply_for(error: BaseException, *, context: str) -> str:
-    """What to tell the user about `error`; logs unexpected errors with their traceback."""
+def reply_for(error: BaseException, *, context: str, lang: str) -> str:
+    """What to tell the user about `error`, in `lang`; logs unexpected errors with their
+    traceback, and refusals in English."""
     if isinstance(error, app_commands.NoPrivateMessage):
-        return text.SERVER_ONLY
+        return text.say(lang, text.SERVER_ONLY)
     error = _unwrapped(error)
-    message = user_message(error)
+    message = user_message(error, lang)
     if message is None:
         log.error("unexpected error in %s", context, exc_info=error)
-        return text.APOLOGY
-    brief = error.message if isinstance(error, ServiceError) else message
-    log.info("refused %s: %s", context, brief)
+        return text.say(lang, text.APOLOGY)
+    log.info("refused %s: %s", context, user_message(error, SOURCE_LANGUAGE))
     return message
 
 
 async def report(interaction: discord.Interaction[Any], error: BaseException, context: str) -> None:
-    """Tell the user, privately, in one sentence. The sentence may quote what they typed
-    or a member's name: it is shown escaped, so it neither formats nor pings, except the
-    list of games to choose from, which is built from escaped parts and links threads."""
-    sentence = reply_for(error, context=context)
-    if not isinstance(_unwrapped(error), ChooseGame):
-        sentence = text.safe(sentence)
-    await send_ephemeral(interaction, sentence)
+    """Tell the user, privately, in one sentence of their language. The sentence may
+    quote what they typed or a member's name: those are shown escaped, so they neither
+    format nor ping."""
+    await send_ephemeral(
+        interaction, reply_for(error, context=context, lang=reader_language(interaction))
+    )
 
 
 def _where(interaction: discord.Interaction[Any]) -> str:
-    return f"by user {interaction.user.id} in channel {interaction.channel_id}"
+    """Who acted where, for the log."""
+    return f"(user {interaction.user.id}, channel {interaction.channel_id})"
 
 
 class GameTree(app_commands.CommandTree[Any]):

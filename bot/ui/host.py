@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot.services import GameService
 
 from .boards import BoardRenderer
+from .i18n import SOURCE_LANGUAGE, language_of
 
 
 class GameBot(commands.Bot):
@@ -29,6 +30,17 @@ class GameBot(commands.Bot):
         if self._service is None:
             raise RuntimeError("the bot is not set up yet")
         return self._service
+
+    async def post_language(self, guild_id: int | None) -> str:
+        """The language of the bot's public posts in a server: the one its administrators
+        chose with `/language`, else the server's language in Discord."""
+        if guild_id is None:
+            return SOURCE_LANGUAGE
+        chosen = await self.service.servers.language(guild_id)
+        if chosen is not None:
+            return chosen
+        guild = self.get_guild(guild_id)
+        return language_of(None if guild is None else guild.preferred_locale)
 
 
 def host_of(interaction: discord.Interaction[Any]) -> GameBot:

@@ -1,11 +1,13 @@
 """Japanese beside English: message catalogs, and the translator of the command tree.
 
-The catalogs are gettext `.po` files under `data/locale/<language>/LC_MESSAGES/bot.po`,
-read with Babel (which parses them, contexts and plural forms included, so there is no
-compile step to forget). English is the source language: a text has no English catalog,
-and any locale without a catalog falls back to it. Each entry's `msgctxt` says where the
-text is shown, so the same English word may be translated differently in two places
-(the `move` option and the `/move` command, say).
+The catalogs are gettext `.po` files under `data/locale/<language>/LC_MESSAGES/`, one
+per part of the code whose texts it holds (`commands.po` for the command tree,
+`replies.po` for what the bot says, `services.po` for its refusals, `rules.po` for the
+rules' explanations), read with Babel, which parses them, contexts included, so there is
+no compile step to forget. English is the source language: the English text is the
+message id, and any locale without a catalog falls back to it. In `commands.po` each
+entry's `msgctxt` says where Discord shows the text, so the same English word may be
+translated differently in two places (the `move` option and the `/move` command, say).
 """
 
 from __future__ import annotations
@@ -19,23 +21,43 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 LOCALE_DIR = Path(__file__).resolve().parents[2] / "data" / "locale"
-DOMAIN = "bot"
 SOURCE_LANGUAGE = "en"
+#: The languages the bot speaks: English, and every language with catalogs.
+LANGUAGES = (SOURCE_LANGUAGE, "ja")
 
 
-def catalog_path(language: str) -> Path:
-    return LOCALE_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+def catalog_paths(language: str) -> list[Path]:
+    """The `.po` files of `language`, in a fixed order."""
+    return sorted((LOCALE_DIR / language / "LC_MESSAGES").glob("*.po"))
 
 
 @functools.cache
 def catalog(language: str) -> Catalog | None:
-    """The catalog of `language` (`"ja"`), read once; None for English and for
-    languages that have none."""
-    path = catalog_path(language)
-    if language == SOURCE_LANGUAGE or not path.is_file():
+    """All catalogs of `language` (`"ja"`) as one, read once; None for English and for
+    languages that have none. An id held twice with one context is a mistake the
+    tests catch (`duplicated_ids`)."""
+    paths = catalog_paths(language)
+    if language == SOURCE_LANGUAGE or not paths:
         return None
-    with path.open("rb") as source:
-        return read_po(source, locale=language, domain=DOMAIN)
+    merged = Catalog(locale=language)
+    for path in paths:
+        with path.open("rb") as source:
+            for message in read_po(source, locale=language):
+                if message.id:
+                    merged[message.id] = message
+    return merged
+
+
+def duplicated_ids(language: str) -> list[tuple[str | None, str]]:
+    """(context, id) pairs that more than one of the language's files hold."""
+    seen: dict[tuple[str | None, str], int] = {}
+    for path in catalog_paths(language):
+        with path.open("rb") as source:
+            for message in read_po(source, locale=language):
+                if message.id:
+                    key = (message.context, str(message.id))
+                    seen[key] = seen.get(key, 0) + 1
+    return [key for key, count in seen.items() if count > 1]
 
 
 def translate(language: str, message: str, context: str | None = None) -> str | None:
@@ -53,9 +75,23 @@ def translate(language: str, message: str, context: str | None = None) -> str | 
     return entry.string
 
 
-def language_of(locale: discord.Locale) -> str:
-    """The catalog language of a Discord locale: `ja` for Japanese, `en` for the rest."""
-    return locale.value.split("-")[0]
+def N_(message: str) -> str:
+    """Marks `message` as a catalog entry where it is written; it is translated where
+    it is shown (with `gettext`), in the reader's language."""
+    return message
+
+
+def gettext(language: str, message: str) -> str:
+    """`message` (an English text, the id of a catalog entry without context) in
+    `language`, or as given where no translation exists."""
+    return translate(language, message) or message
+
+
+def language_of(locale: discord.Locale | None) -> str:
+    """The language the bot speaks to a Discord locale: Japanese for `ja`, English for
+    every locale it has no catalogs for."""
+    language = "" if locale is None else locale.value.split("-")[0]
+    return language if language in LANGUAGES else SOURCE_LANGUAGE
 
 
 class CommandTranslator(app_commands.Translator):

@@ -13,6 +13,7 @@ from discord.app_commands import Choice
 from . import text
 from .errors import OptionError
 from .host import GameBot, host_of
+from .replies import reader_language
 
 log = logging.getLogger(__name__)
 MAX_CHOICES = 25  # Discord shows at most this many choices or suggestions
@@ -53,7 +54,7 @@ class GameOption(app_commands.Transformer):
         typed = value.strip().lower().lstrip("#")
         choices = []
         for summary in games:
-            name = text.game_choice(summary)
+            name = text.game_choice(reader_language(interaction), summary)
             if typed in name.lower():
                 choices.append(Choice(name=name, value=str(summary.id)))
         return choices[:MAX_CHOICES]

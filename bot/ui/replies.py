@@ -18,18 +18,25 @@ import discord
 from bot.services import PlayerRef
 
 from . import text
+from .i18n import language_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 DEFER_AFTER = 1.5  # seconds: past this, defer so Discord's 3-second limit is never missed
 #: Marks an interaction whose "thinking" note is public: a refusal must not replace it.
-PUBLIC_THINKING = "public thinking"
+PUBLIC_THINKING = "public_thinking"
 
 
 def player_of(interaction: discord.Interaction[Any]) -> PlayerRef:
     """The member who acted, as the service knows players."""
     user = interaction.user
     return PlayerRef(user.id, user.display_name, user.bot)
+
+
+def reader_language(interaction: discord.Interaction[Any]) -> str:
+    """The language of the member who acted: private answers are in their Discord
+    language, whatever the server's."""
+    return language_of(interaction.locale)
 
 
 def pings(*players: PlayerRef | None) -> discord.AllowedMentions:

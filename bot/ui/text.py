@@ -1,19 +1,25 @@
-"""Every sentence the bot shows, as constants and pure functions of the service's values.
+"""Every sentence the bot shows, as pure functions of a language and the service's values.
 
-One place decides how a game, a move or an outcome reads, so wording can be
-tested without Discord and, later, moved into message catalogs whole. The
-service's refusals are the one exception: they travel as the `message` of a
-`ServiceError`, each written once, in the service.
+Each function takes the reader's language first (`"en"` or `"ja"`, see `i18n`) and
+looks its sentences up in the message catalogs: the English text written here is
+the message id, `_(...)` marks it for the catalogs and translates it. Values are
+formatted after translation, so a translation may put them in any order. The
+service's refusals and the rules' explanations arrive as `rules.Sentence`s, which
+`say` translates the same way, formatting pieces, squares and sides in the
+reader's language.
 Names typed by users are escaped here: a player called `**@everyone**` is shown
 as written, never formatted and never pinging.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from datetime import datetime
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
 import discord
+from babel.units import format_unit
 
 from bot.services import (
     Challenge,
@@ -25,13 +31,20 @@ from bot.services import (
     MoveText,
     PlayedMove,
     PlayerRef,
+    TimeControl,
 )
-from rules import Color, Handicap, Outcome, Termination
+from rules import Color, Handicap, Outcome, Role, Sentence, Square, Termination
+
+from .i18n import N_, SOURCE_LANGUAGE, gettext
 
 MAX_MESSAGE = 2000
 
-
 _DISCORD_TAG = re.compile(r"<(?=[#@:]|a:|t:|/)")
+
+
+def translator(lang: str) -> Callable[[str], str]:
+    """The `_` of a text function: English text in, the reader's language out."""
+    return functools.partial(gettext, lang)
 
 
 def safe(text: str) -> str:
@@ -51,218 +64,431 @@ def timestamp(moment: datetime, style: str = "R") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
-def thread_name(game: GameSnapshot) -> str:
-    """The name of a game's thread (Discord allows 100 characters)."""
-    name = f"☗{game.sente.name} vs ☖{game.gote.name}"
-    return name[:100]
+# ---------------------------------------------------------------- values in a language
+
+_WIDE_DIGITS = "０１２３４５６７８９"
+_KANJI_NUMBERS = "〇一二三四五六七八九"
 
 
-def deadline_text(deadline: datetime | None) -> str:
+def square_text(lang: str, square: Square) -> str:
+    """`5e` in English, `５五` in Japanese (file in full-width digits, rank in kanji)."""
+    if lang == SOURCE_LANGUAGE:
+        return str(square)
+    return _WIDE_DIGITS[square.file] + _KANJI_NUMBERS[square.rank]
+
+
+def side_name(lang: str, color: Color) -> str:
+    """`sente` / `gote` in English, 先手 / 後手 in Japanese."""
+    _ = translator(lang)
+    return _("sente") if color is Color.SENTE else _("gote")
+
+
+def value_text(lang: str, value: object) -> str:
+    """A value of a `Sentence` as the reader's language writes it; text is escaped."""
+    if isinstance(value, Sentence):
+        return say(lang, value)
+    if isinstance(value, Role):
+        return value.english if lang == SOURCE_LANGUAGE else value.kanji
+    if isinstance(value, Color):
+        return side_name(lang, value)
+    if isinstance(value, Square):
+        return square_text(lang, value)
+    if isinstance(value, str):
+        return safe(value)
+    return str(value)
+
+
+def say(lang: str, sentence: Sentence) -> str:
+    """A refusal or explanation from the service or the rules, in the reader's language."""
+    values = {key: value_text(lang, value) for key, value in sentence.params.items()}
+    return gettext(lang, sentence.template).format_map(values)
+
+
+_UNITS = ((86_400, "duration-day"), (3_600, "duration-hour"), (60, "duration-minute"))
+
+
+def duration_text(lang: str, duration: timedelta) -> str:
+    """`3 days`, `1 day 12 hours` in English; `3日`, `1日12時間` in Japanese (Babel's
+    locale data names the units)."""
+    seconds = int(duration.total_seconds())
+    parts = []
+    for size, unit in _UNITS:
+        amount, seconds = divmod(seconds, size)
+        if amount:
+            # Babel's Japanese data has only the short unit names (日, 時間, 分).
+            if lang == SOURCE_LANGUAGE:
+                parts.append(format_unit(amount, unit, length="long", locale=lang))
+            else:
+                parts.append(format_unit(amount, unit, length="short", locale=lang))
+    if not parts:
+        parts.append(format_unit(0, "duration-minute", length="short", locale=lang))
+    if lang == SOURCE_LANGUAGE:
+        return " ".join(parts)
+    return "".join(part.replace(" ", "").replace("\u00a0", "") for part in parts)
+
+
+def time_control_text(lang: str, control: TimeControl) -> str:
+    """A time control as the settings of a game say it."""
+    _ = translator(lang)
+    if control.period is None:
+        return _("no time limit")
+    period = duration_text(lang, control.period)
+    if control.bank:
+        return _("{bank} + {period} per move").format(
+            bank=duration_text(lang, control.bank), period=period
+        )
+    return _("{period} per move").format(period=period)
+
+
+def deadline_text(lang: str, deadline: datetime | None) -> str:
     """When the player to move must move, in the reader's own time zone."""
+    _ = translator(lang)
     if deadline is None:
-        return "no time limit"
-    return f"deadline {timestamp(deadline)} ({timestamp(deadline, 'f')})"
-
-
-def challenge_text(challenge: Challenge) -> str:
-    """The challenge message: who challenges whom, the settings, the expiry."""
-    colour = {
-        "sente": "plays ☗ sente",
-        "gote": "plays ☖ gote",
-        "random": "colours by lot",
-    }.get(challenge.color, challenge.color)
-    handicap = "" if challenge.handicap.id == "even" else f", handicap {challenge.handicap.english}"
-    rule = RULE_NAMES[challenge.impasse_rule]
-    lines = [
-        f"{mention(challenge.opponent)}, {safe(challenge.challenger.name)} "
-        "challenges you to shogi.",
-        f"Settings: {challenge.time_control.describe()}, {safe(challenge.challenger.name)} "
-        f"{colour}{handicap}, impasse by {rule}.",
-        f"The challenge expires {timestamp(challenge.expires_at)}.",
-    ]
-    return "\n".join(lines)
-
-
-def challenge_closed(challenge: Challenge) -> str:
-    """A challenge message once answered: the challenge, then how it was closed."""
-    return challenge_text(challenge) + "\n" + challenge_closed_text(challenge)
-
-
-def challenge_closed_text(challenge: Challenge) -> str:
-    """How a challenge was closed: accepted, declined, withdrawn or expired."""
-    verbs = {
-        "declined": f"{safe(challenge.opponent.name)} declined the challenge.",
-        "cancelled": f"{safe(challenge.challenger.name)} withdrew the challenge.",
-        "expired": "The challenge expired after 7 days.",
-        "accepted": "Challenge accepted: good game!",
-    }
-    return verbs.get(challenge.status, f"The challenge is {challenge.status}.")
-
-
-def game_start_text(game: GameSnapshot) -> str:
-    """The first post in a game's thread: the players, the time, who moves first."""
-    handicap = (
-        ""
-        if game.handicap.id == "even"
-        else f" {game.handicap.english} handicap: gote moves first."
+        return _("no time limit")
+    return _("deadline {relative} ({date})").format(
+        relative=timestamp(deadline), date=timestamp(deadline, "f")
     )
-    first = game.to_move
-    lines = [
-        f"☗ Sente: {safe(game.sente.name)}   ☖ Gote: {safe(game.gote.name)}.{handicap}",
-        f"Time: {game.time_control.describe()}.",
-    ]
-    if first is not None:
-        lines.append(f"{mention(first)}, you move first; {deadline_text(game.deadline)}.")
-        lines.append("Play with `/move`, for example `/move P-7f`, `/move ７六歩` or `/move 7g7f`.")
-    return "\n".join(lines)
+
+
+def handicap_text(lang: str, handicap: Handicap) -> str:
+    """A handicap's name: its English name, or as a KIF header writes it (香落ち)."""
+    return handicap.english if lang == SOURCE_LANGUAGE else handicap.japanese
 
 
 def _named(game: GameSnapshot, color: Color) -> str:
     return f"{color.symbol}{safe(game.player(color).name)}"
 
 
+def _move_echo(lang: str, color: Color, move: MoveText) -> str:
+    """A move as a post shows it: Japanese first (☗５八金右), then, in English, the
+    Western notation too."""
+    japanese = f"{color.symbol}{move.japanese}"
+    return japanese if lang != SOURCE_LANGUAGE else f"{japanese} ({move.western})"
+
+
+# ---------------------------------------------------------------- challenges and games
+
+
+def thread_name(lang: str, game: GameSnapshot) -> str:
+    """The name of a game's thread (Discord allows 100 characters)."""
+    return players_text(lang, game)[:100]
+
+
+def challenge_text(lang: str, challenge: Challenge) -> str:
+    """The challenge message: who challenges whom, the settings, the expiry."""
+    _ = translator(lang)
+    colour = {
+        "sente": _("{name} plays ☗ sente"),
+        "gote": _("{name} plays ☖ gote"),
+    }.get(challenge.color, _("colours by lot"))
+    settings = [
+        time_control_text(lang, challenge.time_control),
+        colour.format(name=safe(challenge.challenger.name)),
+    ]
+    if challenge.handicap is not Handicap.EVEN:
+        handicap = handicap_text(lang, challenge.handicap)
+        settings.append(_("{handicap} handicap").format(handicap=handicap))
+    settings.append(rule_name(lang, challenge.impasse_rule))
+    lines = [
+        _("{opponent}, {challenger} challenges you to shogi.").format(
+            opponent=mention(challenge.opponent), challenger=safe(challenge.challenger.name)
+        ),
+        _("Settings: {settings}.").format(settings=_(", ").join(settings)),
+        _("The challenge expires {relative}.").format(relative=timestamp(challenge.expires_at)),
+    ]
+    return "\n".join(lines)
+
+
+def challenge_closed(lang: str, challenge: Challenge) -> str:
+    """A challenge message once answered: the challenge, then how it was closed."""
+    return challenge_text(lang, challenge) + "\n" + challenge_closed_text(lang, challenge)
+
+
+def challenge_closed_text(lang: str, challenge: Challenge) -> str:
+    """How a challenge was closed: accepted, declined, withdrawn or expired."""
+    _ = translator(lang)
+    if challenge.status == "declined":
+        return _("{name} declined the challenge.").format(name=safe(challenge.opponent.name))
+    if challenge.status == "cancelled":
+        return _("{name} withdrew the challenge.").format(name=safe(challenge.challenger.name))
+    if challenge.status == "expired":
+        return _("The challenge expired unanswered.")
+    return _("Challenge accepted: good game!")
+
+
+def game_start_text(lang: str, game: GameSnapshot) -> str:
+    """The first post in a game's thread: the players, the time, who moves first."""
+    _ = translator(lang)
+    lines = [
+        _("☗ Sente: {sente}   ☖ Gote: {gote}").format(
+            sente=safe(game.sente.name), gote=safe(game.gote.name)
+        )
+    ]
+    if game.handicap is not Handicap.EVEN:
+        lines.append(
+            _("{handicap} handicap: gote moves first.").format(
+                handicap=handicap_text(lang, game.handicap)
+            )
+        )
+    lines.append(_("Time: {time}.").format(time=time_control_text(lang, game.time_control)))
+    if game.to_move is not None:
+        lines.append(
+            _("{player}, you move first; {deadline}.").format(
+                player=mention(game.to_move), deadline=deadline_text(lang, game.deadline)
+            )
+        )
+        lines.append(
+            _("Play with `/move`, for example `/move P-7f`, `/move ７六歩` or `/move 7g7f`.")
+        )
+    return "\n".join(lines)
+
+
 _HOW = {
-    Termination.CHECKMATE: "by checkmate",
-    Termination.STALEMATE: "because a player had no legal move",
-    Termination.SENNICHITE: "in sennichite (repetition)",
-    Termination.PERPETUAL_CHECK: "by perpetual check",
-    Termination.RESIGNATION: "by resignation",
-    Termination.TIME: "on time",
-    Termination.ABORT: "by abort",
-    Termination.IMPASSE_24: "by the impasse count",
-    Termination.IMPASSE_27: "by an impasse declaration",
-    Termination.IMPASSE_JSA24: "by an impasse declaration",
+    Termination.CHECKMATE: N_("by checkmate"),
+    Termination.STALEMATE: N_("because a player had no legal move"),
+    Termination.SENNICHITE: N_("in sennichite (repetition)"),
+    Termination.PERPETUAL_CHECK: N_("by perpetual check"),
+    Termination.RESIGNATION: N_("by resignation"),
+    Termination.TIME: N_("on time"),
+    Termination.ABORT: N_("by abort"),
+    Termination.IMPASSE_24: N_("by the impasse count"),
+    Termination.IMPASSE_27: N_("by an impasse declaration"),
+    Termination.IMPASSE_JSA24: N_("by an impasse declaration"),
 }
 
 
-def already_ended(outcome: Outcome | None) -> str:
+def already_ended(lang: str, outcome: Outcome | None) -> str:
     """The refusal for an action in a game that is over, saying how it ended."""
-    how = "" if outcome is None else " " + _HOW[outcome.termination]
-    return f"This game has already ended{how}."
+    _ = translator(lang)
+    if outcome is None:
+        return _("This game has already ended.")
+    return _("This game has already ended {how}.").format(how=_(_HOW[outcome.termination]))
 
 
-def outcome_text(outcome: Outcome, game: GameSnapshot) -> str:
+#: The result of a game, by how it ended and whether someone won; in Japanese as a KIF
+#: ends (まで83手で先手の勝ち).
+_RESULTS = {
+    (Termination.CHECKMATE, True): N_("Checkmate after move {ply}: {winner} wins."),
+    (Termination.STALEMATE, True): N_(
+        "{loser} has no legal move after move {ply} and loses: {winner} wins."
+    ),
+    (Termination.SENNICHITE, False): N_(
+        "Sennichite after move {ply}: the same position appeared four times. Draw."
+    ),
+    (Termination.PERPETUAL_CHECK, True): N_(
+        "Perpetual check by {loser}, who loses after move {ply}: {winner} wins."
+    ),
+    (Termination.RESIGNATION, True): N_("{loser} resigned after move {ply}: {winner} wins."),
+    (Termination.TIME, True): N_("{loser} ran out of time after move {ply}: {winner} wins."),
+    (Termination.ABORT, False): N_("The game was aborted; it has no result."),
+    (Termination.IMPASSE_24, True): N_("Impasse count after move {ply}: {winner} wins."),
+    (Termination.IMPASSE_24, False): N_("Impasse count after move {ply}: jishogi, a draw."),
+    (Termination.IMPASSE_27, True): N_(
+        "{winner} declared an impasse win (27-point rule) after move {ply}."
+    ),
+    (Termination.IMPASSE_JSA24, True): N_("Impasse declaration after move {ply}: {winner} wins."),
+    (Termination.IMPASSE_JSA24, False): N_(
+        "Impasse declaration after move {ply}: jishogi, a draw."
+    ),
+}
+#: An ending the rules never produce (a checkmate without a winner) still gets a sentence.
+_ENDED = N_("The game ended after move {ply}.")
+
+
+def result_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
     """How the game ended, in one sentence."""
     won = outcome.winner
-    name_w = _named(game, won) if won is not None else ""
-    name_l = _named(game, won.opponent) if won is not None else ""
-    texts = {
-        Termination.CHECKMATE: f"Checkmate. {name_w} wins.",
-        Termination.STALEMATE: f"{name_l} has no legal move and loses. {name_w} wins.",
-        Termination.SENNICHITE: "Sennichite: the same position appeared four times. Draw.",
-        Termination.PERPETUAL_CHECK: f"Perpetual check by {name_l}, who loses. {name_w} wins.",
-        Termination.RESIGNATION: f"{name_l} resigned. {name_w} wins.",
-        Termination.TIME: f"{name_l} ran out of time. {name_w} wins.",
-        Termination.ABORT: "The game was aborted; it has no result.",
-        Termination.IMPASSE_24: (
-            f"Impasse count: {name_w} wins."
-            if won is not None
-            else "Impasse count: jishogi, a draw."
-        ),
-        Termination.IMPASSE_27: f"{name_w} declared an impasse win (27-point rule).",
-        Termination.IMPASSE_JSA24: (
-            f"Impasse declaration: {name_w} wins."
-            if won is not None
-            else "Impasse declaration: draw."
-        ),
-    }
-    return texts[outcome.termination] + " Get the record with `/export`."
+    template = _RESULTS.get((outcome.termination, won is not None), _ENDED)
+    names: dict[str, object] = {"ply": game.ply}
+    if won is not None:
+        names |= {"winner": _named(game, won), "loser": _named(game, won.opponent)}
+    return gettext(lang, template).format_map(names)
 
 
-def move_text(result: PlayedMove) -> str:
+def outcome_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
+    """The ending as posted: the result, and where to get the record."""
+    _ = translator(lang)
+    return result_text(lang, outcome, game) + " " + _("Get the record with `/export`.")
+
+
+def move_text(lang: str, result: PlayedMove) -> str:
     """The public answer to a move: what was played, check, and who is next."""
+    _ = translator(lang)
     game = result.game
-    mover = game.color_of(result.mover.user_id)
-    color = Color.SENTE if mover is None else mover
-    first = (
-        f"{game.ply}. {color.symbol}{result.move.japanese} ({result.move.western}) "
-        f"by {safe(result.mover.name)}"
+    color = game.color_of(result.mover.user_id) or Color.SENTE
+    first = _("{ply}. {move} by {player}.").format(
+        ply=game.ply, move=_move_echo(lang, color, result.move), player=safe(result.mover.name)
     )
     if result.outcome is not None:
-        return f"{first}.\n{outcome_text(result.outcome, game)}"
-    check = " Check!" if result.check else ""
-    lines = [first + "." + check]
+        return f"{first}\n{outcome_text(lang, result.outcome, game)}"
+    lines = [first + (" " + _("Check!") if result.check else "")]
     if result.next_player is not None:
-        lines.append(f"{mention(result.next_player)} to move; {deadline_text(result.deadline)}.")
+        lines.append(to_move_text(lang, result.next_player, result.deadline, ping=True))
     return "\n".join(lines)
 
 
-def board_caption(game: GameSnapshot) -> str:
+def to_move_text(lang: str, player: PlayerRef, deadline: datetime | None, *, ping: bool) -> str:
+    """Whose move it is and until when; `ping` names them with a mention."""
+    _ = translator(lang)
+    who = mention(player) if ping else safe(player.name)
+    return _("{player} to move; {deadline}.").format(
+        player=who, deadline=deadline_text(lang, deadline)
+    )
+
+
+def board_caption(lang: str, game: GameSnapshot) -> str:
     """Text above a `/board` image: players, move number, last move, whose turn."""
-    lines = [f"☗{safe(game.sente.name)} vs ☖{safe(game.gote.name)} · move {game.ply}"]
-    if game.last_move_text is not None:
-        lines.append(f"Last move: {game.last_move_text.japanese} ({game.last_move_text.western})")
+    _ = translator(lang)
+    lines = [
+        _("☗{sente} vs ☖{gote} · move {ply}").format(
+            sente=safe(game.sente.name), gote=safe(game.gote.name), ply=game.ply
+        )
+    ]
+    written = game.last_move_text
+    if written is not None:
+        mover = game.turn.opponent
+        lines.append(_("Last move: {move}").format(move=_move_echo(lang, mover, written)))
     if game.outcome is not None:
-        lines.append(outcome_text(game.outcome, game))
+        lines.append(outcome_text(lang, game.outcome, game))
     elif game.to_move is not None:
-        lines.append(f"{safe(game.to_move.name)} to move; {deadline_text(game.deadline)}.")
+        lines.append(to_move_text(lang, game.to_move, game.deadline, ping=False))
     return "\n".join(lines)
 
 
-def games_list_text(owner: PlayerRef, games: list[GameSummary], *, own: bool) -> str:
+def image_caption(lang: str, game: GameSnapshot) -> str:
+    """The line drawn on the board image: the move count, whose turn, or the result."""
+    _ = translator(lang)
+    outcome = game.outcome
+    if outcome is None:
+        return _("Move {ply} · {side} to move").format(
+            ply=game.ply, side=side_name(lang, game.turn)
+        )
+    if outcome.termination is Termination.ABORT:
+        return _("Move {ply} · aborted").format(ply=game.ply)
+    if outcome.winner is None:
+        return _("Move {ply} · draw").format(ply=game.ply)
+    return _("Move {ply} · {side} wins").format(ply=game.ply, side=side_name(lang, outcome.winner))
+
+
+def board_alt_text(lang: str, game: GameSnapshot) -> str:
+    """The alt text of a board image, for screen readers."""
+    _ = translator(lang)
+    values = {"players": players_text(lang, game), "caption": image_caption(lang, game)}
+    written = game.last_move_text
+    if written is None:
+        return _("Shogi board. {players}. {caption}.").format_map(values)
+    values["move"] = _move_echo(lang, game.turn.opponent, written)
+    return _("Shogi board. {players}. {caption}. Last move: {move}.").format_map(values)
+
+
+def players_text(lang: str, game: GameSnapshot) -> str:
+    """Who plays whom, as written (not escaped: for alt text and thread names)."""
+    _ = translator(lang)
+    return _("☗{sente} vs ☖{gote}").format(sente=game.sente.name, gote=game.gote.name)
+
+
+def games_list_text(lang: str, owner: PlayerRef, games: list[GameSummary], *, own: bool) -> str:
     """`/games`: a member's active games, theirs to move first; `own` when the reader is
     that member (then it is "your turn", else theirs "to move")."""
+    _ = translator(lang)
     if not games:
-        return f"{safe(owner.name)} has no active games. Start one with `/challenge`."
-    lines = [f"Active games of {safe(owner.name)}:"]
+        return _("{name} has no active games. Start one with `/challenge`.").format(
+            name=safe(owner.name)
+        )
+    lines = [_("Active games of {name}:").format(name=safe(owner.name))]
     for summary in games:
-        to_move = "**your turn**" if own else "**to move**"
-        turn = to_move if summary.your_turn else "waiting"
-        where = f"<#{summary.thread_id}>" if summary.thread_id else f"game {summary.id}"
+        to_move = _("**your turn**") if own else _("**to move**")
+        turn = to_move if summary.your_turn else _("waiting")
         deadline = f", {timestamp(summary.deadline)}" if summary.deadline else ""
         lines.append(
-            f"• {where}: {summary.your_color.symbol} vs {safe(summary.opponent.name)}, "
-            f"move {summary.ply}, {turn}{deadline}"
+            _("• {where}: {color} vs {opponent}, move {ply}, {turn}").format(
+                where=_where(lang, summary),
+                color=summary.your_color.symbol,
+                opponent=safe(summary.opponent.name),
+                ply=summary.ply,
+                turn=turn,
+            )
+            + deadline
         )
     return truncate("\n".join(lines))
 
 
-def choose_game_text(question: ChooseGame) -> str:
+def _where(lang: str, summary: GameSummary) -> str:
+    _ = translator(lang)
+    if summary.thread_id:
+        return f"<#{summary.thread_id}>"
+    return _("game {id}").format(id=summary.id)
+
+
+def choose_game_text(lang: str, question: ChooseGame) -> str:
     """The answer when a command could mean several games: which ones, and how to say."""
-    lines = [question.message]
+    _ = translator(lang)
+    lines = [say(lang, question.sentence)]
     for summary in question.games[:20]:
-        where = f"<#{summary.thread_id}>" if summary.thread_id else f"game {summary.id}"
-        turn = "your turn" if summary.your_turn else "waiting"
+        turn = _("your turn") if summary.your_turn else _("waiting")
         lines.append(
-            f"• {where} (game {summary.id}): vs {safe(summary.opponent.name)}, "
-            f"move {summary.ply}, {turn}"
+            _("• {where} (game {id}): vs {opponent}, move {ply}, {turn}").format(
+                where=_where(lang, summary),
+                id=summary.id,
+                opponent=safe(summary.opponent.name),
+                ply=summary.ply,
+                turn=turn,
+            )
         )
-    lines.append("Use the command in the game's thread, or pick the game in its `game` option.")
+    lines.append(_("Use the command in the game's thread, or pick the game in its `game` option."))
     return truncate("\n".join(lines))
 
 
-def impasse_text(report: ImpasseReport) -> str:
+def impasse_text(lang: str, report: ImpasseReport) -> str:
     """What `/jishogi` shows: both players' counts and what the rule allows now."""
+    _ = translator(lang)
     game = report.game
-    rule = RULE_NAMES[report.rule]
-    lines = [f"Impasse count ({rule}):"]
+    lines = [_("Impasse count ({rule}):").format(rule=rule_name(lang, report.rule))]
     for color in Color:
         count = report.counts[color]
-        player = game.player(color)
-        entered = "entered" if count.king_in_camp else "not entered"
-        lines.append(
-            f"{color.symbol}{safe(player.name)}: king {entered}; "
-            f"{count.pieces_in_camp}/10 pieces in camp; "
-            f"{count.camp_points}/{report.required_27[color]} points in camp + hand; "
-            f"{count.total_points}/24 points on board + hand."
+        values = {
+            "player": _named(game, color),
+            "pieces": count.pieces_in_camp,
+            "points": count.camp_points,
+            "required": report.required_27[color],
+            "total": count.total_points,
+        }
+        line = (
+            _(
+                "{player}: king entered; {pieces}/10 pieces in camp; {points}/{required} "
+                "points in camp + hand; {total}/24 points on board + hand."
+            )
+            if count.king_in_camp
+            else _(
+                "{player}: king not entered; {pieces}/10 pieces in camp; {points}/{required} "
+                "points in camp + hand; {total}/24 points on board + hand."
+            )
         )
+        lines.append(line.format_map(values))
     if report.declaration is not None:
         verdict = report.declaration
-        who = game.player(verdict.declarer).name
+        who = safe(game.player(verdict.declarer).name)
         if verdict.reason is None:
-            lines.append(f"{safe(who)} can declare now and would win.")
+            lines.append(_("{name} can declare now and would win.").format(name=who))
         else:
-            lines.append(f"{safe(who)} cannot declare yet: {verdict.reason}")
+            lines.append(
+                _("{name} cannot declare yet: {reason}").format(
+                    name=who, reason=say(lang, verdict.reason)
+                )
+            )
     if report.can_propose_count:
-        lines.append("Both kings have entered: either player may propose the 24-point count.")
+        lines.append(_("Both kings have entered: either player may propose the 24-point count."))
     return "\n".join(lines)
 
 
-def reminder_text(game: GameSnapshot) -> str:
+def reminder_text(lang: str, game: GameSnapshot) -> str:
     """The reminder to the player to move, before their deadline."""
-    player = game.to_move
-    who = mention(player) if player else "Next player"
-    return f"{who}, a reminder: your move in this game is due {deadline_text(game.deadline)}."
+    _ = translator(lang)
+    if game.to_move is None:
+        return ""
+    return _("{player}, a reminder: your move in this game is due {deadline}.").format(
+        player=mention(game.to_move), deadline=deadline_text(lang, game.deadline)
+    )
 
 
 def truncate(text: str, limit: int = MAX_MESSAGE) -> str:
@@ -270,7 +496,7 @@ def truncate(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-HELP_TEXT = """\
+HELP = N_("""\
 **Correspondence shogi**
 `/challenge @member` starts a game (colour, time per move, handicap, impasse rule). \
 The challenged member accepts with a button; the game gets its own thread.
@@ -281,72 +507,102 @@ The challenged member accepts with a button; the game gets its own thread.
 Start typing and pick from the suggestions. If a move is ambiguous the bot asks.
 `/board` shows a game, `/games` lists your games, `/resign` resigns (with confirmation), \
 `/jishogi` shows the impasse count, `/export` gives the record (KIF, KI2, CSA, SFEN, USI) \
-and an analysis link.
+and an analysis link. `/language` sets the language of the bot's posts in this server.
 **Rules in brief:** checkmate wins; a player with no legal move loses; a pawn drop may not \
 give checkmate; no two unpromoted pawns of yours on one file; pieces that could never move \
 again must promote. The same position four times is a draw (sennichite), unless one player \
 gave check with every move: that player loses. A game can be aborted before both players \
-have moved. Running out of time loses."""
+have moved. Running out of time loses.""")
+
+
+def help_text(lang: str) -> str:
+    """`/help`: written for each language's players, not translated word by word."""
+    return gettext(lang, HELP)
 
 
 # ---------------------------------------------------------------- short answers
 
-APOLOGY = "Sorry, something went wrong on our side. The game is unchanged; please try again."
-NOT_POSTED = (
+APOLOGY = Sentence(
+    "Sorry, something went wrong on our side. The game is unchanged; please try again."
+)
+NOT_POSTED = Sentence(
     "Done, but I could not post it in the game's thread; "
     "check that I may send messages there. /board shows the game."
 )
-BAD_OPTION = "I could not use one of the options; pick it from the list Discord offers."
-SERVER_ONLY = "This command works only inside a server."
-BAD_GAME_OPTION = "Pick a game from the list, or give its number, e.g. 12."
-RESIGNED = "You resigned."
-ABORTED = "The game is aborted."
-PROPOSAL_SENT = "Proposal sent."
-IMPASSE_SETTLED = "The impasse is settled."
-TIME_GIVEN = "Done: your opponent has a full period again."
+BAD_OPTION = Sentence("I could not use one of the options; pick it from the list Discord offers.")
+SERVER_ONLY = Sentence("This command works only inside a server.")
+BAD_GAME_OPTION = Sentence("Pick a game from the list, or give its number, e.g. 12.")
+RESIGNED = Sentence("You resigned.")
+ABORTED = Sentence("The game is aborted.")
+PROPOSAL_SENT = Sentence("Proposal sent.")
+IMPASSE_SETTLED = Sentence("The impasse is settled.")
+TIME_GIVEN = Sentence("Done: your opponent has a full period again.")
+MANAGE_SERVER_ONLY = Sentence("Only members who may manage this server can change its language.")
 
 
-def played_note(move: MoveText, *, posted_in: int | None = None) -> str:
-    """The private note to the mover: what was understood, and where the board went
-    when that is not where they typed (`posted_in`, a thread id; 0: the game's channel)."""
-    played = f"Played {move.japanese} ({move.western})"
-    if posted_in is None:
-        return played + "."
-    where = f"<#{posted_in}>" if posted_in else "the game's channel"
-    return f"{played} in {where}."
-
-
-def resign_question(opponent: PlayerRef) -> str:
-    """The private confirmation `/resign` asks for."""
-    return f"Resign the game against {safe(opponent.name)}?"
-
-
-def count_proposed(opponent: PlayerRef) -> str:
-    """Posted in the thread: the opponent is asked to accept the 24-point count."""
-    return (
-        f"{mention(opponent)}, your opponent proposes to settle the impasse by the "
-        "24-point count. Accept with the button or keep playing."
+def language_set(lang: str, chosen: str | None) -> str:
+    """The answer to `/language`, in the language just chosen."""
+    _ = translator(lang)
+    if chosen is None:
+        return _("The bot's posts here now follow this server's language in Discord.")
+    return _("The bot's posts in this server are now in {language}.").format(
+        language=LANGUAGE_NAMES[chosen]
     )
 
 
-def time_given(game: GameSnapshot) -> str:
+def played_note(lang: str, move: MoveText, *, posted_in: int | None = None) -> str:
+    """The private note to the mover: what was understood, and where the board went
+    when that is not where they typed (`posted_in`, a thread id; 0: the game's channel)."""
+    _ = translator(lang)
+    echo = move.japanese if lang != SOURCE_LANGUAGE else f"{move.japanese} ({move.western})"
+    if posted_in is None:
+        return _("Played {move}.").format(move=echo)
+    if posted_in:
+        return _("Played {move} in {thread}.").format(move=echo, thread=f"<#{posted_in}>")
+    return _("Played {move} in the game's channel.").format(move=echo)
+
+
+def resign_question(lang: str, opponent: PlayerRef) -> str:
+    """The private confirmation `/resign` asks for."""
+    _ = translator(lang)
+    return _("Resign the game against {name}?").format(name=safe(opponent.name))
+
+
+def count_proposed(lang: str, opponent: PlayerRef) -> str:
+    """Posted in the thread: the opponent is asked to accept the 24-point count."""
+    _ = translator(lang)
+    return _(
+        "{player}, your opponent proposes to settle the impasse by the 24-point count. "
+        "Accept with the button or keep playing."
+    ).format(player=mention(opponent))
+
+
+def time_given(lang: str, game: GameSnapshot) -> str:
     """Posted in the thread when a player gave the one to move a fresh period."""
-    who = mention(game.to_move) if game.to_move is not None else "Next player"
-    return f"{who}, your opponent gave you more time; {deadline_text(game.deadline)}."
+    _ = translator(lang)
+    if game.to_move is None:
+        return ""
+    return _("{player}, your opponent gave you more time; {deadline}.").format(
+        player=mention(game.to_move), deadline=deadline_text(lang, game.deadline)
+    )
 
 
-def export_caption(game_id: int, fmt: str, link: str) -> str:
+def export_caption(lang: str, game_id: int, fmt: str, link: str) -> str:
     """Above an exported record: which game and format, and the analysis link if it fits."""
-    text = f"Record of game {game_id} ({fmt.upper()})."
+    _ = translator(lang)
+    text = _("Record of game {id} ({format}).").format(id=game_id, format=fmt.upper())
     if len(text) + len(link) < MAX_MESSAGE - 100:
-        text += f"\nAnalyse on lishogi: <{link}>"
+        text += "\n" + _("Analyse on lishogi: {link}").format(link=f"<{link}>")
     return text
 
 
-def game_choice(game: GameSummary) -> str:
+def game_choice(lang: str, game: GameSummary) -> str:
     """One game among the suggestions of a `game` option."""
-    turn = "your turn" if game.your_turn else "waiting"
-    return f"#{game.id} vs {game.opponent.name} · move {game.ply} · {turn}"[:100]
+    _ = translator(lang)
+    turn = _("your turn") if game.your_turn else _("waiting")
+    return _("#{id} vs {opponent} · move {ply} · {turn}").format(
+        id=game.id, opponent=game.opponent.name, ply=game.ply, turn=turn
+    )[:100]
 
 
 def move_choice(move: MoveText) -> str:
@@ -354,28 +610,37 @@ def move_choice(move: MoveText) -> str:
     return f"{move.japanese}  ·  {move.western}  ·  {move.usi}"[:100]
 
 
-def typed_time_choice(typed: str) -> str:
+def typed_time_choice(lang: str, typed: str) -> str:
     """The suggestion that takes a time control as typed."""
-    return f"{typed.strip()[:90]} (as typed)"
+    _ = translator(lang)
+    return _("{typed} (as typed)").format(typed=typed.strip()[:90])
 
 
 # ---------------------------------------------------------------- buttons
 
 #: Keyed like the buttons' ids: their prefix, and the action where one prefix has several.
 BUTTON_LABELS = {
-    "ch:accept": "Accept",
-    "ch:decline": "Decline",
-    "ch:cancel": "Cancel",
-    "rs": "Yes, resign",
-    "pr:promote": "Promote",
-    "pr:keep": "Don't promote",
-    "js:propose": "Propose count",
-    "js:accept": "Accept count",
-    "js:declare": "Declare impasse",
-    "gt": "Give more time",
+    "ch:accept": N_("Accept"),
+    "ch:decline": N_("Decline"),
+    "ch:cancel": N_("Cancel"),
+    "rs": N_("Yes, resign"),
+    "pr:promote": N_("Promote"),
+    "pr:keep": N_("Don't promote"),
+    "js:propose": N_("Propose count"),
+    "js:accept": N_("Accept count"),
+    "js:declare": N_("Declare impasse"),
+    "gt": N_("Give more time"),
 }
 
+
+def button_label(lang: str, key: str) -> str:
+    """A button's label in the reader's language (`key` as in `BUTTON_LABELS`)."""
+    return gettext(lang, BUTTON_LABELS[key])
+
+
 # ---------------------------------------------------------------- commands and options
+# These English texts are what discord.py publishes; the command translator (`i18n`)
+# gives Discord their Japanese from the `commands.po` catalog.
 
 COMMANDS = {
     "challenge": "Challenge a member to a shogi game.",
@@ -387,6 +652,7 @@ COMMANDS = {
     "jishogi": "Impasse count, proposals and declaration.",
     "export": "Download a game record and an analysis link.",
     "help": "How to play: notations, commands, rules.",
+    "language": "Set the language of the bot's posts in this server.",
 }
 OPTIONS = {
     "opponent": "The member you want to play",
@@ -400,6 +666,7 @@ OPTIONS = {
     "perspective": "Whose side faces you (default: yours)",
     "member": "Whose games (default: yours)",
     "format": "Record format",
+    "language": "The language of posts (default: the server's language in Discord)",
 }
 TIME_PRESET_NAMES = {
     "1d": "1 day per move",
@@ -417,13 +684,23 @@ COLOR_NAMES = {
     "gote": "Gote (☖)",
 }
 RULE_NAMES = {
-    ImpasseRule.DECLARATION_27: "27-point declaration",
-    ImpasseRule.COUNT_24: "24-point count",
+    ImpasseRule.DECLARATION_27: N_("27-point declaration"),
+    ImpasseRule.COUNT_24: N_("24-point count"),
 }
 RULE_CHOICE_NOTES = {
     ImpasseRule.DECLARATION_27: "modern standard",
     ImpasseRule.COUNT_24: "classic rules",
 }
+LANGUAGE_NAMES = {
+    "server": "The server's language in Discord",
+    "ja": "日本語",
+    "en": "English",
+}
+
+
+def rule_name(lang: str, rule: ImpasseRule) -> str:
+    """An impasse rule as the settings of a game say it."""
+    return gettext(lang, RULE_NAMES[rule])
 
 
 def rule_choice(rule: ImpasseRule) -> str:

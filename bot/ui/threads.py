@@ -9,6 +9,7 @@ is told the action stands although the thread did not hear of it.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -20,6 +21,11 @@ from .host import GameBot
 from .replies import pings
 
 log = logging.getLogger(__name__)
+
+
+#: A post's text as a function of the language it is written in: the thread's language
+#: is looked up once, where the post is made.
+Wording = Callable[[str], str]
 
 
 class NotPosted(Exception):
@@ -45,34 +51,36 @@ async def game_channel(bot: GameBot, game: GameSnapshot) -> discord.abc.Messagea
 async def post_to_game(
     bot: GameBot,
     game: GameSnapshot,
-    content: str,
+    wording: Wording,
     *,
-    board: discord.File | None = None,
+    with_board: bool = False,
     ping: PlayerRef | None = None,
-    view: discord.ui.View | None = None,
+    view: Callable[[str], discord.ui.View] | None = None,
 ) -> discord.Message:
-    """Post `content` (with the `board` image, pinging only `ping`) in the game's thread."""
-    extra: dict[str, Any] = {} if view is None else {"view": view}
-    if board is not None:
-        extra["file"] = board
+    """Post `wording` in the game's thread, in the server's language (with the board
+    image, and the `view` built in that language), pinging only `ping`."""
+    lang = await bot.post_language(game.guild_id)
+    extra: dict[str, Any] = {} if view is None else {"view": view(lang)}
+    if with_board:
+        try:
+            extra["file"] = await bot.boards.file(game, lang)
+        except Exception as error:
+            log.exception("could not render game %s's board", game.id)
+            raise NotPosted(game.id) from error
     try:
         channel = await game_channel(bot, game)
-        return await channel.send(text.truncate(content), allowed_mentions=pings(ping), **extra)
+        content = text.truncate(wording(lang))
+        return await channel.send(content, allowed_mentions=pings(ping), **extra)
     except (discord.HTTPException, LookupError) as error:
         log.warning("could not post in game %s's thread", game.id, exc_info=True)
         raise NotPosted(game.id) from error
 
 
 async def post_board(
-    bot: GameBot, game: GameSnapshot, content: str, *, ping: PlayerRef | None = None
+    bot: GameBot, game: GameSnapshot, wording: Wording, *, ping: PlayerRef | None = None
 ) -> discord.Message:
     """`post_to_game` with the game's board, rendered now."""
-    try:
-        board = await bot.boards.file(game)
-    except Exception as error:
-        log.exception("could not render game %s's board", game.id)
-        raise NotPosted(game.id) from error
-    return await post_to_game(bot, game, content, board=board, ping=ping)
+    return await post_to_game(bot, game, wording, with_board=True, ping=ping)
 
 
 async def announce_end(bot: GameBot, game: GameSnapshot) -> None:
@@ -81,5 +89,6 @@ async def announce_end(bot: GameBot, game: GameSnapshot) -> None:
     if game.outcome is None:
         return
     log.info("game %s ended: %s", game.id, game.outcome.termination.value)
-    await post_board(bot, game, text.outcome_text(game.outcome, game))
+    outcome = game.outcome
+    await post_board(bot, game, lambda lang: text.outcome_text(lang, outcome, game))
     await bot.service.deadlines.ending_posted(game.id)

@@ -1,12 +1,16 @@
-"""The Japanese catalog and the command tree Discord receives with it.
+"""The Japanese catalogs, the command tree Discord receives with them, and the rule that
+every text of the bot is a catalog entry.
 
 Every command, option and choice must carry a Japanese name and description within
-Discord's limits (a name Discord refuses makes the whole publication fail), the catalog
-must hold nothing the bot no longer shows, and a translation must keep its placeholders.
+Discord's limits (a name Discord refuses makes the whole publication fail). Every
+sentence the code marks (`_`, `N_`, `Sentence`) must have a Japanese translation with the
+same placeholders, the catalogs must hold nothing the bot no longer says, and no prose
+may be written in the Discord layer outside those marks.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -14,16 +18,38 @@ from typing import Any
 
 import discord
 import pytest
+from babel.messages.extract import extract_from_dir
 
 from bot import create_bot
 from bot.client import ShogiBot
 from bot.config import Settings
-from bot.ui.i18n import catalog, language_of, translate
+from bot.ui.i18n import catalog, duplicated_ids, language_of, translate
 
 #: Discord's rule for command and option names in any language (letters and numbers of
 #: any script, `-` and `_`); where a script has case, the name must be lower case.
 NAME = re.compile(r"^[-_\w]{1,32}$")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+ROOT = Path(__file__).resolve().parents[2]
+#: The calls that mark a text as a catalog entry (its first argument is the English).
+MARKS = {"_": None, "N_": None, "Sentence": None}
+#: The command tree's contexts, as discord.py's translator names them.
+TREE_CONTEXTS = {
+    f"{kind}_{part}"
+    for kind in ("command", "parameter", "choice")
+    for part in ("name", "description")
+}
+
+
+def marked_texts() -> dict[str, str]:
+    """Every text the code marks for the catalogs, with where it is written."""
+    found: dict[str, str] = {}
+    for folder in ("bot", "rules"):
+        for filename, line, message, *_ in extract_from_dir(
+            ROOT / folder, method_map=[("**.py", "python")], keywords=MARKS
+        ):
+            if isinstance(message, str):
+                found.setdefault(message, f"{folder}/{filename}:{line}")
+    return found
 
 
 @pytest.fixture
@@ -83,9 +109,32 @@ async def test_the_catalog_holds_only_what_the_bot_shows(payloads: list[dict[str
         shown.add((f"{kind}_description", item["description"]))
     ja = catalog("ja")
     assert ja is not None
-    held = {(str(m.context), str(m.id)) for m in ja if m.id}
+    held = {(str(m.context), str(m.id)) for m in ja if m.id and m.context in TREE_CONTEXTS}
     assert held - shown == set()
     assert shown - held == set()
+
+
+def test_every_marked_text_has_japanese() -> None:
+    ja = catalog("ja")
+    assert ja is not None
+    texts = marked_texts()
+    assert len(texts) > 150  # the replies, the service's refusals, the rules' explanations
+    untranslated = [
+        f"{where}: {text!r}"
+        for text, where in texts.items()
+        if not (entry := ja.get(text)) or not entry.string
+    ]
+    assert untranslated == []
+
+
+def test_the_catalogs_hold_no_stale_text() -> None:
+    """An entry no code marks is a translation gone stale (its English changed)."""
+    ja = catalog("ja")
+    assert ja is not None
+    texts = marked_texts()
+    stale = [m.id for m in ja if m.id and m.context is None and m.id not in texts]
+    assert stale == []
+    assert duplicated_ids("ja") == []
 
 
 def test_translations_keep_their_placeholders() -> None:
@@ -105,3 +154,78 @@ def test_locales_fall_back_to_english() -> None:
     assert translate("en", "challenge", "command_name") is None
     assert translate("fr", "challenge", "command_name") is None
     assert translate("ja", "no such text", "command_name") is None
+
+
+#: Calls whose string arguments are not shown to users: logs, ids, file names.
+_NOT_SHOWN = {
+    *("debug", "info", "warning", "error", "exception", "getLogger", "compile"),
+    *("RuntimeError", "LookupError", "ValueError", "TypeError"),  # bugs, logged, never shown
+}
+#: The command tree's tables in `text.py`: published in English and translated by the
+#: command translator from `commands.po` (checked above against the payload).
+_TREE_TABLES = {
+    "COMMANDS",
+    "OPTIONS",
+    "TIME_PRESET_NAMES",
+    "COLOR_NAMES",
+    "RULE_CHOICE_NOTES",
+    "PERSPECTIVE_NAMES",
+    "FORMAT_NAMES",
+    "LANGUAGE_NAMES",
+}
+#: Prose: two words of letters, or any kana, or kanji other than numerals.
+_PROSE = re.compile(
+    r"[A-Za-z]{2,}[ ,;']+[A-Za-z]{2,}"  # two English words
+    r"|[\u3040-\u30ff]"  # kana
+    r"|[^\W\d〇一二三四五六七八九十a-zA-Z_]"  # a letter neither Latin nor a numeral: kanji
+)
+
+
+def _unmarked_prose(path: Path) -> list[str]:
+    """String literals in `path` that read as prose and are neither marked for the
+    catalogs, nor docstrings, nor in a log call or one of the command tree's tables."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            skipped.add(id(body[0].value))  # a docstring
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in MARKS or name in _NOT_SHOWN:
+                skipped.update(id(n) for arg in node.args for n in ast.walk(arg))
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id in _TREE_TABLES for t in targets):
+                skipped.update(id(n) for n in ast.walk(node))
+    return [
+        f"{path.relative_to(ROOT)}:{node.lineno}: {node.value!r}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in skipped
+        and _PROSE.search(node.value)
+    ]
+
+
+def test_no_prose_outside_the_catalogs() -> None:
+    """What the Discord layer and the service say is marked for the catalogs; a sentence
+    written bare would reach a Japanese reader in English."""
+    folders = [ROOT / "bot" / "ui", ROOT / "bot" / "cogs"]
+    found = [
+        line
+        for folder in folders
+        for path in sorted(folder.glob("*.py"))
+        for line in _unmarked_prose(path)
+    ]
+    assert found == []
+
+
+def test_the_prose_check_finds_a_bare_sentence(tmp_path: Path) -> None:
+    module = ROOT / "bot" / "ui" / "_probe_for_test.py"
+    module.write_text('def f() -> str:\n    """Doc."""\n    return "You have no games."\n')
+    try:
+        assert len(_unmarked_prose(module)) == 1
+    finally:
+        module.unlink()

@@ -59,7 +59,7 @@ def game_view(game: Game | None = None, outcome: Outcome | None = None) -> GameS
 
 
 def test_names_cannot_format_or_ping() -> None:
-    text = wording.board_caption(game_view())
+    text = wording.board_caption("en", game_view())
     assert "@everyone" not in text.replace("@\u200beveryone", "")
     assert "**" not in text
 
@@ -67,7 +67,7 @@ def test_names_cannot_format_or_ping() -> None:
 def test_move_text_echoes_both_notations_and_mentions_next_player() -> None:
     view = game_view()
     result = PlayedMove(view, MoveText("7g7f", "７六歩", "P-76"), ALICE, False, None, BOB, DEADLINE)
-    text = wording.move_text(result)
+    text = wording.move_text("en", result)
     assert "☗７六歩 (P-76)" in text
     assert f"<@{BOB.user_id}> to move" in text
     assert f"<t:{int(DEADLINE.timestamp())}:R>" in text
@@ -77,26 +77,33 @@ def test_move_text_echoes_both_notations_and_mentions_next_player() -> None:
 def test_move_text_says_check_and_the_end() -> None:
     view = game_view()
     checking = PlayedMove(view, MoveText("a", "b", "c"), ALICE, True, None, BOB, DEADLINE)
-    assert "Check!" in wording.move_text(checking)
+    assert "Check!" in wording.move_text("en", checking)
+    assert "王手！" in wording.move_text("ja", checking)
     mate = Outcome(Termination.CHECKMATE, Color.SENTE)
     ended = PlayedMove(
         game_view(outcome=mate), MoveText("a", "b", "c"), ALICE, True, mate, None, None
     )
-    text = wording.move_text(ended)
+    text = wording.move_text("en", ended)
     assert "Checkmate" in text and "alice wins" in text and "/export" in text
+    japanese = wording.move_text("ja", ended)
+    assert "まで1手で☗alice の勝ち".replace(" ", "") in japanese and "/棋譜" in japanese
 
 
 def test_every_outcome_has_a_sentence() -> None:
     for termination in Termination:
         for winner in (Color.SENTE, Color.GOTE, None):
             outcome = Outcome(termination, winner)
-            text = wording.outcome_text(outcome, game_view(outcome=outcome))
+            view = game_view(outcome=outcome)
+            text = wording.outcome_text("en", outcome, view)
             assert text.endswith("Get the record with `/export`.")
+            japanese = wording.outcome_text("ja", outcome, view)
+            assert japanese.endswith("棋譜は `/棋譜` で取り出せます。")
             if winner is not None and termination not in (
                 Termination.SENNICHITE,
                 Termination.ABORT,
             ):
                 assert "wins" in text or "declared" in text
+                assert japanese.startswith("まで1手で") and "勝ち" in japanese
 
 
 def test_thread_name_fits() -> None:
@@ -105,13 +112,17 @@ def test_thread_name_fits() -> None:
     view = GameSnapshot(
         **{**{f: getattr(view, f) for f in view.__dataclass_fields__}, "sente": long}
     )
-    assert len(wording.thread_name(view)) <= 100
-    assert wording.thread_name(game_view()).startswith("☗alice vs ☖")
+    assert len(wording.thread_name("en", view)) <= 100
+    assert wording.thread_name("en", game_view()).startswith("☗alice vs ☖")
+    assert wording.thread_name("ja", game_view()).startswith("☗alice 対 ☖")
 
 
 def test_help_fits_a_message() -> None:
-    assert len(wording.HELP_TEXT) <= wording.MAX_MESSAGE
-    assert "P-7f" in wording.HELP_TEXT and "７六歩" in wording.HELP_TEXT
+    for lang in ("en", "ja"):
+        help_text = wording.help_text(lang)
+        assert len(help_text) <= wording.MAX_MESSAGE
+        assert "P-7f" in help_text and "７六歩" in help_text
+    assert "打ち歩詰め" in wording.help_text("ja") and "/指す" in wording.help_text("ja")
 
 
 def test_truncate() -> None:

@@ -17,7 +17,7 @@ from tests.support.club import Club, Table
 async def test_handicap_game_gote_gives_the_handicap_and_moves_first(club: Club) -> None:
     alice, bob = club.alice, club.bob
     challenge = await club.challenge(alice, bob, color="gote", handicap="two_piece", time="7d+1d")
-    assert "alice plays ☖ gote, handicap 2-piece" in challenge.content
+    assert "alice plays ☖ gote, 2-piece handicap" in challenge.content
     table = await club.accept(challenge, bob)
     game = await club.game(table.game_id)
     assert game.handicap.id == "two_piece"
@@ -63,7 +63,7 @@ async def test_resignation_asks_to_confirm_and_is_allowed_on_the_opponents_turn(
     done = await club.fake.click(ask, f"rs:{table.game_id}", user=alice)
     assert done.ephemeral and done.content == "You resigned."
     [ending] = await club.posts(table.thread, "resigned")
-    assert "☗alice resigned. ☖bob wins." in ending.content
+    assert "☗alice resigned after move 1: ☖bob wins." in ending.content
     assert "/export" in ending.content
     assert_board(ending.attachments)
     game = await club.game(table.game_id)
@@ -138,8 +138,8 @@ async def set_up_game(club: Club, sfen: str, rule: str) -> Table:
     channel = bot.get_channel(club.channel.id)
     assert isinstance(channel, discord.TextChannel)
     message = await channel.send(
-        text.challenge_text(challenge),
-        view=challenge_buttons(challenge.id),
+        text.challenge_text("en", challenge),
+        view=challenge_buttons(challenge.id, "en"),
         allowed_mentions=pings(challenge.opponent),
     )
     await service.challenges.set_message(challenge.id, message.id)
@@ -205,7 +205,7 @@ async def test_impasse_count_under_the_24_point_rule(club: Club) -> None:
 
     accepted = await club.fake.click(offer, f"js:accept:{table.game_id}", user=bob)
     assert accepted.ephemeral
-    [ending] = await club.posts(table.thread, "Impasse count:")
+    [ending] = await club.posts(table.thread, "Impasse count after move")
     assert "☗alice wins" in ending.content
     game = await club.game(table.game_id)
     assert game.outcome is not None and game.outcome.termination.value == "impasse24"

@@ -26,9 +26,9 @@ async def test_a_stored_resignation_whose_post_fails_says_so(club: Club) -> None
     club.fake.inject_fault(CREATE_MESSAGE, status=403)
     pressed = await club.fake.click(question, confirm, user=alice)
     await pressed.wait_followups(1)
-    assert pressed.content == text.RESIGNED
+    assert pressed.content == str(text.RESIGNED)
     [note] = pressed.followups
-    assert note.ephemeral and note.content == text.NOT_POSTED
+    assert note.ephemeral and note.content == str(text.NOT_POSTED)
     game = await club.game(table.game_id)
     assert game.outcome is not None and not game.is_active
     assert not club.bot_posts(table.thread, "resigned")
@@ -93,7 +93,7 @@ async def test_every_command_and_button_is_logged_with_who_and_where(
         question = await club.fake.slash("resign", user=club.alice, channel=table.thread)
         await club.fake.click(question, question.custom_ids[0], user=club.alice)
     lines = [r.getMessage() for r in caplog.records]
-    where = f"in channel {table.thread.id}"
-    assert f"/board by user {club.carol.id} {where}" in lines
-    assert f"/resign by user {club.alice.id} {where}" in lines
-    assert f"button rs:{table.game_id} by user {club.alice.id} {where}" in lines
+    where = f"channel {table.thread.id})"
+    assert f"/board (user {club.carol.id}, {where}" in lines
+    assert f"/resign (user {club.alice.id}, {where}" in lines
+    assert f"button rs:{table.game_id} (user {club.alice.id}, {where}" in lines

@@ -19,6 +19,7 @@ class Perm:
     """Permission bits the fake grants or checks."""
 
     ADMINISTRATOR: Final = 1 << 3
+    MANAGE_GUILD: Final = 1 << 5
     ADD_REACTIONS: Final = 1 << 6
     VIEW_CHANNEL: Final = 1 << 10
     SEND_MESSAGES: Final = 1 << 11

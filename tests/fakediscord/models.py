@@ -305,6 +305,11 @@ class FakeMessage:
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in walk_components(self.components) if "custom_id" in c]
 
+    @property
+    def labels(self) -> list[str]:
+        """The labels of the message's buttons, in order."""
+        return [c["label"] for c in walk_components(self.components) if "label" in c]
+
     def component(self, custom_id: str) -> JSON | None:
         return next(
             (c for c in walk_components(self.components) if c.get("custom_id") == custom_id),

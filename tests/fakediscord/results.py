@@ -175,6 +175,10 @@ class InteractionResult:
         return [cid for m in self.messages for cid in m.custom_ids]
 
     @property
+    def labels(self) -> list[str]:
+        return [label for m in self.messages for label in m.labels]
+
+    @property
     def choices(self) -> list[Choice]:
         if self.response_type != ResponseType.AUTOCOMPLETE_RESULT:
             return []

@@ -34,6 +34,7 @@ EXPECTED_COLUMNS = {
     "command_publications": [
         "application_id", "guild_id", "digest", "command_count", "published_at",
     ],
+    "server_settings": ["guild_id", "language"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",

@@ -40,8 +40,10 @@ class Table:
 class Club:
     """A server with alice, bob and carol (a spectator), and the bot that serves it.
 
-    ``names`` renames the three members (e.g. to names that look like markdown).  The bot's
-    own ERROR logs ("unexpected error in /move" ...) fail the test, as discord.py's do.
+    ``names`` renames the three members (e.g. to names that look like markdown);
+    ``locales`` are their Discord languages and ``server_locale`` the server's (e.g.
+    ``"ja"``).  The bot's own ERROR logs ("unexpected error in /move" ...) fail the test, as
+    discord.py's do.
     """
 
     fake: FakeDiscord
@@ -50,13 +52,18 @@ class Club:
     tmp_path: Path
     clock: FakeClock = field(default_factory=FakeClock)
     names: tuple[str, str, str] = ("alice", "bob", "carol")
+    locales: tuple[str, str, str] = ("en-US", "en-US", "en-US")
+    server_locale: str = "en-US"
     bot: ShogiBot | None = None
 
     def __post_init__(self) -> None:
         self.guild = self.fake.add_guild("Shogi Club", channels=("shogi",))
+        self.guild.locale = self.server_locale
         self.alice, self.bob, self.carol = (
             self.fake.add_member(self.guild, name) for name in self.names
         )
+        for member, locale in zip((self.alice, self.bob, self.carol), self.locales, strict=True):
+            member.user.locale = locale
         self.channel = self.fake.channel("shogi", self.guild)
         self.guard.watch_logger("bot")
 

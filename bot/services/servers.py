@@ -1,0 +1,38 @@
+"""Per-server settings: the language of the bot's posts in a server.
+
+Every post in a game thread is worded in its server's language; reading it from
+the database for each post would cost a query per move, so the choice is kept
+in memory once read (a server changes it rarely, and only through this part).
+"""
+
+from __future__ import annotations
+
+from .store import GameStore
+
+#: The languages a server may choose for its posts.
+POST_LANGUAGES = ("en", "ja")
+
+
+class Servers:
+    """What each server chose; `language(guild_id)` is None where it follows Discord."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+        self._languages: dict[int, str | None] = {}
+
+    async def language(self, guild_id: int) -> str | None:
+        """The language chosen for the server's posts, or None to follow the server's
+        language in Discord."""
+        if guild_id not in self._languages:
+            async with self._store.db.query() as tx:
+                self._languages[guild_id] = await tx.servers.language(guild_id)
+        return self._languages[guild_id]
+
+    async def set_language(self, guild_id: int, language: str | None) -> None:
+        """Choose the language of the server's posts (one of `POST_LANGUAGES`), or None to
+        follow the server's language in Discord."""
+        if language is not None and language not in POST_LANGUAGES:
+            raise ValueError(f"no catalogs for language {language!r}")
+        async with self._store.db.transaction() as tx:
+            await tx.servers.set_language(guild_id, language)
+        self._languages[guild_id] = language

@@ -1,0 +1,189 @@
+"""The bot in Japanese and in English, through the real bot and the fake Discord.
+
+A Japanese club (server and members in Japanese, players named 山田太郎 and はなこ🌸)
+plays a whole game and must not meet an English word: every post, private answer,
+button label and board alt text is checked. In a mixed club each member reads their
+own private answers in their language while the thread follows the server. A member
+who may manage the server can choose the language of its posts, and the choice
+survives a restart.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, FakeMessage, InteractionResult
+from tests.fakediscord.constants import Perm
+from tests.support.checks import assert_board
+from tests.support.club import Club, open_club
+
+#: What may stay Latin in a Japanese message: mentions, Discord timestamps, thread links,
+#: code spans, links, what the player typed (quoted 「so」), moves in notation (7g7f,
+#: +7776FU) and the names of record formats.
+_NOT_PROSE = re.compile(
+    r"<[@#]\d+>|<t:\d+:\w>|`[^`]*`|<?https?://\S+|「[^」]*」"
+    r"|(?a:[\w+*=-]*\d[\w+*=-]*)|(?<![A-Za-z])(?:KIF|KI2|CSA|SFEN|USI|lishogi)(?![A-Za-z])"
+)
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def english_in(text: str) -> list[str]:
+    """The Latin words left in `text` once what is not prose is taken out."""
+    return _LATIN_WORD.findall(_NOT_PROSE.sub("", text))
+
+
+def assert_japanese(*messages: FakeMessage | InteractionResult) -> None:
+    """Every text a player sees in `messages` is Japanese: content, button labels and
+    the alt text of images."""
+    for message in messages:
+        seen = message.messages if isinstance(message, InteractionResult) else [message]
+        for shown in seen:
+            texts = [shown.content, *shown.labels]
+            texts += [a.description or "" for a in shown.attachments]
+            for text in texts:
+                assert english_in(text) == [], f"English in {text!r}"
+
+
+@pytest.fixture
+async def japanese_club(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> Club:
+    return await open_club(
+        fake_discord,
+        bot_runner,
+        e2e_guard,
+        tmp_path,
+        names=("山田太郎", "はなこ🌸", "観戦者"),
+        locales=("ja", "ja", "ja"),
+        server_locale="ja",
+    )
+
+
+async def test_a_whole_game_in_japanese(japanese_club: Club) -> None:
+    club = japanese_club
+    yamada, hanako, watcher = club.alice, club.bob, club.carol
+    challenge = await club.challenge(yamada, hanako, color="sente", time="3日")
+    assert "山田太郎さんから対局の申し込み" in challenge.content
+    assert "1手3日" in challenge.content and "27点法" in challenge.content
+    assert challenge.reply is not None and challenge.reply.labels == [
+        "受ける",
+        "断る",
+        "取り下げる",
+    ]
+    accept_id = next(c for c in challenge.custom_ids if c.startswith("ch:accept:"))
+    not_for_you = await club.fake.click(challenge, accept_id, user=watcher)
+    assert not_for_you.ephemeral and "はなこ🌸" in not_for_you.content
+
+    table = await club.accept(challenge, hanako)
+    assert "☗先手：山田太郎" in table.start.content and "先番" in table.start.content
+    assert_board(table.start.attachments)
+    assert "手数＝0・先手番" in (table.start.attachments[-1].description or "")
+
+    first = await club.move(yamada, "７六歩", table)
+    assert first.reply is not None and "1手目 ☗７六歩（山田太郎）" in first.reply.content
+    wrong_turn = await club.move(yamada, "２六歩", table)
+    assert wrong_turn.ephemeral and "はなこ🌸さんの手番です" in wrong_turn.content
+    unreadable = await club.move(hanako, "hello", table)
+    assert unreadable.ephemeral and "７六歩" in unreadable.content
+    second = await club.move(hanako, "３四歩", table)
+
+    question = await club.move(yamada, "２二角", table)  # promotion left open: buttons
+    assert question.ephemeral and question.labels == ["成る", "成らない"]
+    promote = next(c for c in question.custom_ids if c.endswith("+"))
+    promoted = await club.fake.click(question, promote, user=yamada)
+    assert "２二角成と指しました" in promoted.content
+    assert await club.posts(table.thread, "☗２二角成")
+    recapture = await club.move(hanako, "同　銀", table)
+
+    board = await club.fake.slash("board", user=watcher, channel=table.thread)
+    assert "最終手：☖同　銀" in board.content
+    listing = await club.fake.slash("games", user=yamada, channel=club.channel)
+    assert listing.ephemeral and "山田太郎さんの対局中のゲーム" in listing.content
+    impasse = await club.fake.slash("jishogi", user=yamada, channel=table.thread)
+    assert "未入玉" in impasse.content
+    help_text = await club.fake.slash("help", user=watcher, channel=club.channel)
+    assert "打ち歩詰め" in help_text.content
+
+    asked = await club.fake.slash("resign", user=hanako, channel=table.thread)
+    assert "山田太郎さんとの対局を投了しますか" in asked.content and asked.labels == ["投了する"]
+    resigned = await club.fake.click(asked, asked.custom_ids[0], user=hanako)
+    assert resigned.content == "投了しました。"
+    [ending] = await club.posts(table.thread, "まで4手で☖はなこ🌸の投了、☗山田太郎の勝ち。")
+    assert "まで4手で☗の勝ち".replace("☗", "先手") in (ending.attachments[-1].description or "")
+    exported = await club.fake.slash("export", user=yamada, channel=table.thread)
+    assert "の棋譜（KIF）" in exported.content
+
+    results = [not_for_you, first, wrong_turn, unreadable, second, question, promoted]
+    results += [recapture, board, listing, impasse, help_text, asked, resigned, exported]
+    assert_japanese(challenge, *results, *club.fake.channel_history(table.thread))
+    assert_japanese(*club.fake.channel_history(club.channel))
+
+
+async def test_the_same_game_in_english(club: Club) -> None:
+    """The English club's texts, as a control: the check above does find English."""
+    table = await club.new_game()
+    first = await club.move(club.alice, "P-7f", table)
+    assert first.reply is not None and "☗７六歩 (P-76) by alice" in first.reply.content
+    asked = await club.fake.slash("resign", user=club.bob, channel=table.thread)
+    assert asked.labels == ["Yes, resign"]
+    await club.fake.click(asked, asked.custom_ids[0], user=club.bob)
+    [ending] = await club.posts(table.thread, "☖bob resigned after move 1: ☗alice wins.")
+    assert "Move 1 · sente wins" in (ending.attachments[-1].description or "")
+    with pytest.raises(AssertionError, match="English in"):
+        assert_japanese(ending)
+
+
+async def test_a_mixed_club_reads_private_answers_in_each_members_language(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    club = await open_club(
+        fake_discord, bot_runner, e2e_guard, tmp_path, locales=("ja", "en-US", "fr")
+    )
+    table = await club.new_game()
+    japanese = await club.move(club.alice, "hello", table)
+    english = await club.move(club.bob, "hello", table)
+    french = await club.move(club.carol, "P-7f", table)  # no French catalog: English
+    assert japanese.ephemeral and "読み取れませんでした" in japanese.content
+    assert english.ephemeral and english.content == "It is alice's move."
+    assert french.ephemeral and "not a player" in french.content
+    played = await club.move(club.alice, "７六歩", table)
+    assert played.reply is not None and "☗７六歩 (P-76) by alice" in played.reply.content
+    alice_help = await club.fake.slash("help", user=club.alice, channel=table.thread)
+    assert "通信将棋の遊び方" in alice_help.content
+
+
+async def test_a_server_manager_chooses_the_language_of_posts(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    club = await open_club(
+        fake_discord, bot_runner, e2e_guard, tmp_path, locales=("ja", "en-US", "en-US")
+    )
+    managers = club.fake.add_role(
+        club.guild, "Managers", permissions=club.guild.everyone.permissions | Perm.MANAGE_GUILD
+    )
+    club.carol.roles.append(managers.id)
+
+    refused = await club.fake.slash(
+        "language", {"language": "ja"}, user=club.alice, channel=club.channel
+    )
+    assert refused.ephemeral and "サーバー管理の権限" in refused.content
+    chosen = await club.fake.slash(
+        "language", {"language": "ja"}, user=club.carol, channel=club.channel
+    )
+    assert chosen.ephemeral and "日本語にしました" in chosen.content
+
+    await club.restart()  # the choice is stored, not only remembered
+    table = await club.new_game()
+    assert "☗先手：alice" in table.start.content
+    played = await club.move(club.alice, "P-7f", table)
+    assert played.reply is not None and "1手目 ☗７六歩（alice）" in played.reply.content
+
+    back = await club.fake.slash(
+        "language", {"language": "server"}, user=club.carol, channel=club.channel
+    )
+    assert "Discord" in back.content and "server's language" in back.content
+    answered = await club.move(club.bob, "P-3d", table)
+    assert answered.reply is not None and "☖３四歩 (P-34) by bob" in answered.reply.content

@@ -1,0 +1,37 @@
+"""Server settings: the language of a server's posts, stored and read back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.db import Database
+from bot.services import GameService
+
+
+async def test_a_server_language_is_stored_and_survives_a_new_service(tmp_path: Path) -> None:
+    path = tmp_path / "shogi.db"
+    db = await Database.open(path)
+    service = GameService(db)
+    assert await service.servers.language(1) is None
+    await service.servers.set_language(1, "ja")
+    await service.servers.set_language(2, "en")
+    assert await service.servers.language(1) == "ja"
+    await db.close()
+
+    db = await Database.open(path)
+    fresh = GameService(db)
+    assert await fresh.servers.language(1) == "ja"
+    assert await fresh.servers.language(2) == "en"
+    assert await fresh.servers.language(3) is None
+    await fresh.servers.set_language(1, None)  # back to the server's language in Discord
+    assert await fresh.servers.language(1) is None
+    await db.close()
+
+
+async def test_only_languages_with_catalogs_can_be_chosen(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "shogi.db")
+    with pytest.raises(ValueError, match="fr"):
+        await GameService(db).servers.set_language(1, "fr")
+    await db.close()
