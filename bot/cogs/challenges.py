@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import PRESETS, ImpasseRule, PlayerRef
+from bot.services import PRESETS, BadTimeControl, ImpasseRule, PlayerRef, TimeControl
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
@@ -151,13 +151,25 @@ class ChallengeFeature(Feature):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[Choice[str]]:
         """The presets matching what is typed, and what is typed itself if it is new."""
+        lang = reader_language(interaction)
         typed = current.strip().lower()
-        presets = [Choice(name=text.TIME_PRESET_NAMES[value], value=value) for value in PRESETS]
+        presets = [
+            Choice(name=text.time_control_text(lang, TimeControl.parse(value)), value=value)
+            for value in PRESETS
+        ]
         matching = [c for c in presets if typed in c.value or typed in c.name.lower()]
-        if typed and all(c.value != typed for c in matching):
-            name = text.typed_time_choice(reader_language(interaction), current)
+        if typed and all(TimeControl.parse(c.value) != _read_time(typed) for c in matching):
+            name = text.typed_time_choice(lang, current)
             matching.insert(0, Choice(name=name, value=current[:100]))
         return matching[:MAX_CHOICES]
+
+
+def _read_time(typed: str) -> TimeControl | None:
+    """The time control typed, or None while it cannot be read (yet)."""
+    try:
+        return TimeControl.parse(typed)
+    except BadTimeControl:
+        return None
 
 
 async def setup(bot: GameBot) -> None:

@@ -50,11 +50,15 @@ _UNITS = {
     # As Japanese players write them: 3日, 12時間, 30分, 1週間.
     "週間": timedelta(weeks=1),
     "週": timedelta(weeks=1),
+    "日間": DAY,
     "日": DAY,
     "時間": HOUR,
     "分": timedelta(minutes=1),
 }
-_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+|週間|週|日|時間|分)")
+_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+|週間|週|日間|日|時間|分)")
+#: Numbers in kanji, as an IME may offer them: 三日, 十四日, 二十日.
+_KANJI_NUMBER = re.compile(r"[一二三四五六七八九十]+")
+_KANJI_DIGITS = "一二三四五六七八九"
 _UNLIMITED = {"unlimited", "none", "no limit", "infinite", "∞", "無制限", "なし", "無し"}
 #: Words for "per move" that may follow the period: "1 day per move", "1日/手", "毎手".
 _PER_MOVE = ("per move", "/move", "/手", "毎手")
@@ -94,23 +98,14 @@ def _parse_duration(text: str) -> timedelta:
     return timedelta(seconds=round(total.total_seconds()))
 
 
-def _describe_duration(duration: timedelta) -> str:
-    parts = []
-    days, rest = divmod(int(duration.total_seconds()), 86_400)
-    hours, rest = divmod(rest, 3_600)
-    minutes = rest // 60
-    for amount, unit in ((days, "day"), (hours, "hour"), (minutes, "minute")):
-        if amount:
-            parts.append(f"{amount} {unit}{'s' if amount != 1 else ''}")
-    return " ".join(parts) or "0 minutes"
-
-
 @dataclass(frozen=True, slots=True)
 class TimeControl:
     """A bank used first, then a period per move; `period=None` means no time limit.
+    How it reads in each language is the Discord layer's (`text.time_control_text`).
 
-    >>> TimeControl.parse("7d+1d").describe()
-    '7 days + 1 day per move'
+    >>> control = TimeControl.parse("七日＋一日")
+    >>> control.bank.days, control.period.days if control.period else None, str(control)
+    (7, 1, '7d+1d')
     """
 
     bank: timedelta
@@ -125,6 +120,7 @@ class TimeControl:
             return text
         # NFKC folds what a phone keyboard types in full width: ３日＋１日 is 3日+1日.
         wanted = unicodedata.normalize("NFKC", text).strip().lower()
+        wanted = _KANJI_NUMBER.sub(lambda m: str(_kanji_number(m[0])), wanted)
         for words in _PER_MOVE:
             wanted = wanted.replace(words, "")
         wanted = wanted.strip()
@@ -145,15 +141,6 @@ class TimeControl:
     def unlimited(self) -> bool:
         return self.period is None
 
-    def describe(self) -> str:
-        """`"3 days per move"`, `"7 days + 1 day per move"`, `"unlimited"`."""
-        if self.period is None:
-            return "unlimited"
-        per_move = f"{_describe_duration(self.period)} per move"
-        if self.bank:
-            return f"{_describe_duration(self.bank)} + {per_move}"
-        return per_move
-
     def __str__(self) -> str:
         """The short form that `parse` reads back: `"3d"`, `"7d+1d"`, `"unlimited"`."""
         if self.period is None:
@@ -168,6 +155,16 @@ class TimeControl:
             return f"{seconds // 60}m"
 
         return f"{short(self.bank)}+{short(self.period)}" if self.bank else short(self.period)
+
+
+def _kanji_number(kanji: str) -> int:
+    """一 ... 九十九 as a number (十 is ten; 二十 twenty; 十四 fourteen)."""
+    tens, ten, ones = kanji.partition("十")
+    if not ten:
+        return int("".join(str(_KANJI_DIGITS.index(c) + 1) for c in kanji))
+    high = _KANJI_DIGITS.index(tens) + 1 if tens else 1
+    low = _KANJI_DIGITS.index(ones) + 1 if ones else 0
+    return high * 10 + low
 
 
 def due_at(

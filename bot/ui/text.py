@@ -668,16 +668,6 @@ OPTIONS = {
     "format": "Record format",
     "language": "The language of posts (default: the server's language in Discord)",
 }
-TIME_PRESET_NAMES = {
-    "1d": "1 day per move",
-    "2d": "2 days per move",
-    "3d": "3 days per move",
-    "5d": "5 days per move",
-    "7d": "7 days per move",
-    "14d": "14 days per move",
-    "7d+1d": "7 days + 1 day per move",
-    "unlimited": "Unlimited",
-}
 COLOR_NAMES = {
     "random": "Random",
     "sente": "Sente (☗, moves first in even games)",

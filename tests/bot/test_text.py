@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from bot.db import GameRow, PlayerRow
 from bot.services import (
     FORMATS,
@@ -13,6 +15,7 @@ from bot.services import (
     MoveText,
     PlayedMove,
     PlayerRef,
+    TimeControl,
 )
 from bot.services.challenges import COLOR_WISHES
 from bot.services.loading import color_name, snapshot
@@ -133,8 +136,31 @@ def test_truncate() -> None:
 def test_every_preset_format_rule_and_colour_has_a_name() -> None:
     """The choices are built from the service's tables: a new preset, format or rule
     without a name would break the command tree at start-up."""
-    assert set(wording.TIME_PRESET_NAMES) == set(PRESETS)
+    assert [wording.time_control_text("en", TimeControl.parse(p)) for p in PRESETS[-2:]] == [
+        "7 days + 1 day per move",
+        "no time limit",
+    ]
+    assert wording.time_control_text("ja", TimeControl.parse("7d+1d")) == (
+        "持ち時間7日、使い切った後は1手1日"
+    )
     assert set(wording.FORMAT_NAMES) == set(FORMATS)
     assert set(wording.RULE_NAMES) == set(ImpasseRule) == set(wording.RULE_CHOICE_NOTES)
     assert set(wording.COLOR_NAMES) == set(COLOR_WISHES)
     assert set(wording.PERSPECTIVE_NAMES) == set(Color)
+
+
+@pytest.mark.parametrize(
+    ("typed", "english", "japanese"),
+    [
+        ("3d", "3 days per move", "1手3日"),
+        ("1d", "1 day per move", "1手1日"),
+        ("1d12h", "1 day 12 hours per move", "1手1日12時間"),
+        ("90m", "1 hour 30 minutes per move", "1手1時間30分"),
+        ("7d+1d", "7 days + 1 day per move", "持ち時間7日、使い切った後は1手1日"),
+        ("unlimited", "no time limit", "持ち時間なし"),
+    ],
+)
+def test_time_controls_in_both_languages(typed: str, english: str, japanese: str) -> None:
+    control = TimeControl.parse(typed)
+    assert wording.time_control_text("en", control) == english
+    assert wording.time_control_text("ja", control) == japanese

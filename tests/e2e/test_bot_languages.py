@@ -65,6 +65,11 @@ async def japanese_club(
 async def test_a_whole_game_in_japanese(japanese_club: Club) -> None:
     club = japanese_club
     yamada, hanako, watcher = club.alice, club.bob, club.carol
+    times = await club.fake.autocomplete(
+        "challenge", {"opponent": hanako, "time": "3日"}, focused="time", user=yamada,
+        channel=club.channel,
+    )  # fmt: skip
+    assert [(c.name, c.value) for c in times] == [("1手3日", "3d")]
     challenge = await club.challenge(yamada, hanako, color="sente", time="3日")
     assert "山田太郎さんから対局の申し込み" in challenge.content
     assert "1手3日" in challenge.content and "27点法" in challenge.content

@@ -16,38 +16,41 @@ H = timedelta(hours=1)
 
 
 @pytest.mark.parametrize(
-    ("text", "bank", "period", "described"),
+    ("text", "bank", "period"),
     [
-        ("3d", timedelta(), 3 * D, "3 days per move"),
-        ("1d", timedelta(), D, "1 day per move"),
-        ("14d", timedelta(), 14 * D, "14 days per move"),
-        ("12h", timedelta(), 12 * H, "12 hours per move"),
-        ("7d+1d", 7 * D, D, "7 days + 1 day per move"),
-        (" 7 days + 1 day per move ", 7 * D, D, "7 days + 1 day per move"),
-        ("1d12h", timedelta(), 36 * H, "1 day 12 hours per move"),
-        ("2W", timedelta(), 14 * D, "14 days per move"),
-        ("90m", timedelta(), 90 * timedelta(minutes=1), "1 hour 30 minutes per move"),
-        ("unlimited", timedelta(), None, "unlimited"),
-        ("Unlimited", timedelta(), None, "unlimited"),
+        ("3d", timedelta(), 3 * D),
+        ("1d", timedelta(), D),
+        ("14d", timedelta(), 14 * D),
+        ("12h", timedelta(), 12 * H),
+        ("7d+1d", 7 * D, D),
+        (" 7 days + 1 day per move ", 7 * D, D),
+        ("1d12h", timedelta(), 36 * H),
+        ("2W", timedelta(), 14 * D),
+        ("90m", timedelta(), 90 * timedelta(minutes=1)),
+        ("unlimited", timedelta(), None),
+        ("Unlimited", timedelta(), None),
         # Japanese, full width from a phone keyboard included.
-        ("3日", timedelta(), 3 * D, "3 days per move"),
-        ("３日", timedelta(), 3 * D, "3 days per move"),
-        ("12時間", timedelta(), 12 * H, "12 hours per move"),
-        ("7日+1日", 7 * D, D, "7 days + 1 day per move"),
-        ("７日＋１日", 7 * D, D, "7 days + 1 day per move"),
-        ("1日12時間", timedelta(), 36 * H, "1 day 12 hours per move"),
-        ("90分", timedelta(), 90 * timedelta(minutes=1), "1 hour 30 minutes per move"),
-        ("2週間", timedelta(), 14 * D, "14 days per move"),
-        ("1日/手", timedelta(), D, "1 day per move"),
-        ("無制限", timedelta(), None, "unlimited"),
+        ("3日", timedelta(), 3 * D),
+        ("３日", timedelta(), 3 * D),
+        ("12時間", timedelta(), 12 * H),
+        ("7日+1日", 7 * D, D),
+        ("７日＋１日", 7 * D, D),
+        ("1日12時間", timedelta(), 36 * H),
+        ("90分", timedelta(), 90 * timedelta(minutes=1)),
+        ("2週間", timedelta(), 14 * D),
+        ("1日/手", timedelta(), D),
+        ("無制限", timedelta(), None),
+        ("3日間", timedelta(), 3 * D),
+        ("三日", timedelta(), 3 * D),
+        ("十四日", timedelta(), 14 * D),
+        ("二十日", timedelta(), 20 * D),
+        ("七日+一日", 7 * D, D),
+        ("十二時間", timedelta(), 12 * H),
     ],
 )
-def test_parse_and_describe(
-    text: str, bank: timedelta, period: timedelta | None, described: str
-) -> None:
+def test_parse(text: str, bank: timedelta, period: timedelta | None) -> None:
     control = TimeControl.parse(text)
     assert (control.bank, control.period) == (bank, period)
-    assert control.describe() == described
     assert TimeControl.parse(str(control)) == control
 
 
@@ -63,8 +66,8 @@ def test_parse_and_describe(
         ("31d", "between 1 hour and 30 days"),
         ("61d+1d", "at most 60 days"),
         ("3d 4", "cannot read"),
-        ("3日間", "cannot read"),
-        ("三日", "cannot read"),
+        ("三日間日", "cannot read"),
+        ("百日", "cannot read"),
         ("30分", "between 1 hour and 30 days"),
     ],
 )
