@@ -40,6 +40,12 @@ POSITIONS: list[tuple[str, str, str | None, str | None]] = [
         None,
         "Move 1 · deadline in 2 days",
     ),
+    (
+        "matsuri, Japanese caption",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        None,
+        "手数＝1・後手番",
+    ),
     ("593 full hands", "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", None, None),
     ("checkmate", "5k3/7pp/4S4/9/9/9/PPPP5/2KG5/9 b G 1", "G*4b", "Checkmate: ☗ wins"),
 ]
