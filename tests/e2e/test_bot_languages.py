@@ -11,6 +11,7 @@ survives a restart.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,33 @@ async def test_a_whole_game_in_japanese(japanese_club: Club) -> None:
     results += [recapture, board, listing, impasse, help_text, asked, resigned, exported]
     assert_japanese(challenge, *results, *club.fake.channel_history(table.thread))
     assert_japanese(*club.fake.channel_history(club.channel))
+
+
+async def test_reminders_more_time_and_time_outs_in_japanese(japanese_club: Club) -> None:
+    club = japanese_club
+    yamada, hanako = club.alice, club.bob
+    table = await club.new_game(time="1d")
+    await club.play(table, [(yamada, "７六歩")])
+    club.clock.advance(timedelta(hours=20))  # 80 % of hanako's day
+    club.wake_deadlines()
+    [reminder] = await club.posts(table.thread, "この対局はあなたの手番です")
+    assert reminder.labels == ["時間を延ばす"] and "期限は<t:" in reminder.content
+    own = await club.fake.click(reminder, reminder.custom_ids[0], user=hanako)
+    assert own.ephemeral and "あなたの手番" in own.content
+    given = await club.fake.click(reminder, reminder.custom_ids[0], user=yamada)
+    assert given.content == "相手の考慮時間を1手分元に戻しました。"
+    [extended] = await club.posts(table.thread, "考慮時間を延ばしてくれました")
+
+    expired = await club.challenge(hanako, yamada)
+    club.clock.advance(timedelta(days=8))
+    club.wake_deadlines()
+    [ending] = await club.posts(table.thread, "まで1手で☖はなこ🌸の時間切れ、☗山田太郎の勝ち。")
+    late = await club.move(hanako, "３四歩", table)
+    assert late.content == "この対局は時間切れですでに終わっています。"
+    message = expired.reply
+    assert message is not None
+    await club.fake.wait_for(lambda: "期限が切れました" in message.content, what="the expiry")
+    assert_japanese(reminder, own, given, extended, ending, late, message)
 
 
 async def test_the_same_game_in_english(club: Club) -> None:

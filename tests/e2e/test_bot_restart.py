@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from bot.client import ShogiBot
-from bot.services import DeadlineScheduler
 from bot.services.deadlines import Deadlines
 from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord
 from tests.support.checks import assert_board
@@ -69,15 +68,10 @@ async def club(
     return club
 
 
-def scheduler(club: Club) -> DeadlineScheduler:
-    assert club.bot is not None and club.bot._scheduler is not None
-    return club.bot._scheduler
-
-
 async def check_now(club: Club, checks: DeadlineChecks) -> None:
     """Wake the bot's deadline task and wait until its check is done."""
     done = checks.done
-    scheduler(club).wake()
+    club.wake_deadlines()
     await checks.wait_beyond(done)
 
 
@@ -182,7 +176,7 @@ async def test_a_reminder_is_sent_once_and_time_can_be_given(
     assert club.bot_posts(table.thread, "reminder") == []
 
     club.clock.advance(timedelta(hours=8))  # 20 of 24 hours used
-    scheduler(club).wake()
+    club.wake_deadlines()
     await club.fake.wait_for(
         lambda: bool(club.bot_posts(table.thread, "reminder")), what="the reminder"
     )

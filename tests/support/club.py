@@ -94,6 +94,11 @@ class Club:
         self.bot = None
         return await self.start()
 
+    def wake_deadlines(self) -> None:
+        """Have the bot's deadline task check now (after the clock was moved on)."""
+        assert self.bot is not None and self.bot._scheduler is not None
+        self.bot._scheduler.wake()
+
     async def game(self, game_id: int) -> GameSnapshot:
         return await self.service.games.get(game_id)
 
