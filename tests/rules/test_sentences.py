@@ -95,9 +95,10 @@ def sentence_calls() -> Iterator[tuple[str, ast.Call]]:
                 yield f"{path.relative_to(ROOT)}:{node.lineno}", node
 
 
-def placeholders(text: str) -> set[str]:
-    """The names of `text`'s `{placeholders}` (a stray brace fails, as it would in use)."""
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+def placeholders(text: str) -> list[str]:
+    """The names of `text`'s `{placeholders}`, sorted, as often as each is used (a stray
+    brace fails, as it would in use)."""
+    return sorted(name for _, name, _, _ in string.Formatter().parse(text) if name is not None)
 
 
 def read_catalog(path: Path = CATALOG) -> Catalog:
@@ -107,8 +108,8 @@ def read_catalog(path: Path = CATALOG) -> Catalog:
 
 def catalog_problems(wanted: Iterable[str], catalog: Catalog) -> list[str]:
     """What is wrong between the templates and a catalog: a template without a Japanese
-    text or with other placeholders, an entry with a context, and an entry no template
-    has any more."""
+    text or with other placeholders (or the same used another number of times), an entry
+    with a context, and an entry no template has any more."""
     wanted = set(wanted)
     problems = []
     for template in sorted(wanted):
@@ -161,7 +162,7 @@ def test_every_call_gives_exactly_the_values_its_template_names() -> None:
         assert isinstance(template, ast.Constant) and isinstance(template.value, str)
         names = {keyword.arg for keyword in call.keywords}
         assert None not in names, f"{where}: pass the values by name, not with **"
-        assert names == placeholders(template.value), where
+        assert names == set(placeholders(template.value)), where
 
 
 def test_every_template_has_a_japanese_translation_with_its_placeholders() -> None:
@@ -358,7 +359,7 @@ def test_a_nested_sentence_is_kept_whole() -> None:
     reason = error.sentence.params["reason"]
     assert isinstance(reason, Sentence)
     assert str(error) == f"Move 2 (7g7f): {reason}"
-    assert japanese(error.sentence) == "2手目（7g7f）：７七に駒はありません。"
+    assert japanese(error.sentence) == "2手目（7g7f）：７七に駒がありません。"
 
 
 def test_japanese_writes_the_values_in_japanese() -> None:
