@@ -34,6 +34,7 @@ from bot.services import (
     TimeControl,
 )
 from rules import Color, Handicap, Outcome, Role, Sentence, Square, Termination
+from rules.notation.common import japanese_square
 
 from .i18n import N_, SOURCE_LANGUAGE, gettext
 
@@ -66,15 +67,10 @@ def timestamp(moment: datetime, style: str = "R") -> str:
 
 # ---------------------------------------------------------------- values in a language
 
-_WIDE_DIGITS = "０１２３４５６７８９"
-_KANJI_NUMBERS = "〇一二三四五六七八九"
-
 
 def square_text(lang: str, square: Square) -> str:
     """`5e` in English, `５五` in Japanese (file in full-width digits, rank in kanji)."""
-    if lang == SOURCE_LANGUAGE:
-        return str(square)
-    return _WIDE_DIGITS[square.file] + _KANJI_NUMBERS[square.rank]
+    return str(square) if lang == SOURCE_LANGUAGE else japanese_square(square)
 
 
 def side_name(lang: str, color: Color) -> str:
@@ -262,7 +258,8 @@ def already_ended(lang: str, outcome: Outcome | None) -> str:
     _ = translator(lang)
     if outcome is None:
         return _("This game has already ended.")
-    return _("This game has already ended {how}.").format(how=_(_HOW[outcome.termination]))
+    how = gettext(lang, _HOW[outcome.termination])
+    return _("This game has already ended {how}.").format(how=how)
 
 
 #: The result of a game, by how it ended and whether someone won; in Japanese as a KIF

@@ -18,38 +18,33 @@ from typing import Any
 
 import discord
 import pytest
-from babel.messages.extract import extract_from_dir
 
 from bot import create_bot
 from bot.client import ShogiBot
 from bot.config import Settings
 from bot.ui.i18n import catalog, duplicated_ids, language_of, translate
+from tests.support.catalogs import (
+    LOCALE,
+    MARKS,
+    ROOT,
+    catalog_problems,
+    marked_texts,
+    placeholders,
+    read_catalog,
+    unreadable_marks,
+)
 
 #: Discord's rule for command and option names in any language (letters and numbers of
 #: any script, `-` and `_`); where a script has case, the name must be lower case.
 NAME = re.compile(r"^[-_\w]{1,32}$")
-PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-ROOT = Path(__file__).resolve().parents[2]
-#: The calls that mark a text as a catalog entry (its first argument is the English).
-MARKS = {"_": None, "N_": None, "Sentence": None}
 #: The command tree's contexts, as discord.py's translator names them.
 TREE_CONTEXTS = {
     f"{kind}_{part}"
     for kind in ("command", "parameter", "choice")
     for part in ("name", "description")
 }
-
-
-def marked_texts() -> dict[str, str]:
-    """Every text the code marks for the catalogs, with where it is written."""
-    found: dict[str, str] = {}
-    for folder in ("bot", "rules"):
-        for filename, line, message, *_ in extract_from_dir(
-            ROOT / folder, method_map=[("**.py", "python")], keywords=MARKS
-        ):
-            if isinstance(message, str):
-                found.setdefault(message, f"{folder}/{filename}:{line}")
-    return found
+#: Where the code marks texts for the catalogs.
+CODE = ("bot", "rules")
 
 
 @pytest.fixture
@@ -114,37 +109,51 @@ async def test_the_catalog_holds_only_what_the_bot_shows(payloads: list[dict[str
     assert shown - held == set()
 
 
-def test_every_marked_text_has_japanese() -> None:
+def test_every_marked_text_has_japanese_and_every_entry_is_used() -> None:
     ja = catalog("ja")
     assert ja is not None
-    texts = marked_texts()
-    assert len(texts) > 150  # the replies, the service's refusals, the rules' explanations
-    untranslated = [
-        f"{where}: {text!r}"
-        for text, where in texts.items()
-        if not (entry := ja.get(text)) or not entry.string
-    ]
-    assert untranslated == []
-
-
-def test_the_catalogs_hold_no_stale_text() -> None:
-    """An entry no code marks is a translation gone stale (its English changed)."""
-    ja = catalog("ja")
-    assert ja is not None
-    texts = marked_texts()
-    stale = [m.id for m in ja if m.id and m.context is None and m.id not in texts]
-    assert stale == []
+    texts = marked_texts(*CODE)
+    assert len(texts) > 200  # the replies, the service's refusals, the rules' explanations
+    assert catalog_problems(texts, ja) == []
     assert duplicated_ids("ja") == []
 
 
-def test_translations_keep_their_placeholders() -> None:
+def test_the_catalog_check_fails_without_an_entry_or_with_a_renamed_placeholder(
+    tmp_path: Path,
+) -> None:
+    text = (LOCALE / "rules.po").read_text(encoding="utf-8")
+    entry = 'msgid "You have no {piece} in hand."\nmsgstr "持ち駒に{piece}がありません。"\n'
+    assert entry in text
+    wanted = marked_texts("rules")
+    shortened = tmp_path / "without.po"
+    shortened.write_text(text.replace(entry, ""), encoding="utf-8")
+    assert catalog_problems(wanted, read_catalog(shortened)) == [
+        "not translated: 'You have no {piece} in hand.'"
+    ]
+    renamed = tmp_path / "renamed.po"
+    renamed.write_text(text.replace(entry, entry.replace("に{piece}", "に{role}")), "utf-8")
+    assert len(catalog_problems(wanted, read_catalog(renamed))) == 1
+
+
+def test_every_marked_text_is_a_literal_babel_can_read() -> None:
+    """A text written as an f-string, a concatenation or a variable inside `_()` or
+    `Sentence()` would reach players untranslated: the extractor cannot read it."""
+    assert unreadable_marks(*CODE) == []
+
+
+def test_every_catalog_is_utf8_with_a_plain_header() -> None:
+    for path in sorted(LOCALE.glob("*.po")):
+        raw = path.read_bytes()
+        raw.decode("utf-8")
+        assert b'"Language: ja\\n"' in raw, path.name
+
+
+def test_translations_of_the_command_tree_keep_their_placeholders() -> None:
     ja = catalog("ja")
     assert ja is not None
     for message in ja:
-        if message.id and isinstance(message.string, str):
-            assert sorted(PLACEHOLDER.findall(str(message.id))) == sorted(
-                PLACEHOLDER.findall(message.string)
-            ), message.id
+        if message.context in TREE_CONTEXTS and isinstance(message.string, str):
+            assert placeholders(str(message.id)) == placeholders(message.string), message.id
 
 
 def test_locales_fall_back_to_english() -> None:

@@ -1,11 +1,8 @@
 """The rules' sentences: every error a player reads carries a `Sentence`, and every
 template has a Japanese translation in `data/locale/ja/LC_MESSAGES/rules.po`.
 
-The templates are found as Babel's extractor finds them (the keyword `Sentence`), so a
-new sentence without a translation, a translation that lost or renamed a placeholder,
-an entry no sentence uses any more, and a template Babel cannot see (an f-string, a
-template held in a variable) all fail here rather than in front of a player. Each error
-is then raised for real: its sentence must read as `str(error)` in English, format in
+Each call must give exactly the values its template names, and each error is raised for
+real: its sentence must read as `str(error)` in English, format in
 Japanese with the catalog, and carry values of the kinds the bot knows how to write
 (pieces as `Role`, squares as `Square`, sides as `Color`).
 """
@@ -15,14 +12,11 @@ from __future__ import annotations
 import ast
 import functools
 import json
-import string
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import read_po
 
 from rules import (
     Color,
@@ -39,13 +33,13 @@ from rules import (
 )
 from rules.notation import AmbiguousMoveError, parse_move
 from rules.notation.common import japanese_square
+from tests.support.catalogs import LOCALE, mark_calls, marked_texts, placeholders, read_catalog
 
 from ..notation.support import load_vectors, vector_position
 from .test_sfen import BAD
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
-CATALOG = ROOT / "data" / "locale" / "ja" / "LC_MESSAGES" / "rules.po"
 CASES = ROOT / "tests" / "data" / "rules-cases.json"
 
 SentenceError = InvalidMoveError | IllegalMoveError | GameError | AmbiguousMoveError | SfenError
@@ -68,68 +62,16 @@ VALUE_KINDS: dict[str, type] = {
 
 
 # ----------------------------------------------------------------------- templates
+# That every template is a literal with its Japanese, and no entry is stale, is checked for
+# all catalogs at once in tests/bot/test_i18n.py.
 
 
-@functools.cache
 def templates() -> dict[str, str]:
-    """Every template under rules/, as Babel's extractor finds it, and where."""
-    found: dict[str, str] = {}
-    for filename, line, message, _, _ in extract_from_dir(
-        str(RULES), keywords={"Sentence": None}, method_map=[("**.py", "python")]
-    ):
-        assert isinstance(message, str), (filename, line, message)
-        found.setdefault(message, f"rules/{filename}:{line}")
-    return found
+    return marked_texts("rules")
 
 
 def sentence_calls() -> Iterator[tuple[str, ast.Call]]:
-    """Every `Sentence(...)` call in the rules' source, with where it is."""
-    for path in sorted(RULES.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id == "Sentence"
-            ):
-                yield f"{path.relative_to(ROOT)}:{node.lineno}", node
-
-
-def placeholders(text: str) -> list[str]:
-    """The names of `text`'s `{placeholders}`, sorted, as often as each is used (a stray
-    brace fails, as it would in use)."""
-    return sorted(name for _, name, _, _ in string.Formatter().parse(text) if name is not None)
-
-
-def read_catalog(path: Path = CATALOG) -> Catalog:
-    with path.open("rb") as source:
-        return read_po(source, locale="ja")
-
-
-def catalog_problems(wanted: Iterable[str], catalog: Catalog) -> list[str]:
-    """What is wrong between the templates and a catalog: a template without a Japanese
-    text or with other placeholders (or the same used another number of times), an entry
-    with a context, and an entry no template has any more."""
-    wanted = set(wanted)
-    problems = []
-    for template in sorted(wanted):
-        entry = catalog.get(template)
-        if entry is None or not entry.string:
-            problems.append(f"not translated: {template!r}")
-        elif not isinstance(entry.string, str):
-            problems.append(f"plural forms where none are used: {template!r}")
-        elif placeholders(entry.string) != placeholders(template):
-            problems.append(f"placeholders differ: {template!r} -> {entry.string!r}")
-    for entry in catalog:
-        if not entry.id:
-            continue
-        if entry.context is not None:
-            problems.append(f"has a context, which the bot does not look up: {entry.id!r}")
-        if entry.id not in wanted:
-            problems.append(f"no template uses it any more: {entry.id!r}")
-        if entry.fuzzy:
-            problems.append(f"marked fuzzy: {entry.id!r}")
-    return problems
+    return mark_calls("rules")
 
 
 def test_the_extractor_finds_the_rules_sentences() -> None:
@@ -140,22 +82,6 @@ def test_the_extractor_finds_the_rules_sentences() -> None:
     assert len(found) > 40
 
 
-def test_every_template_is_a_literal_babel_can_see() -> None:
-    """A `Sentence` whose template is an f-string, a concatenation or a variable would
-    reach players untranslated: the extractor cannot read it."""
-    found = templates()
-    literals = set()
-    for where, call in sentence_calls():
-        assert call.args, f"{where}: Sentence() without a template"
-        first = call.args[0]
-        assert isinstance(first, ast.Constant) and isinstance(first.value, str), (
-            f"{where}: the template must be a string literal"
-        )
-        assert first.value in found, f"{where}: Babel does not extract {first.value!r}"
-        literals.add(first.value)
-    assert literals == set(found)
-
-
 def test_every_call_gives_exactly_the_values_its_template_names() -> None:
     for where, call in sentence_calls():
         template = call.args[0]
@@ -163,33 +89,6 @@ def test_every_call_gives_exactly_the_values_its_template_names() -> None:
         names = {keyword.arg for keyword in call.keywords}
         assert None not in names, f"{where}: pass the values by name, not with **"
         assert names == set(placeholders(template.value)), where
-
-
-def test_every_template_has_a_japanese_translation_with_its_placeholders() -> None:
-    assert catalog_problems(templates(), read_catalog()) == []
-
-
-def test_the_catalog_check_fails_without_an_entry(tmp_path: Path) -> None:
-    """Deleting an entry (or renaming a placeholder in it) is caught."""
-    text = CATALOG.read_text(encoding="utf-8")
-    entry = 'msgid "You have no {piece} in hand."\nmsgstr "持ち駒に{piece}がありません。"\n'
-    assert entry in text
-    shortened = tmp_path / "without.po"
-    shortened.write_text(text.replace(entry, ""), encoding="utf-8")
-    assert catalog_problems(templates(), read_catalog(shortened)) == [
-        "not translated: 'You have no {piece} in hand.'"
-    ]
-    renamed = tmp_path / "renamed.po"
-    renamed.write_text(text.replace(entry, entry.replace("に{piece}", "に{role}")), "utf-8")
-    assert len(catalog_problems(templates(), read_catalog(renamed))) == 1
-
-
-def test_the_catalog_is_utf8_with_a_plain_header() -> None:
-    raw = CATALOG.read_bytes()
-    raw.decode("utf-8")
-    assert b"msgctxt" not in raw
-    assert b'"Language: ja\\n"' in raw
-    assert b'"Content-Type: text/plain; charset=UTF-8\\n"' in raw
 
 
 # ----------------------------------------------------------------------- the errors
@@ -294,7 +193,7 @@ def all_errors() -> list[SentenceError]:
 
 @functools.cache
 def japanese_catalog() -> Catalog:
-    return read_catalog()
+    return read_catalog(LOCALE / "rules.po")
 
 
 def japanese(sentence: Sentence) -> str:
