@@ -108,14 +108,14 @@ def required_27(color: Color, missing: int = 0) -> int:
 
 def _entry_problem(position: Position, color: Color, count: CampCount) -> Sentence | None:
     if position.turn != color:
-        return Sentence("You can only declare on your own turn.")
+        return Sentence("Only the player to move can declare.")
     if not count.king_in_camp:
-        return Sentence("Your king has not entered the enemy camp.")
+        return Sentence("The king has not entered the enemy camp.")
     if position.is_check():
-        return Sentence("You cannot declare while your king is in check.")
+        return Sentence("No declaration while the king is in check.")
     if count.pieces_in_camp < 10:
         return Sentence(
-            "You need 10 pieces besides the king in the enemy camp; you have {count}.",
+            "It takes 10 pieces besides the king in the enemy camp; there are {count}.",
             count=count.pieces_in_camp,
         )
     return None
@@ -131,7 +131,7 @@ def evaluate_27(position: Position, color: Color, *, missing: int = 0) -> Declar
     problem = _entry_problem(position, color, count)
     if problem is None and count.camp_points < required:
         problem = Sentence(
-            "You need {required} points in the camp and in hand; you have {points}.",
+            "It takes {required} points in the camp and in hand; there are {points}.",
             required=required,
             points=count.camp_points,
         )
@@ -145,7 +145,7 @@ def evaluate_jsa24(position: Position, color: Color) -> Declaration:
     problem = _entry_problem(position, color, count)
     if problem is None and count.camp_points < 24:
         problem = Sentence(
-            "You need at least 24 points in the camp and in hand; you have {points}.",
+            "It takes at least 24 points in the camp and in hand; there are {points}.",
             points=count.camp_points,
         )
     if problem is not None:
