@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import re
 import threading
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache, wraps
@@ -317,20 +318,41 @@ def name_label(text: str, to_move: bool, max_width: int) -> Image.Image:
     return _quantise(_shrink(image, (width, height)))
 
 
+CAPTION_SIZE = 20
+CAPTION_PAD = 2
+#: A caption in runs of digits and of other text: the move number changes with every
+#: board, the words around it ("Move", "手数＝", "· sente to move") hardly ever.
+_CAPTION_RUNS = re.compile(r"\d+|\D+")
+
+
 @lru_cache(maxsize=256)
-@_serialised
 def caption_label(text: str, max_width: int) -> Image.Image:
-    size = 20
-    text = _fit(printable(text), size, max_width)
-    face = name_font(size)
-    width = max(1, round(face.getlength(text)) + 4)
+    """A short line of text (the move count, whose turn, the result), composed of labels
+    of its runs, so that a new move number draws only the number."""
+    text = _fit(printable(text), CAPTION_SIZE, max_width - 2 * CAPTION_PAD)
+    runs = [_caption_run(run) for run in _CAPTION_RUNS.findall(text)]
+    width = sum(run.width for run in runs) + 2 * CAPTION_PAD
+    image = Image.new("P", (max(1, width), L.NAME_H - 6), INDEX[PAGE])
+    image.putpalette(_PALETTE_IMAGE.getpalette() or [])
+    x = CAPTION_PAD
+    for run in runs:
+        image.paste(run, (x, 0))
+        x += run.width
+    return image
+
+
+@lru_cache(maxsize=512)
+@_serialised
+def _caption_run(text: str) -> Image.Image:
+    face = name_font(CAPTION_SIZE)
+    width = max(1, round(face.getlength(text)))
     height = L.NAME_H - 6
     s = SCALE
     image = _supersampled((width, height), PAGE)
     draw = ImageDraw.Draw(image)
-    face = name_font(size * s)
+    face = name_font(CAPTION_SIZE * s)
     left, top, _right, bottom = draw.textbbox((0, 0), "一Ag", font=face)
-    draw.text((2 * s - left, (height * s - top - bottom) / 2), text, font=face, fill=INK)
+    draw.text((-left, (height * s - top - bottom) / 2), text, font=face, fill=INK)
     return _quantise(_shrink(image, (width, height)))
 
 

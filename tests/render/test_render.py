@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from PIL import Image
 
-from render import board, layout, render_board
+from render import board, fonts, layout, render_board
 from rules import Color, Move, Position, Square
 
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
@@ -296,3 +296,17 @@ def test_renders_in_threads_from_cold_caches_agree() -> None:
         ]
         results = [future.result() for future in futures]
     assert results == [expected[i % 4] for i in range(32)]
+
+
+def test_a_caption_is_composed_of_runs_that_line_up() -> None:
+    """A new move number draws only the number: the words around it are the same pixels
+    in every caption, and the whole is as wide as the text set in one piece."""
+    twelve = board.caption_label("Move 12 · sente to move", 400)
+    ninety = board.caption_label("Move 90 · sente to move", 400)
+    face = fonts.name_font(board.CAPTION_SIZE)
+    expected = face.getlength("Move 12 · sente to move") + 2 * board.CAPTION_PAD
+    assert abs(twelve.width - expected) <= 3
+    words = face.getlength("Move ")
+    left = (0, 0, int(words), twelve.height)
+    assert twelve.crop(left).tobytes() == ninety.crop(left).tobytes()
+    assert twelve.tobytes() != ninety.tobytes()
