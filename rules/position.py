@@ -43,6 +43,10 @@ _ZONE = [
 ]
 
 
+#: The side by its index, without the enum lookup `Color(index)` costs (turn is read often).
+_COLORS = (Color.SENTE, Color.GOTE)
+
+
 class Position:
     """A shogi position. `Position.initial()`, `Position.from_sfen(text)`, `position.sfen()`.
 
@@ -113,7 +117,7 @@ class Position:
 
     @property
     def turn(self) -> Color:
-        return Color(self.turn_index)
+        return _COLORS[self.turn_index]
 
     def piece_at(self, square: int) -> Piece | None:
         return PIECES[self.board[square]]

@@ -103,6 +103,7 @@ def say(lang: str, sentence: Sentence) -> str:
 _UNITS = ((86_400, "duration-day"), (3_600, "duration-hour"), (60, "duration-minute"))
 
 
+@functools.lru_cache(maxsize=256)
 def duration_text(lang: str, duration: timedelta) -> str:
     """`3 days`, `1 day 12 hours` in English; `3日`, `1日12時間` in Japanese (Babel's
     locale data names the units)."""
