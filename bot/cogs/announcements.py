@@ -20,6 +20,7 @@ from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import server_of
 from bot.ui.replies import reader_language, send_ephemeral
 from bot.ui.threads import announce_end, game_channel, post_to_game
+from rules import Termination
 
 log = logging.getLogger(__name__)
 HISTORY_LOOKBACK = 25  # the bot's last messages in a thread searched for an ending
@@ -50,6 +51,9 @@ class Announcer:
 
     async def game_timed_out(self, game: GameSnapshot) -> None:
         log.info("game %s ended on time", game.id)
+        if game.outcome is not None and game.outcome.termination is Termination.ABORT:
+            await announce_end(self.bot, game, lambda lang: text.idle_abort_text(lang, game))
+            return
         await announce_end(self.bot, game)
 
     async def ending_unannounced(self, game: GameSnapshot) -> None:
@@ -58,20 +62,22 @@ class Announcer:
         if game.outcome is None:
             return
         lang = await self.bot.post_language(game.guild_id)
-        ending = text.truncate(text.outcome_text(lang, game.outcome, game))
-        if await self._already_posted(game, ending):
+        endings = {text.truncate(text.outcome_text(lang, game.outcome, game))}
+        if game.outcome.termination is Termination.ABORT:  # perhaps a time-out's abort
+            endings.add(text.truncate(text.idle_abort_text(lang, game)))
+        if await self._already_posted(game, endings):
             log.info("game %s: its ending was posted after all", game.id)
             await self.bot.service.deadlines.ending_posted(game.id)
             return
         await announce_end(self.bot, game)
 
-    async def _already_posted(self, game: GameSnapshot, content: str) -> bool:
-        """Whether the bot's last messages in the game's thread include `content`."""
+    async def _already_posted(self, game: GameSnapshot, contents: set[str]) -> bool:
+        """Whether the bot's last messages in the game's thread include one of `contents`."""
         me = self.bot.user
         try:
             channel = await game_channel(self.bot, game)
             async for message in channel.history(limit=HISTORY_LOOKBACK):
-                if me is not None and message.author.id == me.id and message.content == content:
+                if me is not None and message.author.id == me.id and message.content in contents:
                     return True
         except (discord.HTTPException, LookupError):
             log.warning("could not read game %s's thread", game.id, exc_info=True)

@@ -22,7 +22,7 @@ from rules.notation import AmbiguousMoveError, parse_move
 from .clocks import bank_after, due_at, reminder_at
 from .errors import AmbiguousMove, MoveRejected, PositionChanged, ServiceError
 from .loading import color_name, move_text, player_ref, snapshot
-from .store import MOVED_ON, GameStore
+from .store import FIRST_MOVES, MOVED_ON, GameStore
 from .values import GameSnapshot, MoveText, PlayedMove, PlayerRef
 
 log = logging.getLogger(__name__)
@@ -194,7 +194,7 @@ class Moves:
     ) -> GameSnapshot:
         """End the game without a result; only before both players have moved."""
         game, _ = await self._store.for_player(game_id, user_id, guild_id=guild_id)
-        if game.ply >= 2:
+        if game.ply >= FIRST_MOVES:
             raise ServiceError(
                 Sentence(
                     "A game can only be aborted before both players have moved; resign instead."

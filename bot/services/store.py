@@ -101,6 +101,10 @@ class SafeEvents:
         )
 
 
+#: Plies before both players have made a move: time running out then aborts the game.
+FIRST_MOVES = 2
+
+
 class GameStore:
     """Games by id, loaded through one cache, checked and ended in one place."""
 
@@ -254,12 +258,20 @@ class GameStore:
         self, game: GameSnapshot, deadline: datetime, *, report_later: bool = False
     ) -> GameSnapshot | None:
         """End the game on time, once; None if a move or another process got there first.
-        `report_later`: the ending is posted in a task of its own (see `SafeEvents`)."""
-        loser = turn_of(game.row.sfen)
-        outcome = Outcome(Termination.TIME, loser.opponent)
+        `report_later`: the ending is posted in a task of its own (see `SafeEvents`).
+
+        A player whose time runs out before their first move has not really played: the
+        game is aborted without a result (as lishogi does), so an accepted challenge
+        nobody plays cannot cost anyone a loss."""
+        late = turn_of(game.row.sfen)
+        if game.ply < FIRST_MOVES:
+            outcome = Outcome(Termination.ABORT, None)
+        else:
+            outcome = Outcome(Termination.TIME, late.opponent)
         ended = await self.finish(game, outcome, expected_ply=game.ply, at=deadline)
         if ended is not None:
-            log.info("game %s: %s lost on time", game.id, color_name(loser))
+            result = "lost on time" if outcome.winner is not None else "never moved: aborted"
+            log.info("game %s: %s %s", game.id, color_name(late), result)
             if report_later:
                 self.events.later(self.events.game_timed_out(ended))
             else:

@@ -309,6 +309,15 @@ def outcome_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
     return result_text(lang, outcome, game) + " " + _("Get the record with `/export`.")
 
 
+def idle_abort_text(lang: str, game: GameSnapshot) -> str:
+    """The ending of a game whose player to move never made a first move in time."""
+    _ = translator(lang)
+    late = game.player(game.turn)
+    return _(
+        "{player} did not make a first move in time, so the game is aborted without a result."
+    ).format(player=mention(late))
+
+
 def move_text(lang: str, result: PlayedMove) -> str:
     """The public answer to a move: what was played, check, and who is next."""
     _ = translator(lang)

@@ -83,12 +83,13 @@ async def post_board(
     return await post_to_game(bot, game, wording, with_board=True, ping=ping)
 
 
-async def announce_end(bot: GameBot, game: GameSnapshot) -> None:
-    """Post the ending with the final board, then note it is posted: a restart posts
-    endings that were stored but not posted (see `Deadlines.post_left_over_endings`)."""
+async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None = None) -> None:
+    """Post the ending (`wording`, by default how it ended) with the final board, then
+    note it is posted: a restart posts endings that were stored but not posted (see
+    `Deadlines.post_left_over_endings`)."""
     if game.outcome is None:
         return
     log.info("game %s ended: %s", game.id, game.outcome.termination.value)
     outcome = game.outcome
-    await post_board(bot, game, lambda lang: text.outcome_text(lang, outcome, game))
+    await post_board(bot, game, wording or (lambda lang: text.outcome_text(lang, outcome, game)))
     await bot.service.deadlines.ending_posted(game.id)

@@ -132,22 +132,22 @@ async def test_reminders_more_time_and_time_outs_in_japanese(japanese_club: Club
     club = japanese_club
     yamada, hanako = club.alice, club.bob
     table = await club.new_game(time="1d")
-    await club.play(table, [(yamada, "７六歩")])
-    club.clock.advance(timedelta(hours=20))  # 80 % of hanako's day
+    await club.play(table, [(yamada, "７六歩"), (hanako, "３四歩")])
+    club.clock.advance(timedelta(hours=20))  # 80 % of yamada's day
     club.wake_deadlines()
     [reminder] = await club.posts(table.thread, "この対局はあなたの手番です")
     assert reminder.labels == ["時間を延ばす"] and "期限は<t:" in reminder.content
-    own = await club.fake.click(reminder, reminder.custom_ids[0], user=hanako)
+    own = await club.fake.click(reminder, reminder.custom_ids[0], user=yamada)
     assert own.ephemeral and "あなたの手番" in own.content
-    given = await club.fake.click(reminder, reminder.custom_ids[0], user=yamada)
+    given = await club.fake.click(reminder, reminder.custom_ids[0], user=hanako)
     assert given.content == "相手の考慮時間を1手分元に戻しました。"
     [extended] = await club.posts(table.thread, "考慮時間を延ばしてくれました")
 
     expired = await club.challenge(hanako, yamada)
     club.clock.advance(timedelta(days=8))
     club.wake_deadlines()
-    [ending] = await club.posts(table.thread, "まで1手で☖はなこ🌸の時間切れ、☗山田太郎の勝ち。")
-    late = await club.move(hanako, "３四歩", table)
+    [ending] = await club.posts(table.thread, "まで2手で☗山田太郎の時間切れ、☖はなこ🌸の勝ち。")
+    late = await club.move(yamada, "２六歩", table)
     assert late.content == "この対局は時間切れですでに終わっています。"
     message = expired.reply
     assert message is not None

@@ -141,26 +141,43 @@ async def test_a_timeout_while_the_bot_was_down_is_reported_once(
 ) -> None:
     alice, bob = club.alice, club.bob
     table = await club.new_game(time="1d")
-    await club.play(table, [(alice, "7g7f")])
+    await club.play(table, [(alice, "7g7f"), (bob, "3c3d")])
     assert club.bot is not None
     await club.runner.stop(club.bot)
 
-    club.clock.advance(timedelta(days=2))  # bob's day ran out while nobody was watching
+    club.clock.advance(timedelta(days=2))  # alice's day ran out while nobody was watching
     await club.start()
     await club.fake.wait_for(
         lambda: bool(club.bot_posts(table.thread, "ran out of time")),
         what="the timeout in the game's thread",
     )
     [report] = club.bot_posts(table.thread, "ran out of time")
-    assert "☖bob ran out of time" in report.content and "☗alice wins" in report.content
+    assert "☗alice ran out of time" in report.content and "☖bob wins" in report.content
     assert_board(report.attachments)
     final = await club.game(table.game_id)
     assert final.outcome is not None and final.outcome.termination.value == "time"
 
     await restart_and_settle(club, checks)
-    late = await club.move(bob, "3c3d", table)
+    late = await club.move(alice, "2g2f", table)
     assert late.ephemeral and "ended on time" in late.content
     assert len(club.bot_posts(table.thread, "ran out of time")) == 1
+
+
+async def test_a_game_nobody_started_is_aborted_not_lost(
+    club: Club, checks: DeadlineChecks
+) -> None:
+    """bob accepted and never made his first move: nobody loses a game never played."""
+    table = await club.new_game(time="1d")
+    await club.play(table, [(club.alice, "7g7f")])
+    club.clock.advance(timedelta(days=1, minutes=1))
+    await check_now(club, checks)
+    [ending] = await club.posts(table.thread, "did not make a first move in time")
+    assert f"<@{club.bob.user.id}>" in ending.content and "without a result" in ending.content
+    assert ending.mentioned_user_ids == []
+    final = await club.game(table.game_id)
+    assert final.outcome is not None and final.outcome.winner is None
+    await restart_and_settle(club, checks)  # posted once, not again after a restart
+    assert len(club.bot_posts(table.thread, "did not make a first move")) == 1
 
 
 async def test_a_reminder_is_sent_once_and_time_can_be_given(

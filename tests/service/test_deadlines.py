@@ -39,6 +39,7 @@ async def test_overdue_game_ends_on_time_once(
 ) -> None:
     game = await start_game(service, time_control="1d")
     await service.moves.play(game.id, ALICE.user_id, "7g7f")
+    await service.moves.play(game.id, BOB.user_id, "3c3d")
     deadline = clock.now + DAY
     assert await service.deadlines.check() == clock.now + DAY * 4 / 5  # the reminder
     clock.advance(days=1)
@@ -46,7 +47,7 @@ async def test_overdue_game_ends_on_time_once(
     assert [view.id for view in events.timed_out] == [game.id]
     ended = events.timed_out[0]
     assert ended.outcome is not None and ended.outcome.termination is Termination.TIME
-    assert ended.outcome.winner is Color.SENTE and ended.status == "finished"
+    assert ended.outcome.winner is Color.GOTE and ended.status == "finished"
     assert ended.finished_at == deadline
     assert await service.deadlines.check() is None
     assert len(events.timed_out) == 1
@@ -59,9 +60,11 @@ async def test_a_move_after_the_deadline_is_refused_and_the_game_lost(
     service: GameService, clock: FakeClock, events: RecordingEvents, db: Database
 ) -> None:
     game = await start_game(service, time_control="3d")
+    await service.moves.play(game.id, ALICE.user_id, "7g7f")
+    await service.moves.play(game.id, BOB.user_id, "3c3d")
     clock.advance(days=3, seconds=1)
     with pytest.raises(GameOver) as refused:
-        await service.moves.play(game.id, ALICE.user_id, "7g7f")
+        await service.moves.play(game.id, ALICE.user_id, "2g2f")
     assert refused.value.outcome == Outcome(Termination.TIME, Color.GOTE)
     # The ending is posted in a task of its own: the refusal does not wait for the post.
     assert events.timed_out == []
@@ -70,9 +73,27 @@ async def test_a_move_after_the_deadline_is_refused_and_the_game_lost(
     assert events.timed_out[0].outcome is not None
     assert events.timed_out[0].outcome.winner is Color.GOTE
     async with db.read() as tx:
-        assert await tx.moves.usi_list(game.id) == []
+        assert await tx.moves.usi_list(game.id) == ["7g7f", "3c3d"]
     await service.deadlines.check()
     assert len(events.timed_out) == 1
+
+
+@pytest.mark.parametrize("first_moves", [[], ["7g7f"]])
+async def test_a_player_out_of_time_before_their_first_move_aborts_the_game(
+    service: GameService, clock: FakeClock, events: RecordingEvents, first_moves: list[str]
+) -> None:
+    """Neither player loses a game one of them never started: it is aborted, no result."""
+    game = await start_game(service, time_control="1d")
+    for usi in first_moves:
+        await service.moves.play(game.id, ALICE.user_id, usi)
+    clock.advance(days=1, seconds=1)
+    await service.deadlines.check()
+    [ended] = events.timed_out
+    assert ended.outcome == Outcome(Termination.ABORT, None)
+    late = BOB if first_moves else ALICE
+    with pytest.raises(GameOver) as refused:
+        await service.moves.play(game.id, late.user_id, "3c3d" if first_moves else "7g7f")
+    assert refused.value.outcome == Outcome(Termination.ABORT, None)
 
 
 async def test_one_reminder_per_deadline(
