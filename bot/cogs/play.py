@@ -25,21 +25,32 @@ from bot.ui.threads import post_board
 
 log = logging.getLogger(__name__)
 ALREADY_ANSWERED = 40060  # Discord's code for a second answer to one interaction
+MAX_BUTTONS = 25  # Discord's limit: five rows of five
 
 
-class PromotionButton(
+class MoveButton(
     GameButton,
-    template=r"pr:(?P<game_id>\d+):(?P<ply>\d+):(?P<usi>[1-9][a-i][1-9][a-i]\+?)",
+    template=r"pr:(?P<game_id>\d+):(?P<ply>\d+):(?P<usi>(?:[1-9][a-i]|[PLNSGBR]\*)[1-9][a-i]\+?)",
 ):
-    """Promote / Don't promote, for a move that left the choice open. The ply in the id
-    makes a late click on an old question fail cleanly instead of playing a move into a
-    position that has changed."""
+    """One answer to a move that fitted several: Promote / Don't promote, or one of the
+    pieces that could go there (labelled as the player would write it, ４八金右). The ply
+    in the id makes a late click on an old question fail cleanly instead of playing a
+    move into a position that has changed."""
 
-    def __init__(self, game_id: int, ply: int, usi: str, lang: str = SOURCE_LANGUAGE) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        ply: int,
+        usi: str,
+        lang: str = SOURCE_LANGUAGE,
+        label: str | None = None,
+    ) -> None:
         promote = usi.endswith("+")
+        if label is None:
+            label = text.button_label(lang, "pr:promote" if promote else "pr:keep")
         super().__init__(
             f"pr:{game_id}:{ply}:{usi}",
-            text.button_label(lang, "pr:promote" if promote else "pr:keep"),
+            label,
             discord.ButtonStyle.primary if promote else discord.ButtonStyle.secondary,
         )
         self.game_id, self.ply, self.usi = game_id, ply, usi
@@ -77,17 +88,30 @@ async def play(
     try:
         played = await reply.within(work(), ephemeral=True)
     except AmbiguousMove as question:
-        if question.promotion_choice is None:
-            raise
-        lang = reader_language(interaction)
-        buttons = [
-            PromotionButton(question.game_id, question.ply, choice.usi, lang)
-            for choice in question.promotion_choice
-        ]
-        await send_ephemeral(interaction, text.say(lang, question.sentence), view=view_of(*buttons))
+        await _ask_which(interaction, question, typed=move)
         return
     log.info("game %s ply %s: %s", played.game.id, played.game.ply, played.move.usi)
     await _announce(bot, reply, played)
+
+
+async def _ask_which(
+    interaction: discord.Interaction[Any], question: AmbiguousMove, *, typed: str
+) -> None:
+    """Several moves fit what was typed: one button per answer, privately."""
+    lang = reader_language(interaction)
+    game_id, ply = question.game_id, question.ply
+    if question.promotion_choice is not None:
+        buttons = [MoveButton(game_id, ply, c.usi, lang) for c in question.promotion_choice]
+        content = text.say(lang, question.sentence)
+    else:
+        japanese = any(not character.isascii() for character in typed)
+        candidates = question.candidates[:MAX_BUTTONS]
+        buttons = [
+            MoveButton(game_id, ply, c.usi, lang, c.japanese if japanese else c.western)
+            for c in candidates
+        ]
+        content = text.which_move(lang, typed)
+    await send_ephemeral(interaction, content, view=view_of(*buttons))
 
 
 async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
@@ -151,7 +175,7 @@ async def _note_ending(bot: GameBot, played: PlayedMove) -> None:
 class PlayFeature(Feature):
     """Moves."""
 
-    BUTTONS = (PromotionButton,)
+    BUTTONS = (MoveButton,)
 
     @app_commands.command(name="move", description=text.COMMANDS["move"])
     @app_commands.describe(move=text.OPTIONS["move"], game=text.OPTIONS["game"])

@@ -569,6 +569,14 @@ def played_note(lang: str, move: MoveText, *, posted_in: int | None = None) -> s
     return _("Played {move} in the game's channel.").format(move=echo)
 
 
+def which_move(lang: str, typed: str) -> str:
+    """The private question when what a player typed fits several pieces' moves."""
+    _ = translator(lang)
+    return _("Several of your pieces can play '{typed}': which one do you mean?").format(
+        typed=safe(typed.strip()[:40])
+    )
+
+
 def resign_question(lang: str, opponent: PlayerRef) -> str:
     """The private confirmation `/resign` asks for."""
     _ = translator(lang)

@@ -78,7 +78,8 @@ async def test_whole_game_in_three_notations_with_every_rejection(club: Club) ->
     reply = await club.move(bob, "３四歩", table)
     assert_public_move(reply.reply, "３四歩", "P-34", alice)
 
-    await rejected(alice, "５八金", "５八金右", "５八金左")  # ambiguous: candidates written out
+    ambiguous = await rejected(alice, "５八金", "which one")  # a button per piece
+    assert sorted(ambiguous.labels) == ["５八金右", "５八金左"]
     await rejected(alice, "7i7g", "cannot move")  # illegal, with the reason
     await rejected(alice, "P*5e", "no pawn in hand")
 
@@ -111,6 +112,26 @@ async def test_whole_game_in_three_notations_with_every_rejection(club: Club) ->
     assert final.status == "finished" and final.ply == 7
     over = await rejected(bob, "5b5a", "ended", "checkmate")
     assert over.ephemeral
+
+
+async def test_a_move_several_pieces_can_make_is_answered_with_a_button_each(
+    club: Club,
+) -> None:
+    """Labelled as the player writes (Japanese for Japanese, Western for Western); the
+    button plays that piece's move, once; a late press is refused."""
+    table = await club.new_game()
+    western = await club.move(club.alice, "G-58", table)
+    assert western.ephemeral and sorted(western.labels) == ["G49-58", "G69-58"]
+    japanese = await club.move(club.alice, "５八金", table)
+    assert sorted(japanese.labels) == ["５八金右", "５八金左"]
+    left = f"pr:{table.game_id}:0:6i5h"
+    assert left in japanese.custom_ids
+    chosen = await club.fake.click(japanese, left, user=club.alice)
+    assert chosen.ephemeral and "５八金左" in chosen.content
+    [posted] = await club.posts(table.thread, "５八金左")
+    assert posted.mentioned_user_ids == [club.bob.user.id]
+    late = await club.fake.click(western, f"pr:{table.game_id}:0:4i5h", user=club.alice)
+    assert late.ephemeral and (await club.game(table.game_id)).ply == 1
 
 
 @pytest.mark.parametrize("name", ["kfjs_20091203.ki2u", "bioshogi_sample.ki2u"])
