@@ -11,7 +11,7 @@ from discord.app_commands import Choice
 from bot.services import PlayerRef
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
-from bot.ui.options import GameArg, game_meant, server_of
+from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
 from bot.ui.replies import Reply, player_of, reader_language
 from rules import Color
 
@@ -20,7 +20,11 @@ class BoardFeature(Feature):
     """Boards and lists of games."""
 
     @app_commands.command(name="board", description=text.COMMANDS["board"])
-    @app_commands.describe(game=text.OPTIONS["game"], perspective=text.OPTIONS["perspective"])
+    @app_commands.describe(
+        game=text.OPTIONS["game"],
+        perspective=text.OPTIONS["perspective"],
+        public=text.OPTIONS["public"],
+    )
     @app_commands.choices(
         perspective=[Choice(name=text.PERSPECTIVE_NAMES[c], value=c.name.lower()) for c in Color]
     )
@@ -30,8 +34,10 @@ class BoardFeature(Feature):
         interaction: discord.Interaction[Any],
         game: GameArg | None = None,
         perspective: str | None = None,
+        public: bool | None = None,
     ) -> None:
-        """The board, publicly, from the viewer's side unless they choose one."""
+        """The board from the viewer's side unless they choose one; public for the
+        game's players, private for others unless they ask."""
         reply = Reply(interaction)
         games = self.bot.service.games
         guild_id = server_of(interaction)
@@ -41,10 +47,11 @@ class BoardFeature(Feature):
             facing = Color[perspective.upper()]
         else:
             facing = Color.SENTE if own is None else own
-        lang = await self.bot.post_language(guild_id)
+        publicly = shown_publicly(interaction, shown, public)
+        lang = await answer_language(self.bot, interaction, public=publicly)
         board = self.bot.boards.file(shown, lang, perspective=facing)
-        file = await reply.within(board, ephemeral=False)
-        await reply.send(text.board_caption(lang, shown), file=file)
+        file = await reply.within(board, ephemeral=not publicly)
+        await reply.send(text.board_caption(lang, shown), file=file, ephemeral=not publicly)
 
     @app_commands.command(name="games", description=text.COMMANDS["games"])
     @app_commands.describe(member=text.OPTIONS["member"])

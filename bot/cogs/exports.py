@@ -12,7 +12,7 @@ from discord.app_commands import Choice
 from bot.services import FORMATS
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
-from bot.ui.options import GameArg, game_meant, server_of
+from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
 from bot.ui.replies import Reply
 
 
@@ -20,7 +20,11 @@ class ExportFeature(Feature):
     """Game records."""
 
     @app_commands.command(name="export", description=text.COMMANDS["export"])
-    @app_commands.describe(game=text.OPTIONS["finished_game"], format=text.OPTIONS["format"])
+    @app_commands.describe(
+        game=text.OPTIONS["finished_game"],
+        format=text.OPTIONS["format"],
+        public=text.OPTIONS["public"],
+    )
     @app_commands.choices(format=[Choice(name=text.FORMAT_NAMES[f], value=f) for f in FORMATS])
     @app_commands.guild_only()
     async def export(
@@ -28,17 +32,20 @@ class ExportFeature(Feature):
         interaction: discord.Interaction[Any],
         game: GameArg | None = None,
         format: str = "kif",
+        public: bool | None = None,
     ) -> None:
-        """The record as an attachment, publicly, with the analysis link if it fits."""
+        """The record as an attachment with the analysis link if it fits; public for the
+        game's players, private for others unless they ask."""
+        guild_id = server_of(interaction)
         game_id = await game_meant(self.bot, interaction, game)
-        exported = await self.bot.service.exports.file(
-            game_id, format, guild_id=server_of(interaction)
-        )
+        exported = await self.bot.service.exports.file(game_id, format, guild_id=guild_id)
+        shown = await self.bot.service.games.get(game_id, guild_id=guild_id)
+        publicly = shown_publicly(interaction, shown, public)
         data = io.BytesIO(exported.content.encode("utf-8"))
         file = discord.File(data, filename=exported.filename)
-        lang = await self.bot.post_language(server_of(interaction))
+        lang = await answer_language(self.bot, interaction, public=publicly)
         caption = text.export_caption(lang, game_id, format, exported.analysis_url)
-        await Reply(interaction).send(caption, file=file)
+        await Reply(interaction).send(caption, file=file, ephemeral=not publicly)
 
 
 async def setup(bot: GameBot) -> None:

@@ -12,7 +12,7 @@ from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
-from bot.ui.options import GameArg, game_meant, server_of
+from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
 from bot.ui.replies import Reply, pings, reader_language, send_ephemeral
 from bot.ui.threads import announce_end, post_to_game
 
@@ -60,16 +60,21 @@ class ImpasseFeature(Feature):
     BUTTONS = (JishogiButton,)
 
     @app_commands.command(name="jishogi", description=text.COMMANDS["jishogi"])
-    @app_commands.describe(game=text.OPTIONS["game"])
+    @app_commands.describe(game=text.OPTIONS["game"], public=text.OPTIONS["public"])
     @app_commands.guild_only()
     async def jishogi(
-        self, interaction: discord.Interaction[Any], game: GameArg | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        game: GameArg | None = None,
+        public: bool | None = None,
     ) -> None:
-        """Both counts, publicly, with the buttons the game's rule allows now."""
+        """Both counts, with the buttons the game's rule allows now; public for the
+        game's players, private for others unless they ask."""
         game_id = await game_meant(self.bot, interaction, game)
         guild_id = server_of(interaction)
         report = await self.bot.service.impasse.report(game_id, guild_id=guild_id)
-        lang = await self.bot.post_language(guild_id)
+        publicly = shown_publicly(interaction, report.game, public)
+        lang = await answer_language(self.bot, interaction, public=publicly)
         buttons = []
         if report.can_propose_count:
             pending = report.game.pending_count_proposal
@@ -79,7 +84,9 @@ class ImpasseFeature(Feature):
             buttons.append(JishogiButton("declare", game_id, lang))
         extra = {"view": view_of(*buttons)} if buttons else {}
         content = text.impasse_text(lang, report)
-        await Reply(interaction).send(content, allowed_mentions=pings(), **extra)
+        await Reply(interaction).send(
+            content, allowed_mentions=pings(), ephemeral=not publicly, **extra
+        )
 
 
 async def setup(bot: GameBot) -> None:

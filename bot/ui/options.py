@@ -10,6 +10,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
+from bot.services import GameSnapshot
+
 from . import text
 from .errors import OptionError
 from .host import GameBot, host_of
@@ -61,6 +63,26 @@ class GameOption(app_commands.Transformer):
 
 
 GameArg = app_commands.Transform[int, GameOption]
+
+
+def shown_publicly(
+    interaction: discord.Interaction[Any], game: GameSnapshot, public: bool | None
+) -> bool:
+    """Whether an answer about `game` is posted for everyone: as the member asked, else
+    yes for the game's players and no for anyone else, so that a spectator's look does
+    not fill the players' thread."""
+    if public is not None:
+        return public
+    return game.color_of(interaction.user.id) is not None
+
+
+async def answer_language(
+    bot: GameBot, interaction: discord.Interaction[Any], *, public: bool
+) -> str:
+    """A public answer is in the server's language, a private one in the member's."""
+    if public:
+        return await bot.post_language(server_of(interaction))
+    return reader_language(interaction)
 
 
 async def game_meant(

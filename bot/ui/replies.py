@@ -68,13 +68,16 @@ async def send_ephemeral(
     except discord.HTTPException:
         log.warning("could not deliver an ephemeral reply", exc_info=True)
     finally:
-        view = kwargs.get("view")
-        if isinstance(view, discord.ui.View):
-            # discord.py gives a view sent ephemerally a 15-minute timeout and keeps a timer
-            # task for it, even after the client closes. Our buttons are DynamicItems that
-            # the registry dispatches from their custom_id alone, so the view object is not
-            # needed once sent: stop it, and no timer outlives the interaction.
-            view.stop()
+        _release(kwargs.get("view"))
+
+
+def _release(view: object) -> None:
+    """Stop a view once sent. discord.py gives a view sent ephemerally a 15-minute timeout
+    and keeps a timer task for it, even after the client closes. Our buttons are
+    DynamicItems that the registry dispatches from their custom_id alone, so the view
+    object is not needed once sent: stopped, no timer outlives the interaction."""
+    if isinstance(view, discord.ui.View):
+        view.stop()
 
 
 class Reply:
@@ -116,10 +119,13 @@ class Reply:
         content = text.truncate(content)
         kwargs.setdefault("allowed_mentions", discord.AllowedMentions.none())
         self.interaction.extras.pop(PUBLIC_THINKING, None)  # answered: the note is replaced
-        if self.interaction.response.is_done():
-            await self.interaction.followup.send(content, **kwargs)
-        else:
-            await self.interaction.response.send_message(content, **kwargs)
+        try:
+            if self.interaction.response.is_done():
+                await self.interaction.followup.send(content, **kwargs)
+            else:
+                await self.interaction.response.send_message(content, **kwargs)
+        finally:
+            _release(kwargs.get("view"))
 
     async def edit(self, content: str, **kwargs: Any) -> None:
         """Replace the message the pressed button sits on (the question is answered)."""

@@ -681,6 +681,7 @@ OPTIONS = {
     "perspective": "Whose side faces you (default: yours)",
     "member": "Whose games (default: yours)",
     "format": "Record format",
+    "public": "Post it for everyone (default: yes for the game's players, no for others)",
     "language": "The language of posts (default: the server's language in Discord)",
 }
 COLOR_NAMES = {

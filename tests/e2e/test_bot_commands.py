@@ -69,9 +69,10 @@ async def test_board_from_both_perspectives(club: Club) -> None:
     table = await club.new_game(time="3d")
     await club.play(table, [(alice, "7g7f"), (bob, "3c3d")])
 
-    async def board(user: Any, **options: str) -> bytes:
+    async def board(user: Any, **options: str | bool) -> bytes:
         shown = await club.fake.slash("board", options, user=user, channel=table.thread)
-        assert not shown.ephemeral, shown.content
+        public = options.get("public", user is not carol)  # players' boards are public
+        assert shown.ephemeral is not public, shown.content
         assert_board(shown.files)
         content = shown.content
         assert "☗alice" in content and "☖bob" in content and "move 2" in content, content
@@ -83,7 +84,9 @@ async def test_board_from_both_perspectives(club: Club) -> None:
     sente_view = await board(alice)
     gote_view = await board(bob)
     assert sente_view != gote_view, "gote's board should be turned around"
-    assert await board(carol) == sente_view, "a spectator sees sente's side"
+    assert await board(carol) == sente_view, "a spectator sees sente's side, privately"
+    assert await board(carol, public=True) == sente_view, "unless they ask for a public post"
+    assert await board(alice, public=False) == sente_view, "a player may look privately"
     assert await board(alice, perspective="gote") == gote_view
     assert await board(bob, perspective="sente") == sente_view
 

@@ -147,7 +147,8 @@ async def set_up_game(club: Club, sfen: str, rule: str) -> Table:
 
 
 async def jishogi(club: Club, user: FakeMember, table: Table) -> FakeMessage:
-    shown = await club.fake.slash("jishogi", user=user, channel=table.thread)
+    """/jishogi posted for everyone (a spectator asks for it: theirs is private by default)."""
+    shown = await club.fake.slash("jishogi", {"public": True}, user=user, channel=table.thread)
     assert shown.reply is not None and not shown.ephemeral, shown.content
     return shown.reply
 

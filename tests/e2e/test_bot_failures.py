@@ -50,7 +50,7 @@ async def test_a_refusal_after_public_thinking_stays_private(
     monkeypatch.setattr(bot.boards, "file", broken)
     monkeypatch.setattr(replies, "DEFER_AFTER", 0.05)
     club.guard.expect_error_log("unexpected error in /board")
-    shown = await club.fake.slash("board", user=club.carol, channel=table.thread)
+    shown = await club.fake.slash("board", user=club.alice, channel=table.thread)  # public
     await shown.wait_followups(1)
     assert shown.deferred and shown.original is None  # the public "thinking" is gone
     [apology] = shown.followups

@@ -103,6 +103,7 @@ class OptionType:
     SUB_COMMAND_GROUP: Final = 2
     STRING: Final = 3
     INTEGER: Final = 4
+    BOOLEAN: Final = 5
     USER: Final = 6
     NUMBER: Final = 10
 

@@ -184,6 +184,8 @@ class MemberActions:
                     f"option {name!r}: Discord accepts {low}-{high} characters, got {len(value)}"
                 )
             option["value"] = value
+        elif kind == OptionType.BOOLEAN and isinstance(value, bool):
+            option["value"] = value
         else:
             raise UserCannotDoThat(f"option {name!r} (type {kind}) cannot take {value!r} here")
         choices = definition.get("choices")

@@ -80,8 +80,14 @@ async def test_member_option_resolves_and_only_allowed_mentions_ping(
     assert result.reply is not None and result.reply.mentioned_user_ids == [bob.id]
     assert result.reply.allowed_mentions is not None
     assert result.reply.allowed_mentions["users"] == [bob.id]
-    for options in ({"member": bob, "style": "quiet"}, {"style": "loud"}, {"who": bob}):
-        with pytest.raises(UserCannotDoThat):  # not a choice; required missing; no such option
+    whispered = await fake.slash(
+        "greet", {"member": bob, "whisper": True}, user=alice, channel=general
+    )
+    assert whispered.ephemeral and whispered.content == f"Hello <@{bob.id}>."
+    wrong = ({"member": bob, "style": "quiet"}, {"style": "loud"}, {"who": bob})
+    for options in (*wrong, {"member": bob, "whisper": "yes"}):
+        # not a choice; required missing; no such option; not a boolean
+        with pytest.raises(UserCannotDoThat):
             await fake.slash("greet", options, user=alice, channel=general)
     with pytest.raises(UserCannotDoThat):
         await fake.slash("nonsense", user=alice, channel=general)

@@ -120,7 +120,10 @@ class ToyBot(commands.Bot):
             ]
         )
         async def greet(
-            interaction: discord.Interaction[Any], member: discord.Member, style: str = "plain"
+            interaction: discord.Interaction[Any],
+            member: discord.Member,
+            style: str = "plain",
+            whisper: bool = False,
         ) -> None:
             assert isinstance(member, discord.Member), type(member)
             await interaction.response.send_message(
@@ -128,6 +131,7 @@ class ToyBot(commands.Bot):
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False, users=[member], roles=False
                 ),
+                ephemeral=whisper,
             )
 
         @tree.command(description="Draw a picture (slowly)")
