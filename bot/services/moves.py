@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.db import Conflict, DeadlineRow, GameAdvance, MoveRow, Session
 from rules import (
@@ -26,6 +26,10 @@ from .store import FIRST_MOVES, MOVED_ON, GameStore
 from .values import GameSnapshot, MoveText, PlayedMove, PlayerRef
 
 log = logging.getLogger(__name__)
+#: What "Give more time" must add to the deadline to be given: while the late player's bank
+#: lasts, a fresh period changes nothing, and a second press a moment after the first would
+#: only post the same extension again.
+LEAST_GIFT = timedelta(minutes=1)
 
 
 def read_move(game: GameSnapshot, text: str) -> Move:
@@ -221,6 +225,13 @@ class Moves:
         banks[opponent] = bank_after(banks[opponent], now - row.turn_started_at)
         due = due_at(now, banks[opponent], row.period)
         assert due is not None
+        if loaded.deadline is not None and due < loaded.deadline + LEAST_GIFT:
+            raise ServiceError(
+                Sentence(
+                    "Your opponent already has all the time you could give: their deadline "
+                    "would not move."
+                )
+            )
         waiting = player_ref(row, opponent).user_id
         deadline = DeadlineRow(row.id, waiting, due, reminder_at(now, due))
         async with self._store.db.transaction() as tx:

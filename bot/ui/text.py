@@ -489,12 +489,20 @@ def impasse_text(lang: str, report: ImpasseReport) -> str:
 
 
 def reminder_text(lang: str, game: GameSnapshot) -> str:
-    """The reminder to the player to move, before their deadline."""
+    """The reminder to the player to move, before their deadline; the button under it is
+    for the opponent, who may give them more time."""
     _ = translator(lang)
-    if game.to_move is None:
+    if game.to_move is None or game.deadline is None:
         return ""
-    return _("{player}, a reminder: your move in this game is due {deadline}.").format(
-        player=mention(game.to_move), deadline=deadline_text(lang, game.deadline)
+    late = game.to_move
+    return _(
+        "{player}, your move is due {relative} ({date}). {opponent} can give you more "
+        "time with the button."
+    ).format(
+        player=mention(late),
+        relative=timestamp(game.deadline),
+        date=timestamp(game.deadline, "f"),
+        opponent=safe(game.opponent_of(late.user_id).name),
     )
 
 

@@ -135,7 +135,8 @@ async def test_reminders_more_time_and_time_outs_in_japanese(japanese_club: Club
     await club.play(table, [(yamada, "７六歩"), (hanako, "３四歩")])
     club.clock.advance(timedelta(hours=20))  # 80 % of yamada's day
     club.wake_deadlines()
-    [reminder] = await club.posts(table.thread, "この対局はあなたの手番です")
+    [reminder] = await club.posts(table.thread, "さん、あなたの手番です。期限は")
+    assert "はなこ🌸さんはボタンで時間を延ばせます" in reminder.content
     assert reminder.labels == ["時間を延ばす"] and "期限は<t:" in reminder.content
     own = await club.fake.click(reminder, reminder.custom_ids[0], user=yamada)
     assert own.ephemeral and "あなたの手番" in own.content

@@ -190,22 +190,20 @@ async def test_a_reminder_is_sent_once_and_time_can_be_given(
     club.clock.advance(timedelta(hours=12))  # not yet 80 % of bob's day
     await check_now(club, checks)
     await club.fake.wait_quiet()
-    assert club.bot_posts(table.thread, "reminder") == []
+    assert club.bot_posts(table.thread, "your move is due") == []
 
     club.clock.advance(timedelta(hours=8))  # 20 of 24 hours used
     club.wake_deadlines()
-    await club.fake.wait_for(
-        lambda: bool(club.bot_posts(table.thread, "reminder")), what="the reminder"
-    )
-    [reminder] = club.bot_posts(table.thread, "reminder")
+    [reminder] = await club.posts(table.thread, "your move is due")
     assert reminder.mentioned_user_ids == [bob.user.id]
-    assert "<t:" in reminder.content
+    assert reminder.content.startswith(f"<@{bob.user.id}>, your move is due <t:")
+    assert "alice can give you more time with the button" in reminder.content
     assert reminder.custom_ids == [f"gt:{table.game_id}"]
 
     # Never again for this deadline: not on the next check, not after a restart.
     await check_now(club, checks)
     await restart_and_settle(club, checks)
-    assert len(club.bot_posts(table.thread, "reminder")) == 1
+    assert len(club.bot_posts(table.thread, "your move is due")) == 1
 
     # "Give more time" is the waiting player's to give.
     own_clock = await club.fake.click(reminder, f"gt:{table.game_id}", user=bob)
@@ -216,8 +214,12 @@ async def test_a_reminder_is_sent_once_and_time_can_be_given(
     after = await club.game(table.game_id)
     assert before is not None and after.deadline is not None
     assert after.deadline == club.clock.now + timedelta(days=1) > before
-    [note] = await club.posts(table.thread, "more time")
+    [note] = await club.posts(table.thread, "gave you more time")
     assert note.mentioned_user_ids == [bob.user.id]
+    again = await club.fake.click(reminder, f"gt:{table.game_id}", user=alice)
+    assert again.ephemeral and "would not move" in again.content
+    await club.fake.wait_quiet()
+    assert len(club.bot_posts(table.thread, "gave you more time")) == 1  # stated once
 
     # The move still comes in time, and the game goes on.
     reply = await club.move(bob, "3c3d", table)

@@ -138,6 +138,8 @@ async def test_give_time_resets_the_opponents_period(
         await service.moves.give_time(game.id, ALICE.user_id)
     view = await service.moves.give_time(game.id, BOB.user_id)
     assert view.deadline == clock.now + 3 * DAY and view.to_move == ALICE
+    with pytest.raises(ServiceError, match="would not move"):  # a second press adds nothing
+        await service.moves.give_time(game.id, BOB.user_id)
     clock.advance(days=2.4)
     await service.deadlines.check()
     assert len(events.reminders) == 2  # the new deadline gets its own reminder
@@ -212,3 +214,10 @@ async def test_endings_stored_but_never_posted_are_reported_at_the_next_start(
     third = RecordingEvents()
     await GameService(db, clock=clock, events=third).deadlines.check()
     assert third.unannounced == [] and third.timed_out == []
+
+
+async def test_time_is_not_given_while_the_bank_lasts(service: GameService) -> None:
+    """With main time left, a fresh period would end at the same deadline: refused."""
+    game = await start_game(service, time_control="7d+1d")
+    with pytest.raises(ServiceError, match="would not move"):
+        await service.moves.give_time(game.id, BOB.user_id)
