@@ -120,7 +120,9 @@ class Games:
             return []
         if user_id is not None and color_of(game.row, user_id) is not game.turn:
             return []
-        return self._store.legal.get(game.game.position, game.last_move)
+        played = game.game.moves
+        own_last = played[-2] if len(played) >= 2 else None
+        return self._store.legal.get(game.game.position, game.last_move, own_last)
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         """Remember the thread the game is played in (its moves are typed there)."""

@@ -22,6 +22,7 @@ from rules import Color, Game, Handicap, IllegalMoveError, Move, Outcome, Positi
 from rules.notation import format_move
 
 from .clocks import TimeControl, due_at
+from .likely import likely_order
 from .values import GameSnapshot, GameSummary, ImpasseRule, MoveText, PlayerRef
 
 log = logging.getLogger(__name__)
@@ -150,17 +151,23 @@ class GameCache:
 
 
 class LegalMoveCache:
-    """The legal moves of recent positions, formatted; autocomplete asks for them per keystroke."""
+    """The legal moves of recent positions, formatted, those a player most likely wants
+    first (`likely_order`); autocomplete asks for them per keystroke."""
 
     def __init__(self, size: int = 256) -> None:
         self._size = size
-        self._entries: OrderedDict[tuple[str, str | None], list[MoveText]] = OrderedDict()
+        self._entries: OrderedDict[tuple[str | None, ...], list[MoveText]] = OrderedDict()
 
-    def get(self, position: Position, last_move: Move | None) -> list[MoveText]:
-        key = (position.key(), None if last_move is None else last_move.usi())
+    def get(
+        self, position: Position, last_move: Move | None, own_last: Move | None = None
+    ) -> list[MoveText]:
+        """The moves of `position`; `last_move` is the opponent's move that led to it and
+        `own_last` the player's move before that (the piece they may want to go on with)."""
+        key = (position.key(), *(None if m is None else m.usi() for m in (last_move, own_last)))
         entry = self._entries.get(key)
         if entry is None:
-            entry = [move_text(position, move, last_move) for move in position.legal_moves()]
+            ordered = likely_order(position, position.legal_moves(), last_move, own_last)
+            entry = [move_text(position, move, last_move) for move in ordered]
             self._entries[key] = entry
             while len(self._entries) > self._size:
                 self._entries.popitem(last=False)

@@ -125,6 +125,7 @@ async def test_move_autocomplete_offers_legal_moves_matching_what_was_typed(club
     everything = await suggest("")
     assert len(everything) == 25 < len(legal)
     assert_valid_choices(everything, legal)
+    assert not any(str(c.value).startswith("5i") for c in everything), "no king shuffles first"
 
     # Western, Japanese (full-width and kanji numerals) and USI prefixes all find ７六歩.
     for typed in ("P-7", "p76", "７六", "7六歩", "7g7", "７g"):
