@@ -124,6 +124,7 @@ class ShogiBot(GameBot):
             await self._scheduler.stop()
         if self._service is not None:
             await self._service.close()  # reports still being posted need the connection
+        await self.turn_messages.close()  # so do direct messages still being sent
         await super().close()
         self.boards.close()
         if self._database is not None and self._owns_database:
