@@ -39,6 +39,7 @@ EXTENSIONS = (
     "bot.cogs.exports",
     "bot.cogs.help",
     "bot.cogs.settings",
+    "bot.cogs.preferences",
 )
 WARM_UP_GAMES = 200
 
