@@ -36,6 +36,13 @@ class PreferenceRepository(Repository):
             return PreferencesRow(user_id)
         return PreferencesRow(user_id, bool(row[0]), bool(row[1]), row[2])
 
+    async def all(self) -> list[PreferencesRow]:
+        """Every player's preferences who ever chose any."""
+        rows = await self._all(
+            "SELECT user_id, confirm_moves, turn_messages, language FROM player_preferences"
+        )
+        return [PreferencesRow(row[0], bool(row[1]), bool(row[2]), row[3]) for row in rows]
+
     async def set(self, preferences: PreferencesRow, at: datetime) -> None:
         """Store all of the player's preferences at once (the row replaces the old one)."""
         await self._write(

@@ -1,14 +1,18 @@
 """Per-player preferences: confirming moves, and a direct message when a turn comes.
 
 The Discord layer reads them at every `/move` (does this player confirm first?) and at
-every new turn (do they want a message?), so once read they are kept in memory, as the
-servers' languages are; a player changes them only through this part. Several bot
-processes on one database would each keep their own copy: a change made through one is
-seen by the others after their restart.
+every new turn (do they want a message?). They are read from the database once, all of
+them (one small row per player who ever chose), and then kept in memory, as the servers'
+languages are; a player changes them only through this part. A query per `/move` would
+cost a round trip to the database before the move is even loaded, and one for some
+players but not others would change who wins when two moves of one game arrive together.
+Several bot processes on one database would each keep their own copy: a change made
+through one is seen by the others after their restart.
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 from bot.db import PreferencesRow, Session
@@ -17,22 +21,29 @@ from .servers import POST_LANGUAGES
 from .store import GameStore
 from .values import Preferences
 
+DEFAULTS = Preferences()  # a player who never chose: no confirmation, no messages
+
 
 class PlayerPreferences:
     """Each player's choices; a player who never chose has `Preferences()` (all off)."""
 
     def __init__(self, store: GameStore) -> None:
         self._store = store
-        self._known: dict[int, Preferences] = {}
+        self._known: dict[int, Preferences] | None = None  # every player who chose any
+        self._loading = asyncio.Lock()
 
     async def of(self, user_id: int) -> Preferences:
         """The player's preferences (the defaults if they never chose)."""
-        known = self._known.get(user_id)
-        if known is None:
-            async with self._store.db.query() as q:
-                row = await q.preferences.get(user_id)
-            known = self._known[user_id] = _preferences(row)
-        return known
+        known = self._known if self._known is not None else await self._load()
+        return known.get(user_id, DEFAULTS)
+
+    async def _load(self) -> dict[int, Preferences]:
+        async with self._loading:  # the first readers wait for one query, not one each
+            if self._known is None:
+                async with self._store.db.query() as q:
+                    rows = await q.preferences.all()
+                self._known = {row.user_id: _preferences(row) for row in rows}
+            return self._known
 
     async def change(
         self,
@@ -63,8 +74,9 @@ class PlayerPreferences:
                 await tx.preferences.set(wanted, now)
             return _preferences(wanted)
 
+        known = self._known if self._known is not None else await self._load()
         chosen = await self._store.db.run(store)
-        self._known[user_id] = chosen
+        known[user_id] = chosen
         return chosen
 
 

@@ -4,11 +4,16 @@ does while storing nothing."""
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
+from contextlib import closing
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import Database, PreferencesRow
+from bot.db.preferences import PreferenceRepository
 from bot.services import (
     GameService,
     NotAPlayer,
@@ -18,7 +23,7 @@ from bot.services import (
 )
 from rules import Termination
 
-from .conftest import ALICE, BOB, CAROL, play_all, start_game
+from .conftest import ALICE, BOB, CAROL, START, FakeClock, play_all, start_game
 from .test_moves import state
 
 
@@ -53,14 +58,19 @@ async def test_only_languages_with_catalogs_are_stored(file_db: Database) -> Non
 
 
 async def test_nothing_is_written_when_nothing_changes(file_db: Database) -> None:
-    service = GameService(file_db)
+    def written() -> list[tuple[int, int]]:
+        with closing(sqlite3.connect(file_db.location)) as connection:
+            rows = connection.execute("SELECT user_id, updated_at FROM player_preferences")
+            return rows.fetchall()
+
+    service = GameService(file_db, clock=FakeClock())
     await service.preferences.change(1, confirm_moves=True, language="en")
-    async with file_db.query() as q:
-        [before] = await q.preferences._all("SELECT updated_at FROM player_preferences")
+    before = written()
+    service = GameService(file_db, clock=FakeClock(START + timedelta(days=1)))
     await service.preferences.change(1, confirm_moves=True, language="en")
-    async with file_db.query() as q:
-        [after] = await q.preferences._all("SELECT updated_at FROM player_preferences")
-    assert before == after
+    assert written() == before
+    await service.preferences.change(1, confirm_moves=False)
+    assert written() != before
 
 
 async def test_a_preview_stores_nothing_and_shows_the_game_after_the_move(
@@ -115,3 +125,27 @@ async def test_a_preview_of_mate_shows_the_ending_and_ends_nothing(
     stored = await service.games.get(game.id)
     assert stored.is_active and stored.ply == 6
     assert (await state(db, game.id))[0] == 6
+
+
+async def test_preferences_are_read_from_the_database_once(
+    file_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `/move` asks for its player's preferences; after the first read that must cost no
+    query, or moves would wait for the database twice (and the order in which two players'
+    moves reach the game would depend on whose preferences were already known)."""
+    await GameService(file_db).preferences.change(1, confirm_moves=True)
+    reads = 0
+    original = PreferenceRepository.all
+
+    async def counted(repository: PreferenceRepository) -> list[PreferencesRow]:
+        nonlocal reads
+        reads += 1
+        return await original(repository)
+
+    monkeypatch.setattr(PreferenceRepository, "all", counted)
+    service = GameService(file_db)
+    first = await asyncio.gather(*(service.preferences.of(user) for user in (1, 2, 1, 3)))
+    assert [p.confirm_moves for p in first] == [True, False, True, False]
+    await service.preferences.change(2, turn_messages=True)
+    assert (await service.preferences.of(2)).turn_messages
+    assert reads == 1
