@@ -51,7 +51,9 @@ class TurnMessages:
         given time): message them if they asked for it. `by` is the member whose action it
         was; they are not told of a turn they just gave themselves."""
         player = game.to_move
-        if player is None or player.is_bot or player.user_id in (by, *self._closed):
+        if player is None or player.is_bot or player.user_id == by:
+            return
+        if player.user_id in self._closed:
             return
         task = asyncio.get_running_loop().create_task(
             self._send(game, player.user_id), name=f"turn-message-{game.id}"
