@@ -39,6 +39,7 @@ EXTENSIONS = (
     "bot.cogs.exports",
     "bot.cogs.help",
     "bot.cogs.settings",
+    "bot.cogs.preferences",
 )
 WARM_UP_GAMES = 200
 
@@ -124,6 +125,7 @@ class ShogiBot(GameBot):
             await self._scheduler.stop()
         if self._service is not None:
             await self._service.close()  # reports still being posted need the connection
+        await self.turn_messages.close()  # so do direct messages still being sent
         await super().close()
         self.boards.close()
         if self._database is not None and self._owns_database:

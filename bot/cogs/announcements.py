@@ -40,7 +40,12 @@ class GiveTimeButton(GameButton, template=r"gt:(?P<game_id>\d+)"):
             self.game_id, interaction.user.id, guild_id=server_of(interaction)
         )
         await send_ephemeral(interaction, text.say(reader_language(interaction), text.TIME_GIVEN))
-        await post_to_game(bot, game, lambda lang: text.time_given(lang, game), ping=game.to_move)
+        try:
+            await post_to_game(
+                bot, game, lambda lang: text.time_given(lang, game), ping=game.to_move
+            )
+        finally:  # their turn begins again, with a full period
+            bot.turn_messages.turn_began(game, by=interaction.user.id)
 
 
 class Announcer:

@@ -1,7 +1,8 @@
 """Challenges: `/challenge`, and the Accept / Decline / Cancel buttons under it.
 
 Accepting opens a thread on the challenge message and posts the start board
-there, with a mention of the player to move first.
+there, with a mention of the player to move first (and a direct message, if they
+asked for one and are not the member who just accepted).
 """
 
 from __future__ import annotations
@@ -77,7 +78,12 @@ async def _start_game(
         game = await service.games.get(game.id)
     log.info("game %s started (challenge %s)", game.id, challenge_id)
     started = game
-    await post_board(bot, game, lambda lang: text.game_start_text(lang, started), ping=game.to_move)
+    try:
+        await post_board(
+            bot, game, lambda lang: text.game_start_text(lang, started), ping=game.to_move
+        )
+    finally:  # after the thread's post, whose link the message gives
+        bot.turn_messages.turn_began(started, by=interaction.user.id)
 
 
 async def _open_thread(interaction: discord.Interaction[Any], name: str) -> discord.Thread | None:

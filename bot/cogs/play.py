@@ -1,19 +1,32 @@
-"""Playing: `/move`, its suggestions, and the Promote / Don't promote buttons.
+"""Playing: `/move`, its suggestions, the Promote / Don't promote buttons, and the
+Confirm / Cancel buttons of players who confirm their moves.
 
 The board after a move goes publicly into the game's thread with a mention of
-the player to move; the mover gets a private note wherever else they typed.
+the player to move; the mover gets a private note wherever else they typed, and
+the player to move a direct message if they asked for one (`bot.ui.notify`).
+
+A player who turned move confirmation on (`/preferences`) first sees, privately,
+the board as it would be after the move, with Confirm and Cancel: only Confirm
+stores it. Confirm carries the game, the ply and the move's USI in its id, so it
+works after a restart and is refused (`PositionChanged`) once the game has moved
+on; two presses race in the service, where the move is stored exactly once.
+When a move leaves the promotion open, the promotion question still comes first,
+and its answer leads to the confirmation: the two buttons sit side by side, which
+is where a finger slips on a phone, and the player asked to see every move's board
+before it counts.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import AmbiguousMove, PlayedMove
+from bot.services import AmbiguousMove, MovePreview, PlayedMove
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
@@ -59,6 +72,51 @@ class MoveButton(
         await play(host_of(interaction), interaction, self.game_id, self.usi, expected_ply=self.ply)
 
 
+_USI = r"[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i]"
+
+
+class ConfirmButton(
+    GameButton,
+    template=rf"cf:(?P<action>play|cancel):(?P<game_id>\d+):(?P<ply>\d+):(?P<usi>{_USI})",
+):
+    """Confirm / Cancel under the private board of a move not yet played. Confirm plays
+    the move at the ply it was checked at (a later press finds the game moved on and is
+    refused); Cancel plays nothing."""
+
+    def __init__(
+        self, action: str, game_id: int, ply: int, usi: str, lang: str = SOURCE_LANGUAGE
+    ) -> None:
+        play_it = action == "play"
+        super().__init__(
+            f"cf:{action}:{game_id}:{ply}:{usi}",
+            text.button_label(lang, f"cf:{action}"),
+            discord.ButtonStyle.success if play_it else discord.ButtonStyle.secondary,
+        )
+        self.action, self.game_id, self.ply, self.usi = action, game_id, ply, usi
+
+    async def press(self, interaction: discord.Interaction[Any]) -> None:
+        if self.action == "cancel":
+            note = text.say(reader_language(interaction), text.MOVE_CANCELLED)
+            await Reply(interaction).edit(note, view=None, attachments=[])
+            return
+        await play(
+            host_of(interaction),
+            interaction,
+            self.game_id,
+            self.usi,
+            expected_ply=self.ply,
+            confirmed=True,
+        )
+
+
+@dataclass(frozen=True)
+class _Unconfirmed:
+    """A move checked but not played, and its board, for the player to confirm."""
+
+    preview: MovePreview
+    board: discord.File
+
+
 async def play(
     bot: GameBot,
     interaction: discord.Interaction[Any],
@@ -66,16 +124,24 @@ async def play(
     move: str,
     *,
     expected_ply: int | None = None,
+    confirmed: bool = False,
 ) -> None:
     """Play and announce a move, answering Discord in time however slow the database or
-    the renderer is today."""
+    the renderer is today. For a player who confirms their moves, show the board after
+    it first, unless this is the confirmation (`confirmed`)."""
     reply = Reply(interaction)
     service = bot.service
     user = player_of(interaction)
     guild_id = server_of(interaction)
+    reader = reader_language(interaction)
 
-    async def work() -> PlayedMove:
+    async def work() -> PlayedMove | _Unconfirmed:
         resolved = await game_meant(bot, interaction, game_id)
+        if not confirmed and (await service.preferences.of(user.user_id)).confirm_moves:
+            preview = await service.moves.preview(
+                resolved, user.user_id, move, expected_ply=expected_ply, guild_id=guild_id
+            )
+            return _Unconfirmed(preview, await bot.boards.file(preview.game, reader))
         return await service.moves.play(
             resolved,
             user.user_id,
@@ -86,12 +152,37 @@ async def play(
         )
 
     try:
-        played = await reply.within(work(), ephemeral=True)
+        result = await reply.within(work(), ephemeral=True)
     except AmbiguousMove as question:
         await _ask_which(interaction, question, typed=move)
         return
+    if isinstance(result, _Unconfirmed):
+        await _ask_to_confirm(reply, result)
+        return
+    played = result
     log.info("game %s ply %s: %s", played.game.id, played.game.ply, played.move.usi)
-    await _announce(bot, reply, played)
+    try:
+        await _announce(bot, reply, played)
+    finally:  # after the thread's post, and even if it failed: the move is stored
+        bot.turn_messages.turn_began(played.game, by=user.user_id)
+
+
+async def _ask_to_confirm(reply: Reply, unconfirmed: _Unconfirmed) -> None:
+    """The board after the move, privately, with Confirm and Cancel. Answering a
+    promotion button, the question becomes the confirmation."""
+    interaction, preview = reply.interaction, unconfirmed.preview
+    lang = reader_language(interaction)
+    usi, game_id = preview.move.usi, preview.game.id
+    view = view_of(
+        ConfirmButton("play", game_id, preview.ply, usi, lang),
+        ConfirmButton("cancel", game_id, preview.ply, usi, lang),
+    )
+    question = text.confirm_question(lang, preview.move)
+    log.info("game %s ply %s: %s awaits confirmation", game_id, preview.ply, usi)
+    if interaction.type is discord.InteractionType.component:
+        await reply.edit(question, attachments=[unconfirmed.board], view=view)
+    else:
+        await send_ephemeral(interaction, question, file=unconfirmed.board, view=view)
 
 
 async def _ask_which(
@@ -125,7 +216,11 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
     interaction, game = reply.interaction, played.game
     reader = reader_language(interaction)
     if interaction.type is discord.InteractionType.component:
-        await reply.edit(text.played_note(reader, played.move), view=None)
+        # The question (promotion, or confirmation with its board) becomes the note.
+        where = game.thread_id or 0
+        posted_in = None if where == interaction.channel_id else where
+        note = text.played_note(reader, played.move, posted_in=posted_in)
+        await reply.edit(note, view=None, attachments=[])
     elif interaction.channel_id == game.thread_id and not interaction.response.is_done():
         if await _answer_with_board(bot, reply, played):
             return
@@ -175,7 +270,7 @@ async def _note_ending(bot: GameBot, played: PlayedMove) -> None:
 class PlayFeature(Feature):
     """Moves."""
 
-    BUTTONS = (MoveButton,)
+    BUTTONS = (MoveButton, ConfirmButton)
 
     @app_commands.command(name="move", description=text.COMMANDS["move"])
     @app_commands.describe(move=text.OPTIONS["move"], game=text.OPTIONS["game"])

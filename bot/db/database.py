@@ -33,6 +33,7 @@ from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
+from .preferences import PreferenceRepository
 from .publications import PublicationRepository
 from .rows import to_us
 from .servers import ServerRepository
@@ -52,6 +53,7 @@ class Session:
         self.deadlines = DeadlineRepository(statements)
         self.publications = PublicationRepository(statements)
         self.servers = ServerRepository(statements)
+        self.preferences = PreferenceRepository(statements)
 
 
 class Database:

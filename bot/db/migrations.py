@@ -138,11 +138,28 @@ _V4 = (
     )""",
 )
 
+# What each player chose for themselves, in every server: whether `/move` asks them to confirm
+# (the board after the move, then Confirm / Cancel), whether a direct message tells them their
+# turn has come, and the language to write that message in (their Discord's language when
+# they last ran `/preferences`: a direct message answers no interaction to take it from).
+# A player who never chose has no row and gets the defaults (both off). Version 5 belongs to
+# another change; this one is numbered 6 so that the two can be merged without renumbering.
+_V6 = (
+    """CREATE TABLE player_preferences (
+        user_id INTEGER PRIMARY KEY,
+        confirm_moves INTEGER NOT NULL DEFAULT 0 CHECK (confirm_moves IN (0, 1)),
+        turn_messages INTEGER NOT NULL DEFAULT 0 CHECK (turn_messages IN (0, 1)),
+        language TEXT CHECK (language IS NULL OR length(language) BETWEEN 2 AND 8),
+        updated_at INTEGER NOT NULL
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
     Migration(3, "command_publications: the slash commands last published, per scope", _V3),
     Migration(4, "server_settings: what each server chose (the language of posts)", _V4),
+    Migration(6, "player_preferences: move confirmation and turn messages, per player", _V6),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -32,9 +32,11 @@ from .values import (
     GameSummary,
     ImpasseReport,
     ImpasseRule,
+    MovePreview,
     MoveText,
     PlayedMove,
     PlayerRef,
+    Preferences,
 )
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "ImpasseRefused",
     "ImpasseReport",
     "ImpasseRule",
+    "MovePreview",
     "MoveRejected",
     "MoveText",
     "NotAPlayer",
@@ -63,6 +66,7 @@ __all__ = [
     "PlayedMove",
     "PlayerRef",
     "PositionChanged",
+    "Preferences",
     "ServiceError",
     "TimeControl",
 ]

@@ -23,7 +23,7 @@ from .clocks import bank_after, due_at, reminder_at
 from .errors import AmbiguousMove, MoveRejected, PositionChanged, ServiceError
 from .loading import color_name, move_text, player_ref, snapshot
 from .store import FIRST_MOVES, MOVED_ON, GameStore
-from .values import GameSnapshot, MoveText, PlayedMove, PlayerRef
+from .values import GameSnapshot, MovePreview, MoveText, PlayedMove, PlayerRef
 
 log = logging.getLogger(__name__)
 #: What "Give more time" must add to the deadline to be given: while the late player's bank
@@ -79,6 +79,65 @@ class Moves:
         is `"７六歩"`.
         """
         now = self._store.now()  # one moment for the deadline check and the clock arithmetic
+        loaded, color, move, text_out, game = await self._checked(
+            game_id, user_id, text, expected_ply=expected_ply, guild_id=guild_id, now=now
+        )
+        return await self._store_move(loaded, game, color, move, text_out, now, name)
+
+    async def preview(
+        self,
+        game_id: int,
+        user_id: int,
+        text: str,
+        *,
+        expected_ply: int | None = None,
+        guild_id: int | None = None,
+    ) -> MovePreview:
+        """The move `text` checked as `play` checks it, and the game as it would be after
+        it, without storing anything: for a player who confirms each move. Confirming is
+        `play(..., move.usi, expected_ply=preview.ply)`, refused with `PositionChanged`
+        if the game moved on meanwhile.
+        """
+        now = self._store.now()
+        loaded, color, _, text_out, game = await self._checked(
+            game_id, user_id, text, expected_ply=expected_ply, guild_id=guild_id, now=now
+        )
+        outcome = game.outcome
+        banks = {Color.SENTE: loaded.row.sente_bank, Color.GOTE: loaded.row.gote_bank}
+        banks[color] = bank_after(banks[color], now - loaded.row.turn_started_at)
+        row = replace(  # the row as `play` would store it now, but not stored
+            loaded.row,
+            ply=loaded.ply + 1,
+            sfen=game.position.sfen(),
+            sente_bank=banks[Color.SENTE],
+            gote_bank=banks[Color.GOTE],
+            turn_started_at=now,
+            status="active" if outcome is None else "finished",
+            termination=None if outcome is None else outcome.termination.value,
+            winner=None if outcome is None else color_name(outcome.winner),
+            count_proposed_by=None,
+            deadline=None,
+        )
+        return MovePreview(
+            game=snapshot(row, game, text_out),
+            move=text_out,
+            ply=loaded.ply,
+            check=game.position.is_check(),
+        )
+
+    async def _checked(
+        self,
+        game_id: int,
+        user_id: int,
+        text: str,
+        *,
+        expected_ply: int | None,
+        guild_id: int | None,
+        now: datetime,
+    ) -> tuple[GameSnapshot, Color, Move, MoveText, Game]:
+        """Every check a move makes before it is stored (the game, the player, the turn,
+        the position they saw, the move itself): the game as loaded, the mover's colour,
+        the move, how it is written, and a copy of the game with the move pushed."""
         loaded = await self._store.current(game_id, guild_id=guild_id, now=now)
         color = self._store.player_color(loaded, user_id)
         self._store.require_active(loaded)
@@ -89,7 +148,7 @@ class Moves:
         text_out = move_text(loaded.game.position, move, loaded.last_move)
         game = loaded.game.copy()  # the cached game stays as it was
         game.push(move)
-        return await self._store_move(loaded, game, color, move, text_out, now, name)
+        return loaded, color, move, text_out, game
 
     async def _store_move(
         self,

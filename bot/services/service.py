@@ -19,6 +19,7 @@ from .exports import Exports
 from .games import Games
 from .impasse import Impasse
 from .moves import Moves
+from .preferences import PlayerPreferences
 from .servers import Servers
 from .store import GameStore, utc_now
 from .values import GameEvents
@@ -54,6 +55,7 @@ class GameService:
         self.exports = Exports(self.store)
         self.deadlines = Deadlines(self.store, self.challenges)
         self.servers = Servers(self.store)
+        self.preferences = PlayerPreferences(self.store)
 
     def report_to(self, events: GameEvents | None) -> None:
         """Send the service's events (time-outs, reminders, expiries) to `events`."""

@@ -142,6 +142,28 @@ class PlayedMove:
 
 
 @dataclass(frozen=True, slots=True)
+class MovePreview:
+    """A move checked but not stored, for the player to confirm: the game as it would be
+    after it (to draw), the move in three notations, and `ply`, the ply it is played at
+    (what a Confirm button carries, so a confirmation of an old position is refused)."""
+
+    game: GameSnapshot
+    move: MoveText
+    ply: int
+    check: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    """What a player chose for themselves: to confirm each move before it is stored, and a
+    direct message when their turn comes, written in `language` (None: not known yet)."""
+
+    confirm_moves: bool = False
+    turn_messages: bool = False
+    language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GameSummary:
     """One line of `/games`, or one choice when the service cannot tell which game."""
 

@@ -1,5 +1,6 @@
-"""The bot as feature modules see it: a discord.py bot with the game service and the
-board renderer. `bot.client.ShogiBot` builds and wires them; features only use them.
+"""The bot as feature modules see it: a discord.py bot with the game service, the
+board renderer and the turn messages. `bot.client.ShogiBot` builds and wires them;
+features only use them.
 """
 
 from __future__ import annotations
@@ -13,16 +14,20 @@ from bot.services import GameService
 
 from .boards import BoardRenderer
 from .i18n import SOURCE_LANGUAGE, language_of
+from .notify import TurnMessages
 
 
 class GameBot(commands.Bot):
-    """What every feature needs: `service` (set up in `setup_hook`) and `boards`."""
+    """What every feature needs: `service` (set up in `setup_hook`), `boards`, and
+    `turn_messages` (the direct messages of players whose turn came)."""
 
     boards: BoardRenderer
+    turn_messages: TurnMessages
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.boards = BoardRenderer()
+        self.turn_messages = TurnMessages(self)
         self._service: GameService | None = None
 
     @property

@@ -31,6 +31,7 @@ from bot.services import (
     MoveText,
     PlayedMove,
     PlayerRef,
+    Preferences,
     TimeControl,
 )
 from rules import Color, Handicap, Outcome, Role, Sentence, Square, Termination
@@ -523,6 +524,7 @@ Start typing and pick from the suggestions. If a move is ambiguous the bot asks.
 `/board` shows a game, `/games` lists your games, `/resign` resigns (with confirmation), \
 `/jishogi` shows the impasse count, `/export` gives the record (KIF, KI2, CSA, SFEN, USI) \
 and an analysis link. `/language` sets the language of the bot's posts in this server.
+`/preferences`: confirm each move on its board first, and a direct message on your turn.
 **Rules in brief:** checkmate wins; a player with no legal move loses; a pawn drop may not \
 give checkmate; no two unpromoted pawns of yours on one file; pieces that could never move \
 again must promote. The same position four times is a draw (sennichite), unless one player \
@@ -553,6 +555,7 @@ PROPOSAL_SENT = Sentence("Proposal sent.")
 IMPASSE_SETTLED = Sentence("The impasse is settled.")
 TIME_GIVEN = Sentence("Done: your opponent has a full period again.")
 MANAGE_SERVER_ONLY = Sentence("Only members who may manage this server can change its language.")
+MOVE_CANCELLED = Sentence("Cancelled: the move was not played.")
 
 
 def language_set(lang: str, chosen: str | None) -> str:
@@ -565,11 +568,16 @@ def language_set(lang: str, chosen: str | None) -> str:
     )
 
 
+def _private_echo(lang: str, move: MoveText) -> str:
+    """A move in a private answer: Japanese, and in English the Western notation too."""
+    return move.japanese if lang != SOURCE_LANGUAGE else f"{move.japanese} ({move.western})"
+
+
 def played_note(lang: str, move: MoveText, *, posted_in: int | None = None) -> str:
     """The private note to the mover: what was understood, and where the board went
     when that is not where they typed (`posted_in`, a thread id; 0: the game's channel)."""
     _ = translator(lang)
-    echo = move.japanese if lang != SOURCE_LANGUAGE else f"{move.japanese} ({move.western})"
+    echo = _private_echo(lang, move)
     if posted_in is None:
         return _("Played {move}.").format(move=echo)
     if posted_in:
@@ -583,6 +591,63 @@ def which_move(lang: str, typed: str) -> str:
     return _("Several of your pieces can play '{typed}': which one do you mean?").format(
         typed=safe(typed.strip()[:40])
     )
+
+
+def confirm_question(lang: str, move: MoveText) -> str:
+    """The private question of a player who confirms their moves, above the board as it
+    would be after the move."""
+    _ = translator(lang)
+    return _(
+        "Play {move}? The board shows the position after it. Nothing is played until you confirm."
+    ).format(move=_private_echo(lang, move))
+
+
+def preferences_text(lang: str, preferences: Preferences, *, changed: bool) -> str:
+    """`/preferences`: the player's settings, just saved (`changed`) or as they are."""
+    _ = translator(lang)
+    on, off = _("on"), _("off")
+    lines = [_("Your preferences are saved:") if changed else _("Your preferences:")]
+    lines.append(
+        _("• Confirm each move on its board before it is played: {state}").format(
+            state=on if preferences.confirm_moves else off
+        )
+    )
+    lines.append(
+        _("• A direct message when it becomes your turn: {state}").format(
+            state=on if preferences.turn_messages else off
+        )
+    )
+    if preferences.turn_messages:
+        lines.append(
+            _(
+                "The messages are written in the language your Discord is in now. If none "
+                "arrives, allow direct messages from this server's members in its privacy "
+                "settings; the game's thread still mentions you."
+            )
+        )
+    if not changed:
+        lines.append(_("Change them with the options of `/preferences`."))
+    return "\n".join(lines)
+
+
+def turn_message(lang: str, game: GameSnapshot, link: str) -> str:
+    """The direct message to a player whose turn has come: which game, the last move,
+    until when, and the link to the game's thread."""
+    _ = translator(lang)
+    players = _("☗{sente} vs ☖{gote}").format(
+        sente=safe(game.sente.name), gote=safe(game.gote.name)
+    )
+    lines = [
+        _("Your move in game {id} ({players}); {deadline}.").format(
+            id=game.id, players=players, deadline=deadline_text(lang, game.deadline)
+        )
+    ]
+    written = game.last_move_text
+    if written is not None:
+        mover = game.turn.opponent
+        lines.append(_("Last move: {move}").format(move=_move_echo(lang, mover, written)))
+    lines.append(_("The game: {link}").format(link=link))
+    return truncate("\n".join(lines))
 
 
 def resign_question(lang: str, opponent: PlayerRef) -> str:
@@ -653,6 +718,8 @@ BUTTON_LABELS = {
     "js:accept": N_("Accept count"),
     "js:declare": N_("Declare impasse"),
     "gt": N_("Give more time"),
+    "cf:play": N_("Confirm move"),
+    "cf:cancel": N_("Cancel move"),
 }
 
 
@@ -676,6 +743,7 @@ COMMANDS = {
     "export": "Download a game record and an analysis link.",
     "help": "How to play: notations, commands, rules.",
     "language": "Set the language of the bot's posts in this server.",
+    "preferences": "Your own settings: confirm moves, a direct message on your turn.",
 }
 OPTIONS = {
     "opponent": "The member you want to play",
@@ -691,6 +759,8 @@ OPTIONS = {
     "format": "Record format",
     "public": "Post it for everyone (default: yes for the game's players, no for others)",
     "language": "The language of posts (default: the server's language in Discord)",
+    "confirm": "Show the board after your move and ask before playing it (default: off)",
+    "turn_message": "A direct message when it becomes your turn (default: off)",
 }
 COLOR_NAMES = {
     "random": "Random",
@@ -705,6 +775,7 @@ RULE_CHOICE_NOTES = {
     ImpasseRule.DECLARATION_27: "modern standard",
     ImpasseRule.COUNT_24: "classic rules",
 }
+SWITCH_NAMES = {"on": "On", "off": "Off"}
 LANGUAGE_NAMES = {
     "server": "The server's language in Discord",
     "ja": "日本語",

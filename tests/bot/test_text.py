@@ -15,11 +15,13 @@ from bot.services import (
     MoveText,
     PlayedMove,
     PlayerRef,
+    Preferences,
     TimeControl,
 )
 from bot.services.challenges import COLOR_WISHES
 from bot.services.loading import color_name, snapshot
 from bot.ui import text as wording
+from bot.ui.notify import game_link
 from rules import Color, Game, Outcome, Termination
 
 ALICE = PlayerRef(1001, "alice")
@@ -164,3 +166,23 @@ def test_time_controls_in_both_languages(typed: str, english: str, japanese: str
     control = TimeControl.parse(typed)
     assert wording.time_control_text("en", control) == english
     assert wording.time_control_text("ja", control) == japanese
+
+
+def test_a_turn_message_names_the_game_escapes_the_names_and_links_the_thread() -> None:
+    game = game_view()
+    link = game_link(game)
+    assert link == "https://discord.com/channels/1/3"
+    message = wording.turn_message("en", game, link)
+    assert message.startswith("Your move in game 7 (☗alice vs ☖\\*\\*@\u200beveryone\\*\\* bob)")
+    assert "@everyone" not in message
+    assert "Last move: ☗７六歩 (P-76)" in message and f"<t:{int(DEADLINE.timestamp())}" in message
+    assert message.endswith(f"The game: {link}")
+    assert "はあなたの手番です" in wording.turn_message("ja", game, link)
+
+
+def test_the_preferences_say_what_is_on() -> None:
+    shown = wording.preferences_text("en", Preferences(confirm_moves=True), changed=False)
+    assert "before it is played: on" in shown and "your turn: off" in shown
+    assert "/preferences" in shown and "privacy" not in shown
+    saved = wording.preferences_text("ja", Preferences(turn_messages=True), changed=True)
+    assert saved.startswith("設定を保存しました。") and "プライバシー設定" in saved

@@ -57,12 +57,15 @@ class Intent:
     GUILDS: Final = 1 << 0
     GUILD_MEMBERS: Final = 1 << 1
     GUILD_MESSAGES: Final = 1 << 9
+    DIRECT_MESSAGES: Final = 1 << 12
 
 
 class ChannelType:
-    """The channels the fake has: text channels and the public threads started on a message."""
+    """The channels the fake has: text channels, direct messages between the bot and one
+    user, and the public threads started on a message."""
 
     TEXT: Final = 0
+    DM: Final = 1
     PUBLIC_THREAD: Final = 11
 
 
@@ -132,7 +135,11 @@ class ErrorCode:
     ALREADY_ACKNOWLEDGED: Final = 40060
     CANNOT_EDIT_OTHERS_MESSAGE: Final = 50005
     EMPTY_MESSAGE: Final = 50006
+    #: A direct message to a user who does not accept them from the bot (they closed
+    #: direct messages from server members, or blocked the bot).
+    CANNOT_MESSAGE_USER: Final = 50007
     MISSING_PERMISSIONS: Final = 50013
+    INVALID_RECIPIENTS: Final = 50033
     INVALID_FORM_BODY: Final = 50035
     INVALID_JSON: Final = 50109
     THREAD_ALREADY_CREATED: Final = 160004

@@ -25,6 +25,7 @@ from .models import (
     FakeMember,
     FakeMessage,
     FakeRole,
+    FakeUser,
     Fault,
 )
 from .results import Choice, HarnessTimeout, InteractionResult
@@ -247,6 +248,19 @@ class FakeDiscord(World):
         if not history:
             raise LookupError(f"nothing was posted in #{channel.name}")
         return history[-1]
+
+    def direct_messages(self, user: FakeMember | FakeUser) -> list[FakeMessage]:
+        """What the bot sent ``user`` in direct messages, oldest first."""
+        person = user.user if isinstance(user, FakeMember) else user
+        channel = self.dm_channels.get(person.id)
+        return [] if channel is None else self.channel_history(channel)
+
+    def close_dms(self, user: FakeMember | FakeUser) -> None:
+        """``user`` no longer accepts direct messages from the bot: Discord then answers a
+        message to them with 403, code 50007.  A test that provokes it declares that code
+        with :meth:`expect_rejections`."""
+        person = user.user if isinstance(user, FakeMember) else user
+        person.accepts_dms = False
 
     def threads(self, parent: FakeChannel) -> list[FakeChannel]:
         return [c for c in self.channels.values() if c.is_thread and c.parent_id == parent.id]

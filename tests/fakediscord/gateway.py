@@ -70,10 +70,12 @@ class Session:
         return frame
 
 
-def wants(intents: int, event: str) -> bool:
-    """Whether a session with ``intents`` receives ``event`` (guild events only)."""
+def wants(intents: int, event: str, data: JSON | None = None) -> bool:
+    """Whether a session with ``intents`` receives ``event``: guild events, and the
+    messages of direct-message channels (their payload has no ``guild_id``)."""
     if event.startswith("MESSAGE_"):
-        return bool(intents & Intent.GUILD_MESSAGES)
+        direct = data is not None and "guild_id" not in data
+        return bool(intents & (Intent.DIRECT_MESSAGES if direct else Intent.GUILD_MESSAGES))
     if event.startswith(("THREAD_", "CHANNEL_", "GUILD_")):
         return bool(intents & Intent.GUILDS)
     return True
@@ -98,7 +100,7 @@ class Gateway:
         Returns False when no bot has identified or its intents exclude the event.
         """
         session = self.session
-        if session is None or not wants(session.intents, event):
+        if session is None or not wants(session.intents, event, data):
             return False
         async with session.lock:
             frame = session.frame(event, data)

@@ -66,6 +66,9 @@ class FakeUser:
     global_name: str | None = None
     bot: bool = False
     locale: str = "en-US"
+    #: Whether the bot may send them direct messages (False: they closed them, and Discord
+    #: answers the bot's message with 403, code 50007).
+    accepts_dms: bool = True
 
     def payload(self) -> JSON:
         return {
@@ -145,7 +148,8 @@ class FakeMember:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel, or a public thread (started on a message, or by a member)."""
+    """A guild text channel, a public thread (started on a message, or by a member), or
+    the direct-message channel between the bot and one user (``recipient``; guild 0)."""
 
     id: int
     type: int
@@ -157,12 +161,27 @@ class FakeChannel:
     created_at: float = field(default_factory=time.time)
     message_count: int = 0
     last_message_id: int | None = None
+    recipient: FakeUser | None = None
 
     @property
     def is_thread(self) -> bool:
         return self.type == ChannelType.PUBLIC_THREAD
 
+    @property
+    def is_dm(self) -> bool:
+        return self.type == ChannelType.DM
+
     def payload(self) -> JSON:
+        if self.recipient is not None:  # a DM channel: no guild, no name, its one recipient
+            return {
+                "id": str(self.id),
+                "type": self.type,
+                "last_message_id": (
+                    None if self.last_message_id is None else str(self.last_message_id)
+                ),
+                "flags": 0,
+                "recipients": [self.recipient.payload()],
+            }
         body: JSON = {
             "id": str(self.id),
             "type": self.type,
@@ -330,7 +349,6 @@ class FakeMessage:
         body: JSON = {
             "id": str(self.id),
             "channel_id": str(self.channel_id),
-            "guild_id": str(self.guild_id),
             "author": self.author.payload(),
             "content": self.content,
             "timestamp": iso(self.created_at),
@@ -346,6 +364,8 @@ class FakeMessage:
             "flags": self.flags,
             "components": self.components,
         }
+        if self.guild_id:  # a direct message has no guild_id at all, as on Discord
+            body["guild_id"] = str(self.guild_id)
         if self.webhook_id is not None:
             body["webhook_id"] = str(self.webhook_id)
             body["application_id"] = str(self.webhook_id)

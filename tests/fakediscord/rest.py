@@ -103,6 +103,17 @@ class RestApi:
     async def get_me(self, req: Request) -> Reply:
         return Reply(200, self.world.bot_user.payload())
 
+    async def open_dm(self, req: Request) -> Reply:
+        """Open (or find) the bot's DM channel with a user. Discord opens it even when the
+        user does not accept messages: only sending one is refused (403, code 50007)."""
+        world = self.world
+        body = req.json if isinstance(req.json, dict) else {}
+        raw = str(body.get("recipient_id", ""))
+        user = world.users.get(int(raw)) if raw.isdigit() else None
+        if user is None or user.id == world.bot_user.id:
+            raise DiscordHTTPError(400, ErrorCode.INVALID_RECIPIENTS, "Invalid Recipient(s)")
+        return Reply(200, world.dm_channel(user).payload())
+
     async def get_application(self, req: Request) -> Reply:
         return Reply(200, self.world.application_payload())
 
@@ -345,11 +356,17 @@ class RestApi:
     async def create_message(self, req: Request) -> Reply:
         world = self.world
         channel = world.channel_or_404(req.params["channel_id"])
-        world.require(
-            channel, Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
-        )
-        if req.files:
-            world.require(channel, Perm.ATTACH_FILES)
+        if channel.recipient is not None:  # a DM: no permissions, but the user's consent
+            if not channel.recipient.accepts_dms:
+                raise DiscordHTTPError(
+                    403, ErrorCode.CANNOT_MESSAGE_USER, "Cannot send messages to this user"
+                )
+        else:
+            world.require(
+                channel, Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
+            )
+            if req.files:
+                world.require(channel, Perm.ATTACH_FILES)
         message = new_message(
             world, channel, req.json or {}, req.files, source="channel", allowed_flags=CHANNEL_FLAGS
         )
@@ -423,6 +440,7 @@ _WEBHOOK = "/webhooks/{application_id}/{token}"
 #: Every route the fake knows.
 ROUTES: Final[tuple[Route, ...]] = (
     _route("GET", "/users/@me", RestApi.get_me),
+    _route("POST", "/users/@me/channels", RestApi.open_dm),
     _route("GET", "/oauth2/applications/@me", RestApi.get_application),
     _route("GET", _COMMANDS, RestApi.get_commands),
     _route("PUT", _COMMANDS, RestApi.put_commands),
@@ -450,3 +468,4 @@ ROUTE_KEYS: Final = frozenset(r.key for r in ROUTES)
 #: Route keys the fault tests aim at.
 CALLBACK: Final = "POST /interactions/{interaction_id}/{token}/callback"
 CREATE_MESSAGE: Final = "POST /channels/{channel_id}/messages"
+OPEN_DM: Final = "POST /users/@me/channels"

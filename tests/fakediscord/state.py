@@ -51,6 +51,8 @@ class World:
         }
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
+        #: The direct-message channel with each user the bot opened one with, by user id.
+        self.dm_channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.commands: dict[int | None, list[FakeCommand]] = {}
         self.command_puts: list[RequestRecord] = []
@@ -122,6 +124,16 @@ class World:
             owner_id=owner_id,
         )
         return self._add_channel(self.guilds[parent.guild_id], thread)
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The bot's direct-message channel with ``user``: one per user, opened once and
+        the same ever after (as Discord answers every "open a DM" with the same channel)."""
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = FakeChannel(self.snowflake(), ChannelType.DM, "", 0, recipient=user)
+            self.channels[channel.id] = channel
+            self.dm_channels[user.id] = channel
+        return channel
 
     def _add_channel(self, guild: FakeGuild, channel: FakeChannel) -> FakeChannel:
         self.channels[channel.id] = channel

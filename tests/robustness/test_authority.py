@@ -260,6 +260,21 @@ async def scenario_promotion(w: World) -> Scenario:
                     lambda a, b, _: b["ply"] == a["ply"] + 1, thread)  # fmt: skip
 
 
+async def scenario_confirm(w: World) -> Scenario:
+    """Alice confirms her moves: /move P-7f shows her the board with Confirm (ephemeral)."""
+    await w.service.preferences.change(w.alice.id, confirm_moves=True)
+    game_id, thread = await new_game(w)
+    asked = await w.fake.slash("move", {"move": "P-7f", "game": str(game_id)}, user=w.alice,
+                               channel=thread)  # fmt: skip
+    message, cid = button(asked, "cf:play:")
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult | None:
+        return await click(w, message, cid, actor, visible=actor is w.alice)
+
+    return Scenario(w.alice, w.bob, act, game_state(w, game_id),
+                    lambda a, b, _: b["ply"] == a["ply"] + 1, thread)  # fmt: skip
+
+
 async def scenario_jishogi(w: World, action: str) -> Scenario:
     """Both kings entered; /jishogi in the thread shows the buttons (public)."""
     rule = "27" if action == "declare" else "24"
@@ -268,7 +283,9 @@ async def scenario_jishogi(w: World, action: str) -> Scenario:
     if action == "accept":  # Alice proposed; accepting is Bob's
         await w.service.impasse.propose_count(game_id, w.alice.id)
         right, opponent = w.bob, w.alice
-    shown = await w.fake.slash("jishogi", {"game": str(game_id)}, user=w.carol, channel=thread)
+    shown = await w.fake.slash(
+        "jishogi", {"game": str(game_id), "public": True}, user=w.carol, channel=thread
+    )
     message, cid = button(shown, f"js:{action}:")
 
     def took(a: Any, b: Any, actor: FakeMember) -> bool:
@@ -304,12 +321,13 @@ async def scenario_give_time(w: World) -> Scenario:
 
 
 async def scenario_read(w: World, command: str) -> Scenario:
-    """/board of an active game, /export of a finished one: anyone in the server may."""
+    """/board of an active game, /export of a finished one: anyone in the server may, and
+    post it for everyone when they ask (a spectator's answer is otherwise private)."""
     moves = ("7g7f", "3c3d")
     game_id, thread = await new_game(w, moves=moves)
     if command == "export":
         await w.service.moves.resign(game_id, w.bob.id)
-    options: dict[str, Any] = {"game": str(game_id)}
+    options: dict[str, Any] = {"game": str(game_id), "public": True}
 
     async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult:
         return await slash(w, command, options, actor, w.channel)
@@ -326,6 +344,7 @@ ACTIONS: dict[str, Callable[[World], Awaitable[Scenario]]] = {
     "decline": lambda w: scenario_challenge(w, "decline"),
     "cancel": lambda w: scenario_challenge(w, "cancel"),
     "promotion button": scenario_promotion,
+    "confirm button": scenario_confirm,
     "jishogi declare": lambda w: scenario_jishogi(w, "declare"),
     "jishogi propose": lambda w: scenario_jishogi(w, "propose"),
     "jishogi accept": lambda w: scenario_jishogi(w, "accept"),
@@ -343,6 +362,7 @@ ALLOWED: dict[str, set[str]] = {
     "decline": {"right"},
     "cancel": {"right"},
     "promotion button": {"right"},
+    "confirm button": {"right"},
     "jishogi declare": {"right"},
     "jishogi propose": {"right", "opponent"},
     "jishogi accept": {"right"},

@@ -752,7 +752,7 @@ class CrashRun:
             if kind == "timeout":
                 count += "ran out of time" in message.content
             else:
-                count += "a reminder:" in message.content and reminder_due(message) == due // US
+                count += "your move is due" in message.content and reminder_due(message) == due // US
         return count
 
     async def live(self, number: int) -> Life:
@@ -1038,7 +1038,7 @@ class CrashRun:
                         f"{where}: the time-out was announced before the deadline"
                     )
                     dues[-1] += 1
-                elif "a reminder:" in text:
+                elif "your move is due" in text:
                     reminders += 1
                     due = reminder_due(message)
                     turn = by_due.get(due or 0)
@@ -1123,7 +1123,7 @@ class CrashRun:
                 m
                 for m in self.bot_messages(game.thread)
                 if claim.at - 0.5 <= m.created_at <= end + 1.0
-                and ("ran out of time" if claim.kind == "timeout" else "a reminder:") in m.content
+                and ("ran out of time" if claim.kind == "timeout" else "your move is due") in m.content
             ]
             if len(posted) == 1:
                 continue

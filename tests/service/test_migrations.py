@@ -35,6 +35,7 @@ EXPECTED_COLUMNS = {
         "application_id", "guild_id", "digest", "command_count", "published_at",
     ],
     "server_settings": ["guild_id", "language"],
+    "player_preferences": ["user_id", "confirm_moves", "turn_messages", "language", "updated_at"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",

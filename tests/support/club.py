@@ -175,6 +175,12 @@ class Club:
             await result.wait_response()
         return result
 
+    async def prefer(self, member: FakeMember, **options: str) -> InteractionResult:
+        """/preferences as ``member`` in #shogi, e.g. ``confirm="on", turn_message="on"``."""
+        result = await self.fake.slash("preferences", options, user=member, channel=self.channel)
+        assert result.ephemeral, result.content
+        return result
+
     async def play(self, table: Table, moves: Iterable[tuple[FakeMember, str]]) -> None:
         for user, text in moves:
             result = await self.move(user, text, table, fast=True)

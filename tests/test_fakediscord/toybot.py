@@ -212,6 +212,17 @@ class ToyBot(commands.Bot):
             assert history[0].id == fetched.id
             await fetched.edit(content=f"a note ({len(history)} messages)")
 
+        @tree.command(description="Send yourself a direct message")
+        async def dm(interaction: discord.Interaction[Any], text: str) -> None:
+            channel = await self.create_dm(discord.Object(interaction.user.id))
+            try:
+                await channel.send(text)
+            except discord.HTTPException as exc:
+                errors.append(exc)
+                await interaction.response.send_message("Your DMs are closed", ephemeral=True)
+                return
+            await interaction.response.send_message(f"Sent in {channel.id}", ephemeral=True)
+
         @tree.command(description="Answer twice (a bug on purpose)")
         async def twice(interaction: discord.Interaction[Any]) -> None:
             await interaction.response.send_message("first answer")
