@@ -752,7 +752,7 @@ class CrashRun:
             if kind == "timeout":
                 count += "ran out of time" in message.content
             else:
-                count += "your move is due" in message.content and reminder_due(message) == due // US
+                count += REMINDER in message.content and reminder_due(message) == due // US
         return count
 
     async def live(self, number: int) -> Life:
@@ -1038,7 +1038,7 @@ class CrashRun:
                         f"{where}: the time-out was announced before the deadline"
                     )
                     dues[-1] += 1
-                elif "your move is due" in text:
+                elif REMINDER in text:
                     reminders += 1
                     due = reminder_due(message)
                     turn = by_due.get(due or 0)
@@ -1123,7 +1123,7 @@ class CrashRun:
                 m
                 for m in self.bot_messages(game.thread)
                 if claim.at - 0.5 <= m.created_at <= end + 1.0
-                and ("ran out of time" if claim.kind == "timeout" else "your move is due") in m.content
+                and ("ran out of time" if claim.kind == "timeout" else REMINDER) in m.content
             ]
             if len(posted) == 1:
                 continue
@@ -1211,6 +1211,10 @@ class CrashRun:
     def log_tail(self, lines: int = 60) -> str:
         text = self.log_path.read_text(errors="replace").splitlines()
         return "\n".join(text[-lines:])
+
+
+#: How a reminder post reads (its deadline follows, as a Discord timestamp).
+REMINDER = "your move is due"
 
 
 def reminder_due(message: FakeMessage) -> int | None:
