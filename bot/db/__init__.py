@@ -14,11 +14,14 @@ from .rows import (
     ChallengeRow,
     DeadlineRow,
     GameAdvance,
+    GameRewind,
     GameRow,
     MoveRow,
     NewChallenge,
     NewGame,
+    NewTakeback,
     PlayerRow,
+    TakebackRow,
 )
 
 __all__ = [
@@ -30,12 +33,15 @@ __all__ = [
     "DatabaseError",
     "DeadlineRow",
     "GameAdvance",
+    "GameRewind",
     "GameRow",
     "MoveRow",
     "NewChallenge",
     "NewGame",
+    "NewTakeback",
     "PlayerRow",
     "PublicationRow",
     "SchemaTooNewError",
     "Session",
+    "TakebackRow",
 ]

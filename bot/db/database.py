@@ -36,6 +36,7 @@ from .migrations import current_version, migrate
 from .publications import PublicationRepository
 from .rows import to_us
 from .servers import ServerRepository
+from .takebacks import TakebackRepository
 
 BUSY_TIMEOUT_MS = 5_000
 T = TypeVar("T")
@@ -52,6 +53,7 @@ class Session:
         self.deadlines = DeadlineRepository(statements)
         self.publications = PublicationRepository(statements)
         self.servers = ServerRepository(statements)
+        self.takebacks = TakebackRepository(statements)
 
 
 class Database:

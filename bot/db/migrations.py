@@ -138,11 +138,43 @@ _V4 = (
     )""",
 )
 
+# Takebacks by consent. Each challenge and game says whether takebacks may be asked at all
+# (agreed at the challenge; games before this migration allowed nothing else, and had no
+# takebacks, so they get the default). `takebacks` keeps every request, answered or not:
+# the moves an accepted one removed leave the move list but stay here, so the history
+# says they were played and taken back. At most one request per game is pending (the
+# partial unique index), whatever races. A move keeps both banks as they stood once it
+# was played, which is the clock at the start of the next turn: what a takeback to that
+# move restores (NULL for moves stored before this migration).
+_V5 = (
+    "ALTER TABLE challenges ADD COLUMN takebacks TEXT NOT NULL DEFAULT 'allowed'"
+    " CHECK (takebacks IN ('allowed', 'never'))",
+    "ALTER TABLE games ADD COLUMN takebacks TEXT NOT NULL DEFAULT 'allowed'"
+    " CHECK (takebacks IN ('allowed', 'never'))",
+    "ALTER TABLE moves ADD COLUMN sente_bank_us INTEGER",
+    "ALTER TABLE moves ADD COLUMN gote_bank_us INTEGER",
+    """CREATE TABLE takebacks (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        asked_by INTEGER NOT NULL REFERENCES players (user_id),
+        ply INTEGER NOT NULL CHECK (ply >= 1),
+        plies INTEGER NOT NULL CHECK (plies IN (1, 2) AND plies <= ply),
+        moves TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'declined', 'lapsed')),
+        requested_at INTEGER NOT NULL,
+        answered_at INTEGER,
+        CHECK ((status = 'pending') = (answered_at IS NULL))
+    )""",
+    "CREATE INDEX takebacks_by_game ON takebacks (game_id, id)",
+    "CREATE UNIQUE INDEX takebacks_one_pending ON takebacks (game_id) WHERE status = 'pending'",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
     Migration(3, "command_publications: the slash commands last published, per scope", _V3),
     Migration(4, "server_settings: what each server chose (the language of posts)", _V4),
+    Migration(5, "takebacks: the policy of challenges and games, requests, move clocks", _V5),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
