@@ -11,6 +11,7 @@ from .deadlines import DeadlineScheduler
 from .errors import (
     AmbiguousMove,
     BadImpasseRule,
+    BadTakebackPolicy,
     BadTimeControl,
     ChooseGame,
     GameOver,
@@ -21,6 +22,7 @@ from .errors import (
     NotYourTurn,
     PositionChanged,
     ServiceError,
+    TakebackRefused,
 )
 from .exports import FORMATS
 from .service import GameService
@@ -35,6 +37,9 @@ from .values import (
     MoveText,
     PlayedMove,
     PlayerRef,
+    Takeback,
+    TakebackPolicy,
+    TakebackRequest,
 )
 
 __all__ = [
@@ -42,6 +47,7 @@ __all__ = [
     "PRESETS",
     "AmbiguousMove",
     "BadImpasseRule",
+    "BadTakebackPolicy",
     "BadTimeControl",
     "Challenge",
     "ChooseGame",
@@ -64,5 +70,9 @@ __all__ = [
     "PlayerRef",
     "PositionChanged",
     "ServiceError",
+    "Takeback",
+    "TakebackPolicy",
+    "TakebackRefused",
+    "TakebackRequest",
     "TimeControl",
 ]
