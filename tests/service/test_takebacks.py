@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Awaitable, Callable
 from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
-from bot.db import Database
+from bot.db import Database, Session
 from bot.services import (
     BadTakebackPolicy,
     GameOver,
@@ -41,6 +43,7 @@ from .conftest import (
     start_game,
 )
 
+T = TypeVar("T")
 D = timedelta(days=1)
 H = timedelta(hours=1)
 
@@ -381,6 +384,78 @@ async def test_a_request_of_another_game_or_server_does_not_exist(
 def test_every_refusal_is_a_service_error() -> None:
     assert issubclass(TakebackRefused, ServiceError)
     assert issubclass(BadTakebackPolicy, ServiceError)
+
+
+# ------------------------------------------------------------------ interleavings
+
+
+def before_next_write(
+    db: Database, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], Awaitable[object]]
+) -> None:
+    """Run `meanwhile` just before the next write transaction starts: what another task
+    or process would do between an action's checks and its write."""
+    original = db.run
+    pending = [meanwhile]
+
+    async def run(work: Callable[[Session], Awaitable[T]], *, write: bool = True) -> T:
+        if write and pending:
+            await pending.pop()()
+        return await original(work, write=write)
+
+    monkeypatch.setattr(db, "run", run)
+
+
+async def test_a_move_between_the_accepts_checks_and_its_write_wins(
+    service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await start_game(service)
+    await play_all(service, game.id, ["7g7f"])
+    asked = await service.takebacks.ask(game.id, ALICE.user_id)
+    before_next_write(db, monkeypatch, lambda: service.moves.play(game.id, BOB.user_id, "3c3d"))
+    with pytest.raises(PositionChanged) as caught:
+        await accept(service, asked)
+    assert "no longer holds" in caught.value.message
+    ply, moves, history = await stored(db, game.id)
+    assert (ply, moves, [h.status for h in history]) == (2, ["7g7f", "3c3d"], ["lapsed"])
+    assert await assert_consistent(db) == 2
+
+
+async def test_an_accept_between_a_moves_checks_and_its_write_wins(
+    service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await start_game(service)
+    await play_all(service, game.id, ["7g7f"])
+    asked = await service.takebacks.ask(game.id, ALICE.user_id)
+    before_next_write(db, monkeypatch, lambda: accept(service, asked))
+    with pytest.raises(PositionChanged):
+        await service.moves.play(game.id, BOB.user_id, "3c3d")
+    ply, moves, history = await stored(db, game.id)
+    assert (ply, moves, [h.status for h in history]) == (0, [], ["accepted"])
+    assert (await service.games.get(game.id)).to_move == ALICE
+    assert await assert_consistent(db) == 0
+
+
+async def test_a_move_between_the_asks_checks_and_its_write_wins(
+    service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await start_game(service)
+    await play_all(service, game.id, ["7g7f"])
+    before_next_write(db, monkeypatch, lambda: service.moves.play(game.id, BOB.user_id, "3c3d"))
+    with pytest.raises(PositionChanged):
+        await service.takebacks.ask(game.id, ALICE.user_id)
+    assert (await stored(db, game.id))[2] == []
+
+
+async def test_two_requests_at_once_store_one(
+    service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = await start_game(service)
+    await play_all(service, game.id, ["7g7f", "3c3d", "2g2f"])
+    before_next_write(db, monkeypatch, lambda: service.takebacks.ask(game.id, ALICE.user_id))
+    with pytest.raises(TakebackRefused) as caught:
+        await service.takebacks.ask(game.id, BOB.user_id)
+    assert caught.value.message == "Alice has asked for a takeback; answer it first."
+    assert [h.asked_by for h in (await stored(db, game.id))[2]] == [ALICE.user_id]
 
 
 # ------------------------------------------------------------------ restarts
