@@ -35,6 +35,7 @@ EXTENSIONS = (
     "bot.cogs.board",
     "bot.cogs.endings",
     "bot.cogs.impasse",
+    "bot.cogs.takebacks",
     "bot.cogs.announcements",
     "bot.cogs.exports",
     "bot.cogs.help",

@@ -14,7 +14,14 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import PRESETS, BadTimeControl, ImpasseRule, PlayerRef, TimeControl
+from bot.services import (
+    PRESETS,
+    BadTimeControl,
+    ImpasseRule,
+    PlayerRef,
+    TakebackPolicy,
+    TimeControl,
+)
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
@@ -115,11 +122,13 @@ class ChallengeFeature(Feature):
         time=text.OPTIONS["time"],
         handicap=text.OPTIONS["handicap"],
         impasse=text.OPTIONS["impasse"],
+        takebacks=text.OPTIONS["takebacks"],
     )
     @app_commands.choices(
         color=[Choice(name=name, value=value) for value, name in text.COLOR_NAMES.items()],
         handicap=[Choice(name=text.handicap_name(h), value=h.id) for h in Handicap],
         impasse=[Choice(name=text.rule_choice(r), value=r.value) for r in ImpasseRule],
+        takebacks=[Choice(name=text.TAKEBACK_NAMES[p], value=p.value) for p in TakebackPolicy],
     )
     @app_commands.guild_only()
     async def challenge(
@@ -130,6 +139,7 @@ class ChallengeFeature(Feature):
         time: str = "3d",
         handicap: str = "even",
         impasse: str = "27",
+        takebacks: str = "allowed",
     ) -> None:
         """Post the challenge, pinging only the member challenged."""
         challenge = await self.bot.service.challenges.offer(
@@ -141,6 +151,7 @@ class ChallengeFeature(Feature):
             time_control=time,
             handicap=handicap,
             impasse_rule=impasse,
+            takebacks=takebacks,
         )
         lang = await self.bot.post_language(challenge.guild_id)
         await interaction.response.send_message(

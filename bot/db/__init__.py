@@ -15,11 +15,14 @@ from .rows import (
     ChallengeRow,
     DeadlineRow,
     GameAdvance,
+    GameRewind,
     GameRow,
     MoveRow,
     NewChallenge,
     NewGame,
+    NewTakeback,
     PlayerRow,
+    TakebackRow,
 )
 
 __all__ = [
@@ -31,13 +34,16 @@ __all__ = [
     "DatabaseError",
     "DeadlineRow",
     "GameAdvance",
+    "GameRewind",
     "GameRow",
     "MoveRow",
     "NewChallenge",
     "NewGame",
+    "NewTakeback",
     "PlayerRow",
     "PreferencesRow",
     "PublicationRow",
     "SchemaTooNewError",
     "Session",
+    "TakebackRow",
 ]

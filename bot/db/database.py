@@ -37,6 +37,7 @@ from .preferences import PreferenceRepository
 from .publications import PublicationRepository
 from .rows import to_us
 from .servers import ServerRepository
+from .takebacks import TakebackRepository
 
 BUSY_TIMEOUT_MS = 5_000
 T = TypeVar("T")
@@ -54,6 +55,8 @@ class Session:
         self.publications = PublicationRepository(statements)
         self.servers = ServerRepository(statements)
         self.preferences = PreferenceRepository(statements)
+
+        self.takebacks = TakebackRepository(statements)
 
 
 class Database:

@@ -16,6 +16,7 @@ from .rows import (
     BulkGame,
     DeadlineRow,
     GameAdvance,
+    GameRewind,
     GameRow,
     MoveRow,
     NewGame,
@@ -32,7 +33,7 @@ _GAME_COLUMNS = """
     g.handicap, g.start_sfen, g.bank_us, g.period_us, g.impasse_rule,
     g.status, g.termination, g.winner, g.ply, g.sfen, g.sente_bank_us, g.gote_bank_us,
     g.turn_started_at, g.count_proposed_by, g.started_at, g.finished_at,
-    d.player_id, d.due_at, d.remind_at, d.reminded_at
+    d.player_id, d.due_at, d.remind_at, d.reminded_at, g.takebacks
 FROM games g
 JOIN players s ON s.user_id = g.sente_id
 JOIN players o ON o.user_id = g.gote_id
@@ -75,14 +76,15 @@ def _game(row: Row) -> GameRow:
         started_at=from_us(row[25]),
         finished_at=None if row[26] is None else from_us(row[26]),
         deadline=deadline,
+        takebacks=row[31],
     )
 
 
 _INSERT_GAME = (
     "INSERT INTO games (guild_id, channel_id, sente_id, gote_id, handicap, start_sfen,"
     " bank_us, period_us, impasse_rule, status, termination, winner, ply, sfen,"
-    " sente_bank_us, gote_bank_us, turn_started_at, started_at, finished_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+    " sente_bank_us, gote_bank_us, turn_started_at, started_at, finished_at, takebacks)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 
 
@@ -117,6 +119,7 @@ def _insert_params(
         turn_started,
         to_us(new.started_at),
         None if termination is None else turn_started,
+        new.takebacks,
     )
 
 
@@ -177,6 +180,27 @@ class GameRepository(Repository):
                     change.termination,
                     change.winner,
                     to_us(change.turn_started_at) if finished else None,
+                    change.game_id,
+                    change.expected_ply,
+                ),
+            )
+            == 1
+        )
+
+    async def rewind(self, change: GameRewind) -> bool:
+        """Take the game back to an earlier ply (an accepted takeback), only if it is still
+        active at `expected_ply`. A pending count proposal lapses, as with a move."""
+        return (
+            await self._write(
+                "UPDATE games SET ply = ?, sfen = ?, sente_bank_us = ?, gote_bank_us = ?,"
+                " turn_started_at = ?, count_proposed_by = NULL"
+                " WHERE id = ? AND ply = ? AND status = 'active'",
+                (
+                    change.ply,
+                    change.sfen,
+                    duration_us(change.sente_bank),
+                    duration_us(change.gote_bank),
+                    to_us(change.turn_started_at),
                     change.game_id,
                     change.expected_ply,
                 ),
@@ -324,9 +348,32 @@ class MoveRepository(Repository):
     async def insert(self, move: MoveRow) -> None:
         """Store a move; `Conflict` if that ply of that game is already taken."""
         await self._write(
-            "INSERT INTO moves (game_id, ply, usi, player_id, played_at) VALUES (?, ?, ?, ?, ?)",
-            (move.game_id, move.ply, move.usi, move.player_id, to_us(move.played_at)),
+            "INSERT INTO moves (game_id, ply, usi, player_id, played_at, sente_bank_us,"
+            " gote_bank_us) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                move.game_id,
+                move.ply,
+                move.usi,
+                move.player_id,
+                to_us(move.played_at),
+                None if move.sente_bank is None else duration_us(move.sente_bank),
+                None if move.gote_bank is None else duration_us(move.gote_bank),
+            ),
         )
+
+    async def delete_after(self, game_id: int, ply: int) -> int:
+        """Remove the moves after `ply` (an accepted takeback); how many went."""
+        return await self._write("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, ply))
+
+    async def banks_after(self, game_id: int, ply: int) -> tuple[timedelta, timedelta] | None:
+        """Sente's and gote's banks once move `ply` was played, if they were kept."""
+        row = await self._one(
+            "SELECT sente_bank_us, gote_bank_us FROM moves WHERE game_id = ? AND ply = ?",
+            (game_id, ply),
+        )
+        if row is None or row[0] is None or row[1] is None:
+            return None
+        return from_duration_us(row[0]), from_duration_us(row[1])
 
     async def usi_list(self, game_id: int) -> list[str]:
         """The game's moves in order, as USI: all a replay needs."""
@@ -335,11 +382,22 @@ class MoveRepository(Repository):
 
     async def for_game(self, game_id: int) -> list[MoveRow]:
         rows = await self._all(
-            "SELECT game_id, ply, usi, player_id, played_at FROM moves"
-            " WHERE game_id = ? ORDER BY ply",
+            "SELECT game_id, ply, usi, player_id, played_at, sente_bank_us, gote_bank_us"
+            " FROM moves WHERE game_id = ? ORDER BY ply",
             (game_id,),
         )
-        return [MoveRow(r[0], r[1], r[2], r[3], from_us(r[4])) for r in rows]
+        return [
+            MoveRow(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                from_us(r[4]),
+                None if r[5] is None else from_duration_us(r[5]),
+                None if r[6] is None else from_duration_us(r[6]),
+            )
+            for r in rows
+        ]
 
 
 _DEADLINE_COLUMNS = (

@@ -138,12 +138,42 @@ _V4 = (
     )""",
 )
 
+# Takebacks by consent. Each challenge and game says whether takebacks may be asked at all
+# (agreed at the challenge; games before this migration allowed nothing else, and had no
+# takebacks, so they get the default). `takebacks` keeps every request, answered or not:
+# the moves an accepted one removed leave the move list but stay here, so the history
+# says they were played and taken back. At most one request per game is pending (the
+# partial unique index), whatever races. A move keeps both banks as they stood once it
+# was played, which is the clock at the start of the next turn: what a takeback to that
+# move restores (NULL for moves stored before this migration).
+_V5 = (
+    "ALTER TABLE challenges ADD COLUMN takebacks TEXT NOT NULL DEFAULT 'allowed'"
+    " CHECK (takebacks IN ('allowed', 'never'))",
+    "ALTER TABLE games ADD COLUMN takebacks TEXT NOT NULL DEFAULT 'allowed'"
+    " CHECK (takebacks IN ('allowed', 'never'))",
+    "ALTER TABLE moves ADD COLUMN sente_bank_us INTEGER",
+    "ALTER TABLE moves ADD COLUMN gote_bank_us INTEGER",
+    """CREATE TABLE takebacks (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        asked_by INTEGER NOT NULL REFERENCES players (user_id),
+        ply INTEGER NOT NULL CHECK (ply >= 1),
+        plies INTEGER NOT NULL CHECK (plies IN (1, 2) AND plies <= ply),
+        moves TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'declined', 'lapsed')),
+        requested_at INTEGER NOT NULL,
+        answered_at INTEGER,
+        CHECK ((status = 'pending') = (answered_at IS NULL))
+    )""",
+    "CREATE INDEX takebacks_by_game ON takebacks (game_id, id)",
+    "CREATE UNIQUE INDEX takebacks_one_pending ON takebacks (game_id) WHERE status = 'pending'",
+)
+
 # What each player chose for themselves, in every server: whether `/move` asks them to confirm
 # (the board after the move, then Confirm / Cancel), whether a direct message tells them their
 # turn has come, and the language to write that message in (their Discord's language when
 # they last ran `/preferences`: a direct message answers no interaction to take it from).
-# A player who never chose has no row and gets the defaults (both off). Version 5 belongs to
-# another change; this one is numbered 6 so that the two can be merged without renumbering.
+# A player who never chose has no row and gets the defaults (both off).
 _V6 = (
     """CREATE TABLE player_preferences (
         user_id INTEGER PRIMARY KEY,
@@ -159,6 +189,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
     Migration(3, "command_publications: the slash commands last published, per scope", _V3),
     Migration(4, "server_settings: what each server chose (the language of posts)", _V4),
+    Migration(5, "takebacks: the policy of challenges and games, requests, move clocks", _V5),
     Migration(6, "player_preferences: move confirmation and turn messages, per player", _V6),
 )
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -55,6 +55,7 @@ class NewChallenge:
     start_sfen: str | None
     created_at: datetime
     expires_at: datetime
+    takebacks: str = "allowed"  # may a player ask to take a move back: "allowed" or "never"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +76,7 @@ class ChallengeRow:
     expires_at: datetime
     message_id: int | None
     game_id: int | None
+    takebacks: str = "allowed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +102,7 @@ class NewGame:
     period: timedelta | None
     impasse_rule: str
     started_at: datetime
+    takebacks: str = "allowed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +133,7 @@ class GameRow:
     started_at: datetime
     finished_at: datetime | None
     deadline: DeadlineRow | None
+    takebacks: str = "allowed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +143,10 @@ class MoveRow:
     usi: str
     player_id: int
     played_at: datetime
+    # Both banks once the move was played: the clock when the next turn began, which a
+    # takeback to this move restores. None for moves stored before the banks were kept.
+    sente_bank: timedelta | None = None
+    gote_bank: timedelta | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,3 +174,46 @@ class BulkGame:
     termination: str | None = None
     winner: str | None = None
     deadline: DeadlineRow | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRewind:
+    """What an accepted takeback changes on its game's row: back to `ply` with the clocks
+    restored, written only if the game is still active at `expected_ply`."""
+
+    game_id: int
+    expected_ply: int
+    ply: int
+    sfen: str
+    sente_bank: timedelta
+    gote_bank: timedelta
+    turn_started_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewTakeback:
+    """A player's request to take back the last `plies` moves (`moves`, in USI) of a game
+    standing at `ply`."""
+
+    game_id: int
+    asked_by: int
+    ply: int
+    plies: int
+    moves: tuple[str, ...]
+    requested_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRow:
+    """A takeback request as stored: pending, accepted, declined, or lapsed (a move was
+    played or the game ended before an answer)."""
+
+    id: int
+    game_id: int
+    asked_by: int
+    ply: int
+    plies: int
+    moves: tuple[str, ...]
+    status: str
+    requested_at: datetime
+    answered_at: datetime | None

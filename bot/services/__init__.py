@@ -11,6 +11,7 @@ from .deadlines import DeadlineScheduler
 from .errors import (
     AmbiguousMove,
     BadImpasseRule,
+    BadTakebackPolicy,
     BadTimeControl,
     ChooseGame,
     GameOver,
@@ -21,6 +22,7 @@ from .errors import (
     NotYourTurn,
     PositionChanged,
     ServiceError,
+    TakebackRefused,
 )
 from .exports import FORMATS
 from .service import GameService
@@ -37,6 +39,9 @@ from .values import (
     PlayedMove,
     PlayerRef,
     Preferences,
+    Takeback,
+    TakebackPolicy,
+    TakebackRequest,
 )
 
 __all__ = [
@@ -44,6 +49,7 @@ __all__ = [
     "PRESETS",
     "AmbiguousMove",
     "BadImpasseRule",
+    "BadTakebackPolicy",
     "BadTimeControl",
     "Challenge",
     "ChooseGame",
@@ -68,5 +74,9 @@ __all__ = [
     "PositionChanged",
     "Preferences",
     "ServiceError",
+    "Takeback",
+    "TakebackPolicy",
+    "TakebackRefused",
+    "TakebackRequest",
     "TimeControl",
 ]

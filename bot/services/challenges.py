@@ -12,7 +12,7 @@ from rules.errors import quote
 from .clocks import TimeControl, due_at, reminder_at
 from .errors import NotAPlayer, NotFound, ServiceError
 from .store import GameStore
-from .values import Challenge, GameSnapshot, ImpasseRule, PlayerRef
+from .values import Challenge, GameSnapshot, ImpasseRule, PlayerRef, TakebackPolicy
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,7 @@ def _challenge(record: ChallengeRow) -> Challenge:
         message_id=record.message_id,
         game_id=record.game_id,
         start_sfen=record.start_sfen,
+        takebacks=TakebackPolicy(record.takebacks),
     )
 
 
@@ -91,9 +92,11 @@ class Challenges:
         handicap: Handicap | str = "even",
         impasse_rule: ImpasseRule | str = "27",
         start_sfen: str | None = None,
+        takebacks: TakebackPolicy | str = TakebackPolicy.ALLOWED,
     ) -> Challenge:
         """Offer a game. `color` is the challenger's side (in a handicap game gote gives
-        the handicap); `start_sfen` starts from a set-up position instead of the usual one.
+        the handicap); `start_sfen` starts from a set-up position instead of the usual one;
+        `takebacks` says whether a player may ask to take a move back in the game.
 
         Example: `await challenges.offer(guild_id=1, channel_id=2, challenger=alice,
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
@@ -112,6 +115,7 @@ class Challenges:
                 Sentence("There is no handicap called '{handicap}'.", handicap=quote(str(handicap)))
             ) from None
         rule = ImpasseRule.parse(impasse_rule)
+        policy = TakebackPolicy.parse(takebacks)
         chosen, start_sfen = _start_position(chosen, start_sfen)
         now = self._store.now()
         new = NewChallenge(
@@ -127,6 +131,7 @@ class Challenges:
             start_sfen=start_sfen,
             created_at=now,
             expires_at=now + CHALLENGE_LIFETIME,
+            takebacks=policy.value,
         )
 
         async def store(tx: Session) -> ChallengeRow | None:
@@ -220,6 +225,7 @@ class Challenges:
             period=record.period,
             impasse_rule=record.impasse_rule,
             started_at=now,
+            takebacks=record.takebacks,
         )
         first = Color.SENTE if start.split()[1] == "b" else Color.GOTE
         due = due_at(now, record.bank, record.period)

@@ -56,6 +56,14 @@ class ImpasseRefused(ServiceError):
     """A count proposal or declaration the rules do not allow now; the message says why."""
 
 
+class TakebackRefused(ServiceError):
+    """A takeback that cannot be asked or answered now; the message says why."""
+
+
+class BadTakebackPolicy(ServiceError):
+    """A takeback policy other than allowed or never."""
+
+
 class BadTimeControl(ServiceError):
     """A time control that cannot be read, or is out of bounds (`TimeControl.parse`)."""
 

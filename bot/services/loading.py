@@ -23,7 +23,7 @@ from rules.notation import format_move
 
 from .clocks import TimeControl, due_at
 from .likely import likely_order
-from .values import GameSnapshot, GameSummary, ImpasseRule, MoveText, PlayerRef
+from .values import GameSnapshot, GameSummary, ImpasseRule, MoveText, PlayerRef, TakebackPolicy
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +203,7 @@ def snapshot(record: GameRow, game: Game, last_text: MoveText | None) -> GameSna
         pending_count_proposal=proposal if active else None,
         message_id=record.message_id,
         finished_at=record.finished_at,
+        takebacks=TakebackPolicy(record.takebacks),
     )
 
 

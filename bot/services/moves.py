@@ -187,7 +187,18 @@ class Moves:
         async def store(tx: Session) -> None:
             if not await tx.games.advance(advance):
                 raise PositionChanged(MOVED_ON)
-            await tx.moves.insert(MoveRow(row.id, row.ply + 1, move.usi(), mover.user_id, now))
+            await tx.moves.insert(
+                MoveRow(
+                    row.id,
+                    row.ply + 1,
+                    move.usi(),
+                    mover.user_id,
+                    now,
+                    sente_bank=banks[Color.SENTE],
+                    gote_bank=banks[Color.GOTE],
+                )
+            )
+            await tx.takebacks.lapse(row.id, now)  # a takeback asked before this move is void
             if deadline is not None:
                 await tx.deadlines.set(deadline)
             else:

@@ -22,6 +22,7 @@ from .moves import Moves
 from .preferences import PlayerPreferences
 from .servers import Servers
 from .store import GameStore, utc_now
+from .takebacks import Takebacks
 from .values import GameEvents
 
 
@@ -52,6 +53,7 @@ class GameService:
         self.moves = Moves(self.store)
         self.challenges = Challenges(self.store)
         self.impasse = Impasse(self.store)
+        self.takebacks = Takebacks(self.store)
         self.exports = Exports(self.store)
         self.deadlines = Deadlines(self.store, self.challenges)
         self.servers = Servers(self.store)

@@ -295,6 +295,7 @@ class GameStore:
             )
             if done:
                 await tx.deadlines.clear(row.id)
+                await tx.takebacks.lapse(row.id, at)  # nothing is taken back in an ended game
             return done
 
         done = await self.db.run(store)

@@ -18,7 +18,7 @@ from rules import Color, Game, Handicap, Move, Outcome, Sentence
 from rules.impasse import CampCount, Declaration
 
 from .clocks import TimeControl
-from .errors import BadImpasseRule
+from .errors import BadImpasseRule, BadTakebackPolicy
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +48,25 @@ class ImpasseRule(StrEnum):
         raise BadImpasseRule(Sentence("The impasse rule is either 27 (declaration) or 24 (count)."))
 
 
+class TakebackPolicy(StrEnum):
+    """Whether a player may ask to take a move back in a game, agreed at the challenge:
+    allowed (the opponent still decides each time), or never."""
+
+    ALLOWED = "allowed"
+    NEVER = "never"
+
+    @classmethod
+    def parse(cls, value: TakebackPolicy | str) -> TakebackPolicy:
+        if isinstance(value, TakebackPolicy):
+            return value
+        try:
+            return cls(value.strip().lower())
+        except ValueError:
+            raise BadTakebackPolicy(
+                Sentence("Takebacks are either allowed or never allowed.")
+            ) from None
+
+
 @dataclass(frozen=True, slots=True)
 class MoveText:
     """One move in three notations; `usi` is the value buttons and autocomplete carry."""
@@ -75,6 +94,7 @@ class Challenge:
     message_id: int | None
     game_id: int | None
     start_sfen: str | None = None  # a game from a set-up position
+    takebacks: TakebackPolicy = TakebackPolicy.ALLOWED
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +124,7 @@ class GameSnapshot:
     pending_count_proposal: Color | None
     message_id: int | None = None
     finished_at: datetime | None = None
+    takebacks: TakebackPolicy = TakebackPolicy.ALLOWED
 
     def player(self, color: Color) -> PlayerRef:
         return self.sente if color is Color.SENTE else self.gote
@@ -161,6 +182,35 @@ class Preferences:
     confirm_moves: bool = False
     turn_messages: bool = False
     language: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRequest:
+    """A request to take moves back, as the game's takeback history keeps it."""
+
+    id: int
+    game_id: int
+    asked_by: int  # the user id of the player who asked
+    ply: int  # the game's ply when it was asked: the buttons that answer it carry it
+    plies: int  # how many moves it takes back: 1 (the asker's) or 2 (and the reply)
+    usi: tuple[str, ...]  # those moves, in the order they were played
+    status: str  # "pending", "accepted", "declined" or "lapsed"
+    requested_at: datetime
+    answered_at: datetime | None  # when it was answered or lapsed
+
+
+@dataclass(frozen=True, slots=True)
+class Takeback:
+    """The answer to asking, accepting or declining a takeback: the request, the game as
+    it stands now, who asked (and with which colour) and who answers, and the moves the
+    request takes back, written as they were played."""
+
+    request: TakebackRequest
+    game: GameSnapshot
+    asker: PlayerRef
+    asker_color: Color
+    answerer: PlayerRef
+    moves: tuple[MoveText, ...]
 
 
 @dataclass(frozen=True, slots=True)

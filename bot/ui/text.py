@@ -32,6 +32,8 @@ from bot.services import (
     PlayedMove,
     PlayerRef,
     Preferences,
+    Takeback,
+    TakebackPolicy,
     TimeControl,
 )
 from rules import Color, Handicap, Outcome, Role, Sentence, Square, Termination
@@ -187,6 +189,8 @@ def challenge_text(lang: str, challenge: Challenge) -> str:
         handicap = handicap_text(lang, challenge.handicap)
         settings.append(_("{handicap} handicap").format(handicap=handicap))
     settings.append(rule_name(lang, challenge.impasse_rule))
+    if challenge.takebacks is TakebackPolicy.NEVER:
+        settings.append(_("no takebacks"))
     lines = [
         _("{opponent}, {challenger} challenges you to shogi.").format(
             opponent=mention(challenge.opponent), challenger=safe(challenge.challenger.name)
@@ -229,6 +233,8 @@ def game_start_text(lang: str, game: GameSnapshot) -> str:
             )
         )
     lines.append(_("Time: {time}.").format(time=time_control_text(lang, game.time_control)))
+    if game.takebacks is TakebackPolicy.NEVER:
+        lines.append(_("No takebacks in this game."))
     if game.to_move is not None:
         lines.append(
             _("{player}, you move first; {deadline}.").format(
@@ -524,12 +530,14 @@ Start typing and pick from the suggestions. If a move is ambiguous the bot asks.
 `/board` shows a game, `/games` lists your games, `/resign` resigns (with confirmation), \
 `/jishogi` shows the impasse count, `/export` gives the record (KIF, KI2, CSA, SFEN, USI) \
 and an analysis link. `/language` sets the language of the bot's posts in this server.
-`/preferences`: confirm each move on its board first, and a direct message on your turn.
+`/preferences`: confirm each move on its board first, and a direct message on your turn. \
+`/takeback` asks your opponent to take back your last move.
 **Rules in brief:** checkmate wins; a player with no legal move loses; a pawn drop may not \
 give checkmate; no two unpromoted pawns of yours on one file; pieces that could never move \
 again must promote. The same position four times is a draw (sennichite), unless one player \
 gave check with every move: that player loses. A game can be aborted before both players \
-have moved. Running out of time loses.""")
+have moved. Running out of time loses; a game whose player never made a first move is \
+aborted instead.""")
 
 
 def help_text(lang: str) -> str:
@@ -675,6 +683,76 @@ def time_given(lang: str, game: GameSnapshot) -> str:
     )
 
 
+def takeback_moves(lang: str, takeback: Takeback) -> str:
+    """The moves a takeback request takes back, as posts show moves (☗７六歩, ☖３四歩):
+    the asker's first, then the opponent's reply."""
+    _ = translator(lang)
+    colors = (takeback.asker_color, takeback.asker_color.opponent)
+    echoes = [_move_echo(lang, c, m) for c, m in zip(colors, takeback.moves, strict=False)]
+    return _(", ").join(echoes)
+
+
+def takeback_question(lang: str, takeback: Takeback) -> str:
+    """Posted in the thread: the opponent is asked to accept or decline a takeback."""
+    _ = translator(lang)
+    values = {
+        "player": mention(takeback.answerer),
+        "asker": safe(takeback.asker.name),
+        "move": _move_echo(lang, takeback.asker_color, takeback.moves[0]),
+    }
+    if len(takeback.moves) == 1:
+        question = _("{player}, {asker} asks to take back their move {move}.")
+    else:
+        values["reply"] = _move_echo(lang, takeback.asker_color.opponent, takeback.moves[1])
+        question = _(
+            "{player}, {asker} asks to take back their move {move} and your reply {reply}."
+        )
+    how = _("Accept or decline with the buttons; a move by either player cancels the request.")
+    return question.format_map(values) + " " + how
+
+
+def takeback_sent(lang: str, takeback: Takeback) -> str:
+    """The private answer to `/takeback`: the request went to the opponent."""
+    _ = translator(lang)
+    return _("Takeback asked: {name} can accept or decline it in the game's thread.").format(
+        name=safe(takeback.answerer.name)
+    )
+
+
+def takeback_answered(lang: str, takeback: Takeback) -> str:
+    """The request's post once answered: the question, then the answer (its buttons go)."""
+    _ = translator(lang)
+    name = safe(takeback.answerer.name)
+    if takeback.request.status == "accepted":
+        answer = _("{name} accepted the takeback.").format(name=name)
+    else:
+        answer = _("{name} declined the takeback.").format(name=name)
+    return takeback_question(lang, takeback) + "\n" + answer
+
+
+def takeback_done(lang: str, takeback: Takeback) -> str:
+    """Posted with the board once a takeback is accepted: what was taken back, and that
+    the asker is to move again."""
+    _ = translator(lang)
+    game = takeback.game
+    lines = [
+        _("Takeback: {moves} taken back with {name}'s consent.").format(
+            moves=takeback_moves(lang, takeback), name=safe(takeback.answerer.name)
+        )
+    ]
+    if game.to_move is not None:
+        lines.append(to_move_text(lang, game.to_move, game.deadline, ping=True))
+    return "\n".join(lines)
+
+
+def takeback_declined(lang: str, takeback: Takeback) -> str:
+    """Posted in the thread when the opponent declines, so that the asker hears of it."""
+    _ = translator(lang)
+    return _("{player}, {name} declined your takeback; the game goes on.").format(
+        player=mention(takeback.asker), name=safe(takeback.answerer.name)
+    )
+
+
 def export_caption(lang: str, game_id: int, fmt: str, link: str) -> str:
     """Above an exported record: which game and format, and the analysis link if it fits."""
     _ = translator(lang)
@@ -720,6 +798,8 @@ BUTTON_LABELS = {
     "gt": N_("Give more time"),
     "cf:play": N_("Confirm move"),
     "cf:cancel": N_("Cancel move"),
+    "tb:accept": N_("Accept takeback"),
+    "tb:decline": N_("Decline takeback"),
 }
 
 
@@ -744,6 +824,7 @@ COMMANDS = {
     "help": "How to play: notations, commands, rules.",
     "language": "Set the language of the bot's posts in this server.",
     "preferences": "Your own settings: confirm moves, a direct message on your turn.",
+    "takeback": "Ask your opponent to take back your last move.",
 }
 OPTIONS = {
     "opponent": "The member you want to play",
@@ -761,6 +842,7 @@ OPTIONS = {
     "language": "The language of posts (default: the server's language in Discord)",
     "confirm": "Show the board after your move and ask before playing it (default: off)",
     "turn_message": "A direct message when it becomes your turn (default: off)",
+    "takebacks": "May a player ask to take back a move (default: allowed)",
 }
 COLOR_NAMES = {
     "random": "Random",
@@ -793,6 +875,10 @@ def rule_choice(rule: ImpasseRule) -> str:
     return f"{RULE_NAMES[rule]} ({RULE_CHOICE_NOTES[rule]})"
 
 
+TAKEBACK_NAMES = {
+    TakebackPolicy.ALLOWED: "Allowed, if the opponent accepts",
+    TakebackPolicy.NEVER: "Never",
+}
 PERSPECTIVE_NAMES = {Color.SENTE: "Sente", Color.GOTE: "Gote"}
 FORMAT_NAMES = {
     "kif": "KIF",

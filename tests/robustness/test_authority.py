@@ -124,6 +124,7 @@ def game_state(w: World, game_id: int) -> Callable[[], Awaitable[Any]]:
             "winner": None if outcome is None or outcome.winner is None else outcome.winner,
             "proposal": view.pending_count_proposal,
             "deadline": view.deadline,
+            "takebacks": [t.status for t in await w.service.takebacks.history(game_id)],
             "view": view,
         }
 
@@ -320,6 +321,36 @@ async def scenario_give_time(w: World) -> Scenario:
                     lambda a, b, _: b["deadline"] > a["deadline"], thread)  # fmt: skip
 
 
+async def scenario_takeback_ask(w: World) -> Scenario:
+    """Alice just moved: /takeback is hers to ask (Bob, to move, has no move of his yet)."""
+    game_id, thread = await new_game(w, moves=("7g7f",))
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult:
+        return await slash(w, "takeback", {"game": str(game_id)}, actor, channel)
+
+    return Scenario(w.alice, w.bob, act, game_state(w, game_id),
+                    lambda a, b, _: b["takebacks"] == ["pending"], thread)  # fmt: skip
+
+
+async def scenario_takeback_answer(w: World, action: str) -> Scenario:
+    """Alice asked to take her move back: the question in the thread is Bob's to answer."""
+    game_id, thread = await new_game(w, moves=("7g7f",))
+    await w.fake.slash("takeback", {"game": str(game_id)}, user=w.alice, channel=thread)
+    message, cid = button(w.fake.channel_history(thread), f"tb:{action}:")
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult | None:
+        return await click(w, message, cid, actor, visible=True)
+
+    def took(a: Any, b: Any, _: FakeMember) -> bool:
+        plies: int = a["ply"] - b["ply"]
+        statuses: list[str] = b["takebacks"]
+        if action == "accept":
+            return plies == 1 and statuses == ["accepted"]
+        return plies == 0 and statuses == ["declined"]
+
+    return Scenario(w.bob, w.alice, act, game_state(w, game_id), took, thread)
+
+
 async def scenario_read(w: World, command: str) -> Scenario:
     """/board of an active game, /export of a finished one: anyone in the server may, and
     post it for everyone when they ask (a spectator's answer is otherwise private)."""
@@ -349,6 +380,9 @@ ACTIONS: dict[str, Callable[[World], Awaitable[Scenario]]] = {
     "jishogi propose": lambda w: scenario_jishogi(w, "propose"),
     "jishogi accept": lambda w: scenario_jishogi(w, "accept"),
     "give more time": scenario_give_time,
+    "takeback": scenario_takeback_ask,
+    "takeback accept": lambda w: scenario_takeback_answer(w, "accept"),
+    "takeback decline": lambda w: scenario_takeback_answer(w, "decline"),
     "board (spectator)": lambda w: scenario_read(w, "board"),
     "export finished game": lambda w: scenario_read(w, "export"),
 }
@@ -367,6 +401,9 @@ ALLOWED: dict[str, set[str]] = {
     "jishogi propose": {"right", "opponent"},
     "jishogi accept": {"right"},
     "give more time": {"right"},
+    "takeback": {"right"},
+    "takeback accept": {"right"},
+    "takeback decline": {"right"},
     "board (spectator)": {"right", "opponent", "stranger", "bot"},
     "export finished game": {"right", "opponent", "stranger", "bot"},
 }

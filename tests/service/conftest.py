@@ -101,6 +101,7 @@ async def start_game(
     impasse_rule: str = "27",
     start_sfen: str | None = None,
     guild_id: int = GUILD,
+    takebacks: str = "allowed",
 ) -> GameSnapshot:
     """A game between two players, accepted at once (Alice is sente by default)."""
     challenge = await service.challenges.offer(
@@ -113,6 +114,7 @@ async def start_game(
         handicap=handicap,
         impasse_rule=impasse_rule,
         start_sfen=start_sfen,
+        takebacks=takebacks,
     )
     return await service.challenges.accept(challenge.id, opponent.user_id)
 

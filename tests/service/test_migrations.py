@@ -23,19 +23,27 @@ EXPECTED_COLUMNS = {
         "handicap", "start_sfen", "bank_us", "period_us", "impasse_rule", "status",
         "termination", "winner", "ply", "sfen", "sente_bank_us", "gote_bank_us",
         "turn_started_at", "count_proposed_by", "started_at", "finished_at", "end_announced_at",
+        "takebacks",
     ],
     "challenges": [
         "id", "guild_id", "channel_id", "challenger_id", "opponent_id", "color", "bank_us",
         "period_us", "handicap", "impasse_rule", "start_sfen", "status", "created_at",
-        "expires_at", "message_id", "game_id",
+        "expires_at", "message_id", "game_id", "takebacks",
     ],
-    "moves": ["game_id", "ply", "usi", "player_id", "played_at"],
+    "moves": [
+        "game_id", "ply", "usi", "player_id", "played_at", "sente_bank_us", "gote_bank_us",
+    ],
     "deadlines": ["game_id", "player_id", "due_at", "remind_at", "reminded_at"],
     "command_publications": [
         "application_id", "guild_id", "digest", "command_count", "published_at",
     ],
     "server_settings": ["guild_id", "language"],
     "player_preferences": ["user_id", "confirm_moves", "turn_messages", "language", "updated_at"],
+
+    "takebacks": [
+        "id", "game_id", "asked_by", "ply", "plies", "moves", "status", "requested_at",
+        "answered_at",
+    ],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -46,6 +54,8 @@ EXPECTED_INDEXES = {
     "challenges_by_pair",
     "deadlines_by_due",
     "deadlines_by_reminder",
+    "takebacks_by_game",
+    "takebacks_one_pending",
 }
 
 
@@ -202,3 +212,71 @@ async def test_version_2_counts_old_endings_as_announced(tmp_path: Path) -> None
     with sqlite3.connect(path) as connection:
         rows = connection.execute("SELECT id, end_announced_at FROM games ORDER BY id").fetchall()
     assert rows == [(1, 5), (2, None)]
+
+
+async def test_version_5_lets_earlier_games_allow_takebacks(tmp_path: Path) -> None:
+    """Challenges and games from before the takeback policy allow takebacks (the default
+    at the challenge), and their moves have no banks kept: nothing to restore from."""
+    path = tmp_path / "shogi.db"
+    async with aiosqlite.connect(path, isolation_level=None) as connection:
+        assert await migrate(connection, 0, migrations=MIGRATIONS[:4]) == 4
+        await connection.execute(
+            "INSERT INTO players (user_id, name, updated_at) VALUES (1, 'a', 0), (2, 'b', 0)"
+        )
+        await connection.execute(
+            "INSERT INTO games (id, guild_id, channel_id, sente_id, gote_id, handicap,"
+            " start_sfen, bank_us, impasse_rule, status, ply, sfen, sente_bank_us,"
+            " gote_bank_us, turn_started_at, started_at)"
+            " VALUES (1, 1, 1, 1, 2, 'even', 's', 0, '27', 'active', 1, 's', 0, 0, 0, 0)"
+        )
+        await connection.execute(
+            "INSERT INTO moves (game_id, ply, usi, player_id, played_at)"
+            " VALUES (1, 1, '7g7f', 1, 0)"
+        )
+        await connection.execute(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
+            " bank_us, handicap, impasse_rule, status, created_at, expires_at)"
+            " VALUES (1, 1, 1, 2, 'random', 0, 'even', '27', 'open', 0, 1)"
+        )
+    db = await Database.open(path)
+    try:
+        async with db.read() as tx:
+            game = await tx.games.get(1)
+            challenge = await tx.challenges.get(1)
+            banks = await tx.moves.banks_after(1, 1)
+            history = await tx.takebacks.for_game(1)
+        assert game is not None and game.takebacks == "allowed"
+        assert challenge is not None and challenge.takebacks == "allowed"
+        assert banks is None and history == []
+    finally:
+        await db.close()
+
+
+async def test_one_pending_takeback_per_game_whatever_races(db: Database) -> None:
+    """The partial unique index: a second pending request of one game is a `Conflict`,
+    and once the first is answered another may be asked."""
+    from datetime import UTC, datetime, timedelta
+
+    from bot.db import Conflict, NewGame, NewTakeback, PlayerRow
+
+    now = datetime.now(UTC)
+    async with db.transaction() as tx:
+        for user_id in (1, 2):
+            await tx.players.upsert(PlayerRow(user_id, str(user_id)), now)
+        game_id = await tx.games.create(
+            NewGame(1, 1, 1, 2, "even", "s", timedelta(), None, "27", now)
+        )
+    ask = NewTakeback(game_id, 1, 1, 1, ("7g7f",), now)
+    async with db.transaction() as tx:
+        first = await tx.takebacks.create(ask)
+    with pytest.raises(Conflict):
+        async with db.transaction() as tx:
+            await tx.takebacks.create(ask)
+    async with db.transaction() as tx:
+        assert await tx.takebacks.answer(first, "declined", now)
+        assert not await tx.takebacks.answer(first, "accepted", now)
+        second = await tx.takebacks.create(ask)
+        assert await tx.takebacks.lapse(game_id, now) == 1
+        history = await tx.takebacks.for_game(game_id)
+    assert [(t.id, t.status) for t in history] == [(first, "declined"), (second, "lapsed")]
+    assert history[0].moves == ("7g7f",) and history[0].answered_at == now
