@@ -41,20 +41,28 @@ ALREADY_ANSWERED = 40060  # Discord's code for a second answer to one interactio
 MAX_BUTTONS = 25  # Discord's limit: five rows of five
 
 
-class MoveButton(
-    GameButton,
-    template=r"pr:(?P<game_id>\d+):(?P<ply>\d+):(?P<usi>(?:[1-9][a-i]|[PLNSGBR]\*)[1-9][a-i]\+?)",
-):
+_USI = r"[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i]"
+#: Where a question was asked: the ply, the move, and (in ids made since takebacks exist)
+#: the position's mark, since a takeback can bring the same ply back in another position.
+_ASKED = rf"(?P<game_id>\d+):(?P<ply>\d+):(?P<usi>{_USI})(?::(?P<position>h[0-9a-f]{{8}}))?"
+
+
+def _asked_id(game_id: int, ply: int, usi: str, position: str | None) -> str:
+    return f"{game_id}:{ply}:{usi}" + ("" if position is None else f":{position}")
+
+
+class MoveButton(GameButton, template=rf"pr:{_ASKED}"):
     """One answer to a move that fitted several: Promote / Don't promote, or one of the
     pieces that could go there (labelled as the player would write it, ４八金右). The ply
-    in the id makes a late click on an old question fail cleanly instead of playing a
-    move into a position that has changed."""
+    and position in the id make a late click on an old question fail cleanly instead of
+    playing a move into a position that has changed."""
 
     def __init__(
         self,
         game_id: int,
         ply: int,
         usi: str,
+        position: str | None = None,
         lang: str = SOURCE_LANGUAGE,
         label: str | None = None,
     ) -> None:
@@ -62,37 +70,44 @@ class MoveButton(
         if label is None:
             label = text.button_label(lang, "pr:promote" if promote else "pr:keep")
         super().__init__(
-            f"pr:{game_id}:{ply}:{usi}",
+            f"pr:{_asked_id(game_id, ply, usi, position)}",
             label,
             discord.ButtonStyle.primary if promote else discord.ButtonStyle.secondary,
         )
-        self.game_id, self.ply, self.usi = game_id, ply, usi
+        self.game_id, self.ply, self.usi, self.position = game_id, ply, usi, position
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
-        await play(host_of(interaction), interaction, self.game_id, self.usi, expected_ply=self.ply)
+        await play(
+            host_of(interaction),
+            interaction,
+            self.game_id,
+            self.usi,
+            seen=(self.ply, self.position),
+        )
 
 
-_USI = r"[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i]"
-
-
-class ConfirmButton(
-    GameButton,
-    template=rf"cf:(?P<action>play|cancel):(?P<game_id>\d+):(?P<ply>\d+):(?P<usi>{_USI})",
-):
+class ConfirmButton(GameButton, template=rf"cf:(?P<action>play|cancel):{_ASKED}"):
     """Confirm / Cancel under the private board of a move not yet played. Confirm plays
-    the move at the ply it was checked at (a later press finds the game moved on and is
-    refused); Cancel plays nothing."""
+    the move in the position it was checked in (a later press finds the game moved on
+    and is refused); Cancel plays nothing."""
 
     def __init__(
-        self, action: str, game_id: int, ply: int, usi: str, lang: str = SOURCE_LANGUAGE
+        self,
+        action: str,
+        game_id: int,
+        ply: int,
+        usi: str,
+        position: str | None = None,
+        lang: str = SOURCE_LANGUAGE,
     ) -> None:
         play_it = action == "play"
         super().__init__(
-            f"cf:{action}:{game_id}:{ply}:{usi}",
+            f"cf:{action}:{_asked_id(game_id, ply, usi, position)}",
             text.button_label(lang, f"cf:{action}"),
             discord.ButtonStyle.success if play_it else discord.ButtonStyle.secondary,
         )
         self.action, self.game_id, self.ply, self.usi = action, game_id, ply, usi
+        self.position = position
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
         if self.action == "cancel":
@@ -104,7 +119,7 @@ class ConfirmButton(
             interaction,
             self.game_id,
             self.usi,
-            expected_ply=self.ply,
+            seen=(self.ply, self.position),
             confirmed=True,
         )
 
@@ -123,12 +138,14 @@ async def play(
     game_id: int | None,
     move: str,
     *,
-    expected_ply: int | None = None,
+    seen: tuple[int, str | None] | None = None,
     confirmed: bool = False,
 ) -> None:
     """Play and announce a move, answering Discord in time however slow the database or
-    the renderer is today. For a player who confirms their moves, show the board after
-    it first, unless this is the confirmation (`confirmed`)."""
+    the renderer is today. `seen` is the ply and position mark a button was made in. For
+    a player who confirms their moves, show the board after it first, unless this is the
+    confirmation (`confirmed`)."""
+    expected_ply, expected_position = (None, None) if seen is None else seen
     reply = Reply(interaction)
     service = bot.service
     user = player_of(interaction)
@@ -139,7 +156,12 @@ async def play(
         resolved = await game_meant(bot, interaction, game_id)
         if not confirmed and (await service.preferences.of(user.user_id)).confirm_moves:
             preview = await service.moves.preview(
-                resolved, user.user_id, move, expected_ply=expected_ply, guild_id=guild_id
+                resolved,
+                user.user_id,
+                move,
+                expected_ply=expected_ply,
+                expected_position=expected_position,
+                guild_id=guild_id,
             )
             return _Unconfirmed(preview, await bot.boards.file(preview.game, reader))
         return await service.moves.play(
@@ -147,6 +169,7 @@ async def play(
             user.user_id,
             move,
             expected_ply=expected_ply,
+            expected_position=expected_position,
             guild_id=guild_id,
             name=user.name,
         )
@@ -174,8 +197,8 @@ async def _ask_to_confirm(reply: Reply, unconfirmed: _Unconfirmed) -> None:
     lang = reader_language(interaction)
     usi, game_id = preview.move.usi, preview.game.id
     view = view_of(
-        ConfirmButton("play", game_id, preview.ply, usi, lang),
-        ConfirmButton("cancel", game_id, preview.ply, usi, lang),
+        ConfirmButton("play", game_id, preview.ply, usi, preview.position_mark, lang),
+        ConfirmButton("cancel", game_id, preview.ply, usi, preview.position_mark, lang),
     )
     question = text.confirm_question(lang, preview.move)
     log.info("game %s ply %s: %s awaits confirmation", game_id, preview.ply, usi)
@@ -190,15 +213,15 @@ async def _ask_which(
 ) -> None:
     """Several moves fit what was typed: one button per answer, privately."""
     lang = reader_language(interaction)
-    game_id, ply = question.game_id, question.ply
+    game_id, ply, mark = question.game_id, question.ply, question.position_mark
     if question.promotion_choice is not None:
-        buttons = [MoveButton(game_id, ply, c.usi, lang) for c in question.promotion_choice]
+        buttons = [MoveButton(game_id, ply, c.usi, mark, lang) for c in question.promotion_choice]
         content = text.say(lang, question.sentence)
     else:
         japanese = any(not character.isascii() for character in typed)
         candidates = question.candidates[:MAX_BUTTONS]
         buttons = [
-            MoveButton(game_id, ply, c.usi, lang, c.japanese if japanese else c.western)
+            MoveButton(game_id, ply, c.usi, mark, lang, c.japanese if japanese else c.western)
             for c in candidates
         ]
         content = text.which_move(lang, typed)

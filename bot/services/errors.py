@@ -91,8 +91,9 @@ class MoveRejected(ServiceError):
 
 class AmbiguousMove(ServiceError):
     """Several legal moves fit the text. `promotion_choice` is (promote, do not promote)
-    when that is the only question, so the Discord layer can offer two buttons that
-    replay the answer in game `game_id` at `ply` (and only there)."""
+    when that is the only question, so the Discord layer can offer buttons that replay
+    the answer in game `game_id` at `ply` in the position marked `position_mark` (and
+    only there)."""
 
     def __init__(
         self,
@@ -102,9 +103,11 @@ class AmbiguousMove(ServiceError):
         *,
         game_id: int,
         ply: int,
+        position_mark: str,
     ) -> None:
         super().__init__(sentence)
         self.candidates = candidates
         self.promotion_choice = promotion_choice
         self.game_id = game_id
         self.ply = ply
+        self.position_mark = position_mark

@@ -45,7 +45,12 @@ def read_move(game: GameSnapshot, text: str) -> Move:
             promote = 0 if moves[0].promotion else 1
             choice = (candidates[promote], candidates[1 - promote])
         raise AmbiguousMove(
-            error.sentence, candidates, choice, game_id=game.id, ply=game.ply
+            error.sentence,
+            candidates,
+            choice,
+            game_id=game.id,
+            ply=game.ply,
+            position_mark=game.position_mark,
         ) from None
     except IllegalMoveError as error:
         raise MoveRejected(error.sentence, error.reason.value) from None
@@ -66,11 +71,13 @@ class Moves:
         text: str,
         *,
         expected_ply: int | None = None,
+        expected_position: str | None = None,
         guild_id: int | None = None,
         name: str | None = None,
     ) -> PlayedMove:
-        """Play the move `text` (any notation) for `user_id`. `expected_ply` is the ply the
-        user saw (a button's); if the game moved on since, `PositionChanged`. With
+        """Play the move `text` (any notation) for `user_id`. `expected_ply` and
+        `expected_position` (a `position_mark`) are what the user saw (a button's); if the
+        game moved on since, `PositionChanged`. With
         `guild_id`, a game of another server is `NotFound`. `name` is the player's display
         name now: stored with the move if it changed, so boards show names as they are.
         A rejected move stores nothing.
@@ -79,8 +86,9 @@ class Moves:
         is `"７六歩"`.
         """
         now = self._store.now()  # one moment for the deadline check and the clock arithmetic
+        seen = (expected_ply, expected_position)
         loaded, color, move, text_out, game = await self._checked(
-            game_id, user_id, text, expected_ply=expected_ply, guild_id=guild_id, now=now
+            game_id, user_id, text, seen=seen, guild_id=guild_id, now=now
         )
         return await self._store_move(loaded, game, color, move, text_out, now, name)
 
@@ -91,6 +99,7 @@ class Moves:
         text: str,
         *,
         expected_ply: int | None = None,
+        expected_position: str | None = None,
         guild_id: int | None = None,
     ) -> MovePreview:
         """The move `text` checked as `play` checks it, and the game as it would be after
@@ -100,7 +109,12 @@ class Moves:
         """
         now = self._store.now()
         loaded, color, _, text_out, game = await self._checked(
-            game_id, user_id, text, expected_ply=expected_ply, guild_id=guild_id, now=now
+            game_id,
+            user_id,
+            text,
+            seen=(expected_ply, expected_position),
+            guild_id=guild_id,
+            now=now,
         )
         outcome = game.outcome
         banks = {Color.SENTE: loaded.row.sente_bank, Color.GOTE: loaded.row.gote_bank}
@@ -123,6 +137,7 @@ class Moves:
             move=text_out,
             ply=loaded.ply,
             check=game.position.is_check(),
+            position_mark=loaded.position_mark,
         )
 
     async def _checked(
@@ -131,7 +146,7 @@ class Moves:
         user_id: int,
         text: str,
         *,
-        expected_ply: int | None,
+        seen: tuple[int | None, str | None],
         guild_id: int | None,
         now: datetime,
     ) -> tuple[GameSnapshot, Color, Move, MoveText, Game]:
@@ -141,8 +156,11 @@ class Moves:
         loaded = await self._store.current(game_id, guild_id=guild_id, now=now)
         color = self._store.player_color(loaded, user_id)
         self._store.require_active(loaded)
+        expected_ply, expected_position = seen
         if expected_ply is not None and expected_ply != loaded.ply:
             raise PositionChanged(MOVED_ON)
+        if expected_position is not None and expected_position != loaded.position_mark:
+            raise PositionChanged(MOVED_ON)  # the same ply again, after a takeback
         self._store.require_turn(loaded, color)
         move = read_move(loaded, text)
         text_out = move_text(loaded.game.position, move, loaded.last_move)

@@ -8,6 +8,7 @@ handed out (a move is pushed onto a copy), and nobody else may either.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -126,6 +127,14 @@ class GameSnapshot:
     finished_at: datetime | None = None
     takebacks: TakebackPolicy = TakebackPolicy.ALLOWED
 
+    @property
+    def position_mark(self) -> str:
+        """A short fingerprint of the position (`h` and 8 hex digits). A button asked in one
+        position carries it with the ply: after a takeback the same ply can come back with
+        another position, and the ply alone would let an old answer play there."""
+        digest = hashlib.blake2s(self.game.position.key().encode(), digest_size=4).hexdigest()
+        return "h" + digest
+
     def player(self, color: Color) -> PlayerRef:
         return self.sente if color is Color.SENTE else self.gote
 
@@ -172,6 +181,7 @@ class MovePreview:
     move: MoveText
     ply: int
     check: bool
+    position_mark: str  # of the position the move is played in (see `GameSnapshot`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -123,7 +123,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        values = {k: int(v) if v.isdigit() else v for k, v in match.groupdict().items()}
+        values = {
+            k: int(v) if v is not None and v.isdigit() else v for k, v in match.groupdict().items()
+        }
         build: Callable[..., Self] = cls
         return build(**values)
 

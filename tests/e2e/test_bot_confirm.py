@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.fakediscord import FakeMember, InteractionResult
-from tests.support.checks import assert_board, assert_replays
+from tests.support.checks import assert_board, assert_replays, button_id, without_mark
 from tests.support.club import Club, Table
 
 
@@ -56,17 +56,24 @@ async def test_only_confirm_stores_the_move(club: Club) -> None:
     question = await ask(club, club.alice, "P-7f", table)
     assert "Play ７六歩 (P-76)?" in question.content and "until you confirm" in question.content
     assert question.labels == ["Confirm move", "Cancel move"]
-    assert question.custom_ids == [f"cf:play:{game_id}:0:7g7f", f"cf:cancel:{game_id}:0:7g7f"]
+    assert [without_mark(c) for c in question.custom_ids] == [
+        f"cf:play:{game_id}:0:7g7f",
+        f"cf:cancel:{game_id}:0:7g7f",
+    ]
     alt = question.files[-1].description or ""
     assert "Last move: ☗７六歩 (P-76)" in alt and "Move 1 · gote to move" in alt, alt
 
-    cancelled = await club.fake.click(question, f"cf:cancel:{game_id}:0:7g7f", user=club.alice)
+    cancelled = await club.fake.click(
+        question, button_id(question.custom_ids, f"cf:cancel:{game_id}:0:7g7f"), user=club.alice
+    )
     assert cancelled.content == "Cancelled: the move was not played."
     assert cancelled.custom_ids == [] and cancelled.files == []
     assert await stored(club, table) == (0, [])
 
     question = await ask(club, club.alice, "２六歩", table)
-    confirmed = await club.fake.click(question, f"cf:play:{game_id}:0:2g2f", user=club.alice)
+    confirmed = await club.fake.click(
+        question, button_id(question.custom_ids, f"cf:play:{game_id}:0:2g2f"), user=club.alice
+    )
     assert confirmed.ephemeral and confirmed.content == "Played ２六歩 (P-26)."
     assert confirmed.custom_ids == [] and confirmed.files == [], "the question should be gone"
     assert await stored(club, table) == (1, ["2g2f"])
@@ -90,8 +97,12 @@ async def test_a_stale_confirmation_is_refused(club: Club) -> None:
     table = await club.new_game()
     first = await ask(club, club.alice, "7g7f", table)
     second = await ask(club, club.alice, "2g2f", table)
-    await club.fake.click(second, f"cf:play:{table.game_id}:0:2g2f", user=club.alice)
-    late = await club.fake.click(first, f"cf:play:{table.game_id}:0:7g7f", user=club.alice)
+    await club.fake.click(
+        second, button_id(second.custom_ids, f"cf:play:{table.game_id}:0:2g2f"), user=club.alice
+    )
+    late = await club.fake.click(
+        first, button_id(first.custom_ids, f"cf:play:{table.game_id}:0:7g7f"), user=club.alice
+    )
     assert late.ephemeral and "The position changed" in late.content, late.content
     assert await stored(club, table) == (1, ["2g2f"])
     assert len(club.bot_posts(table.thread, "☗２六歩")) == 1
@@ -103,7 +114,9 @@ async def test_a_confirmation_pressed_after_a_restart_plays(club: Club) -> None:
     table = await club.new_game()
     question = await ask(club, club.alice, "P-7f", table)
     await club.restart()
-    confirmed = await club.fake.click(question, f"cf:play:{table.game_id}:0:7g7f", user=club.alice)
+    confirmed = await club.fake.click(
+        question, button_id(question.custom_ids, f"cf:play:{table.game_id}:0:7g7f"), user=club.alice
+    )
     assert confirmed.content == "Played ７六歩 (P-76)."
     assert await stored(club, table) == (1, ["7g7f"])
     assert await club.posts(table.thread, "７六歩")
@@ -113,7 +126,7 @@ async def test_two_presses_of_confirm_store_one_move(club: Club) -> None:
     await club.prefer(club.alice, confirm="on")
     table = await club.new_game()
     question = await ask(club, club.alice, "P-7f", table)
-    confirm = f"cf:play:{table.game_id}:0:7g7f"
+    confirm = button_id(question.custom_ids, f"cf:play:{table.game_id}:0:7g7f")
     # Both presses reach the bot before it answers either (a double tap, or two devices).
     presses = [
         await club.fake.click(question, confirm, user=club.alice, wait=False) for _ in range(2)
@@ -132,19 +145,28 @@ async def test_a_promotion_is_chosen_then_confirmed(club: Club) -> None:
     table = await club.new_game()
     game_id = table.game_id
     first = await ask(club, club.alice, "7g7f", table)
-    await club.fake.click(first, f"cf:play:{game_id}:0:7g7f", user=club.alice)
+    await club.fake.click(
+        first, button_id(first.custom_ids, f"cf:play:{game_id}:0:7g7f"), user=club.alice
+    )
     await club.play(table, [(club.bob, "3c3d")])
 
     promotion = await club.move(club.alice, "Bx2b", table)
     assert promotion.labels == ["Promote", "Don't promote"]
-    chosen = await club.fake.click(promotion, f"pr:{game_id}:2:8h2b+", user=club.alice)
+    chosen = await club.fake.click(
+        promotion, button_id(promotion.custom_ids, f"pr:{game_id}:2:8h2b+"), user=club.alice
+    )
     # The question became the confirmation of the move chosen, on its board.
     assert chosen.ephemeral and "Play ２二角成 (Bx22+)?" in chosen.content, chosen.content
-    assert chosen.custom_ids == [f"cf:play:{game_id}:2:8h2b+", f"cf:cancel:{game_id}:2:8h2b+"]
+    assert [without_mark(c) for c in chosen.custom_ids] == [
+        f"cf:play:{game_id}:2:8h2b+",
+        f"cf:cancel:{game_id}:2:8h2b+",
+    ]
     assert_board(chosen.files)
     assert await stored(club, table) == (2, ["7g7f", "3c3d"])
 
-    confirmed = await club.fake.click(chosen, f"cf:play:{game_id}:2:8h2b+", user=club.alice)
+    confirmed = await club.fake.click(
+        chosen, button_id(chosen.custom_ids, f"cf:play:{game_id}:2:8h2b+"), user=club.alice
+    )
     assert confirmed.content == "Played ２二角成 (Bx22+)." and confirmed.files == []
     assert await stored(club, table) == (3, ["7g7f", "3c3d", "8h2b+"])
     assert await club.posts(table.thread, "２二角成")

@@ -18,7 +18,7 @@ import pytest
 
 from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, FakeMessage, InteractionResult
 from tests.fakediscord.constants import Perm
-from tests.support.checks import assert_board
+from tests.support.checks import assert_board, without_mark
 from tests.support.club import Club, open_club
 
 #: What may stay Latin in a Japanese message: mentions, Discord timestamps, thread links,
@@ -98,7 +98,7 @@ async def test_a_whole_game_in_japanese(japanese_club: Club) -> None:
 
     question = await club.move(yamada, "２二角", table)  # promotion left open: buttons
     assert question.ephemeral and question.labels == ["成る", "成らない"]
-    promote = next(c for c in question.custom_ids if c.endswith("+"))
+    promote = next(c for c in question.custom_ids if without_mark(c).endswith("+"))
     promoted = await club.fake.click(question, promote, user=yamada)
     assert "２二角成と指しました" in promoted.content
     assert await club.posts(table.thread, "☗２二角成")

@@ -15,7 +15,7 @@ import pytest
 from bot.client import ShogiBot
 from bot.services.deadlines import Deadlines
 from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord
-from tests.support.checks import assert_board
+from tests.support.checks import assert_board, button_id
 from tests.support.club import Club, open_club
 
 
@@ -106,7 +106,9 @@ async def test_buttons_posted_before_a_restart_still_work(
     assert len(club.fake.channel_history(table.thread)) == posted, "a restart posted something"
     assert (await club.game(table.game_id)).ply == 2
 
-    promote = await club.fake.click(question, f"pr:{table.game_id}:2:8h2b+", user=alice)
+    promote = await club.fake.click(
+        question, button_id(question.custom_ids, f"pr:{table.game_id}:2:8h2b+"), user=alice
+    )
     assert "２二角成" in promote.content
 
     [board] = await club.posts(table.thread, "２二角成")

@@ -484,3 +484,29 @@ async def test_a_request_outlives_a_restart_and_the_game_replays(tmp_path: Path)
         assert [h.status for h in await third.takebacks.history(game.id)] == ["accepted"]
     finally:
         await second_db.close()
+
+
+async def test_an_answer_from_before_a_takeback_cannot_play_at_the_same_ply(
+    service: GameService,
+) -> None:
+    """After a takeback and two new moves the game is at the same ply in another position:
+    a button from before (a confirmation, a promotion answer) carries the position's mark
+    as well as the ply, and is refused; the ply alone would have let it play."""
+    game = await start_game(service)
+    for user, usi in ((ALICE, "7g7f"), (BOB, "3c3d")):
+        await service.moves.play(game.id, user.user_id, usi)
+    preview = await service.moves.preview(game.id, ALICE.user_id, "2g2f")
+    await accept(service, await service.takebacks.ask(game.id, ALICE.user_id))  # back to 0
+    for user, usi in ((ALICE, "5g5f"), (BOB, "5c5d")):
+        await service.moves.play(game.id, user.user_id, usi)
+    now = await service.games.get(game.id)
+    assert now.ply == preview.ply and now.position_mark != preview.position_mark
+    with pytest.raises(PositionChanged):
+        await service.moves.play(
+            game.id,
+            ALICE.user_id,
+            "2g2f",
+            expected_ply=preview.ply,
+            expected_position=preview.position_mark,
+        )
+    assert (await service.games.get(game.id)).ply == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 from PIL import Image
 
@@ -30,3 +31,18 @@ def assert_replays(view: GameSnapshot) -> None:
     replayed = Game(view.game.start.sfen(), [m.usi() for m in view.game.moves])
     assert replayed.position.sfen() == view.game.position.sfen()
     assert len(replayed.moves) == view.ply
+
+
+_POSITION_MARK = re.compile(r":h[0-9a-f]{8}$")
+
+
+def without_mark(custom_id: str) -> str:
+    """A button's id without the position mark the bot adds (`pr:7:2:8h2b+:h1a2b3c4d` is
+    `pr:7:2:8h2b+`): tests name buttons by game, ply and move."""
+    return _POSITION_MARK.sub("", custom_id)
+
+
+def button_id(custom_ids: list[str], unmarked: str) -> str:
+    """The one id among `custom_ids` that is `unmarked` once its position mark is off."""
+    [found] = [c for c in custom_ids if without_mark(c) == unmarked]
+    return found

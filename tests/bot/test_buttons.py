@@ -1,0 +1,36 @@
+"""Button ids: what a restart-proof button carries, and ids of older versions still read."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from bot.cogs.play import ConfirmButton, MoveButton
+from bot.ui.errors import GameButton
+
+
+async def rebuilt(cls: type[GameButton], custom_id: str) -> Any:
+    """The button discord.py would rebuild from `custom_id` after a restart."""
+    match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match is not None, custom_id
+    return await cls.from_custom_id(cast(Any, None), cast(Any, None), match)
+
+
+async def test_a_promotion_button_keeps_game_ply_move_and_position() -> None:
+    made = MoveButton(7, 2, "8h2b+", "h0a1b2c3d")
+    assert made.custom_id == "pr:7:2:8h2b+:h0a1b2c3d"
+    again = await rebuilt(MoveButton, made.custom_id)
+    assert (again.game_id, again.ply, again.usi, again.position) == (7, 2, "8h2b+", "h0a1b2c3d")
+
+
+async def test_a_button_from_before_position_marks_still_works() -> None:
+    """Buttons posted by an older version have no mark: they are judged by the ply alone."""
+    old = await rebuilt(MoveButton, "pr:7:2:8h2b")
+    assert (old.ply, old.usi, old.position) == (2, "8h2b", None)
+    confirm = await rebuilt(ConfirmButton, "cf:play:7:0:P*5e")
+    assert (confirm.action, confirm.usi, confirm.position) == ("play", "P*5e", None)
+
+
+def test_a_mark_of_digits_only_stays_text() -> None:
+    """Digit groups become ints; a position mark starts with `h` so it never does."""
+    match = MoveButton.__discord_ui_compiled_template__.fullmatch("pr:7:2:7g7f:h12345678")
+    assert match is not None and match.group("position") == "h12345678"
