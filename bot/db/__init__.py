@@ -7,6 +7,7 @@ so a PostgreSQL backend could replace this package without touching it.
 
 from .database import Database, Session
 from .errors import Conflict, DatabaseError, SchemaTooNewError
+from .forecasts import ForecastRow
 from .migrations import LATEST_VERSION
 from .preferences import PreferencesRow
 from .publications import PublicationRow
@@ -33,6 +34,7 @@ __all__ = [
     "Database",
     "DatabaseError",
     "DeadlineRow",
+    "ForecastRow",
     "GameAdvance",
     "GameRewind",
     "GameRow",

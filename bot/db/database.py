@@ -31,6 +31,7 @@ import aiosqlite
 
 from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
+from .forecasts import ForecastRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
 from .preferences import PreferenceRepository
@@ -57,6 +58,7 @@ class Session:
         self.preferences = PreferenceRepository(statements)
 
         self.takebacks = TakebackRepository(statements)
+        self.forecasts = ForecastRepository(statements)
 
 
 class Database:

@@ -184,6 +184,25 @@ _V6 = (
     )""",
 )
 
+# Conditional moves (forecasts): lines a player stores while waiting for the opponent,
+# "if they play X, I reply Y (then if Z, W ...)". `ply` is the game's ply the line starts
+# from (its first move, the opponent's, would be move `ply + 1`): a line holds only in that
+# position, so anything else that changes the game (a takeback, a move off the line) finds
+# it stale. `moves` are USI separated by spaces, an even number of them: each of the
+# opponent's moves with the reply. They live and die with the game's moves, in the same
+# transactions, so a crash never leaves a reply half played.
+_V7 = (
+    """CREATE TABLE forecasts (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        player_id INTEGER NOT NULL REFERENCES players (user_id),
+        ply INTEGER NOT NULL CHECK (ply >= 0),
+        moves TEXT NOT NULL CHECK (length(moves) >= 9),
+        created_at INTEGER NOT NULL
+    )""",
+    "CREATE INDEX forecasts_by_game ON forecasts (game_id, player_id, id)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -191,6 +210,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "server_settings: what each server chose (the language of posts)", _V4),
     Migration(5, "takebacks: the policy of challenges and games, requests, move clocks", _V5),
     Migration(6, "player_preferences: move confirmation and turn messages, per player", _V6),
+    Migration(7, "forecasts: conditional moves a player stored for the opponent's reply", _V7),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

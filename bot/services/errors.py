@@ -60,6 +60,11 @@ class TakebackRefused(ServiceError):
     """A takeback that cannot be asked or answered now; the message says why."""
 
 
+class ForecastRefused(ServiceError):
+    """A forecast line that cannot be stored: not legal along the line, too long, too
+    many, or asked on the player's own turn; the message says why."""
+
+
 class BadTakebackPolicy(ServiceError):
     """A takeback policy other than allowed or never."""
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from bot.db import Conflict, DeadlineRow, GameAdvance, MoveRow, Session
+from bot.db import Conflict, DeadlineRow, GameAdvance, GameRow, MoveRow, Session
 from rules import (
     Color,
     Game,
@@ -21,11 +21,63 @@ from rules.notation import AmbiguousMoveError, parse_move
 
 from .clocks import bank_after, due_at, reminder_at
 from .errors import AmbiguousMove, MoveRejected, PositionChanged, ServiceError
+from .forecasts import plan_reply, write_plan
 from .loading import color_name, move_text, player_ref, snapshot
 from .store import FIRST_MOVES, MOVED_ON, GameStore
 from .values import GameSnapshot, MovePreview, MoveText, PlayedMove, PlayerRef
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class _Reply:
+    """A forecast reply, worked out inside the transaction of the move that triggered it:
+    the move, how it is written, the game after it, its write and the next deadline."""
+
+    move: Move
+    text: MoveText
+    game: Game
+    advance: GameAdvance
+    outcome: Outcome | None
+    deadline: DeadlineRow | None
+    due: datetime | None
+
+
+def _reply_to(
+    row: GameRow,
+    game: Game,
+    color: Color,
+    reply: Move,
+    banks: dict[Color, timedelta],
+    now: datetime,
+) -> _Reply:
+    """The forecaster's `reply` (legal: `plan_reply` checked it) to the move `color` just
+    played at ply `row.ply + 1`, giving `game`. The reply is played the moment the
+    forecaster's turn began, so it costs their bank nothing; the mover's clock starts
+    again from now."""
+    after = game.copy()
+    after.push(reply)
+    outcome: Outcome | None = after.outcome
+    advance = GameAdvance(
+        game_id=row.id,
+        expected_ply=row.ply + 1,
+        sfen=after.position.sfen(),
+        sente_bank=banks[Color.SENTE],
+        gote_bank=banks[Color.GOTE],
+        turn_started_at=now,
+        termination=None if outcome is None else outcome.termination.value,
+        winner=None if outcome is None else color_name(outcome.winner),
+    )
+    due = None if outcome is not None else due_at(now, banks[color], row.period)
+    mover = row.sente if color is Color.SENTE else row.gote
+    deadline = None
+    if due is not None:
+        deadline = DeadlineRow(row.id, mover.user_id, due, reminder_at(now, due))
+    last = game.moves[-1] if game.moves else None
+    text = move_text(game.position, reply, last)
+    return _Reply(reply, text, after, advance, outcome, deadline, due)
+
+
 #: What "Give more time" must add to the deadline to be given: while the late player's bank
 #: lasts, a fresh period changes nothing, and a second press a moment after the first would
 #: only post the same extension again.
@@ -202,7 +254,7 @@ class Moves:
         if due is not None:
             deadline = DeadlineRow(row.id, following.user_id, due, reminder_at(now, due))
 
-        async def store(tx: Session) -> None:
+        async def store(tx: Session) -> _Reply | None:
             if not await tx.games.advance(advance):
                 raise PositionChanged(MOVED_ON)
             await tx.moves.insert(
@@ -217,15 +269,41 @@ class Moves:
                 )
             )
             await tx.takebacks.lapse(row.id, now)  # a takeback asked before this move is void
-            if deadline is not None:
-                await tx.deadlines.set(deadline)
+            # The opponent's forecast, in this same transaction (see `forecasts`).
+            reply = None
+            lines = await tx.forecasts.for_game(row.id, following.user_id)
+            if lines:
+                plan = plan_reply(lines, row.ply, move.usi(), game)
+                await write_plan(tx, plan)
+                if plan.reply is not None:
+                    reply = _reply_to(row, game, color, plan.reply, banks, now)
+                    if not await tx.games.advance(reply.advance):
+                        raise PositionChanged(MOVED_ON)
+                    await tx.moves.insert(
+                        MoveRow(
+                            row.id,
+                            row.ply + 2,
+                            plan.reply.usi(),
+                            following.user_id,
+                            now,
+                            sente_bank=banks[Color.SENTE],
+                            gote_bank=banks[Color.GOTE],
+                        )
+                    )
+            final = deadline if reply is None else reply.deadline
+            if final is not None:
+                await tx.deadlines.set(final)
             else:
                 await tx.deadlines.clear(row.id)
+            if outcome is not None or (reply is not None and reply.outcome is not None):
+                await tx.forecasts.clear(row.id)  # nothing more is played in an ended game
             if renamed is not None:
                 await tx.players.upsert(renamed, now)
+            return reply
 
         try:
-            await self._store.db.run(store)  # one round trip to the database for all of it
+            # One round trip to the database for all of it, the forecast reply included.
+            reply = await self._store.db.run(store)
         except (Conflict, PositionChanged):
             # Another coroutine or process stored a move (or ended the game) first.
             self._store.forget(row.id)
@@ -250,10 +328,7 @@ class Moves:
             deadline=deadline,
         )
         after = snapshot(stored, game, text_out)
-        self._store.remember(after)
-        if due is not None:
-            self._store.deadline_set(due)
-        return PlayedMove(
+        played = PlayedMove(
             game=after,
             move=text_out,
             mover=player_ref(row, color),
@@ -261,6 +336,38 @@ class Moves:
             outcome=outcome,
             next_player=None if outcome is not None else following,
             deadline=due,
+        )
+        if reply is not None:
+            played = replace(played, forecast=self._replied(stored, reply, color))
+            due = reply.due
+        self._store.remember(played.latest)
+        if due is not None:
+            self._store.deadline_set(due)
+        return played
+
+    @staticmethod
+    def _replied(stored: GameRow, reply: _Reply, color: Color) -> PlayedMove:
+        """The forecast reply as played: the game after it, and the mover (`color`, whose
+        move triggered it) to move again."""
+        ended = reply.outcome is not None
+        row = replace(
+            stored,
+            ply=stored.ply + 1,
+            sfen=reply.advance.sfen,
+            status="finished" if ended else "active",
+            termination=reply.advance.termination,
+            winner=reply.advance.winner,
+            finished_at=reply.advance.turn_started_at if ended else None,
+            deadline=reply.deadline,
+        )
+        return PlayedMove(
+            game=snapshot(row, reply.game, reply.text),
+            move=reply.text,
+            mover=player_ref(row, color.opponent),
+            check=reply.game.position.is_check(),
+            outcome=reply.outcome,
+            next_player=None if ended else player_ref(row, color),
+            deadline=reply.due,
         )
 
     # ----------------------------------------------------------------- ending and time

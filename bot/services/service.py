@@ -16,6 +16,7 @@ from bot.db import Database
 from .challenges import Challenges
 from .deadlines import Deadlines
 from .exports import Exports
+from .forecasts import Forecasts
 from .games import Games
 from .impasse import Impasse
 from .moves import Moves
@@ -54,6 +55,7 @@ class GameService:
         self.challenges = Challenges(self.store)
         self.impasse = Impasse(self.store)
         self.takebacks = Takebacks(self.store)
+        self.forecasts = Forecasts(self.store)
         self.exports = Exports(self.store)
         self.deadlines = Deadlines(self.store, self.challenges)
         self.servers = Servers(self.store)

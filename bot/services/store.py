@@ -296,6 +296,7 @@ class GameStore:
             if done:
                 await tx.deadlines.clear(row.id)
                 await tx.takebacks.lapse(row.id, at)  # nothing is taken back in an ended game
+                await tx.forecasts.clear(row.id)  # nor played by forecast
             return done
 
         done = await self.db.run(store)

@@ -208,6 +208,8 @@ class Takebacks:
             await tx.moves.delete_after(row.id, back_to)
             if not await tx.takebacks.answer(request.id, "accepted", now):
                 raise _Lost
+            # Forecast lines were checked from a position that no longer stands.
+            await tx.forecasts.clear(row.id)
             bank = sente_bank if asker_color is Color.SENTE else gote_bank
             due = due_at(now, bank, row.period)
             if due is None:

@@ -169,6 +169,37 @@ class PlayedMove:
     outcome: Outcome | None
     next_player: PlayerRef | None
     deadline: datetime | None
+    #: The forecaster's reply the bot played at once because this move matched one of
+    #: their forecast lines; its `game` is the game as it now stands (this one's `game`
+    #: is the position between the two moves, for the board of this move).
+    forecast: PlayedMove | None = None
+
+    @property
+    def latest(self) -> GameSnapshot:
+        """The game as it stands after this move and the forecast reply it triggered."""
+        return self.game if self.forecast is None else self.forecast.game
+
+
+@dataclass(frozen=True, slots=True)
+class ForecastLine:
+    """One stored forecast line: the opponent's move first, then the reply, and so on,
+    written as they would be played from the game as it stands."""
+
+    id: int
+    ply: int  # the game's ply the line starts from
+    moves: tuple[MoveText, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Forecast:
+    """A player's forecast lines in one game (the answer to adding, or listing, them):
+    the game, the player's colour, their lines oldest first, and how many older lines a
+    new one replaced."""
+
+    game: GameSnapshot
+    color: Color
+    lines: tuple[ForecastLine, ...]
+    replaced: int = 0
 
 
 @dataclass(frozen=True, slots=True)

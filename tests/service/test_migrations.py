@@ -44,6 +44,7 @@ EXPECTED_COLUMNS = {
         "id", "game_id", "asked_by", "ply", "plies", "moves", "status", "requested_at",
         "answered_at",
     ],
+    "forecasts": ["id", "game_id", "player_id", "ply", "moves", "created_at"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -56,6 +57,7 @@ EXPECTED_INDEXES = {
     "deadlines_by_reminder",
     "takebacks_by_game",
     "takebacks_one_pending",
+    "forecasts_by_game",
 }
 
 
