@@ -36,6 +36,7 @@ EXTENSIONS = (
     "bot.cogs.endings",
     "bot.cogs.impasse",
     "bot.cogs.takebacks",
+    "bot.cogs.forecasts",
     "bot.cogs.announcements",
     "bot.cogs.exports",
     "bot.cogs.help",

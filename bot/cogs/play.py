@@ -19,7 +19,7 @@ before it counts.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -186,8 +186,28 @@ async def play(
     log.info("game %s ply %s: %s", played.game.id, played.game.ply, played.move.usi)
     try:
         await _announce(bot, reply, played)
-    finally:  # after the thread's post, and even if it failed: the move is stored
-        bot.turn_messages.turn_began(played.game, by=user.user_id)
+        await _announce_forecast(bot, played)
+    finally:  # after the thread's posts, and even if they failed: the moves are stored
+        if played.forecast is None:
+            bot.turn_messages.turn_began(played.game, by=user.user_id)
+        else:  # the forecast reply began the mover's turn again, which they did not see
+            bot.turn_messages.turn_began(played.latest)
+
+
+async def _announce_forecast(bot: GameBot, played: PlayedMove) -> None:
+    """The forecaster's reply, if the move triggered one: its board in the thread, after
+    the move's own (the same coroutine posts both, so they come in order)."""
+    answer = played.forecast
+    if answer is None:
+        return
+    log.info("game %s ply %s: %s by forecast", answer.game.id, answer.game.ply, answer.move.usi)
+    await post_board(
+        bot,
+        answer.game,
+        lambda lang: text.forecast_played_text(lang, answer),
+        ping=answer.next_player,
+    )
+    await _note_ending(bot, answer)
 
 
 async def _ask_to_confirm(reply: Reply, unconfirmed: _Unconfirmed) -> None:
@@ -253,8 +273,15 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
             reader, played.move, posted_in=None if where == interaction.channel_id else where
         )
         await send_ephemeral(interaction, note)
-    await post_board(bot, game, lambda lang: text.move_text(lang, played), ping=played.next_player)
+    shown = _as_posted(played)
+    await post_board(bot, game, lambda lang: text.move_text(lang, shown), ping=shown.next_player)
     await _note_ending(bot, played)
+
+
+def _as_posted(played: PlayedMove) -> PlayedMove:
+    """The move as its own post tells it: when a forecast reply followed at once, the
+    player it names as next has already moved, so the post names (and pings) no one."""
+    return played if played.forecast is None else replace(played, next_player=None)
 
 
 async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> bool:
@@ -269,8 +296,9 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
             note = text.played_note(reader_language(interaction), played.move)
             await reply.send(note, ephemeral=True)
             return False
-        content = text.move_text(lang, played)
-        await reply.send(content, file=board, allowed_mentions=pings(played.next_player))
+        shown = _as_posted(played)
+        content = text.move_text(lang, shown)
+        await reply.send(content, file=board, allowed_mentions=pings(shown.next_player))
     except discord.HTTPException as error:
         if error.code != ALREADY_ANSWERED:
             log.warning("could not answer game %s's move; posting it", game_id, exc_info=True)

@@ -24,6 +24,7 @@ from babel.units import format_unit
 from bot.services import (
     Challenge,
     ChooseGame,
+    Forecast,
     GameSnapshot,
     GameSummary,
     ImpasseReport,
@@ -753,6 +754,69 @@ def takeback_declined(lang: str, takeback: Takeback) -> str:
     )
 
 
+def forecast_played_text(lang: str, reply: PlayedMove) -> str:
+    """Posted in the thread with the board after a forecast reply (予約手): the move,
+    said to be the forecaster's conditional move, and who is to move now."""
+    _ = translator(lang)
+    game = reply.game
+    color = game.color_of(reply.mover.user_id) or Color.SENTE
+    first = _("{ply}. {move} by {player}, played by forecast.").format(
+        ply=game.ply, move=_move_echo(lang, color, reply.move), player=safe(reply.mover.name)
+    )
+    if reply.outcome is not None:
+        return f"{first}\n{outcome_text(lang, reply.outcome, game)}"
+    lines = [first + (" " + _("Check!") if reply.check else "")]
+    if reply.next_player is not None:
+        lines.append(to_move_text(lang, reply.next_player, reply.deadline, ping=True))
+    return "\n".join(lines)
+
+
+def forecast_line_text(lang: str, forecast: Forecast, moves: tuple[MoveText, ...]) -> str:
+    """One forecast line as the player reads it: each of the opponent's moves with the
+    reply, ☖３四歩 → ☗２六歩, pairs separated by commas."""
+    _ = translator(lang)
+    mine, theirs = forecast.color, forecast.color.opponent
+    pairs = [
+        f"{_move_echo(lang, theirs, moves[i])} → {_move_echo(lang, mine, moves[i + 1])}"
+        for i in range(0, len(moves) - 1, 2)
+    ]
+    return _(", ").join(pairs)
+
+
+def forecast_text(
+    lang: str, forecast: Forecast, *, added: bool = False, cleared: int | None = None
+) -> str:
+    """The private answer to `/forecast`: what was done (a line stored, lines cleared),
+    then the player's lines in the game as they now stand."""
+    _ = translator(lang)
+    game_id = forecast.game.id
+    lines = []
+    if cleared is not None:
+        lines.append(
+            _("Cleared your forecasts in game {id} ({count}).").format(id=game_id, count=cleared)
+        )
+    if added:
+        lines.append(_("Forecast stored."))
+        if forecast.replaced:
+            lines.append(
+                _("It replaces {count} older line(s) that answered differently.").format(
+                    count=forecast.replaced
+                )
+            )
+    if not forecast.lines:
+        lines.append(
+            _(
+                "You have no forecasts in game {id}. While you wait, add a line with /forecast:"
+                " your opponent's move, then your reply, e.g. 3c3d 2g2f."
+            ).format(id=game_id)
+        )
+        return "\n".join(lines)
+    lines.append(_("Your forecasts in game {id} (only you see them):").format(id=game_id))
+    for number, line in enumerate(forecast.lines, start=1):
+        lines.append(f"{number}. {forecast_line_text(lang, forecast, line.moves)}")
+    return "\n".join(lines)
+
+
 def export_caption(lang: str, game_id: int, fmt: str, link: str) -> str:
     """Above an exported record: which game and format, and the analysis link if it fits."""
     _ = translator(lang)
@@ -825,6 +889,7 @@ COMMANDS = {
     "language": "Set the language of the bot's posts in this server.",
     "preferences": "Your own settings: confirm moves, a direct message on your turn.",
     "takeback": "Ask your opponent to take back your last move.",
+    "forecast": "Forecasts: replies played for you if your opponent plays what you expect.",
 }
 OPTIONS = {
     "opponent": "The member you want to play",
@@ -843,6 +908,8 @@ OPTIONS = {
     "confirm": "Show the board after your move and ask before playing it (default: off)",
     "turn_message": "A direct message when it becomes your turn (default: off)",
     "takebacks": "May a player ask to take back a move (default: allowed)",
+    "line": "Their move, then your reply (more pairs may follow), e.g. 3c3d 2g2f",
+    "clear": "Clear your forecasts in this game first (default: no)",
 }
 COLOR_NAMES = {
     "random": "Random",
