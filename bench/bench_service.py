@@ -10,7 +10,10 @@ at random, it measures:
   them, parse the move, validate, store it, decide the outcome);
 * `play` warm: the game was just shown (`get_game`), as when a player looks at
   the board and then moves; its replay is cached;
-* `get_game` cold and warm: loading a game with its position.
+* `get_game` cold and warm: loading a game with its position;
+* `play` triggering a forecast: a warm game whose waiting player stored a line for the
+  move played, so the same call also plays the reply (the issue's target: at most twice
+  a plain warm `play`, measured in the same run; the ratio is printed).
 
 The move texts are a mix of USI, Western and Japanese. It prints the median and
 99th percentile of each, and the database size. Target: `play` p99 <= 20 ms.
@@ -38,7 +41,7 @@ from bot.db import BulkGame, Database, DeadlineRow, MoveRow, NewGame, PlayerRow
 from bot.services import GameService
 from bot.services.clocks import reminder_at
 from rules import Game, Handicap
-from rules.notation import format_move
+from rules.notation import format_move, parse_move
 
 MAX_PLIES = 150
 PLAYERS = 400
@@ -154,8 +157,9 @@ def report(name: str, samples: list[float]) -> None:
 async def measure(db: Database, playouts: dict[int, Playout], samples: int, seed: int) -> None:
     rng = random.Random(seed)
     active = [game_id for game_id, p in playouts.items() if p.next_move is not None]
-    chosen = rng.sample(active, min(len(active), 2 * samples))
-    cold_ids, warm_ids = chosen[:samples], chosen[samples:]
+    chosen = rng.sample(active, min(len(active), 3 * samples))
+    cold_ids, warm_ids = chosen[:samples], chosen[samples : 2 * samples]
+    forecast_ids = chosen[2 * samples :]
     service = GameService(db, clock=lambda: NOW, cache_size=4 * samples)
     load_cold: list[float] = []
     load_warm: list[float] = []
@@ -174,11 +178,41 @@ async def measure(db: Database, playouts: dict[int, Playout], samples: int, seed
         text = playouts[game_id].next_move
         assert mover is not None and text is not None
         await timed(play_warm, service.moves.play(game_id, mover.user_id, text))
+    play_forecast: list[float] = []
+    for game_id in forecast_ids:
+        line = await forecast_for(service, game_id, playouts[game_id], rng)
+        if line is None:
+            continue  # the move ends the game: nothing to answer
+        mover_id, move_text = line
+        await service.games.get(game_id)  # warm, as for `play_warm`
+        await timed(play_forecast, service.moves.play(game_id, mover_id, move_text))
     report("play (cold game)", play_cold)
     report("play (warm game)", play_warm)
     report("play (all)", play_cold + play_warm)
     report("get_game (cold)", load_cold)
     report("get_game (warm)", load_warm)
+    report("play + forecast reply", play_forecast)
+    ratio = statistics.median(play_forecast) / statistics.median(play_warm)
+    print(f"forecast reply / plain warm play (medians): {ratio:.2f}x (target <= 2x)")
+
+
+async def forecast_for(
+    service: GameService, game_id: int, playout: Playout, rng: random.Random
+) -> tuple[int, str] | None:
+    """Store, for the player waiting in `game_id`, a line answering the playout's next move
+    with a random legal reply; the mover's id and the move's text (None if the move ends
+    the game)."""
+    snapshot = await service.games.get(game_id)
+    assert snapshot.to_move is not None and playout.next_move is not None
+    waiting = snapshot.opponent_of(snapshot.to_move.user_id)
+    game = snapshot.game.copy()
+    move = parse_move(game.position, playout.next_move, last_move=snapshot.last_move)
+    game.push(move)
+    if game.outcome is not None:
+        return None
+    reply = rng.choice(game.position.legal_moves())
+    await service.forecasts.add(game_id, waiting.user_id, f"{move.usi()} {reply.usi()}")
+    return snapshot.to_move.user_id, playout.next_move
 
 
 async def main() -> None:
