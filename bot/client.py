@@ -41,6 +41,7 @@ EXTENSIONS = (
     "bot.cogs.help",
     "bot.cogs.settings",
     "bot.cogs.preferences",
+    "bot.cogs.notes",
 )
 WARM_UP_GAMES = 200
 

@@ -8,6 +8,7 @@ so a PostgreSQL backend could replace this package without touching it.
 from .database import Database, Session
 from .errors import Conflict, DatabaseError, SchemaTooNewError
 from .migrations import LATEST_VERSION
+from .notes import NoteRow
 from .preferences import PreferencesRow
 from .publications import PublicationRow
 from .rows import (
@@ -40,6 +41,7 @@ __all__ = [
     "NewChallenge",
     "NewGame",
     "NewTakeback",
+    "NoteRow",
     "PlayerRow",
     "PreferencesRow",
     "PublicationRow",

@@ -33,6 +33,7 @@ from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
+from .notes import NoteRepository
 from .preferences import PreferenceRepository
 from .publications import PublicationRepository
 from .rows import to_us
@@ -55,6 +56,7 @@ class Session:
         self.publications = PublicationRepository(statements)
         self.servers = ServerRepository(statements)
         self.preferences = PreferenceRepository(statements)
+        self.notes = NoteRepository(statements)
 
         self.takebacks = TakebackRepository(statements)
 

@@ -184,6 +184,22 @@ _V6 = (
     )""",
 )
 
+# Private notes on games: each member's own, on any game of the server (a spectator studying a
+# game too), never shown to anyone else. `ply` is the game's ply when the note was written, so
+# the author's own export writes it after that move. The author needs no row in `players`
+# (a spectator never played); the notes go with their game.
+_V8 = (
+    """CREATE TABLE notes (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        author_id INTEGER NOT NULL,
+        ply INTEGER NOT NULL CHECK (ply >= 0),
+        body TEXT NOT NULL CHECK (length(body) BETWEEN 1 AND 1000),
+        written_at INTEGER NOT NULL
+    )""",
+    "CREATE INDEX notes_by_author ON notes (game_id, author_id, id)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -191,6 +207,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "server_settings: what each server chose (the language of posts)", _V4),
     Migration(5, "takebacks: the policy of challenges and games, requests, move clocks", _V5),
     Migration(6, "player_preferences: move confirmation and turn messages, per player", _V6),
+    Migration(8, "notes: private notes on games, each member's own", _V8),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

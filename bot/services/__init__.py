@@ -18,6 +18,7 @@ from .errors import (
     ImpasseRefused,
     MoveRejected,
     NotAPlayer,
+    NoteRefused,
     NotFound,
     NotYourTurn,
     PositionChanged,
@@ -25,6 +26,7 @@ from .errors import (
     TakebackRefused,
 )
 from .exports import FORMATS
+from .notes import MAX_NOTE_LENGTH, MAX_NOTES
 from .service import GameService
 from .values import (
     Challenge,
@@ -36,6 +38,7 @@ from .values import (
     ImpasseRule,
     MovePreview,
     MoveText,
+    Note,
     PlayedMove,
     PlayerRef,
     Preferences,
@@ -46,6 +49,8 @@ from .values import (
 
 __all__ = [
     "FORMATS",
+    "MAX_NOTES",
+    "MAX_NOTE_LENGTH",
     "PRESETS",
     "AmbiguousMove",
     "BadImpasseRule",
@@ -69,6 +74,8 @@ __all__ = [
     "NotAPlayer",
     "NotFound",
     "NotYourTurn",
+    "Note",
+    "NoteRefused",
     "PlayedMove",
     "PlayerRef",
     "PositionChanged",

@@ -60,6 +60,10 @@ class TakebackRefused(ServiceError):
     """A takeback that cannot be asked or answered now; the message says why."""
 
 
+class NoteRefused(ServiceError):
+    """A note that cannot be written or deleted: empty, too long, one too many, not theirs."""
+
+
 class BadTakebackPolicy(ServiceError):
     """A takeback policy other than allowed or never."""
 

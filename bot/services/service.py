@@ -19,6 +19,7 @@ from .exports import Exports
 from .games import Games
 from .impasse import Impasse
 from .moves import Moves
+from .notes import Notes
 from .preferences import PlayerPreferences
 from .servers import Servers
 from .store import GameStore, utc_now
@@ -54,7 +55,8 @@ class GameService:
         self.challenges = Challenges(self.store)
         self.impasse = Impasse(self.store)
         self.takebacks = Takebacks(self.store)
-        self.exports = Exports(self.store)
+        self.notes = Notes(self.store)
+        self.exports = Exports(self.store, self.notes)
         self.deadlines = Deadlines(self.store, self.challenges)
         self.servers = Servers(self.store)
         self.preferences = PlayerPreferences(self.store)

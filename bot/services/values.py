@@ -259,6 +259,18 @@ class ExportFile:
     analysis_url: str
 
 
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A member's private note on a game: written at `ply` (the game's ply then), shown to
+    its author only."""
+
+    id: int
+    game_id: int
+    ply: int
+    text: str
+    written_at: datetime
+
+
 class GameEvents(Protocol):
     """What the deadline task reports; the Discord layer posts it in the game's thread."""
 

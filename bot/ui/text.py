@@ -29,6 +29,7 @@ from bot.services import (
     ImpasseReport,
     ImpasseRule,
     MoveText,
+    Note,
     PlayedMove,
     PlayerRef,
     Preferences,
@@ -531,7 +532,9 @@ Start typing and pick from the suggestions. If a move is ambiguous the bot asks.
 `/jishogi` shows the impasse count, `/export` gives the record (KIF, KI2, CSA, SFEN, USI) \
 and an analysis link. `/language` sets the language of the bot's posts in this server.
 `/preferences`: confirm each move on its board first, and a direct message on your turn. \
-`/takeback` asks your opponent to take back your last move.
+`/takeback` asks your opponent to take back your last move. \
+`/note` keeps a private note on any game, `/notes` lists them; your private `/export` \
+carries them.
 **Rules in brief:** checkmate wins; a player with no legal move loses; a pawn drop may not \
 give checkmate; no two unpromoted pawns of yours on one file; pieces that could never move \
 again must promote. The same position four times is a draw (sennichite), unless one player \
@@ -762,6 +765,47 @@ def export_caption(lang: str, game_id: int, fmt: str, link: str) -> str:
     return text
 
 
+def note_saved(lang: str, note: Note) -> str:
+    """The private answer to `/note`: where the note was stored and who can see it."""
+    _ = translator(lang)
+    return _(
+        "Note {number} saved at move {ply}. Only you can see it: `/notes` lists your notes, "
+        "and your private `/export` carries them as comments."
+    ).format(number=note.id, ply=note.ply)
+
+
+#: How much of each note `/notes` shows: fifty full notes would not fit in one message.
+NOTE_PREVIEW = 200
+
+
+def notes_text(lang: str, game_id: int, notes: list[Note], *, deleted: int | None) -> str:
+    """`/notes`: the member's own notes on a game, each with its number and move, after
+    saying how many were just deleted (`deleted`)."""
+    _ = translator(lang)
+    lines = []
+    if deleted is not None:
+        lines.append(_("Deleted {count} of your notes.").format(count=deleted))
+    if not notes:
+        lines.append(
+            _("You have no notes on game {id}. Write one with `/note`.").format(id=game_id)
+        )
+        return "\n".join(lines)
+    lines.append(_("Your notes on game {id} (only you can see them):").format(id=game_id))
+    for note in notes:
+        body = " ".join(note.text.split())
+        if len(body) > NOTE_PREVIEW:
+            body = body[: NOTE_PREVIEW - 1] + "…"
+        lines.append(
+            _("• {number} (move {ply}): {text}").format(
+                number=note.id, ply=note.ply, text=safe(body)
+            )
+        )
+    lines.append(
+        _("Delete one with `/notes delete:<number>` (0 deletes all); `/export` gives them whole.")
+    )
+    return truncate("\n".join(lines))
+
+
 def game_choice(lang: str, game: GameSummary) -> str:
     """One game among the suggestions of a `game` option."""
     _ = translator(lang)
@@ -825,6 +869,8 @@ COMMANDS = {
     "language": "Set the language of the bot's posts in this server.",
     "preferences": "Your own settings: confirm moves, a direct message on your turn.",
     "takeback": "Ask your opponent to take back your last move.",
+    "note": "Write a private note on a game, at its current move.",
+    "notes": "List or delete your private notes on a game.",
 }
 OPTIONS = {
     "opponent": "The member you want to play",
@@ -843,6 +889,8 @@ OPTIONS = {
     "confirm": "Show the board after your move and ask before playing it (default: off)",
     "turn_message": "A direct message when it becomes your turn (default: off)",
     "takebacks": "May a player ask to take back a move (default: allowed)",
+    "note_text": "Your note; only you will see it (up to 1,000 characters)",
+    "delete": "The number of a note to delete (0: all your notes on this game)",
 }
 COLOR_NAMES = {
     "random": "Random",

@@ -44,6 +44,7 @@ EXPECTED_COLUMNS = {
         "id", "game_id", "asked_by", "ply", "plies", "moves", "status", "requested_at",
         "answered_at",
     ],
+    "notes": ["id", "game_id", "author_id", "ply", "body", "written_at"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -56,6 +57,7 @@ EXPECTED_INDEXES = {
     "deadlines_by_reminder",
     "takebacks_by_game",
     "takebacks_one_pending",
+    "notes_by_author",
 }
 
 
