@@ -12,7 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.services import MAX_NOTE_LENGTH
+from bot.services import MAX_NOTE_LENGTH, note_number
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, game_meant, server_of
@@ -50,17 +50,18 @@ class NotesFeature(Feature):
         self,
         interaction: discord.Interaction[Any],
         game: GameArg | None = None,
-        delete: app_commands.Range[int, 0] | None = None,
+        delete: str | None = None,
     ) -> None:
         """List the member's notes on the game, privately; with `delete`, first delete
-        that note (0: all of them)."""
+        that note (`all`, or 0: all of them)."""
         guild_id = server_of(interaction)
         game_id = await game_meant(self.bot, interaction, game)
         notes = self.bot.service.notes
         user_id = interaction.user.id
         deleted = None
         if delete is not None:
-            deleted = await notes.delete(game_id, user_id, delete or None, guild_id=guild_id)
+            number = note_number(delete)
+            deleted = await notes.delete(game_id, user_id, number, guild_id=guild_id)
             log.info("game %s: %s notes deleted", game_id, deleted)
         kept = await notes.of(game_id, user_id, guild_id=guild_id)
         lang = reader_language(interaction)

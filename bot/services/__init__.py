@@ -26,7 +26,7 @@ from .errors import (
     TakebackRefused,
 )
 from .exports import FORMATS
-from .notes import MAX_NOTE_LENGTH, MAX_NOTES
+from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
 from .service import GameService
 from .values import (
     Challenge,
@@ -86,4 +86,5 @@ __all__ = [
     "TakebackRefused",
     "TakebackRequest",
     "TimeControl",
+    "note_number",
 ]

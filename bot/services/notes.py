@@ -9,6 +9,8 @@ what one member asks about can only ever be their own notes.
 
 from __future__ import annotations
 
+import unicodedata
+
 from bot.db import NoteRow, Session
 from rules import Sentence
 
@@ -22,6 +24,27 @@ MAX_NOTE_LENGTH = 1000
 #: Notes per member per game: more than a careful annotator writes on one game, few
 #: enough that the list of them stays readable and one member cannot fill the database.
 MAX_NOTES = 50
+
+
+#: What a member types for every one of their notes on a game.
+ALL_NOTES = {"all", "0", "すべて", "全部", "全て"}
+
+
+def note_number(typed: str) -> int | None:
+    """A note's number as a member types it (`12`, `#12`, `１２`), None for all of their
+    notes on the game (`all`, `すべて`); refused otherwise.
+
+    >>> note_number("#１２"), note_number("すべて")
+    (12, None)
+    """
+    text = unicodedata.normalize("NFKC", typed).strip().lower().lstrip("#")
+    if text in ALL_NOTES:
+        return None
+    if not text.isdigit() or len(text) > 18:
+        raise NoteRefused(
+            Sentence("Give the number of a note as /notes lists it, e.g. 12, or all.")
+        )
+    return int(text)
 
 
 def _note(row: NoteRow) -> Note:

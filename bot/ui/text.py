@@ -801,7 +801,7 @@ def notes_text(lang: str, game_id: int, notes: list[Note], *, deleted: int | Non
             )
         )
     lines.append(
-        _("Delete one with `/notes delete:<number>` (0 deletes all); `/export` gives them whole.")
+        _("Delete one with `/notes delete:<number>` or all of them with `/notes delete:all`.")
     )
     return truncate("\n".join(lines))
 
@@ -890,7 +890,7 @@ OPTIONS = {
     "turn_message": "A direct message when it becomes your turn (default: off)",
     "takebacks": "May a player ask to take back a move (default: allowed)",
     "note_text": "Your note; only you will see it (up to 1,000 characters)",
-    "delete": "The number of a note to delete (0: all your notes on this game)",
+    "delete": "The number of a note to delete, or all (all your notes on this game)",
 }
 COLOR_NAMES = {
     "random": "Random",
