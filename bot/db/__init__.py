@@ -12,6 +12,7 @@ from .notes import NoteRow
 from .preferences import PreferencesRow
 from .publications import PublicationRow
 from .rows import (
+    AwayRow,
     BulkGame,
     ChallengeRow,
     DeadlineRow,
@@ -24,10 +25,12 @@ from .rows import (
     NewTakeback,
     PlayerRow,
     TakebackRow,
+    VacationRow,
 )
 
 __all__ = [
     "LATEST_VERSION",
+    "AwayRow",
     "BulkGame",
     "ChallengeRow",
     "Conflict",
@@ -48,4 +51,5 @@ __all__ = [
     "SchemaTooNewError",
     "Session",
     "TakebackRow",
+    "VacationRow",
 ]

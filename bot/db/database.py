@@ -39,6 +39,7 @@ from .publications import PublicationRepository
 from .rows import to_us
 from .servers import ServerRepository
 from .takebacks import TakebackRepository
+from .vacations import VacationRepository
 
 BUSY_TIMEOUT_MS = 5_000
 T = TypeVar("T")
@@ -57,6 +58,7 @@ class Session:
         self.servers = ServerRepository(statements)
         self.preferences = PreferenceRepository(statements)
         self.notes = NoteRepository(statements)
+        self.vacations = VacationRepository(statements)
 
         self.takebacks = TakebackRepository(statements)
 

@@ -200,6 +200,22 @@ _V8 = (
     "CREATE INDEX notes_by_author ON notes (game_id, author_id, id)",
 )
 
+# Vacations: a player's clocks stand still while one is under way. `ends_by` is when the
+# year's allowance runs out (the vacation ends then by itself, also if the bot was down);
+# `ended_at` is when it did end, NULL while it goes on. One open vacation per player
+# (the partial unique index), whatever races. No row in `players` is needed.
+_V9 = (
+    """CREATE TABLE vacations (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        ends_by INTEGER NOT NULL CHECK (ends_by > started_at),
+        ended_at INTEGER CHECK (ended_at IS NULL OR ended_at BETWEEN started_at AND ends_by)
+    )""",
+    "CREATE UNIQUE INDEX vacations_one_open ON vacations (user_id) WHERE ended_at IS NULL",
+    "CREATE INDEX vacations_by_user ON vacations (user_id, started_at)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -208,6 +224,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "takebacks: the policy of challenges and games, requests, move clocks", _V5),
     Migration(6, "player_preferences: move confirmation and turn messages, per player", _V6),
     Migration(8, "notes: private notes on games, each member's own", _V8),
+    Migration(9, "vacations: players' clocks paused, within a yearly allowance", _V9),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -28,6 +28,7 @@ from .errors import (
 from .exports import FORMATS
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
 from .service import GameService
+from .vacations import ALLOWANCE, VacationRefused
 from .values import (
     Challenge,
     ExportFile,
@@ -45,9 +46,13 @@ from .values import (
     Takeback,
     TakebackPolicy,
     TakebackRequest,
+    Vacation,
+    VacationChange,
+    VacationStatus,
 )
 
 __all__ = [
+    "ALLOWANCE",
     "FORMATS",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
@@ -86,5 +91,9 @@ __all__ = [
     "TakebackRefused",
     "TakebackRequest",
     "TimeControl",
+    "Vacation",
+    "VacationChange",
+    "VacationRefused",
+    "VacationStatus",
     "note_number",
 ]

@@ -24,6 +24,7 @@ from .preferences import PlayerPreferences
 from .servers import Servers
 from .store import GameStore, utc_now
 from .takebacks import Takebacks
+from .vacations import Vacations
 from .values import GameEvents
 
 
@@ -57,7 +58,8 @@ class GameService:
         self.takebacks = Takebacks(self.store)
         self.notes = Notes(self.store)
         self.exports = Exports(self.store, self.notes)
-        self.deadlines = Deadlines(self.store, self.challenges)
+        self.vacations = Vacations(self.store)
+        self.deadlines = Deadlines(self.store, self.challenges, self.vacations)
         self.servers = Servers(self.store)
         self.preferences = PlayerPreferences(self.store)
 
