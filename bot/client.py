@@ -42,6 +42,7 @@ EXTENSIONS = (
     "bot.cogs.settings",
     "bot.cogs.preferences",
     "bot.cogs.notes",
+    "bot.cogs.vacations",
 )
 WARM_UP_GAMES = 200
 
