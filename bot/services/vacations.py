@@ -31,9 +31,10 @@ from .values import GameSnapshot, Vacation, VacationChange, VacationStatus
 
 log = logging.getLogger(__name__)
 
-#: Days of vacation per player per calendar year. Correspondence chess sites give about
-#: this much: ICCF 45 days a year, chess.com and lichess-style sites' "vacation" a few
-#: weeks; two weeks covers a holiday without letting a player stall a game for months.
+#: Vacation per player per calendar year. Correspondence chess gives players a yearly
+#: leave of this order (ICCF's rules allow 45 days a year in tournament play; casual
+#: correspondence sites give a few weeks); two weeks covers a holiday without letting a
+#: player stall a casual game for months. One constant, so a server could change it.
 ALLOWANCE = timedelta(days=14)
 #: What a vacation is counted in (see the module's docstring).
 UNIT = HOUR
