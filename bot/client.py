@@ -42,6 +42,8 @@ EXTENSIONS = (
     "bot.cogs.help",
     "bot.cogs.settings",
     "bot.cogs.preferences",
+    "bot.cogs.notes",
+    "bot.cogs.vacations",
 )
 WARM_UP_GAMES = 200
 

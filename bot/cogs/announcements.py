@@ -12,14 +12,14 @@ from typing import Any
 
 import discord
 
-from bot.services import Challenge, GameSnapshot
+from bot.services import Challenge, GameSnapshot, VacationChange
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import server_of
 from bot.ui.replies import reader_language, send_ephemeral
-from bot.ui.threads import announce_end, game_channel, post_to_game
+from bot.ui.threads import announce_end, game_channel, post_to_game, tell_vacation
 from rules import Termination
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,11 @@ class Announcer:
             ping=game.to_move,
             view=lambda lang: view_of(GiveTimeButton(game.id, lang)),
         )
+
+    async def vacation_ended(self, change: VacationChange) -> None:
+        """A vacation ran out by itself: each of the player's games hears it."""
+        log.info("player %s: vacation ran out", change.vacation.user_id)
+        await tell_vacation(self.bot, change)
 
     async def challenge_expired(self, challenge: Challenge) -> None:
         """Close the expired challenge's message: its buttons go, the reason shows."""

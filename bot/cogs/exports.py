@@ -35,12 +35,17 @@ class ExportFeature(Feature):
         public: bool | None = None,
     ) -> None:
         """The record as an attachment with the analysis link if it fits; public for the
-        game's players, private for others unless they ask."""
+        game's players, private for others unless they ask. A private record carries the
+        asker's own notes as comments; a public one never carries any."""
         guild_id = server_of(interaction)
         game_id = await game_meant(self.bot, interaction, game)
-        exported = await self.bot.service.exports.file(game_id, format, guild_id=guild_id)
         shown = await self.bot.service.games.get(game_id, guild_id=guild_id)
         publicly = shown_publicly(interaction, shown, public)
+        # The asker's private notes go only into a record nobody else will see.
+        notes_of = None if publicly else interaction.user.id
+        exported = await self.bot.service.exports.file(
+            game_id, format, guild_id=guild_id, notes_of=notes_of
+        )
         data = io.BytesIO(exported.content.encode("utf-8"))
         file = discord.File(data, filename=exported.filename)
         lang = await answer_language(self.bot, interaction, public=publicly)

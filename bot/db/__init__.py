@@ -9,9 +9,11 @@ from .database import Database, Session
 from .errors import Conflict, DatabaseError, SchemaTooNewError
 from .forecasts import ForecastRow
 from .migrations import LATEST_VERSION
+from .notes import NoteRow
 from .preferences import PreferencesRow
 from .publications import PublicationRow
 from .rows import (
+    AwayRow,
     BulkGame,
     ChallengeRow,
     DeadlineRow,
@@ -24,10 +26,12 @@ from .rows import (
     NewTakeback,
     PlayerRow,
     TakebackRow,
+    VacationRow,
 )
 
 __all__ = [
     "LATEST_VERSION",
+    "AwayRow",
     "BulkGame",
     "ChallengeRow",
     "Conflict",
@@ -42,10 +46,12 @@ __all__ = [
     "NewChallenge",
     "NewGame",
     "NewTakeback",
+    "NoteRow",
     "PlayerRow",
     "PreferencesRow",
     "PublicationRow",
     "SchemaTooNewError",
     "Session",
     "TakebackRow",
+    "VacationRow",
 ]

@@ -34,11 +34,13 @@ from .challenges import ChallengeRepository, PlayerRepository
 from .forecasts import ForecastRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
+from .notes import NoteRepository
 from .preferences import PreferenceRepository
 from .publications import PublicationRepository
 from .rows import to_us
 from .servers import ServerRepository
 from .takebacks import TakebackRepository
+from .vacations import VacationRepository
 
 BUSY_TIMEOUT_MS = 5_000
 T = TypeVar("T")
@@ -56,6 +58,8 @@ class Session:
         self.publications = PublicationRepository(statements)
         self.servers = ServerRepository(statements)
         self.preferences = PreferenceRepository(statements)
+        self.notes = NoteRepository(statements)
+        self.vacations = VacationRepository(statements)
 
         self.takebacks = TakebackRepository(statements)
         self.forecasts = ForecastRepository(statements)

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from .base import Repository, Row
 from .rows import (
+    AwayRow,
     BulkGame,
     DeadlineRow,
     GameAdvance,
@@ -33,12 +34,21 @@ _GAME_COLUMNS = """
     g.handicap, g.start_sfen, g.bank_us, g.period_us, g.impasse_rule,
     g.status, g.termination, g.winner, g.ply, g.sfen, g.sente_bank_us, g.gote_bank_us,
     g.turn_started_at, g.count_proposed_by, g.started_at, g.finished_at,
-    d.player_id, d.due_at, d.remind_at, d.reminded_at, g.takebacks
+    d.player_id, d.due_at, d.remind_at, d.reminded_at, g.takebacks,
+    vs.started_at, vs.ends_by, vo.started_at, vo.ends_by
 FROM games g
 JOIN players s ON s.user_id = g.sente_id
 JOIN players o ON o.user_id = g.gote_id
 LEFT JOIN deadlines d ON d.game_id = g.id
+LEFT JOIN vacations vs ON vs.user_id = g.sente_id AND vs.ended_at IS NULL
+LEFT JOIN vacations vo ON vo.user_id = g.gote_id AND vo.ended_at IS NULL
 """
+
+
+def _away(started: int | None, ends_by: int | None) -> AwayRow | None:
+    if started is None or ends_by is None:
+        return None
+    return AwayRow(from_us(started), from_us(ends_by))
 
 
 def _game(row: Row) -> GameRow:
@@ -77,6 +87,8 @@ def _game(row: Row) -> GameRow:
         finished_at=None if row[26] is None else from_us(row[26]),
         deadline=deadline,
         takebacks=row[31],
+        sente_away=_away(row[32], row[33]),
+        gote_away=_away(row[34], row[35]),
     )
 
 
@@ -404,6 +416,12 @@ _DEADLINE_COLUMNS = (
     "d.game_id, d.player_id, d.due_at, d.remind_at, d.reminded_at"
     " FROM deadlines d JOIN games g ON g.id = d.game_id"
 )
+#: A deadline whose player is on vacation is not running: no time-out, no reminder. Their
+#: vacation's end writes their deadlines anew.
+_RUNNING = (
+    " AND NOT EXISTS (SELECT 1 FROM vacations v"
+    " WHERE v.user_id = d.player_id AND v.ended_at IS NULL)"
+)
 
 
 def _deadline(row: Row) -> DeadlineRow:
@@ -431,10 +449,11 @@ class DeadlineRepository(Repository):
         await self._write("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
 
     async def overdue(self, now: datetime) -> list[DeadlineRow]:
-        """Deadlines of active games that have passed, earliest first."""
+        """Deadlines of active games that have passed, earliest first (not those of
+        players on vacation: their clocks stand still)."""
         rows = await self._all(
             f"SELECT {_DEADLINE_COLUMNS} WHERE d.due_at <= ? AND g.status = 'active'"
-            " ORDER BY d.due_at, d.game_id",
+            f"{_RUNNING} ORDER BY d.due_at, d.game_id",
             (to_us(now),),
         )
         return [_deadline(row) for row in rows]
@@ -442,7 +461,8 @@ class DeadlineRepository(Repository):
     async def reminders_due(self, now: datetime) -> list[DeadlineRow]:
         rows = await self._all(
             f"SELECT {_DEADLINE_COLUMNS} WHERE d.reminded_at IS NULL AND d.remind_at <= ?"
-            " AND d.due_at > ? AND g.status = 'active' ORDER BY d.remind_at, d.game_id",
+            f" AND d.due_at > ? AND g.status = 'active'{_RUNNING}"
+            " ORDER BY d.remind_at, d.game_id",
             (to_us(now), to_us(now)),
         )
         return [_deadline(row) for row in rows]
@@ -465,5 +485,6 @@ class DeadlineRepository(Repository):
             "SELECT MIN(CASE WHEN d.reminded_at IS NULL AND d.remind_at < d.due_at"
             " THEN d.remind_at ELSE d.due_at END)"
             " FROM deadlines d JOIN games g ON g.id = d.game_id WHERE g.status = 'active'"
+            + _RUNNING
         )
         return None if row is None or row[0] is None else from_us(row[0])

@@ -203,6 +203,38 @@ _V7 = (
     "CREATE INDEX forecasts_by_game ON forecasts (game_id, player_id, id)",
 )
 
+# Private notes on games: each member's own, on any game of the server (a spectator studying a
+# game too), never shown to anyone else. `ply` is the game's ply when the note was written, so
+# the author's own export writes it after that move. The author needs no row in `players`
+# (a spectator never played); the notes go with their game.
+_V8 = (
+    """CREATE TABLE notes (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        author_id INTEGER NOT NULL,
+        ply INTEGER NOT NULL CHECK (ply >= 0),
+        body TEXT NOT NULL CHECK (length(body) BETWEEN 1 AND 1000),
+        written_at INTEGER NOT NULL
+    )""",
+    "CREATE INDEX notes_by_author ON notes (game_id, author_id, id)",
+)
+
+# Vacations: a player's clocks stand still while one is under way. `ends_by` is when the
+# year's allowance runs out (the vacation ends then by itself, also if the bot was down);
+# `ended_at` is when it did end, NULL while it goes on. One open vacation per player
+# (the partial unique index), whatever races. No row in `players` is needed.
+_V9 = (
+    """CREATE TABLE vacations (
+        id INTEGER PRIMARY KEY,
+        user_id INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        ends_by INTEGER NOT NULL CHECK (ends_by > started_at),
+        ended_at INTEGER CHECK (ended_at IS NULL OR ended_at BETWEEN started_at AND ends_by)
+    )""",
+    "CREATE UNIQUE INDEX vacations_one_open ON vacations (user_id) WHERE ended_at IS NULL",
+    "CREATE INDEX vacations_by_user ON vacations (user_id, started_at)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -211,6 +243,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "takebacks: the policy of challenges and games, requests, move clocks", _V5),
     Migration(6, "player_preferences: move confirmation and turn messages, per player", _V6),
     Migration(7, "forecasts: conditional moves a player stored for the opponent's reply", _V7),
+    Migration(8, "notes: private notes on games, each member's own", _V8),
+    Migration(9, "vacations: players' clocks paused, within a yearly allowance", _V9),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

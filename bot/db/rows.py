@@ -106,6 +106,25 @@ class NewGame:
 
 
 @dataclass(frozen=True, slots=True)
+class AwayRow:
+    """A player's vacation under way: since when, and when it ends at the latest."""
+
+    started_at: datetime
+    ends_by: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class VacationRow:
+    """A vacation: whose, when it began, when the allowance ends it, when it ended."""
+
+    id: int
+    user_id: int
+    started_at: datetime
+    ends_by: datetime
+    ended_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GameRow:
     """A game row with its players and its running deadline (if any)."""
 
@@ -134,6 +153,9 @@ class GameRow:
     finished_at: datetime | None
     deadline: DeadlineRow | None
     takebacks: str = "allowed"
+    # The players' vacations under way, read with the row: their clocks stand still.
+    sente_away: AwayRow | None = None
+    gote_away: AwayRow | None = None
 
 
 @dataclass(frozen=True, slots=True)

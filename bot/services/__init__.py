@@ -19,6 +19,7 @@ from .errors import (
     ImpasseRefused,
     MoveRejected,
     NotAPlayer,
+    NoteRefused,
     NotFound,
     NotYourTurn,
     PositionChanged,
@@ -26,7 +27,9 @@ from .errors import (
     TakebackRefused,
 )
 from .exports import FORMATS
+from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
 from .service import GameService
+from .vacations import ALLOWANCE, VacationRefused
 from .values import (
     Challenge,
     ExportFile,
@@ -39,16 +42,23 @@ from .values import (
     ImpasseRule,
     MovePreview,
     MoveText,
+    Note,
     PlayedMove,
     PlayerRef,
     Preferences,
     Takeback,
     TakebackPolicy,
     TakebackRequest,
+    Vacation,
+    VacationChange,
+    VacationStatus,
 )
 
 __all__ = [
+    "ALLOWANCE",
     "FORMATS",
+    "MAX_NOTES",
+    "MAX_NOTE_LENGTH",
     "PRESETS",
     "AmbiguousMove",
     "BadImpasseRule",
@@ -75,6 +85,8 @@ __all__ = [
     "NotAPlayer",
     "NotFound",
     "NotYourTurn",
+    "Note",
+    "NoteRefused",
     "PlayedMove",
     "PlayerRef",
     "PositionChanged",
@@ -85,4 +97,9 @@ __all__ = [
     "TakebackRefused",
     "TakebackRequest",
     "TimeControl",
+    "Vacation",
+    "VacationChange",
+    "VacationRefused",
+    "VacationStatus",
+    "note_number",
 ]

@@ -21,6 +21,7 @@ from .challenges import Challenges
 from .errors import ServiceError
 from .loading import current_deadline
 from .store import GameStore
+from .vacations import Vacations
 
 log = logging.getLogger(__name__)
 _SLACK = timedelta(milliseconds=20)
@@ -30,9 +31,10 @@ class Deadlines:
     """What falls due by itself: time-outs, reminders, expired challenges, and endings a
     previous run stored but never posted."""
 
-    def __init__(self, store: GameStore, challenges: Challenges) -> None:
+    def __init__(self, store: GameStore, challenges: Challenges, vacations: Vacations) -> None:
         self._store = store
         self._challenges = challenges
+        self._vacations = vacations
         self._left_over_endings_posted = False
 
     def now(self) -> datetime:
@@ -42,11 +44,18 @@ class Deadlines:
         self._store.add_deadline_listener(listener)
 
     async def check(self) -> datetime | None:
-        """End overdue games, send due reminders, expire old challenges; returns when
-        the next of these falls due (None: nothing pending)."""
+        """End vacations whose allowance ran out, end overdue games, send due reminders,
+        expire old challenges; returns when the next of these falls due (None: nothing
+        pending). Vacations come first: their end writes the paused games' deadlines
+        anew, and the deadlines of players still on vacation are never overdue."""
         if not self._left_over_endings_posted:
             self._left_over_endings_posted = True
             await self.post_left_over_endings()
+        try:
+            for change in await self._vacations.run_out():
+                await self._store.events.vacation_ended(change)
+        except Exception:
+            log.exception("could not end the vacations that ran out")
         now = self.now()
         async with self._store.db.read() as tx:
             overdue = await tx.deadlines.overdue(now)
@@ -92,9 +101,13 @@ class Deadlines:
             await tx.games.mark_end_announced(game_id, self.now())
 
     async def next_wakeup(self) -> datetime | None:
-        """The earliest pending deadline, reminder or challenge expiry."""
+        """The earliest pending deadline, reminder, challenge expiry or end of a vacation."""
         async with self._store.db.read() as tx:
-            times = [await tx.deadlines.next_event(), await tx.challenges.next_expiry()]
+            times = [
+                await tx.deadlines.next_event(),
+                await tx.challenges.next_expiry(),
+                await tx.vacations.next_end(),
+            ]
         pending = [moment for moment in times if moment is not None]
         return min(pending) if pending else None
 

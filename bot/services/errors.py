@@ -65,6 +65,10 @@ class ForecastRefused(ServiceError):
     many, or asked on the player's own turn; the message says why."""
 
 
+class NoteRefused(ServiceError):
+    """A note that cannot be written or deleted: empty, too long, one too many, not theirs."""
+
+
 class BadTakebackPolicy(ServiceError):
     """A takeback policy other than allowed or never."""
 

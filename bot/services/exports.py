@@ -1,7 +1,8 @@
 """Exporting a game: the record as a file, and a link to analyse it on lishogi.
 
 The writers live in `rules.notation` (KIF, KI2, CSA, USI, SFEN and the link);
-this only picks the game, its players' names and start time, and a file name.
+this only picks the game, its players' names and start time, and a file name, and for
+a private export the asker's own notes as comments.
 The stored result is on the replayed game (`Game.outcome`), so a resignation or
 a loss on time is written as such, not as an unfinished game.
 """
@@ -12,6 +13,7 @@ from rules import Sentence
 from rules.notation import analysis_link, write_record
 
 from .errors import ServiceError
+from .notes import Notes
 from .store import GameStore
 from .values import ExportFile
 
@@ -22,12 +24,22 @@ FORMATS = {"kif": "kif", "ki2": "ki2", "csa": "csa", "sfen": "sfen.txt", "usi": 
 class Exports:
     """Game records as files."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, notes: Notes) -> None:
         self._store = store
+        self._notes = notes
 
-    async def file(self, game_id: int, fmt: str, *, guild_id: int | None = None) -> ExportFile:
+    async def file(
+        self,
+        game_id: int,
+        fmt: str,
+        *,
+        guild_id: int | None = None,
+        notes_of: int | None = None,
+    ) -> ExportFile:
         """The game's record in `fmt` (kif, ki2, csa, sfen, usi) with a lishogi analysis
-        link; finished games too.
+        link; finished games too. `notes_of`: the member whose private notes go into the
+        record as comments at their plies (KIF, KI2, CSA). Only a record shown to that
+        member alone may carry them: a record posted for everyone is asked without.
 
         Example: `(await service.exports.file(1, "kif")).filename` is `"game-1.kif"`.
         """
@@ -38,12 +50,14 @@ class Exports:
             )
         loaded = await self._store.current(game_id, guild_id=guild_id)
         row = loaded.row
+        comments = None if notes_of is None else await self._notes.by_ply(game_id, notes_of)
         content = write_record(
             loaded.game,
             name,
             sente=row.sente.name,
             gote=row.gote.name,
             started=row.started_at,
+            comments=comments,
         )
         if not content.endswith("\n"):
             content += "\n"

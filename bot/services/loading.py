@@ -15,9 +15,9 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from bot.db import GameRow
+from bot.db import AwayRow, GameRow
 from rules import Color, Game, Handicap, IllegalMoveError, Move, Outcome, Position, Termination
 from rules.notation import format_move
 
@@ -62,10 +62,45 @@ def color_of(record: GameRow, user_id: int) -> Color | None:
     return None
 
 
+def away_of(record: GameRow, color: Color) -> AwayRow | None:
+    """`color`'s vacation under way, if they are on one."""
+    return record.sente_away if color is Color.SENTE else record.gote_away
+
+
+def paused_for(record: GameRow, color: Color) -> timedelta:
+    """How long `color`'s clock stands still if they are to move now: from their
+    vacation's start (or the turn's, if later) to the vacation's latest end. Zero when
+    they are not on vacation."""
+    away = away_of(record, color)
+    if away is None:
+        return timedelta()
+    return max(away.ends_by - max(away.started_at, record.turn_started_at), timedelta())
+
+
 def deadline_of(record: GameRow, color: Color) -> datetime | None:
-    """The deadline of `color` if they were to move now (None without a time limit)."""
+    """The deadline of `color` if they were to move now (None without a time limit).
+
+    A player on vacation is given the whole of it: their deadline is moved later by the
+    time from the vacation's start (or the turn's) to its latest end, so nothing runs
+    out during a vacation, even one whose end was never processed (the bot was down).
+    Ending it earlier moves the turn's start by the time actually spent instead
+    (`Vacations`), which gives the same deadline as this when it ends at `ends_by`. A
+    deadline that had passed before the vacation began stays where it was.
+    """
     bank = record.sente_bank if color is Color.SENTE else record.gote_bank
-    return due_at(record.turn_started_at, bank, record.period)
+    due = due_at(record.turn_started_at, bank, record.period)
+    away = away_of(record, color)
+    if due is None or away is None or due <= away.started_at:
+        return due
+    return due + paused_for(record, color)
+
+
+def thinking_time(record: GameRow, color: Color, now: datetime) -> timedelta:
+    """How much of `color`'s turn counts against their clock, if they move `now`: the
+    time since the turn began, but none of it spent on vacation."""
+    away = away_of(record, color)
+    end = now if away is None else min(now, max(away.started_at, record.turn_started_at))
+    return end - record.turn_started_at
 
 
 def current_deadline(record: GameRow) -> datetime | None:

@@ -22,7 +22,7 @@ from rules.notation import AmbiguousMoveError, parse_move
 from .clocks import bank_after, due_at, reminder_at
 from .errors import AmbiguousMove, MoveRejected, PositionChanged, ServiceError
 from .forecasts import plan_reply, write_plan
-from .loading import color_name, move_text, player_ref, snapshot
+from .loading import color_name, deadline_of, move_text, player_ref, snapshot, thinking_time
 from .store import FIRST_MOVES, MOVED_ON, GameStore
 from .values import GameSnapshot, MovePreview, MoveText, PlayedMove, PlayerRef
 
@@ -170,7 +170,7 @@ class Moves:
         )
         outcome = game.outcome
         banks = {Color.SENTE: loaded.row.sente_bank, Color.GOTE: loaded.row.gote_bank}
-        banks[color] = bank_after(banks[color], now - loaded.row.turn_started_at)
+        banks[color] = bank_after(banks[color], thinking_time(loaded.row, color, now))
         row = replace(  # the row as `play` would store it now, but not stored
             loaded.row,
             ply=loaded.ply + 1,
@@ -236,7 +236,7 @@ class Moves:
         if name and name != mover.name:
             renamed = replace(mover, name=name)
         banks = {Color.SENTE: row.sente_bank, Color.GOTE: row.gote_bank}
-        banks[color] = bank_after(banks[color], now - row.turn_started_at)
+        banks[color] = bank_after(banks[color], thinking_time(row, color, now))
         outcome: Outcome | None = game.outcome
         advance = GameAdvance(
             game_id=row.id,
@@ -249,7 +249,11 @@ class Moves:
             winner=None if outcome is None else color_name(outcome.winner),
         )
         following = player_ref(row, color.opponent)
-        due = None if outcome is not None else due_at(now, banks[color.opponent], row.period)
+        # The next player's deadline, past their vacation if they are on one.
+        turn = replace(
+            row, turn_started_at=now, sente_bank=banks[Color.SENTE], gote_bank=banks[Color.GOTE]
+        )
+        due = None if outcome is not None else deadline_of(turn, color.opponent)
         deadline = None
         if due is not None:
             deadline = DeadlineRow(row.id, following.user_id, due, reminder_at(now, due))

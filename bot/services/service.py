@@ -20,10 +20,12 @@ from .forecasts import Forecasts
 from .games import Games
 from .impasse import Impasse
 from .moves import Moves
+from .notes import Notes
 from .preferences import PlayerPreferences
 from .servers import Servers
 from .store import GameStore, utc_now
 from .takebacks import Takebacks
+from .vacations import Vacations
 from .values import GameEvents
 
 
@@ -56,8 +58,10 @@ class GameService:
         self.impasse = Impasse(self.store)
         self.takebacks = Takebacks(self.store)
         self.forecasts = Forecasts(self.store)
-        self.exports = Exports(self.store)
-        self.deadlines = Deadlines(self.store, self.challenges)
+        self.notes = Notes(self.store)
+        self.exports = Exports(self.store, self.notes)
+        self.vacations = Vacations(self.store)
+        self.deadlines = Deadlines(self.store, self.challenges, self.vacations)
         self.servers = Servers(self.store)
         self.preferences = PlayerPreferences(self.store)
 

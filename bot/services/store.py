@@ -34,7 +34,7 @@ from .loading import (
     turn_of,
     with_outcome,
 )
-from .values import Challenge, GameEvents, GameSnapshot
+from .values import Challenge, GameEvents, GameSnapshot, VacationChange
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,9 @@ class SafeEvents:
         await self._report(
             "challenge_expired", challenge.id, lambda e: e.challenge_expired(challenge)
         )
+
+    async def vacation_ended(self, change: VacationChange) -> None:
+        await self._report("vacation_ended", change.vacation.id, lambda e: e.vacation_ended(change))
 
 
 #: Plies before both players have made a move: time running out then aborts the game.

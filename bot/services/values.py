@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Protocol
 
@@ -126,6 +126,12 @@ class GameSnapshot:
     message_id: int | None = None
     finished_at: datetime | None = None
     takebacks: TakebackPolicy = TakebackPolicy.ALLOWED
+
+    def away_until(self, color: Color) -> datetime | None:
+        """When `color`'s vacation ends at the latest, if they are on one: their clock
+        stands still until then."""
+        away = self.row.sente_away if color is Color.SENTE else self.row.gote_away
+        return None if away is None else away.ends_by
 
     @property
     def position_mark(self) -> str:
@@ -290,6 +296,54 @@ class ExportFile:
     analysis_url: str
 
 
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A member's private note on a game: written at `ply` (the game's ply then), shown to
+    its author only."""
+
+    id: int
+    game_id: int
+    ply: int
+    text: str
+    written_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    """A player's vacation: since when, until when at the latest, and when it ended (None
+    while it goes on)."""
+
+    id: int
+    user_id: int
+    started_at: datetime
+    ends_by: datetime
+    ended_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VacationStatus:
+    """A player's vacation allowance this calendar year and the vacation under way."""
+
+    year: int
+    allowance: timedelta
+    used: timedelta  # ended vacations of the year, each rounded up to the hour
+    current: Vacation | None
+
+    @property
+    def left(self) -> timedelta:
+        return max(self.allowance - self.used, timedelta())
+
+
+@dataclass(frozen=True, slots=True)
+class VacationChange:
+    """A vacation that began or ended, with the player's active games as they are now
+    (each game's thread is told)."""
+
+    vacation: Vacation
+    games: list[GameSnapshot]
+    status: VacationStatus
+
+
 class GameEvents(Protocol):
     """What the deadline task reports; the Discord layer posts it in the game's thread."""
 
@@ -302,3 +356,7 @@ class GameEvents(Protocol):
     async def deadline_reminder(self, game: GameSnapshot) -> None: ...
 
     async def challenge_expired(self, challenge: Challenge) -> None: ...
+
+    async def vacation_ended(self, change: VacationChange) -> None:
+        """A vacation ended by itself: its player's allowance ran out."""
+        ...

@@ -30,12 +30,15 @@ from bot.services import (
     ImpasseReport,
     ImpasseRule,
     MoveText,
+    Note,
     PlayedMove,
     PlayerRef,
     Preferences,
     Takeback,
     TakebackPolicy,
     TimeControl,
+    Vacation,
+    VacationStatus,
 )
 from rules import Color, Handicap, Outcome, Role, Sentence, Square, Termination
 from rules.notation.common import japanese_square
@@ -339,7 +342,25 @@ def move_text(lang: str, result: PlayedMove) -> str:
     lines = [first + (" " + _("Check!") if result.check else "")]
     if result.next_player is not None:
         lines.append(to_move_text(lang, result.next_player, result.deadline, ping=True))
+    lines += away_lines(lang, game)
     return "\n".join(lines)
+
+
+def away_lines(lang: str, game: GameSnapshot) -> list[str]:
+    """A line for each player of an active game who is on vacation, and until when."""
+    _ = translator(lang)
+    if not game.is_active:
+        return []
+    lines = []
+    for color in Color:
+        until = game.away_until(color)
+        if until is not None:
+            lines.append(
+                _(
+                    "{name} is on vacation until {date} at the latest; their clock is paused."
+                ).format(name=safe(game.player(color).name), date=timestamp(until, "f"))
+            )
+    return lines
 
 
 def to_move_text(lang: str, player: PlayerRef, deadline: datetime | None, *, ping: bool) -> str:
@@ -367,6 +388,7 @@ def board_caption(lang: str, game: GameSnapshot) -> str:
         lines.append(outcome_text(lang, game.outcome, game))
     elif game.to_move is not None:
         lines.append(to_move_text(lang, game.to_move, game.deadline, ping=False))
+    lines += away_lines(lang, game)
     return "\n".join(lines)
 
 
@@ -532,7 +554,10 @@ Start typing and pick from the suggestions. If a move is ambiguous the bot asks.
 `/jishogi` shows the impasse count, `/export` gives the record (KIF, KI2, CSA, SFEN, USI) \
 and an analysis link. `/language` sets the language of the bot's posts in this server.
 `/preferences`: confirm each move on its board first, and a direct message on your turn. \
-`/takeback` asks your opponent to take back your last move.
+`/takeback` asks your opponent to take back your last move. \
+`/note` keeps a private note on any game, `/notes` lists them; your private `/export` \
+carries them. `/vacation` pauses your clocks while you are away (14 days a year). \
+`/forecast` stores replies to the moves you expect, played for you when they come.
 **Rules in brief:** checkmate wins; a player with no legal move loses; a pawn drop may not \
 give checkmate; no two unpromoted pawns of yours on one file; pieces that could never move \
 again must promote. The same position four times is a draw (sennichite), unless one player \
@@ -826,6 +851,98 @@ def export_caption(lang: str, game_id: int, fmt: str, link: str) -> str:
     return text
 
 
+def note_saved(lang: str, note: Note) -> str:
+    """The private answer to `/note`: where the note was stored and who can see it."""
+    _ = translator(lang)
+    return _(
+        "Note {number} saved at move {ply}. Only you can see it: `/notes` lists your notes, "
+        "and your private `/export` carries them as comments."
+    ).format(number=note.id, ply=note.ply)
+
+
+#: How much of each note `/notes` shows: fifty full notes would not fit in one message.
+NOTE_PREVIEW = 200
+
+
+def notes_text(lang: str, game_id: int, notes: list[Note], *, deleted: int | None) -> str:
+    """`/notes`: the member's own notes on a game, each with its number and move, after
+    saying how many were just deleted (`deleted`)."""
+    _ = translator(lang)
+    lines = []
+    if deleted is not None:
+        lines.append(_("Deleted {count} of your notes.").format(count=deleted))
+    if not notes:
+        lines.append(
+            _("You have no notes on game {id}. Write one with `/note`.").format(id=game_id)
+        )
+        return "\n".join(lines)
+    lines.append(_("Your notes on game {id} (only you can see them):").format(id=game_id))
+    for note in notes:
+        body = " ".join(note.text.split())
+        if len(body) > NOTE_PREVIEW:
+            body = body[: NOTE_PREVIEW - 1] + "…"
+        lines.append(
+            _("• {number} (move {ply}): {text}").format(
+                number=note.id, ply=note.ply, text=safe(body)
+            )
+        )
+    lines.append(
+        _("Delete one with `/notes delete:<number>` or all of them with `/notes delete:all`.")
+    )
+    return truncate("\n".join(lines))
+
+
+def vacation_started(lang: str, game: GameSnapshot, vacation: Vacation) -> str:
+    """Posted in each active game of a player who went on vacation."""
+    _ = translator(lang)
+    name = safe(game.player(game.color_of(vacation.user_id) or game.turn).name)
+    return _(
+        "{name} is on vacation until {date} at the latest: their clock is paused in this "
+        "game, and their deadline moves later by the time they are away."
+    ).format(name=name, date=timestamp(vacation.ends_by, "f"))
+
+
+def vacation_ended(lang: str, game: GameSnapshot, vacation: Vacation) -> str:
+    """Posted in each active game of a player back from vacation: whose move, until when."""
+    _ = translator(lang)
+    name = safe(game.player(game.color_of(vacation.user_id) or game.turn).name)
+    lines = [_("{name} is back from vacation; their clock runs again.").format(name=name)]
+    if game.to_move is not None:
+        lines.append(to_move_text(lang, game.to_move, game.deadline, ping=False))
+    return "\n".join(lines)
+
+
+def vacation_text(lang: str, status: VacationStatus, *, games: int | None = None) -> str:
+    """`/vacation`: the player's vacation now, and the year's allowance; `games`, after a
+    start or an end, how many active games were told."""
+    _ = translator(lang)
+    lines = []
+    current = status.current
+    if current is not None:
+        lines.append(
+            _("You are on vacation until {date} at the latest; your clocks are paused.").format(
+                date=timestamp(current.ends_by, "f")
+            )
+        )
+    elif games is not None:
+        lines.append(_("Welcome back: your vacation is over and your clocks run again."))
+    else:
+        lines.append(_("You are not on vacation."))
+    lines.append(
+        _("Vacation in {year}: {used} used of {allowance}, {left} left.").format(
+            year=status.year,
+            used=duration_text(lang, status.used),
+            allowance=duration_text(lang, status.allowance),
+            left=duration_text(lang, status.left),
+        )
+    )
+    if games:
+        lines.append(_("Your opponents were told in {count} games.").format(count=games))
+    if current is None and games is None:
+        lines.append(_("Start one with `/vacation start`; each hour begun counts."))
+    return "\n".join(lines)
+
+
 def game_choice(lang: str, game: GameSummary) -> str:
     """One game among the suggestions of a `game` option."""
     _ = translator(lang)
@@ -890,6 +1007,9 @@ COMMANDS = {
     "preferences": "Your own settings: confirm moves, a direct message on your turn.",
     "takeback": "Ask your opponent to take back your last move.",
     "forecast": "Forecasts: replies played for you if your opponent plays what you expect.",
+    "note": "Write a private note on a game, at its current move.",
+    "notes": "List or delete your private notes on a game.",
+    "vacation": "Pause your clocks while you are away (14 days a year).",
 }
 OPTIONS = {
     "opponent": "The member you want to play",
@@ -910,7 +1030,11 @@ OPTIONS = {
     "takebacks": "May a player ask to take back a move (default: allowed)",
     "line": "Their move, then your reply (more pairs may follow), e.g. 3c3d 2g2f",
     "clear": "Clear your forecasts in this game first (default: no)",
+    "note_text": "Your note; only you will see it (up to 1,000 characters)",
+    "delete": "The number of a note to delete, or all (all your notes on this game)",
+    "action": "Start or end your vacation, or see it (default: see it)",
 }
+VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}
 COLOR_NAMES = {
     "random": "Random",
     "sente": "Sente (☗, moves first in even games)",

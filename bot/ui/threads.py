@@ -8,13 +8,14 @@ is told the action stands although the thread did not hear of it.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
 
 import discord
 
-from bot.services import GameSnapshot, PlayerRef
+from bot.services import GameSnapshot, PlayerRef, VacationChange
 
 from . import text
 from .host import GameBot
@@ -93,3 +94,20 @@ async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None
     outcome = game.outcome
     await post_board(bot, game, wording or (lambda lang: text.outcome_text(lang, outcome, game)))
     await bot.service.deadlines.ending_posted(game.id)
+
+
+async def tell_vacation(bot: GameBot, change: VacationChange) -> None:
+    """Post a vacation's start or end in each of the player's active games, for their
+    opponents; a thread that cannot be posted in does not keep the others from hearing."""
+    vacation = change.vacation
+    for game in change.games:
+        if vacation.ended_at is None:
+            wording: Wording = functools.partial(
+                text.vacation_started, game=game, vacation=vacation
+            )
+        else:
+            wording = functools.partial(text.vacation_ended, game=game, vacation=vacation)
+        try:
+            await post_to_game(bot, game, wording)
+        except NotPosted:
+            log.warning("game %s: could not post the vacation of %s", game.id, vacation.user_id)

@@ -36,12 +36,14 @@ from .records import (
     REPETITION,
     RESIGN,
     TIME,
+    Comments,
     Record,
     RecordError,
     apply_ending,
     as_record,
     decode,
     ending_of,
+    place_comments,
 )  # fmt: skip
 from .write import csa_move
 
@@ -95,8 +97,12 @@ def write_csa(
     sente: str | None = None,
     gote: str | None = None,
     started: datetime | str | None = None,
+    comments: Comments | None = None,
 ) -> str:
     """The game as a CSA V2.2 record (text; CSA files are customarily Shift_JIS).
+    `comments` by ply are written as `'*` lines after the move of their ply (ply 0: before
+    the first move): `'` starts a comment in CSA, and the `*` keeps a comment from reading
+    as floodgate's `'summary:` line.
 
     >>> print(write_csa(Game(moves=["7g7f", "3c3d"]), sente="Ann", gote="Bo"))
     V2.2
@@ -121,9 +127,12 @@ def write_csa(
         if key is not None and key != "START_TIME":
             lines.append(f"${key}:{' '.join(value.split())}")
     lines += _start_lines(game.start)
+    notes = place_comments(comments, len(game.moves))
+    lines += [f"'*{line}" for line in notes.get(0, ())]
     position = game.start.copy()
-    for move in game.moves:
+    for number, move in enumerate(game.moves, 1):
         lines.append(csa_move(position, move))
+        lines += [f"'*{line}" for line in notes.get(number, ())]
         position.push_unchecked(move)
     key = ending_of(game)
     if key in (FOUL_WIN, FOUL_LOSS):

@@ -9,7 +9,7 @@ from datetime import datetime
 from ..game import Game
 from .csa import read_csa, write_csa
 from .kif import read_ki2, read_kif, write_ki2, write_kif
-from .records import Record, RecordError, decode, read_usi, write_sfen, write_usi
+from .records import Comments, Record, RecordError, decode, read_usi, write_sfen, write_usi
 
 FORMATS = ("kif", "ki2", "csa", "usi", "sfen")
 _CSA_LINE = re.compile(r"(V[23]|PI|P[1-9+-]|N[+-]|\$[A-Z_]+:|[+-][0-9]{4}[A-Z]{2}|%[A-Z+-])")
@@ -62,19 +62,22 @@ def write_record(
     sente: str | None = None,
     gote: str | None = None,
     started: datetime | str | None = None,
+    comments: Comments | None = None,
 ) -> str:
     """Write `game` as `kif`, `ki2`, `csa`, `usi` (the position command) or `sfen` (current).
+    `comments` by ply go into KIF, KI2 and CSA (see `write_kif`); USI and SFEN have no
+    place for them and leave them out.
 
     >>> write_record(Game(moves=["7g7f"]), "usi")
     'position startpos moves 7g7f'
     """
     name = format.lower()
     if name == "kif":
-        return write_kif(game, sente=sente, gote=gote, started=started)
+        return write_kif(game, sente=sente, gote=gote, started=started, comments=comments)
     if name == "ki2":
-        return write_ki2(game, sente=sente, gote=gote, started=started)
+        return write_ki2(game, sente=sente, gote=gote, started=started, comments=comments)
     if name == "csa":
-        return write_csa(game, sente=sente, gote=gote, started=started)
+        return write_csa(game, sente=sente, gote=gote, started=started, comments=comments)
     if name == "usi":
         return write_usi(game)
     if name == "sfen":

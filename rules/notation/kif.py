@@ -30,12 +30,14 @@ from .records import (
     REPETITION,
     RESIGN,
     TIME,
+    Comments,
     Record,
     RecordError,
     apply_ending,
     as_record,
     decode,
     ending_of,
+    place_comments,
     read_summary,
     summary,
     summary_winner,
@@ -101,8 +103,11 @@ def write_kif(
     sente: str | None = None,
     gote: str | None = None,
     started: datetime | str | None = None,
+    comments: Comments | None = None,
 ) -> str:
-    """The game as a KIF record (UTF-8 text, Kifu for Windows layout).
+    """The game as a KIF record (UTF-8 text, Kifu for Windows layout). `comments` by ply
+    are written as `*` lines after the move of their ply (ply 0: before the first move),
+    where KIF readers show them with that move.
 
     >>> print(write_kif(Game(moves=["7g7f", "3c3d"]), sente="Ann", gote="Bo"))
     #KIF version=2.0 encoding=UTF-8
@@ -113,14 +118,25 @@ def write_kif(
        1 ７六歩(77)
        2 ３四歩(33)
     <BLANKLINE>
+    >>> print(write_kif(Game(moves=["7g7f"]), comments={0: ["plan"], 1: ["good"]}))
+    #KIF version=2.0 encoding=UTF-8
+    手合割：平手
+    手数----指手---------消費時間--
+    *plan
+       1 ７六歩(77)
+    *good
+    <BLANKLINE>
     """
     record = as_record(game, sente, gote, started)
     game = record.game
+    notes = place_comments(comments, len(game.moves))
     lines = ["#KIF version=2.0 encoding=UTF-8", *_head(record), "手数----指手---------消費時間--"]
+    lines += [f"*{line}" for line in notes.get(0, ())]
     position, last = game.start.copy(), None
     for number, move in enumerate(game.moves, 1):
         same = last is not None and last.to_square == move.to_square
         lines.append(f"{number:>4} {kif_move(position, move, same=same)}")
+        lines += [f"*{line}" for line in notes.get(number, ())]
         position.push_unchecked(move)
         last = move
     key = ending_of(game)
@@ -137,26 +153,39 @@ def write_ki2(
     gote: str | None = None,
     started: datetime | str | None = None,
     per_line: int = 8,
+    comments: Comments | None = None,
 ) -> str:
     """The game as a KI2 record: JSA notation with turn marks, `per_line` moves a line.
+    `comments` by ply are `*` lines after the move of their ply (the row of moves is
+    broken there), ply 0 before the first move.
 
     >>> print(write_ki2(Game(moves=["7g7f", "3c3d", "8h2b+", "3a2b"])))
     手合割：平手
     <BLANKLINE>
     ▲７六歩 △３四歩 ▲２二角成 △同　銀
     <BLANKLINE>
+    >>> print(write_ki2(Game(moves=["7g7f", "3c3d", "8h2b+"]), comments={2: ["sharp"]}))
+    手合割：平手
+    <BLANKLINE>
+    ▲７六歩 △３四歩
+    *sharp
+    ▲２二角成
+    <BLANKLINE>
     """
     record = as_record(game, sente, gote, started)
     game = record.game
+    notes = place_comments(comments, len(game.moves))
     lines = [*_head(record), ""]
+    lines += [f"*{line}" for line in notes.get(0, ())]
     position, last, row = game.start.copy(), None, []
-    for move in game.moves:
+    for number, move in enumerate(game.moves, 1):
         same = last is not None and last.to_square == move.to_square
         mark = "▲" if position.turn == Color.SENTE else "△"
         row.append(mark + japanese_move(position, move, same=same))
-        if len(row) == per_line:
+        if len(row) == per_line or number in notes:
             lines.append(" ".join(row))
             row = []
+        lines += [f"*{line}" for line in notes.get(number, ())]
         position.push_unchecked(move)
         last = move
     if row:

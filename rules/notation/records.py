@@ -8,6 +8,7 @@ take a `Game` or a `Record`. Every reading problem is a `RecordError` naming the
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -65,6 +66,32 @@ def as_record(
         dict(record.headers),
         record.end,
     )
+
+
+#: Comments to write into a record, by ply: ply 0 comes before the first move, ply n after
+#: the n-th move. Each text may span several lines.
+Comments = Mapping[int, Sequence[str]]
+
+
+def place_comments(comments: Comments | None, moves: int) -> dict[int, list[str]]:
+    """The comment lines to write after each ply (0: before the first move), in ply order.
+
+    A comment at a ply past the last move (written before a takeback, say) goes after the
+    last move: dropping it would lose what its author wrote. Each text is split into its
+    lines, so no line of a comment can be read as a move or a header.
+
+    >>> place_comments({5: ["late"], 0: ["a\\nb"], 1: ["x"]}, 3)
+    {0: ['a', 'b'], 1: ['x'], 3: ['late']}
+    """
+    placed: dict[int, list[str]] = {}
+    for ply in sorted(comments or {}):
+        if ply < 0:
+            raise ValueError(f"a comment's ply cannot be negative ({ply})")
+        assert comments is not None
+        for text in comments[ply]:
+            lines = [line.rstrip() for line in text.splitlines()] or [""]
+            placed.setdefault(min(ply, moves), []).extend(lines)
+    return placed
 
 
 def decode(data: bytes | str) -> str:

@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from bot.db import Database
-from bot.services import Challenge, GameService, GameSnapshot, PlayedMove, PlayerRef
+from bot.services import (
+    Challenge,
+    GameService,
+    GameSnapshot,
+    PlayedMove,
+    PlayerRef,
+    VacationChange,
+)
 from rules import Color, Game
 
 ALICE = PlayerRef(1001, "Alice")
@@ -45,6 +52,7 @@ class RecordingEvents:
     unannounced: list[GameSnapshot] = field(default_factory=list)
     reminders: list[GameSnapshot] = field(default_factory=list)
     expired: list[Challenge] = field(default_factory=list)
+    vacations_ended: list[VacationChange] = field(default_factory=list)
 
     async def game_timed_out(self, game: GameSnapshot) -> None:
         self.timed_out.append(game)
@@ -57,6 +65,9 @@ class RecordingEvents:
 
     async def ending_unannounced(self, game: GameSnapshot) -> None:
         self.unannounced.append(game)
+
+    async def vacation_ended(self, change: VacationChange) -> None:
+        self.vacations_ended.append(change)
 
 
 @pytest.fixture(params=["file", "memory"])

@@ -45,6 +45,9 @@ EXPECTED_COLUMNS = {
         "answered_at",
     ],
     "forecasts": ["id", "game_id", "player_id", "ply", "moves", "created_at"],
+
+    "notes": ["id", "game_id", "author_id", "ply", "body", "written_at"],
+    "vacations": ["id", "user_id", "started_at", "ends_by", "ended_at"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -58,6 +61,9 @@ EXPECTED_INDEXES = {
     "takebacks_by_game",
     "takebacks_one_pending",
     "forecasts_by_game",
+    "notes_by_author",
+    "vacations_one_open",
+    "vacations_by_user",
 }
 
 

@@ -1,0 +1,91 @@
+"""Vacations through the real bot: /vacation start tells the opponent in the game's thread,
+a deadline passing during the vacation does not end the game, /board says who is away,
+/vacation end moves the deadline and tells the thread; in Japanese too."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from pathlib import Path
+
+from tests.e2e.test_bot_languages import assert_japanese
+from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, FakeMember, InteractionResult
+from tests.support.club import Club, open_club
+
+
+async def vacation(club: Club, member: FakeMember, action: str) -> InteractionResult:
+    result = await club.fake.slash(
+        "vacation", {"action": action}, user=member, channel=club.channel
+    )
+    assert result.ephemeral, result.content
+    return result
+
+
+async def checked(club: Club) -> None:
+    """Wake the bot's deadline task and wait until it has checked once more."""
+    assert club.bot is not None and club.bot._scheduler is not None
+    scheduler = club.bot._scheduler
+    before = scheduler.checks
+    club.wake_deadlines()
+    for _ in range(500):
+        if scheduler.checks > before:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the deadline task did not check")
+
+
+async def test_a_vacation_pauses_the_clock_and_the_opponent_is_told(club: Club) -> None:
+    table = await club.new_game(time="1d")
+    await club.play(table, [(club.alice, "P-7f")])  # Bob to move, one day
+    shown = await vacation(club, club.bob, "status")
+    assert "You are not on vacation." in shown.content and "14 days left" in shown.content
+    started = await vacation(club, club.bob, "start")
+    assert "You are on vacation until" in started.content
+    assert "told in 1 games" in started.content
+    [post] = await club.posts(table.thread, "is on vacation until")
+    assert "bob" in post.content and "clock is paused" in post.content
+
+    club.clock.advance(timedelta(days=3))  # Bob's old deadline passed
+    await checked(club)
+    game = await club.game(table.game_id)
+    assert game.is_active, "a vacation must not lose the game on time"
+    assert not club.bot_posts(table.thread, "ran out of time")
+    board = await club.fake.slash("board", {}, user=club.alice, channel=table.thread)
+    assert "bob is on vacation until" in board.content
+
+    await club.restart()  # still paused after a restart
+    await checked(club)
+    assert (await club.game(table.game_id)).is_active
+
+    ended = await vacation(club, club.bob, "end")
+    assert "Welcome back" in ended.content and "3 days used" in ended.content
+    [back] = await club.posts(table.thread, "back from vacation")
+    assert "bob to move" in back.content
+    game = await club.game(table.game_id)
+    assert game.deadline == club.clock.now + timedelta(days=1)
+    played = await club.move(club.bob, "P-3d", table)
+    assert not played.ephemeral and "on vacation" not in played.content
+
+
+async def test_vacation_in_japanese(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    club = await open_club(
+        fake_discord,
+        bot_runner,
+        e2e_guard,
+        tmp_path,
+        names=("山田太郎", "はなこ", "観戦者"),
+        locales=("ja", "ja", "ja"),
+        server_locale="ja",
+    )
+    table = await club.new_game()
+    status = await vacation(club, club.alice, "status")
+    started = await vacation(club, club.alice, "start")
+    again = await vacation(club, club.alice, "start")  # refused
+    started_post = await club.posts(table.thread, "休暇に入りました")
+    club.clock.advance(timedelta(hours=5))
+    ended = await vacation(club, club.alice, "end")
+    ended_post = await club.posts(table.thread, "休暇から戻りました")
+    assert "すでに休暇中" in again.content
+    assert_japanese(status, started, again, ended, *started_post, *ended_post)
