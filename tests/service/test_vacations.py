@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -430,3 +430,17 @@ async def test_the_deadline_task_and_another_process_end_a_vacation_once(
         assert shown.status == "finished" or shown.deadline == turn_start + ALLOWANCE + DAY
     finally:
         await close_all(first, second)
+
+
+async def test_a_vacation_over_new_year_counts_against_the_year_it_began_in(
+    service: GameService, clock: FakeClock
+) -> None:
+    clock.now = datetime(2025, 12, 31, 12, 0, tzinfo=UTC)
+    await service.vacations.start(ALICE.user_id)
+    clock.advance(days=3)  # into 2026
+    ended = await service.vacations.end(ALICE.user_id)
+    assert ended.status.year == 2026 and ended.status.used == timedelta()
+    assert ended.status.left == ALLOWANCE  # the new year's allowance is whole
+    # The three days were charged to 2025, as its status would have said.
+    clock.now = datetime(2025, 12, 31, 23, 0, tzinfo=UTC)
+    assert (await service.vacations.status(ALICE.user_id)).used == 3 * DAY
