@@ -444,3 +444,20 @@ async def test_a_vacation_over_new_year_counts_against_the_year_it_began_in(
     # The three days were charged to 2025, as its status would have said.
     clock.now = datetime(2025, 12, 31, 23, 0, tzinfo=UTC)
     assert (await service.vacations.status(ALICE.user_id)).used == 3 * DAY
+
+
+async def test_a_forecast_reply_to_a_vacationers_move_starts_their_turn_paused(
+    service: GameService, clock: FakeClock
+) -> None:
+    game = await start_game(service, time_control="1d")
+    await play_all(service, game.id, ["7g7f"])  # Bob to move
+    await service.forecasts.add(game.id, ALICE.user_id, "3c3d 2g2f")
+    started = await service.vacations.start(BOB.user_id)
+    clock.advance(hours=5)
+    played = await service.moves.play(game.id, BOB.user_id, "3c3d")  # looking in from afar
+    assert played.forecast is not None and played.forecast.move.usi == "2g2f"
+    # Bob to move again, still on vacation: his deadline is past its latest end.
+    assert played.forecast.deadline == started.vacation.ends_by + DAY
+    assert await deadline_row(service, game.id) == started.vacation.ends_by + DAY
+    stored = (await service.games.get(game.id)).row.deadline
+    assert stored is not None and stored.due_at == started.vacation.ends_by + DAY
