@@ -97,10 +97,30 @@ def deadline_of(record: GameRow, color: Color) -> datetime | None:
 
 def thinking_time(record: GameRow, color: Color, now: datetime) -> timedelta:
     """How much of `color`'s turn counts against their clock, if they move `now`: the
-    time since the turn began, but none of it spent on vacation."""
+    time since the turn began, but none of it spent on vacation. The exact complement of
+    `deadline_of`: the vacation's stretch is the one that function adds, from its start
+    (or the turn's) to its latest end, so a move after a vacation that ran out but was
+    not yet ended (the deadline task had not looked) is charged the time since."""
+    elapsed = now - record.turn_started_at
     away = away_of(record, color)
-    end = now if away is None else min(now, max(away.started_at, record.turn_started_at))
-    return end - record.turn_started_at
+    if away is None:
+        return elapsed
+    paused = min(now, away.ends_by) - max(away.started_at, record.turn_started_at)
+    return elapsed - max(paused, timedelta())
+
+
+def clock_state(record: GameRow) -> tuple[object, ...]:
+    """Everything besides the ply that a move's or a takeback's clock arithmetic reads
+    from the row: both banks, the turn's start and both players' vacations. A write that
+    finds it changed since its checks (a vacation began or ended in between, in this
+    process or another) must do the arithmetic again rather than store stale clocks."""
+    return (
+        record.sente_bank,
+        record.gote_bank,
+        record.turn_started_at,
+        record.sente_away,
+        record.gote_away,
+    )
 
 
 def current_deadline(record: GameRow) -> datetime | None:

@@ -22,7 +22,16 @@ from rules.notation import AmbiguousMoveError, parse_move
 from .clocks import bank_after, due_at, reminder_at
 from .errors import AmbiguousMove, MoveRejected, PositionChanged, ServiceError
 from .forecasts import plan_reply, write_plan
-from .loading import color_name, deadline_of, move_text, player_ref, snapshot, thinking_time
+from .loading import (
+    away_of,
+    clock_state,
+    color_name,
+    deadline_of,
+    move_text,
+    player_ref,
+    snapshot,
+    thinking_time,
+)
 from .store import FIRST_MOVES, MOVED_ON, GameStore
 from .values import GameSnapshot, MovePreview, MoveText, PlayedMove, PlayerRef
 
@@ -68,7 +77,11 @@ def _reply_to(
         termination=None if outcome is None else outcome.termination.value,
         winner=None if outcome is None else color_name(outcome.winner),
     )
-    due = None if outcome is not None else due_at(now, banks[color], row.period)
+    # The mover's turn starts again now, paused if they are on vacation (as any turn is).
+    turn = replace(
+        row, turn_started_at=now, sente_bank=banks[Color.SENTE], gote_bank=banks[Color.GOTE]
+    )
+    due = None if outcome is not None else deadline_of(turn, color)
     mover = row.sente if color is Color.SENTE else row.gote
     deadline = None
     if due is not None:
@@ -82,6 +95,14 @@ def _reply_to(
 #: lasts, a fresh period changes nothing, and a second press a moment after the first would
 #: only post the same extension again.
 LEAST_GIFT = timedelta(minutes=1)
+#: How many times a move does its checks and clock arithmetic again when a vacation began
+#: or ended between them and its write; more than once in a row would take vacations
+#: toggled faster than a move is stored.
+CLOCK_RETRIES = 3
+
+
+class _ClockMoved(Exception):
+    """The game's clock state changed (not its ply) between a move's checks and its write."""
 
 
 def read_move(game: GameSnapshot, text: str) -> Move:
@@ -137,12 +158,20 @@ class Moves:
         Example: `(await service.play(game.id, alice.user_id, "P-76")).move.japanese`
         is `"７六歩"`.
         """
-        now = self._store.now()  # one moment for the deadline check and the clock arithmetic
         seen = (expected_ply, expected_position)
-        loaded, color, move, text_out, game = await self._checked(
-            game_id, user_id, text, seen=seen, guild_id=guild_id, now=now
-        )
-        return await self._store_move(loaded, game, color, move, text_out, now, name)
+        for _ in range(CLOCK_RETRIES):
+            now = self._store.now()  # one moment for the deadline check and the clock arithmetic
+            loaded, color, move, text_out, game = await self._checked(
+                game_id, user_id, text, seen=seen, guild_id=guild_id, now=now
+            )
+            try:
+                return await self._store_move(loaded, game, color, move, text_out, now, name)
+            except _ClockMoved:
+                # A vacation began or ended meanwhile: its end moved the turn's start, or
+                # the next player's deadline depends on it. Checked and counted again from
+                # a fresh moment, the move is charged exactly the time off vacation.
+                self._store.forget(game_id)
+        raise PositionChanged(MOVED_ON)
 
     async def preview(
         self,
@@ -259,6 +288,13 @@ class Moves:
             deadline = DeadlineRow(row.id, following.user_id, due, reminder_at(now, due))
 
         async def store(tx: Session) -> _Reply | None:
+            fresh = await tx.games.get(row.id)
+            if (
+                fresh is not None
+                and fresh.ply == row.ply
+                and clock_state(fresh) != clock_state(row)
+            ):
+                raise _ClockMoved
             if not await tx.games.advance(advance):
                 raise PositionChanged(MOVED_ON)
             await tx.moves.insert(
@@ -420,8 +456,22 @@ class Moves:
             raise ServiceError(Sentence("It is your move; your opponent's clock is not running."))
         now = self._store.now()
         opponent = color.opponent
+        away = away_of(row, opponent)
+        if away is not None and now < away.ends_by:
+            # Their clock stands still and their deadline already lies past the vacation's
+            # latest end; a period "from now" would mean nothing until they are back, and
+            # their vacation's end moves the deadline later by the time spent anyway.
+            raise ServiceError(
+                Sentence(
+                    "{name} is on vacation; their clock is paused, so there is no time to "
+                    "give until they are back.",
+                    name=player_ref(row, opponent).name,
+                )
+            )
         banks = {Color.SENTE: row.sente_bank, Color.GOTE: row.gote_bank}
-        banks[opponent] = bank_after(banks[opponent], now - row.turn_started_at)
+        # Not the time since the turn began: a vacation that ran out (and was not yet
+        # ended by the deadline task) is no thinking time.
+        banks[opponent] = bank_after(banks[opponent], thinking_time(row, opponent, now))
         due = due_at(now, banks[opponent], row.period)
         assert due is not None
         if loaded.deadline is not None and due < loaded.deadline + LEAST_GIFT:

@@ -23,6 +23,15 @@ takeback lands, which would punish the request the opponent just accepted. A tak
 cannot be used to gain time against the opponent's will: each one needs their consent.
 Moves stored before banks were kept with them cannot tell their clock: the banks then
 stay as they are.
+
+Vacations: the restarted turn is a turn like any other. If the asker is on vacation it
+is paused at once: their deadline lies past the vacation's latest end (`deadline_of`),
+the deadline task skips it and sends no reminder, and the vacation's end moves the
+turn's start later by the time spent, as for a move. If the one accepting is on
+vacation, accepting does not end it: answering a request, like moving during a vacation,
+is a player looking in, not coming back, and it is not their turn afterwards anyway.
+The clock arithmetic is done again if a vacation began or ended between the checks and
+the write, so the deadline written is the one the deadline task would compute.
 """
 
 from __future__ import annotations
@@ -32,11 +41,11 @@ from datetime import datetime, timedelta
 from typing import NoReturn
 
 from bot.db import Conflict, DeadlineRow, GameRewind, NewTakeback, Session, TakebackRow
-from rules import Color, Game, Sentence
+from rules import Game, Sentence
 
-from .clocks import due_at, reminder_at
+from .clocks import reminder_at
 from .errors import NotFound, PositionChanged, TakebackRefused
-from .loading import move_text, player_ref
+from .loading import clock_state, deadline_of, move_text, player_ref
 from .store import MOVED_ON, GameStore
 from .values import GameSnapshot, MoveText, Takeback, TakebackPolicy, TakebackRequest
 
@@ -88,6 +97,15 @@ async def banks_at(tx: Session, loaded: GameSnapshot, ply: int) -> tuple[timedel
 
 class _Lost(Exception):
     """The game or the request changed between the checks and the write."""
+
+
+class _ClockMoved(Exception):
+    """A vacation began or ended between an accept's checks and its write."""
+
+
+#: How many times an accept is checked and counted again when a vacation began or ended
+#: meanwhile (see `moves.CLOCK_RETRIES`).
+CLOCK_RETRIES = 3
 
 
 class Takebacks:
@@ -180,6 +198,21 @@ class Takebacks:
         the earlier position, and the clocks are restored (see the module's docstring).
         `expected_ply` is the ply the request's button carries; a move since makes the
         request void."""
+        for _ in range(CLOCK_RETRIES):
+            try:
+                return await self._accept(game_id, takeback_id, user_id, expected_ply, guild_id)
+            except _ClockMoved:
+                self._store.forget(game_id)  # checked and counted again from a fresh moment
+        raise PositionChanged(MOVED_ON)
+
+    async def _accept(
+        self,
+        game_id: int,
+        takeback_id: int,
+        user_id: int,
+        expected_ply: int,
+        guild_id: int | None,
+    ) -> Takeback:
         now = self._store.now()
         loaded, request = await self._answerable(
             game_id, takeback_id, user_id, expected_ply, guild_id, now
@@ -193,6 +226,13 @@ class Takebacks:
         asker = loaded.player(asker_color)
 
         async def store(tx: Session) -> datetime | None:
+            fresh = await tx.games.get(row.id)
+            if (
+                fresh is not None
+                and fresh.ply == row.ply
+                and clock_state(fresh) != clock_state(row)
+            ):
+                raise _ClockMoved
             sente_bank, gote_bank = await banks_at(tx, loaded, back_to)
             rewind = GameRewind(
                 game_id=row.id,
@@ -210,8 +250,9 @@ class Takebacks:
                 raise _Lost
             # Forecast lines were checked from a position that no longer stands.
             await tx.forecasts.clear(row.id)
-            bank = sente_bank if asker_color is Color.SENTE else gote_bank
-            due = due_at(now, bank, row.period)
+            # The asker's turn, as a move would start it: paused if they are on vacation.
+            turn = replace(row, sente_bank=sente_bank, gote_bank=gote_bank, turn_started_at=now)
+            due = deadline_of(turn, asker_color)
             if due is None:
                 await tx.deadlines.clear(row.id)
             else:

@@ -12,6 +12,15 @@ The unit is the hour: each vacation costs its length rounded up to a whole hour.
 not days, so that a player away for an evening does not lose a day of the year's
 fourteen; rounded up, so that starting and ending vacations over and over cannot pause
 a clock for free. A vacation counts against the calendar year (UTC) it began in.
+
+A vacation over New Year is not split between the two years, on purpose. Its length is
+bounded when it starts (`ends_by`: what is left of that year's allowance), so the
+player knows at once how long it can last, and one vacation is one charge, rounded
+once. Splitting would give nothing against abuse: under either rule a player can be away
+for the end of one year's allowance and the start of the next's, back to back (at most
+twice the allowance around New Year). It would only let a December vacation run past
+what is left of the old year into the new one's days, which ending it and starting a new
+one on 1 January gives as well.
 """
 
 from __future__ import annotations

@@ -936,8 +936,13 @@ def vacation_text(lang: str, status: VacationStatus, *, games: int | None = None
             left=duration_text(lang, status.left),
         )
     )
-    if games:
-        lines.append(_("Your opponents were told in {count} games.").format(count=games))
+    # One sentence per case rather than plural machinery: "1 games" must never be read.
+    if games == 1:
+        lines.append(_("Your opponent was told in your game's thread."))
+    elif games:
+        lines.append(
+            _("Your opponents were told in the threads of your {count} games.").format(count=games)
+        )
     if current is None and games is None:
         lines.append(_("Start one with `/vacation start`; each hour begun counts."))
     return "\n".join(lines)

@@ -17,6 +17,7 @@ from bot.services import (
     PlayerRef,
     Preferences,
     TimeControl,
+    VacationStatus,
 )
 from bot.services.challenges import COLOR_WISHES
 from bot.services.loading import color_name, snapshot
@@ -186,3 +187,15 @@ def test_the_preferences_say_what_is_on() -> None:
     assert "/preferences" in shown and "privacy" not in shown
     saved = wording.preferences_text("ja", Preferences(turn_messages=True), changed=True)
     assert saved.startswith("設定を保存しました。") and "プライバシー設定" in saved
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_how_many_games_were_told_reads_right_for_one_and_many(lang: str) -> None:
+    status = VacationStatus(2026, timedelta(days=14), timedelta(), None)
+    one = wording.vacation_text(lang, status, games=1)
+    many = wording.vacation_text(lang, status, games=3)
+    none = wording.vacation_text(lang, status, games=0)
+    assert "1 games" not in one and "1局" not in one
+    assert ("thread" in one) if lang == "en" else ("対局スレッド" in one)
+    assert "3" in many and "3" not in none.split("\n")[-1]
+    assert none.count("\n") == one.count("\n") - 1  # no sentence about games told

@@ -41,7 +41,7 @@ async def test_a_vacation_pauses_the_clock_and_the_opponent_is_told(club: Club) 
     assert "You are not on vacation." in shown.content and "14 days left" in shown.content
     started = await vacation(club, club.bob, "start")
     assert "You are on vacation until" in started.content
-    assert "told in 1 games" in started.content
+    assert "Your opponent was told in your game's thread." in started.content
     [post] = await club.posts(table.thread, "is on vacation until")
     assert "bob" in post.content and "clock is paused" in post.content
 
