@@ -89,7 +89,7 @@ import sqlite3
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -121,6 +121,8 @@ SEED = 20_250_808
 MAX_PLAY = 2.0  # seconds of play (after the set-up) before a kill, at most
 STARTUP_KILL = 1.2  # a start-up kill lands within this many seconds of the start
 LOSS_WINDOW = 5.0  # a claim this close to the kill may be lost (see the docstring)
+TAKEBACK_CHANCE = 0.04  # before a move, the waiting player asks to take theirs back
+FORECAST_CHANCE = 0.08  # before a move, the waiting player stores a forecast
 ABORTED_REQUEST = 1.0  # a request cut off by a kill began at most this long before it
 WAIT = 30.0  # the longest any single wait may take
 
@@ -192,11 +194,40 @@ class DeadlineRow:
     reminded_at: int | None
 
 
+@dataclass(frozen=True)
+class TakebackRow:
+    id: int
+    asked_by: int
+    ply: int  # the game's ply when asked
+    plies: int  # how many moves it takes back
+    status: str
+    requested_at: int
+    answered_at: int | None
+
+    @property
+    def back_to(self) -> int:
+        return self.ply - self.plies
+
+
+@dataclass(frozen=True)
+class ForecastRow:
+    player_id: int
+    ply: int
+    moves: tuple[str, ...]
+
+
 @dataclass
 class Snapshot:
     games: dict[int, GameRow] = field(default_factory=dict)
     moves: dict[int, list[MoveRow]] = field(default_factory=dict)
     deadlines: dict[int, DeadlineRow] = field(default_factory=dict)
+    takebacks: dict[int, list[TakebackRow]] = field(default_factory=dict)
+    forecasts: dict[int, list[ForecastRow]] = field(default_factory=dict)
+
+    def accepted(self, game_id: int) -> list[TakebackRow]:
+        """The game's accepted takebacks, in the order they were answered."""
+        rows = [t for t in self.takebacks.get(game_id, []) if t.status == "accepted"]
+        return sorted(rows, key=lambda t: (t.answered_at or 0, t.id))
 
 
 def read_database(path: Path) -> Snapshot:
@@ -221,6 +252,16 @@ def read_database(path: Path) -> Snapshot:
             "SELECT game_id, player_id, due_at, remind_at, reminded_at FROM deadlines"
         ):
             snapshot.deadlines[game_id] = DeadlineRow(*rest)
+        for game_id, *rest in connection.execute(
+            "SELECT game_id, id, asked_by, ply, plies, status, requested_at, answered_at"
+            " FROM takebacks ORDER BY game_id, id"
+        ):
+            snapshot.takebacks.setdefault(game_id, []).append(TakebackRow(*rest))
+        for game_id, player_id, ply, moves in connection.execute(
+            "SELECT game_id, player_id, ply, moves FROM forecasts ORDER BY game_id, id"
+        ):
+            row = ForecastRow(player_id, ply, tuple(moves.split()))
+            snapshot.forecasts.setdefault(game_id, []).append(row)
         connection.execute("ROLLBACK")
     finally:
         connection.close()
@@ -236,17 +277,30 @@ class Turn:
     remind: int | None
 
 
-def turns(game: GameRow, moves: list[MoveRow]) -> tuple[list[Turn], dict[int, int]]:
+def turns(
+    game: GameRow, moves: list[MoveRow], accepted: Sequence[TakebackRow] = ()
+) -> tuple[list[Turn], dict[int, int]]:
     """Every turn of a game with the deadline it had, and the banks left, from the stored
     moves alone: the rule of ``bot/services/clocks.py`` written out again.  A player must
     move by turn start + what is left of their bank + the period; thinking comes out of the
-    bank; the reminder is due at 80 % of that allowance or 24 hours before, the later."""
+    bank; the reminder is due at 80 % of that allowance or 24 hours before, the later.
+
+    An accepted takeback (``bot/services/takebacks.py``) restarts the turn it goes back to
+    when it is answered; the banks are those the remaining moves leave (nobody is charged
+    for the moves taken back)."""
     sente_first = game.start_sfen.split()[1] == "b"
     banks = {game.sente_id: game.bank, game.gote_id: game.bank}
     started = game.started_at
     out = []
     for ply in range(len(moves) + 1):
         player = game.sente_id if (ply % 2 == 0) == sente_first else game.gote_id
+        until = moves[ply].played_at if ply < len(moves) else None
+        for takeback in accepted:
+            answered = takeback.answered_at
+            if takeback.back_to != ply or answered is None or answered < started:
+                continue
+            if until is None or answered <= until:
+                started = answered
         due = remind = None
         if game.period is not None:
             due = started + banks[player] + game.period
@@ -288,6 +342,12 @@ class TrackedGame:
     #: The stored moves replayed (by the checks), and their Japanese and Western texts.
     mirror: Game
     texts: list[tuple[str, str]] = field(default_factory=list)
+    #: Accepted takebacks the checks have seen (the mirror is replayed after a new one).
+    takebacks_seen: int = 0
+
+    def view_at(self, ply: int) -> Game:
+        """The game after the record's first ``ply`` moves."""
+        return Game(self.mirror.start, self.record[:ply])
 
 
 @dataclass(eq=False)
@@ -297,6 +357,34 @@ class SentMove:
     usi: str
     result: InteractionResult
     probe: bool = False  # sent after the deadline, to be refused
+    #: The forecast reply this move must bring (USI) and who stored it, if a line of the
+    #: waiting player starts with this move (stored before the move was sent).
+    reply: str | None = None
+    forecaster: int | None = None
+
+
+@dataclass(eq=False)
+class SentForecast:
+    """``/forecast`` by the waiting player: the record's next move, then their reply."""
+
+    game: TrackedGame
+    ply: int  # the game's ply the line starts from
+    line: tuple[str, str]
+    result: InteractionResult
+
+
+@dataclass(eq=False)
+class SentTakeback:
+    """``/takeback`` by the waiting player (their last move), and the opponent's Accept."""
+
+    game: TrackedGame
+    ply: int  # the game's ply when asked; the takeback goes back to ``ply - 1``
+    ask: InteractionResult | None  # None: a request an earlier process stored
+    request_id: int | None = None
+    accept: InteractionResult | None = None
+
+
+Sent = SentMove | SentForecast | SentTakeback
 
 
 @dataclass(eq=False)
@@ -324,7 +412,7 @@ class Life:
     number: int
     mode: str
     child: Child
-    sent: list[SentMove] = field(default_factory=list)
+    sent: list[Sent] = field(default_factory=list)  # in the order the players sent them
     claims: list[Claim] = field(default_factory=list)
     killed: bool = False
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
@@ -347,10 +435,27 @@ class Figures:
     timeouts_cut: int = 0  # time-outs claimed just before a kill, not posted by that process
     lost_reminders: int = 0
     cut_off_requests: int = 0
+    takebacks_asked: int = 0
+    takebacks_accepted: int = 0  # the Accept's answer reached the player
+    takebacks_unanswered: Counter[str] = field(default_factory=Counter)  # cut by a kill
+    takebacks_from_earlier: int = 0  # asked before a kill, accepted by a later process
+    forecasts_stored: int = 0
+    forecasts_unanswered: int = 0
+    forecast_replies: int = 0  # acknowledged with the opponent's move
+    forecast_replies_cut: Counter[str] = field(default_factory=Counter)
+    forecast_posts: int = 0
 
     def summary(self) -> str:
         modes = ", ".join(f"{mode} {n}" for mode, n in sorted(self.modes.items()))
+        cut = ", ".join(f"{k} {n}" for k, n in sorted(self.takebacks_unanswered.items()))
+        replies = ", ".join(f"{k} {n}" for k, n in sorted(self.forecast_replies_cut.items()))
         return (
+            f"takebacks: {self.takebacks_asked} asked, {self.takebacks_accepted} accepted and "
+            f"acknowledged ({self.takebacks_from_earlier} asked before a kill), cut by a kill: "
+            f"{cut or 'none'}; forecasts: {self.forecasts_stored} stored "
+            f"({self.forecasts_unanswered} unanswered at a kill), {self.forecast_replies} "
+            f"replies acknowledged with the opponent's move, {self.forecast_posts} reply "
+            f"posts, moves with a reply cut by a kill: {replies or 'none'}; "
             f"{self.kills} kills ({modes}); {self.games} games; {self.sent} moves sent, "
             f"{self.acknowledged} acknowledged ({self.acknowledged_by_note} by the private "
             f"note after a deferral), unanswered at a kill: {self.unanswered_stored} stored "
@@ -385,6 +490,8 @@ class CrashRun:
         self.figures = Figures()
         self.games: dict[int, TrackedGame] = {}
         self.acknowledged: dict[tuple[int, int], str] = {}
+        #: Takebacks the players accepted (acknowledged, or stored when a kill cut it off).
+        self.accepted_takebacks: set[int] = set()
         self.snapshot = Snapshot()
         self.kill_times: list[float] = []
         self.lives: list[Life] = []
@@ -635,7 +742,13 @@ class CrashRun:
                 await self.new_game(slot, life)
 
     async def send_move(
-        self, life: Life, game: TrackedGame, view: Game, *, probe: bool = False
+        self,
+        life: Life,
+        game: TrackedGame,
+        view: Game,
+        *,
+        probe: bool = False,
+        forecast: ForecastRow | None = None,
     ) -> SentMove:
         """``/move`` in the game's thread: the next move of the record, as its player."""
         slot = game.slot
@@ -647,6 +760,8 @@ class CrashRun:
             "move", {"move": text}, user=player, channel=game.thread, wait=False
         )
         sent = SentMove(game, view.ply + 1, move.usi(), result, probe)
+        if forecast is not None:
+            sent.reply, sent.forecaster = forecast.moves[1], forecast.player_id
         life.sent.append(sent)
         self.figures.sent += 1
         return sent
@@ -680,10 +795,41 @@ class CrashRun:
         return self.answer_of(sent)
 
     async def player(self, life: Life, game: TrackedGame) -> None:
-        """Plays the record's moves one after the other until the life ends."""
+        """Plays the record's moves one after the other until the life ends.  Now and then
+        the waiting player first stores a forecast (the record's next two moves), or asks
+        to take their last move back, which the opponent accepts; the game then goes on
+        from the earlier position with the record's moves again."""
         view = game.mirror.copy()
+        rng = game.slot.rng
+        # A line stored by an earlier process holds until the next move.
+        forecast = next(
+            (f for f in self.snapshot.forecasts.get(game.id, []) if f.ply == view.ply), None
+        )
+        # A request an earlier process stored: accepted if its question reached the thread
+        # (a kill between the ask and the accept), else the next move makes it lapse.
+        pending = next(
+            (t for t in self.snapshot.takebacks.get(game.id, []) if t.status == "pending"), None
+        )
+        if pending is not None:
+            question = self.question(game, pending.id)
+            if question is not None:
+                event = SentTakeback(game, pending.ply, None, pending.id)
+                life.sent.append(event)
+                if not await self.accept_takeback(life, event, question):
+                    return
+                view, forecast, pending = game.view_at(pending.back_to), None, None
         while not life.killed and view.ply < len(game.record) and view.outcome is None:
-            sent = await self.send_move(life, game, view)
+            roll = rng.random()
+            if pending is None and view.ply > 0 and roll < TAKEBACK_CHANCE:
+                if not await self.take_back(life, game, view):
+                    return
+                view, forecast = game.view_at(view.ply - 1), None
+                continue
+            if forecast is None and roll > 1 - FORECAST_CHANCE and self.forecastable(game, view):
+                forecast = await self.send_forecast(life, game, view)
+                if forecast is None:
+                    return
+            sent = await self.send_move(life, game, view, forecast=forecast)
             kind, message = await self.answer(life, sent)
             if kind == "unanswered":
                 return
@@ -694,7 +840,155 @@ class CrashRun:
                     f"position, was refused: {content!r}"
                 )
             view.push(game.record[view.ply])
-            await asyncio.sleep(game.slot.rng.uniform(0, 0.03))
+            pending = forecast = None  # a move makes a request lapse, and uses up a line
+            if sent.reply is not None:
+                # The reply was stored with the move; its post follows the move's answer.
+                ply = sent.ply + 1
+                await self.wait(
+                    lambda: life.killed or self.forecast_post(game, ply) is not None,
+                    f"the forecast reply {ply} of game {game.id}",
+                    life.child,
+                )
+                if life.killed:
+                    return
+                view.push(game.record[view.ply])
+            await asyncio.sleep(rng.uniform(0, 0.03))
+
+    def waiting(self, game: TrackedGame, view: Game) -> tuple[FakeMember, FakeMember]:
+        """The player not to move, and the one to move."""
+        slot = game.slot
+        if view.position.turn is Color.SENTE:
+            return slot.gote, slot.sente
+        return slot.sente, slot.gote
+
+    def forecastable(self, game: TrackedGame, view: Game) -> bool:
+        """The record has two more moves, and neither ends the game."""
+        if view.ply + 2 > len(game.record):
+            return False
+        ahead = view.copy()
+        for move in game.record[view.ply : view.ply + 2]:
+            ahead.push(move)
+            if ahead.outcome is not None:
+                return False
+        return True
+
+    async def send_forecast(self, life: Life, game: TrackedGame, view: Game) -> ForecastRow | None:
+        """``/forecast`` by the waiting player: if the opponent plays the record's next
+        move, reply with the one after it.  None if a kill cut the answer off."""
+        forecaster, _mover = self.waiting(game, view)
+        first, second = (m.usi() for m in game.record[view.ply : view.ply + 2])
+        result = await self.fake.slash(
+            "forecast",
+            {"line": f"{first} {second}"},
+            user=forecaster,
+            channel=game.thread,
+            wait=False,
+        )
+        life.sent.append(SentForecast(game, view.ply, (first, second), result))
+        await self.wait(
+            lambda: life.killed or self.final(result) is not None,
+            f"the answer to a forecast in game {game.id}",
+            life.child,
+        )
+        reply = self.final(result)
+        if reply is None:
+            return None
+        if not reply.content.startswith("Forecast stored."):
+            raise CrashError(f"game {game.id}: a forecast was refused: {reply.content!r}")
+        return ForecastRow(forecaster.user.id, view.ply, (first, second))
+
+    @staticmethod
+    def final(result: InteractionResult) -> FakeMessage | None:
+        """The answer the player sees, once it is there (not "thinking")."""
+        if result.response_type is None:
+            return None
+        reply = result.reply
+        if reply is None or reply.loading:
+            return None
+        return reply
+
+    def question(
+        self, game: TrackedGame, request_id: int | None = None, *, ply: int | None = None
+    ) -> tuple[FakeMessage, str] | None:
+        """The takeback question of request ``request_id`` (or the newest one asked at
+        ``ply``) with its Accept button, if it is in the thread."""
+        found = None
+        for message in self.fake.channel_history(game.thread):
+            for custom_id in message.custom_ids:
+                parts = custom_id.split(":")
+                if parts[:3] != ["tb", "accept", str(game.id)]:
+                    continue
+                if request_id is not None and int(parts[4]) != request_id:
+                    continue
+                if ply is not None and int(parts[3]) != ply:
+                    continue
+                if found is None or int(parts[4]) > int(found[1].split(":")[4]):
+                    found = (message, custom_id)
+        return found
+
+    def forecast_post(self, game: TrackedGame, ply: int) -> FakeMessage | None:
+        for message in reversed(self.fake.channel_history(game.thread)):
+            text = message.content
+            if text.startswith(f"{ply}. ") and "played by forecast" in text:
+                return message
+        return None
+
+    async def take_back(self, life: Life, game: TrackedGame, view: Game) -> bool:
+        """``/takeback`` by the waiting player, then Accept by the one to move.  False if a
+        kill cut off an answer (the request, or its acceptance, may then be stored)."""
+        asker, _answerer = self.waiting(game, view)
+        known = self.question(game, ply=view.ply)
+        result = await self.fake.slash("takeback", user=asker, channel=game.thread, wait=False)
+        event = SentTakeback(game, view.ply, result)
+        life.sent.append(event)
+        self.figures.takebacks_asked += 1
+        await self.wait(
+            lambda: life.killed or self.final(result) is not None,
+            f"the answer to a takeback in game {game.id}",
+            life.child,
+        )
+        reply = self.final(result)
+        if reply is None:
+            return False
+        if not reply.content.startswith("Takeback asked"):
+            raise CrashError(f"game {game.id}: a takeback was refused: {reply.content!r}")
+
+        def new_question() -> tuple[FakeMessage, str] | None:
+            found = self.question(game, ply=view.ply)
+            if found is None or (known is not None and found[1] == known[1]):
+                return None
+            return found
+
+        await self.wait(
+            lambda: life.killed or new_question() is not None,
+            f"the takeback question in game {game.id}",
+            life.child,
+        )
+        question = new_question()
+        if question is None:
+            return False
+        event.request_id = int(question[1].split(":")[4])
+        return await self.accept_takeback(life, event, question)
+
+    async def accept_takeback(
+        self, life: Life, event: SentTakeback, question: tuple[FakeMessage, str]
+    ) -> bool:
+        game = event.game
+        message, button = question
+        _asker, answerer = self.waiting(game, game.view_at(event.ply))
+        click = await self.fake.click(message, button, user=answerer, wait=False)
+        event.accept = click
+        await self.wait(
+            lambda: life.killed or self.final(click) is not None,
+            f"the answer to Accept takeback in game {game.id}",
+            life.child,
+        )
+        reply = self.final(click)
+        if reply is None:
+            return False
+        if "accepted the takeback" not in reply.content:
+            raise CrashError(f"game {game.id}: Accept takeback answered {reply.content!r}")
+        return True
 
     def overdue_timer_games(self) -> list[TrackedGame]:
         now = self.now()
@@ -898,23 +1192,29 @@ class CrashRun:
             assert (row.bank, row.period) == CONTROLS[game.slot.control], f"{where}: time control"
             expected = [m.usi() for m in game.record[: len(moves)]]
             assert [m.usi for m in moves] == expected, f"{where}: not the moves played, in order"
+            accepted = after.accepted(game_id)
+            if len(moves) < game.mirror.ply:
+                # Only an accepted takeback removes moves (the takeback checks say which).
+                assert len(accepted) > game.takebacks_seen, f"{where}: stored moves disappeared"
+                game.mirror = game.view_at(0)
+            game.takebacks_seen = len(accepted)
             mirror = game.mirror
-            assert len(moves) >= mirror.ply, f"{where}: stored moves disappeared"
             for stored in moves[mirror.ply :]:
                 move = Move.from_usi(stored.usi)
                 last = mirror.moves[-1] if mirror.moves else None
-                game.texts.append(
-                    (
-                        format_move(mirror.position, move, "japanese", last_move=last),
-                        format_move(mirror.position, move, "western", last_move=last),
+                if len(game.texts) < stored.ply:  # the same record's move after a takeback
+                    game.texts.append(
+                        (
+                            format_move(mirror.position, move, "japanese", last_move=last),
+                            format_move(mirror.position, move, "western", last_move=last),
+                        )
                     )
-                )
                 try:
                     mirror.push(move)
                 except IllegalMoveError as error:
                     raise CrashError(f"{where}: move {stored.ply} is illegal: {error}") from None
             assert mirror.position.sfen() == row.sfen, f"{where}: position {row.sfen!r}"
-            history, banks = turns(row, moves)
+            history, banks = turns(row, moves, accepted)
             for stored, turn in zip(moves, history, strict=False):
                 assert stored.player_id == turn.player_id, f"{where}: move {stored.ply}'s player"
                 assert stored.played_at >= turn.started, f"{where}: move {stored.ply} time"
@@ -957,9 +1257,28 @@ class CrashRun:
                 raise CrashError(f"{where}: finished by {row.termination}, which nobody did")
 
     def check_sent(self, life: Life, after: Snapshot) -> None:
-        """Invariant 1: what was acknowledged is stored; a late move was refused."""
+        """Invariant 1: what was acknowledged is stored; a late move was refused; a
+        forecast reply is stored with the opponent's move or not at all; an acknowledged
+        takeback is stored (once), an unacknowledged one fully or not at all.
+
+        The players' actions are gone through in the order they were sent; an
+        acknowledged move taken back later is no longer owed (``self.acknowledged``)."""
         figures = self.figures
-        for sent in life.sent:
+        # Whether a takeback in the same game follows each action in this life.
+        followed: list[bool] = []
+        taken: set[int] = set()
+        for sent in reversed(life.sent):
+            followed.append(sent.game.id in taken)
+            if isinstance(sent, SentTakeback):
+                taken.add(sent.game.id)
+        followed.reverse()
+        for sent, later in zip(life.sent, followed, strict=True):
+            if isinstance(sent, SentForecast):
+                self.check_forecast(life, sent, after)
+                continue
+            if isinstance(sent, SentTakeback):
+                self.check_takeback(life, sent, after)
+                continue
             kind, message = self.answer_of(sent)
             stored = after.moves.get(sent.game.id, [])
             usi = stored[sent.ply - 1].usi if len(stored) >= sent.ply else None
@@ -967,6 +1286,10 @@ class CrashRun:
             content = None if message is None else message.content
             if kind == "unanswered" and not life.killed:
                 raise CrashError(f"{where} was never answered, and the bot was not killed")
+            if sent.reply is not None and not sent.probe:
+                self.check_reply(sent, kind, stored, later)
+            elif kind == "unanswered" and usi == sent.usi and len(stored) != sent.ply:
+                raise CrashError(f"{where}: moves stored after it, which nobody sent")
             if sent.probe:
                 if kind in ("board", "played"):
                     raise CrashError(f"{where} was played after the deadline: {content!r}")
@@ -978,7 +1301,7 @@ class CrashRun:
                     figures.probes_refused += 1
                 continue
             if kind in ("board", "played"):
-                if usi != sent.usi:
+                if usi != sent.usi and not later:
                     raise CrashError(f"{where} was acknowledged ({content!r}) but not stored")
                 self.acknowledged[(sent.game.id, sent.ply)] = sent.usi
                 figures.acknowledged += 1
@@ -994,6 +1317,86 @@ class CrashRun:
             stored = after.moves.get(game_id, [])
             if len(stored) < ply or stored[ply - 1].usi != usi:
                 raise CrashError(f"game {game_id} move {ply} ({usi}) was acknowledged, then lost")
+        for game_id in after.games:
+            ids = {t.id for t in after.accepted(game_id)}
+            unknown = ids - self.accepted_takebacks
+            if unknown:
+                raise CrashError(f"game {game_id}: takebacks {unknown} accepted, by nobody")
+
+    def check_reply(self, sent: SentMove, kind: str, stored: list[MoveRow], later: bool) -> None:
+        """The forecast reply is stored with the opponent's move, by the forecaster."""
+        reply = stored[sent.ply] if len(stored) > sent.ply else None
+        moved = len(stored) >= sent.ply and stored[sent.ply - 1].usi == sent.usi
+        where = f"game {sent.game.id} move {sent.ply} ({sent.usi})"
+        if moved and (reply is None or reply.usi != sent.reply) and not later:
+            raise CrashError(f"{where} is stored without its forecast reply {sent.reply}")
+        if reply is not None and moved and reply.player_id != sent.forecaster:
+            raise CrashError(f"{where}: the reply {reply.usi} is not the forecaster's")
+        if kind in ("board", "played"):
+            assert sent.reply is not None
+            self.acknowledged[(sent.game.id, sent.ply + 1)] = sent.reply
+            self.figures.forecast_replies += 1
+        elif kind == "unanswered":
+            if moved:
+                if len(stored) != sent.ply + 1:
+                    raise CrashError(f"{where}: {len(stored)} moves stored after the reply")
+                self.figures.forecast_replies_cut["both stored"] += 1
+            else:
+                self.figures.forecast_replies_cut["neither stored"] += 1
+
+    def check_forecast(self, life: Life, sent: SentForecast, after: Snapshot) -> None:
+        """A forecast's answer may be cut off; then its line is stored or not, as sent."""
+        if self.final(sent.result) is not None:
+            self.figures.forecasts_stored += 1
+            return
+        if not life.killed:
+            raise CrashError(f"game {sent.game.id}: a forecast was never answered")
+        self.figures.forecasts_unanswered += 1
+        lines = after.forecasts.get(sent.game.id, [])
+        for line in lines:
+            if (line.ply, line.moves) != (sent.ply, sent.line):
+                raise CrashError(f"game {sent.game.id}: forecast {line} stored, none sent")
+
+    def check_takeback(self, life: Life, sent: SentTakeback, after: Snapshot) -> None:
+        """An acknowledged takeback is stored (the acknowledged moves it took back are no
+        longer owed); one whose answer a kill cut off is applied fully or not at all."""
+        game_id = sent.game.id
+        stored = after.moves.get(game_id, [])
+        rows = {t.id: t for t in after.takebacks.get(game_id, [])}
+        where = f"game {game_id} takeback at ply {sent.ply}"
+        cut = self.figures.takebacks_unanswered
+        if sent.accept is None:  # the ask, or its question, cut off
+            if not life.killed:
+                raise CrashError(f"{where}: the ask or its question never came")
+            if len(stored) != sent.ply:
+                raise CrashError(f"{where}: {len(stored)} moves stored, none accepted")
+            cut["ask" if sent.ask is None or self.final(sent.ask) is None else "question"] += 1
+            return
+        assert sent.request_id is not None
+        row = rows.get(sent.request_id)
+        if row is None or (row.ply, row.plies) != (sent.ply, 1):
+            raise CrashError(f"{where}: request {sent.request_id} is stored as {row}")
+        if self.final(sent.accept) is not None:
+            if row.status != "accepted":
+                raise CrashError(f"{where}: accepted and acknowledged, but stored {row.status}")
+            self.figures.takebacks_accepted += 1
+            self.figures.takebacks_from_earlier += sent.ask is None
+        elif not life.killed:
+            raise CrashError(f"{where}: the Accept was never answered")
+        elif row.status == "accepted":
+            if len(stored) != row.back_to:
+                raise CrashError(f"{where}: accepted, but {len(stored)} moves stored")
+            cut["accept, applied"] += 1
+        elif row.status == "pending":
+            if len(stored) != row.ply:
+                raise CrashError(f"{where}: not accepted, but {len(stored)} moves stored")
+            cut["accept, not applied"] += 1
+            return
+        else:
+            raise CrashError(f"{where}: the Accept was cut off, and it is {row.status}")
+        self.accepted_takebacks.add(row.id)
+        for key in [k for k in self.acknowledged if k[0] == game_id and k[1] > row.back_to]:
+            del self.acknowledged[key]
 
     def check_messages(self, after: Snapshot) -> None:
         """Invariant 3: one public answer per interaction; each announcement at most once."""
@@ -1006,27 +1409,38 @@ class CrashRun:
         if twice:
             raise CrashError(f"interactions answered publicly more than once: {twice}")
         timeouts = reminders = 0
+        self.figures.forecast_posts = 0
         for game in self.games.values():
             row = after.games[game.id]
             moves = after.moves.get(game.id, [])
-            history, _banks = turns(row, moves)
+            history, _banks = turns(row, moves, after.accepted(game.id))
             by_due = {t.due // US: t for t in history if t.due is not None}
-            starts = boards = 0
-            plies: Counter[int] = Counter()
+            starts = boards = done = 0
+            # A ply's board may be shown again once a takeback removed it: counted per
+            # (ply, takebacks before the post that went back past it).
+            plies: Counter[tuple[int, int]] = Counter()
             dues: Counter[int] = Counter()
             where = f"game {game.id}'s thread"
+            accepted = after.accepted(game.id)
+            asked = len(after.takebacks.get(game.id, []))
             for message in self.bot_messages(game.thread):
                 text = message.content
                 matched = MOVE_LINE.match(text)
+                at = self.clock_at(message.created_at)
                 if text.startswith("☗ Sente:"):
                     starts += 1
                 elif matched:
                     ply = int(matched.group(1))
-                    plies[ply] += 1
+                    earlier = [t for t in accepted if (t.answered_at or 0) <= at]
+                    plies[(ply, sum(t.back_to < ply for t in earlier))] += 1
                     boards += 1
                     assert message.attachments, f"{where}: move {ply} without a board"
-                    if ply > row.ply:
-                        raise CrashError(f"{where} shows move {ply}, the database has {row.ply}")
+                    # The game's ply then: the stored one, or where the next takeback began.
+                    limit = next((t.ply for t in accepted if (t.answered_at or 0) > at), row.ply)
+                    if ply > limit:
+                        raise CrashError(f"{where} shows move {ply}, the database had {limit}")
+                    if "played by forecast" in text:
+                        self.figures.forecast_posts += 1
                     shown = (matched.group(3), matched.group(4))
                     assert shown == game.texts[ply - 1], f"{where}: {text!r} is not the move"
                 elif "ran out of time" in text:
@@ -1049,10 +1463,19 @@ class CrashRun:
                         f"{where}: a reminder before its time: {text!r}"
                     )
                     dues[due or 0] += 1
+                elif "asks to take back" in text:
+                    asked -= 1
+                    if asked < 0:
+                        raise CrashError(f"{where}: more takeback questions than requests")
+                elif text.startswith("Takeback: ") and "taken back" in text:
+                    done += 1
+                    assert message.attachments, f"{where}: a takeback without the board"
+                    if done > len(accepted):
+                        raise CrashError(f"{where}: {done} takebacks shown, {len(accepted)} stored")
                 else:
                     raise CrashError(f"{where}: unexpected message {text!r}")
             assert starts == 1, f"{where}: {starts} start boards"
-            again = {ply: n for ply, n in plies.items() if n > 1}
+            again = {ply: n for (ply, _), n in plies.items() if n > 1}
             if again:
                 raise CrashError(f"{where}: moves announced more than once: {again}")
             if any(n > 1 for n in dues.values()):
@@ -1070,6 +1493,8 @@ class CrashRun:
             last = after.games[game_id]
             if first.status != "active" or deadline is None or last.ply != first.ply:
                 continue
+            if len(after.accepted(game_id)) != len(before.accepted(game_id)):
+                continue  # taken back, then played again: the deadline moved
             where = f"game {game_id}"
             overdue = any(x >= deadline.due_at for x in checks)
             if overdue and (last.status, last.termination) != ("finished", "time"):
