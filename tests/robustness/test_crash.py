@@ -123,6 +123,12 @@ STARTUP_KILL = 1.2  # a start-up kill lands within this many seconds of the star
 LOSS_WINDOW = 5.0  # a claim this close to the kill may be lost (see the docstring)
 TAKEBACK_CHANCE = 0.04  # before a move, the waiting player asks to take theirs back
 FORECAST_CHANCE = 0.08  # before a move, the waiting player stores a forecast
+TRIGGERED_CHANCE = 0.3  # either, in a life to be killed just after one
+TRIGGER_WAIT = 10.0  # a triggered life is killed after this long if nothing fired
+#: A triggered life is killed within this many seconds after the trigger (see ``Life``):
+#: after the ask, before or after its answer, its question and the Accept; after the
+#: Accept or a move a forecast answers, before or after their commit and answer.
+TRIGGER_KILL = {"ask": 0.3, "accept": 0.1, "reply": 0.1}
 ABORTED_REQUEST = 1.0  # a request cut off by a kill began at most this long before it
 WAIT = 30.0  # the longest any single wait may take
 
@@ -416,6 +422,15 @@ class Life:
     claims: list[Claim] = field(default_factory=list)
     killed: bool = False
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    #: A *takeback* or *forecast* life is killed just after the first action of this
+    #: kind was sent: "ask" (``/takeback``), "accept" (its Accept) or "reply" (a move a
+    #: forecast answers).
+    trigger: str | None = None
+    fired: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def fire(self, kind: str) -> None:
+        if kind == self.trigger:
+            self.fired.set()
 
 
 @dataclass
@@ -444,6 +459,7 @@ class Figures:
     forecast_replies: int = 0  # acknowledged with the opponent's move
     forecast_replies_cut: Counter[str] = field(default_factory=Counter)
     forecast_posts: int = 0
+    triggers_missed: int = 0
 
     def summary(self) -> str:
         modes = ", ".join(f"{mode} {n}" for mode, n in sorted(self.modes.items()))
@@ -455,7 +471,8 @@ class Figures:
             f"{cut or 'none'}; forecasts: {self.forecasts_stored} stored "
             f"({self.forecasts_unanswered} unanswered at a kill), {self.forecast_replies} "
             f"replies acknowledged with the opponent's move, {self.forecast_posts} reply "
-            f"posts, moves with a reply cut by a kill: {replies or 'none'}; "
+            f"posts, moves with a reply cut by a kill: {replies or 'none'}; triggered lives "
+            f"where nothing fired: {self.triggers_missed}; "
             f"{self.kills} kills ({modes}); {self.games} games; {self.sent} moves sent, "
             f"{self.acknowledged} acknowledged ({self.acknowledged_by_note} by the private "
             f"note after a deferral), unanswered at a kill: {self.unanswered_stored} stored "
@@ -762,6 +779,7 @@ class CrashRun:
         sent = SentMove(game, view.ply + 1, move.usi(), result, probe)
         if forecast is not None:
             sent.reply, sent.forecaster = forecast.moves[1], forecast.player_id
+            life.fire("reply")
         life.sent.append(sent)
         self.figures.sent += 1
         return sent
@@ -820,12 +838,18 @@ class CrashRun:
                 view, forecast, pending = game.view_at(pending.back_to), None, None
         while not life.killed and view.ply < len(game.record) and view.outcome is None:
             roll = rng.random()
-            if pending is None and view.ply > 0 and roll < TAKEBACK_CHANCE:
+            takeback_chance = TAKEBACK_CHANCE
+            forecast_chance = FORECAST_CHANCE
+            if life.mode == "takeback":
+                takeback_chance = TRIGGERED_CHANCE
+            elif life.mode == "forecast":
+                forecast_chance = TRIGGERED_CHANCE
+            if pending is None and view.ply > 0 and roll < takeback_chance:
                 if not await self.take_back(life, game, view):
                     return
                 view, forecast = game.view_at(view.ply - 1), None
                 continue
-            if forecast is None and roll > 1 - FORECAST_CHANCE and self.forecastable(game, view):
+            if forecast is None and roll > 1 - forecast_chance and self.forecastable(game, view):
                 forecast = await self.send_forecast(life, game, view)
                 if forecast is None:
                     return
@@ -843,16 +867,19 @@ class CrashRun:
             pending = forecast = None  # a move makes a request lapse, and uses up a line
             if sent.reply is not None:
                 # The reply was stored with the move; its post follows the move's answer.
-                ply = sent.ply + 1
-                await self.wait(
-                    lambda: life.killed or self.forecast_post(game, ply) is not None,
-                    f"the forecast reply {ply} of game {game.id}",
-                    life.child,
-                )
-                if life.killed:
+                if not await self.reply_posted(life, game, sent.ply + 1):
                     return
                 view.push(game.record[view.ply])
             await asyncio.sleep(rng.uniform(0, 0.03))
+
+    async def reply_posted(self, life: Life, game: TrackedGame, ply: int) -> bool:
+        """Until the forecast reply's post is in the thread; False if the life ended."""
+        await self.wait(
+            lambda: life.killed or self.forecast_post(game, ply) is not None,
+            f"the forecast reply {ply} of game {game.id}",
+            life.child,
+        )
+        return not life.killed
 
     def waiting(self, game: TrackedGame, view: Game) -> tuple[FakeMember, FakeMember]:
         """The player not to move, and the one to move."""
@@ -941,6 +968,7 @@ class CrashRun:
         result = await self.fake.slash("takeback", user=asker, channel=game.thread, wait=False)
         event = SentTakeback(game, view.ply, result)
         life.sent.append(event)
+        life.fire("ask")
         self.figures.takebacks_asked += 1
         await self.wait(
             lambda: life.killed or self.final(result) is not None,
@@ -978,6 +1006,7 @@ class CrashRun:
         _asker, answerer = self.waiting(game, game.view_at(event.ply))
         click = await self.fake.click(message, button, user=answerer, wait=False)
         event.accept = click
+        life.fire("accept")
         await self.wait(
             lambda: life.killed or self.final(click) is not None,
             f"the answer to Accept takeback in game {game.id}",
@@ -1068,11 +1097,17 @@ class CrashRun:
             mode = "claim"
         elif expected and (planned or self.rng.random() < 0.2):
             mode = "announcement"
+        elif number % 4 == 1:
+            mode = ("takeback", "takeback", "forecast")[number // 4 % 3]
         elif self.rng.random() < 0.15:
             mode = "startup"
         else:
             mode = "play"
         life = Life(number, mode, await self.spawn(number))
+        if mode in ("takeback", "forecast"):
+            life.trigger = {"takeback": ("ask", "accept")[number // 4 % 2], "forecast": "reply"}[
+                mode
+            ]
         self.lives.append(life)
         try:
             if mode == "startup":
@@ -1103,6 +1138,14 @@ class CrashRun:
                 life.tasks.append(loop.create_task(self.player(life, slot.game)))
         for game in self.overdue_timer_games():
             life.tasks.append(loop.create_task(self.probe(life, game)))
+        if life.trigger is not None:
+            try:
+                await asyncio.wait_for(life.fired.wait(), TRIGGER_WAIT)
+            except TimeoutError:
+                self.figures.triggers_missed += 1
+                return
+            await asyncio.sleep(self.rng.uniform(0, TRIGGER_KILL[life.trigger]))
+            return
         duration = self.rng.uniform(0, MAX_PLAY)
         if self.rng.random() < 0.3:
             # The clock reaches a timer game's reminder or deadline while the bot runs.
