@@ -10,6 +10,16 @@ with a clock the test moves.  The run:
   Two *timer* games (2h and 3h per move) get two moves and then wait for the clock.  A play
   game whose record is used up is left as it is (an abandoned game, which may later get a
   reminder or lose on time) and the pair starts another.
+* **Takebacks and forecasts** (issue 14) in the play games: before a move, now and then
+  (``TAKEBACK_CHANCE``, ``FORECAST_CHANCE``) the waiting player either asks ``/takeback``
+  (their own last move), which the opponent accepts with the button of the question in the
+  thread, after which the game goes on from the earlier position with the record's moves
+  again; or stores a ``/forecast`` line "the record's next move, then my next one", so the
+  opponent's move is answered by the bot in the same transaction
+  (``bot/services/forecasts.py``), and the player waits for the reply's post.  A request
+  an earlier process stored and whose question is in the thread is accepted by the next
+  life's players (else their next move makes it lapse); a line an earlier process stored
+  is expected to answer the next move.
 * **Lives**: a bot process is started on the same database, and killed with SIGKILL,
   ``scale.crash_kills`` times (10 in the normal run, about 25 s; 200 with
   ``--long-robustness`` or ``ROBUSTNESS_LONG=1``, about 7 minutes).  Each life is one of:
@@ -20,6 +30,10 @@ with a clock the test moves.  The run:
     stores a move or answers.  In some lives the clock jumps while the bot runs (the bot
     process wakes its deadline task) and the waiting timer game's player sends a move after
     its deadline (a *probe*, which races the deadline task for the time-out);
+  - *takeback* and *forecast* (every fourth life from the second): play as above, with
+    takebacks or forecasts far more often, killed within ``TRIGGER_KILL`` of the first
+    ``/takeback`` (so between the ask and the accept), the first Accept, or the first move
+    a forecast answers (so around the commit of the move with its reply);
   - *start-up*: killed within 1.2 s of the start, before or while the bot opens the
     database, settles deadlines that passed while it was down, and connects;
   - *announcement* (every eighth life from the third, and some at random): a time-out or
@@ -51,7 +65,19 @@ with a clock the test moves.  The run:
    exactly at the deadline, a game that a finished deadline check found overdue has ended on
    time and one in its reminder window has its reminder claimed; a move sent after the
    deadline is refused, never played;
-5. the bot's log (stderr, kept in a temporary file and shown on failure) has no error, no
+5. takebacks: an Accept whose answer reached the player is stored as accepted (then the
+   acknowledged moves it took back are no longer owed, and the others still are); one a
+   kill cut off is accepted with exactly the move removed, or still pending with nothing
+   removed; an ask or question cut off removed nothing; no takeback is accepted that no
+   player accepted.  Boards are counted per ply between takebacks (a ply taken back and
+   played again is shown again), the clock rule restarts the turn a takeback returns to at
+   its answer (``turns``), and each "taken back" post and each question at most once;
+6. forecasts: a move a stored line answers is stored with the reply, by the forecaster,
+   right after it, or neither is stored (never the move alone, never a reply to a move
+   no line answers); an acknowledged move acknowledges its reply too (then owed like any
+   move), and the reply's post is shown at most once, as a board of its ply; a
+   forecast whose answer was cut off is stored as sent or not at all;
+7. the bot's log (stderr, kept in a temporary file and shown on failure) has no error, no
    traceback, no warning but discord.py's voice notices.
 
 **What a SIGKILL legitimately causes**, and the only departures from a clean run tolerated:
@@ -128,7 +154,7 @@ TRIGGER_WAIT = 10.0  # a triggered life is killed after this long if nothing fir
 #: A triggered life is killed within this many seconds after the trigger (see ``Life``):
 #: after the ask, before or after its answer, its question and the Accept; after the
 #: Accept or a move a forecast answers, before or after their commit and answer.
-TRIGGER_KILL = {"ask": 0.3, "accept": 0.1, "reply": 0.1}
+TRIGGER_KILL = {"ask": 0.15, "accept": 0.06, "reply": 0.06}
 ABORTED_REQUEST = 1.0  # a request cut off by a kill began at most this long before it
 WAIT = 30.0  # the longest any single wait may take
 
@@ -345,11 +371,28 @@ class TrackedGame:
     slot: Slot
     thread: FakeChannel
     record: list[Move]
-    #: The stored moves replayed (by the checks), and their Japanese and Western texts.
+    #: The stored moves replayed (by the checks).
     mirror: Game
+    #: The record's moves in Japanese and Western notation (the stored moves are always the
+    #: record's first ones, which the checks see to), made as the thread shows them: a ply
+    #: may be shown and taken back between two checks.
     texts: list[tuple[str, str]] = field(default_factory=list)
     #: Accepted takebacks the checks have seen (the mirror is replayed after a new one).
     takebacks_seen: int = 0
+
+    def text(self, ply: int) -> tuple[str, str]:
+        if len(self.texts) < ply:
+            view = self.view_at(len(self.texts))
+            for move in self.record[len(self.texts) : ply]:
+                last = view.moves[-1] if view.moves else None
+                self.texts.append(
+                    (
+                        format_move(view.position, move, "japanese", last_move=last),
+                        format_move(view.position, move, "western", last_move=last),
+                    )
+                )
+                view.push(move)
+        return self.texts[ply - 1]
 
     def view_at(self, ply: int) -> Game:
         """The game after the record's first ``ply`` moves."""
@@ -1244,14 +1287,6 @@ class CrashRun:
             mirror = game.mirror
             for stored in moves[mirror.ply :]:
                 move = Move.from_usi(stored.usi)
-                last = mirror.moves[-1] if mirror.moves else None
-                if len(game.texts) < stored.ply:  # the same record's move after a takeback
-                    game.texts.append(
-                        (
-                            format_move(mirror.position, move, "japanese", last_move=last),
-                            format_move(mirror.position, move, "western", last_move=last),
-                        )
-                    )
                 try:
                     mirror.push(move)
                 except IllegalMoveError as error:
@@ -1485,7 +1520,7 @@ class CrashRun:
                     if "played by forecast" in text:
                         self.figures.forecast_posts += 1
                     shown = (matched.group(3), matched.group(4))
-                    assert shown == game.texts[ply - 1], f"{where}: {text!r} is not the move"
+                    assert shown == game.text(ply), f"{where}: {text!r} is not the move"
                 elif "ran out of time" in text:
                     timeouts += 1
                     assert message.attachments, f"{where}: a time-out without the board"
@@ -1725,6 +1760,12 @@ async def test_sigkill_at_random_moments_loses_no_acknowledged_move_and_sends_no
         assert figures.unanswered_stored + figures.unanswered_lost >= 1, figures.summary()
         assert figures.unanswered_stored >= 1 or not scale.long, figures.summary()
         assert figures.timeouts >= 2 and figures.reminders >= 2, figures.summary()
+        assert figures.takebacks_accepted >= 1, figures.summary()
+        assert figures.forecast_replies >= 1 and figures.forecast_posts >= 1, figures.summary()
+        # Kills landed in takebacks and around forecast replies (in the long run surely).
+        cut = sum(figures.takebacks_unanswered.values())
+        assert cut >= 1 or not scale.long, figures.summary()
+        assert sum(figures.forecast_replies_cut.values()) >= 1 or not scale.long
     finally:
         for life in run.lives:
             if life.child.process.returncode is None:
