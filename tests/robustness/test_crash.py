@@ -100,6 +100,10 @@ with a clock the test moves.  The run:
   kill cut off fails this check through the *claim* lives.)
 * a move acknowledged only by the private note after a deferral whose board had not yet been
   posted in the thread.
+* a takeback, a takeback's question or a forecast reply stored just before a kill whose post
+  (the question with its buttons, the board after the takeback, the reply's board) the
+  process had not yet sent: the posts are at most once, like a move's board.  A question
+  that never reached the thread cannot be answered; the next move makes its request lapse.
 
 The figures are printed at the end (``-s`` shows them).
 """
