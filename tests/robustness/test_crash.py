@@ -10,6 +10,16 @@ with a clock the test moves.  The run:
   Two *timer* games (2h and 3h per move) get two moves and then wait for the clock.  A play
   game whose record is used up is left as it is (an abandoned game, which may later get a
   reminder or lose on time) and the pair starts another.
+* **Takebacks and forecasts** (issue 14) in the play games: before a move, now and then
+  (``TAKEBACK_CHANCE``, ``FORECAST_CHANCE``) the waiting player either asks ``/takeback``
+  (their own last move), which the opponent accepts with the button of the question in the
+  thread, after which the game goes on from the earlier position with the record's moves
+  again; or stores a ``/forecast`` line "the record's next move, then my next one", so the
+  opponent's move is answered by the bot in the same transaction
+  (``bot/services/forecasts.py``), and the player waits for the reply's post.  A request
+  an earlier process stored and whose question is in the thread is accepted by the next
+  life's players (else their next move makes it lapse); a line an earlier process stored
+  is expected to answer the next move.
 * **Lives**: a bot process is started on the same database, and killed with SIGKILL,
   ``scale.crash_kills`` times (10 in the normal run, about 25 s; 200 with
   ``--long-robustness`` or ``ROBUSTNESS_LONG=1``, about 7 minutes).  Each life is one of:
@@ -20,6 +30,10 @@ with a clock the test moves.  The run:
     stores a move or answers.  In some lives the clock jumps while the bot runs (the bot
     process wakes its deadline task) and the waiting timer game's player sends a move after
     its deadline (a *probe*, which races the deadline task for the time-out);
+  - *takeback* and *forecast* (every fourth life from the second): play as above, with
+    takebacks or forecasts far more often, killed within ``TRIGGER_KILL`` of the first
+    ``/takeback`` (so between the ask and the accept), the first Accept, or the first move
+    a forecast answers (so around the commit of the move with its reply);
   - *start-up*: killed within 1.2 s of the start, before or while the bot opens the
     database, settles deadlines that passed while it was down, and connects;
   - *announcement* (every eighth life from the third, and some at random): a time-out or
@@ -51,7 +65,19 @@ with a clock the test moves.  The run:
    exactly at the deadline, a game that a finished deadline check found overdue has ended on
    time and one in its reminder window has its reminder claimed; a move sent after the
    deadline is refused, never played;
-5. the bot's log (stderr, kept in a temporary file and shown on failure) has no error, no
+5. takebacks: an Accept whose answer reached the player is stored as accepted (then the
+   acknowledged moves it took back are no longer owed, and the others still are); one a
+   kill cut off is accepted with exactly the move removed, or still pending with nothing
+   removed; an ask or question cut off removed nothing; no takeback is accepted that no
+   player accepted.  Boards are counted per ply between takebacks (a ply taken back and
+   played again is shown again), the clock rule restarts the turn a takeback returns to at
+   its answer (``turns``), and each "taken back" post and each question at most once;
+6. forecasts: a move a stored line answers is stored with the reply, by the forecaster,
+   right after it, or neither is stored (never the move alone, never a reply to a move
+   no line answers); an acknowledged move acknowledges its reply too (then owed like any
+   move), and the reply's post is shown at most once, as a board of its ply; a
+   forecast whose answer was cut off is stored as sent or not at all;
+7. the bot's log (stderr, kept in a temporary file and shown on failure) has no error, no
    traceback, no warning but discord.py's voice notices.
 
 **What a SIGKILL legitimately causes**, and the only departures from a clean run tolerated:
@@ -74,6 +100,10 @@ with a clock the test moves.  The run:
   kill cut off fails this check through the *claim* lives.)
 * a move acknowledged only by the private note after a deferral whose board had not yet been
   posted in the thread.
+* a takeback, a takeback's question or a forecast reply stored just before a kill whose post
+  (the question with its buttons, the board after the takeback, the reply's board) the
+  process had not yet sent: the posts are at most once, like a move's board.  A question
+  that never reached the thread cannot be answered; the next move makes its request lapse.
 
 The figures are printed at the end (``-s`` shows them).
 """
@@ -89,7 +119,7 @@ import sqlite3
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -121,6 +151,14 @@ SEED = 20_250_808
 MAX_PLAY = 2.0  # seconds of play (after the set-up) before a kill, at most
 STARTUP_KILL = 1.2  # a start-up kill lands within this many seconds of the start
 LOSS_WINDOW = 5.0  # a claim this close to the kill may be lost (see the docstring)
+TAKEBACK_CHANCE = 0.04  # before a move, the waiting player asks to take theirs back
+FORECAST_CHANCE = 0.08  # before a move, the waiting player stores a forecast
+TRIGGERED_CHANCE = 0.3  # either, in a life to be killed just after one
+TRIGGER_WAIT = 10.0  # a triggered life is killed after this long if nothing fired
+#: A triggered life is killed within this many seconds after the trigger (see ``Life``):
+#: after the ask, before or after its answer, its question and the Accept; after the
+#: Accept or a move a forecast answers, before or after their commit and answer.
+TRIGGER_KILL = {"ask": 0.15, "accept": 0.06, "reply": 0.06}
 ABORTED_REQUEST = 1.0  # a request cut off by a kill began at most this long before it
 WAIT = 30.0  # the longest any single wait may take
 
@@ -192,11 +230,40 @@ class DeadlineRow:
     reminded_at: int | None
 
 
+@dataclass(frozen=True)
+class TakebackRow:
+    id: int
+    asked_by: int
+    ply: int  # the game's ply when asked
+    plies: int  # how many moves it takes back
+    status: str
+    requested_at: int
+    answered_at: int | None
+
+    @property
+    def back_to(self) -> int:
+        return self.ply - self.plies
+
+
+@dataclass(frozen=True)
+class ForecastRow:
+    player_id: int
+    ply: int
+    moves: tuple[str, ...]
+
+
 @dataclass
 class Snapshot:
     games: dict[int, GameRow] = field(default_factory=dict)
     moves: dict[int, list[MoveRow]] = field(default_factory=dict)
     deadlines: dict[int, DeadlineRow] = field(default_factory=dict)
+    takebacks: dict[int, list[TakebackRow]] = field(default_factory=dict)
+    forecasts: dict[int, list[ForecastRow]] = field(default_factory=dict)
+
+    def accepted(self, game_id: int) -> list[TakebackRow]:
+        """The game's accepted takebacks, in the order they were answered."""
+        rows = [t for t in self.takebacks.get(game_id, []) if t.status == "accepted"]
+        return sorted(rows, key=lambda t: (t.answered_at or 0, t.id))
 
 
 def read_database(path: Path) -> Snapshot:
@@ -221,6 +288,16 @@ def read_database(path: Path) -> Snapshot:
             "SELECT game_id, player_id, due_at, remind_at, reminded_at FROM deadlines"
         ):
             snapshot.deadlines[game_id] = DeadlineRow(*rest)
+        for game_id, *rest in connection.execute(
+            "SELECT game_id, id, asked_by, ply, plies, status, requested_at, answered_at"
+            " FROM takebacks ORDER BY game_id, id"
+        ):
+            snapshot.takebacks.setdefault(game_id, []).append(TakebackRow(*rest))
+        for game_id, player_id, ply, moves in connection.execute(
+            "SELECT game_id, player_id, ply, moves FROM forecasts ORDER BY game_id, id"
+        ):
+            row = ForecastRow(player_id, ply, tuple(moves.split()))
+            snapshot.forecasts.setdefault(game_id, []).append(row)
         connection.execute("ROLLBACK")
     finally:
         connection.close()
@@ -236,17 +313,30 @@ class Turn:
     remind: int | None
 
 
-def turns(game: GameRow, moves: list[MoveRow]) -> tuple[list[Turn], dict[int, int]]:
+def turns(
+    game: GameRow, moves: list[MoveRow], accepted: Sequence[TakebackRow] = ()
+) -> tuple[list[Turn], dict[int, int]]:
     """Every turn of a game with the deadline it had, and the banks left, from the stored
     moves alone: the rule of ``bot/services/clocks.py`` written out again.  A player must
     move by turn start + what is left of their bank + the period; thinking comes out of the
-    bank; the reminder is due at 80 % of that allowance or 24 hours before, the later."""
+    bank; the reminder is due at 80 % of that allowance or 24 hours before, the later.
+
+    An accepted takeback (``bot/services/takebacks.py``) restarts the turn it goes back to
+    when it is answered; the banks are those the remaining moves leave (nobody is charged
+    for the moves taken back)."""
     sente_first = game.start_sfen.split()[1] == "b"
     banks = {game.sente_id: game.bank, game.gote_id: game.bank}
     started = game.started_at
     out = []
     for ply in range(len(moves) + 1):
         player = game.sente_id if (ply % 2 == 0) == sente_first else game.gote_id
+        until = moves[ply].played_at if ply < len(moves) else None
+        for takeback in accepted:
+            answered = takeback.answered_at
+            if takeback.back_to != ply or answered is None or answered < started:
+                continue
+            if until is None or answered <= until:
+                started = answered
         due = remind = None
         if game.period is not None:
             due = started + banks[player] + game.period
@@ -285,9 +375,32 @@ class TrackedGame:
     slot: Slot
     thread: FakeChannel
     record: list[Move]
-    #: The stored moves replayed (by the checks), and their Japanese and Western texts.
+    #: The stored moves replayed (by the checks).
     mirror: Game
+    #: The record's moves in Japanese and Western notation (the stored moves are always the
+    #: record's first ones, which the checks see to), made as the thread shows them: a ply
+    #: may be shown and taken back between two checks.
     texts: list[tuple[str, str]] = field(default_factory=list)
+    #: Accepted takebacks the checks have seen (the mirror is replayed after a new one).
+    takebacks_seen: int = 0
+
+    def text(self, ply: int) -> tuple[str, str]:
+        if len(self.texts) < ply:
+            view = self.view_at(len(self.texts))
+            for move in self.record[len(self.texts) : ply]:
+                last = view.moves[-1] if view.moves else None
+                self.texts.append(
+                    (
+                        format_move(view.position, move, "japanese", last_move=last),
+                        format_move(view.position, move, "western", last_move=last),
+                    )
+                )
+                view.push(move)
+        return self.texts[ply - 1]
+
+    def view_at(self, ply: int) -> Game:
+        """The game after the record's first ``ply`` moves."""
+        return Game(self.mirror.start, self.record[:ply])
 
 
 @dataclass(eq=False)
@@ -297,6 +410,34 @@ class SentMove:
     usi: str
     result: InteractionResult
     probe: bool = False  # sent after the deadline, to be refused
+    #: The forecast reply this move must bring (USI) and who stored it, if a line of the
+    #: waiting player starts with this move (stored before the move was sent).
+    reply: str | None = None
+    forecaster: int | None = None
+
+
+@dataclass(eq=False)
+class SentForecast:
+    """``/forecast`` by the waiting player: the record's next move, then their reply."""
+
+    game: TrackedGame
+    ply: int  # the game's ply the line starts from
+    line: tuple[str, str]
+    result: InteractionResult
+
+
+@dataclass(eq=False)
+class SentTakeback:
+    """``/takeback`` by the waiting player (their last move), and the opponent's Accept."""
+
+    game: TrackedGame
+    ply: int  # the game's ply when asked; the takeback goes back to ``ply - 1``
+    ask: InteractionResult | None  # None: a request an earlier process stored
+    request_id: int | None = None
+    accept: InteractionResult | None = None
+
+
+Sent = SentMove | SentForecast | SentTakeback
 
 
 @dataclass(eq=False)
@@ -324,10 +465,19 @@ class Life:
     number: int
     mode: str
     child: Child
-    sent: list[SentMove] = field(default_factory=list)
+    sent: list[Sent] = field(default_factory=list)  # in the order the players sent them
     claims: list[Claim] = field(default_factory=list)
     killed: bool = False
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    #: A *takeback* or *forecast* life is killed just after the first action of this
+    #: kind was sent: "ask" (``/takeback``), "accept" (its Accept) or "reply" (a move a
+    #: forecast answers).
+    trigger: str | None = None
+    fired: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def fire(self, kind: str) -> None:
+        if kind == self.trigger:
+            self.fired.set()
 
 
 @dataclass
@@ -347,10 +497,29 @@ class Figures:
     timeouts_cut: int = 0  # time-outs claimed just before a kill, not posted by that process
     lost_reminders: int = 0
     cut_off_requests: int = 0
+    takebacks_asked: int = 0
+    takebacks_accepted: int = 0  # the Accept's answer reached the player
+    takebacks_unanswered: Counter[str] = field(default_factory=Counter)  # cut by a kill
+    takebacks_from_earlier: int = 0  # asked before a kill, accepted by a later process
+    forecasts_stored: int = 0
+    forecasts_unanswered: int = 0
+    forecast_replies: int = 0  # acknowledged with the opponent's move
+    forecast_replies_cut: Counter[str] = field(default_factory=Counter)
+    forecast_posts: int = 0
+    triggers_missed: int = 0
 
     def summary(self) -> str:
         modes = ", ".join(f"{mode} {n}" for mode, n in sorted(self.modes.items()))
+        cut = ", ".join(f"{k} {n}" for k, n in sorted(self.takebacks_unanswered.items()))
+        replies = ", ".join(f"{k} {n}" for k, n in sorted(self.forecast_replies_cut.items()))
         return (
+            f"takebacks: {self.takebacks_asked} asked, {self.takebacks_accepted} accepted and "
+            f"acknowledged ({self.takebacks_from_earlier} asked before a kill), cut by a kill: "
+            f"{cut or 'none'}; forecasts: {self.forecasts_stored} stored "
+            f"({self.forecasts_unanswered} unanswered at a kill), {self.forecast_replies} "
+            f"replies acknowledged with the opponent's move, {self.forecast_posts} reply "
+            f"posts, moves with a reply cut by a kill: {replies or 'none'}; triggered lives "
+            f"where nothing fired: {self.triggers_missed}; "
             f"{self.kills} kills ({modes}); {self.games} games; {self.sent} moves sent, "
             f"{self.acknowledged} acknowledged ({self.acknowledged_by_note} by the private "
             f"note after a deferral), unanswered at a kill: {self.unanswered_stored} stored "
@@ -385,6 +554,8 @@ class CrashRun:
         self.figures = Figures()
         self.games: dict[int, TrackedGame] = {}
         self.acknowledged: dict[tuple[int, int], str] = {}
+        #: Takebacks the players accepted (acknowledged, or stored when a kill cut it off).
+        self.accepted_takebacks: set[int] = set()
         self.snapshot = Snapshot()
         self.kill_times: list[float] = []
         self.lives: list[Life] = []
@@ -635,7 +806,13 @@ class CrashRun:
                 await self.new_game(slot, life)
 
     async def send_move(
-        self, life: Life, game: TrackedGame, view: Game, *, probe: bool = False
+        self,
+        life: Life,
+        game: TrackedGame,
+        view: Game,
+        *,
+        probe: bool = False,
+        forecast: ForecastRow | None = None,
     ) -> SentMove:
         """``/move`` in the game's thread: the next move of the record, as its player."""
         slot = game.slot
@@ -647,6 +824,9 @@ class CrashRun:
             "move", {"move": text}, user=player, channel=game.thread, wait=False
         )
         sent = SentMove(game, view.ply + 1, move.usi(), result, probe)
+        if forecast is not None:
+            sent.reply, sent.forecaster = forecast.moves[1], forecast.player_id
+            life.fire("reply")
         life.sent.append(sent)
         self.figures.sent += 1
         return sent
@@ -680,10 +860,47 @@ class CrashRun:
         return self.answer_of(sent)
 
     async def player(self, life: Life, game: TrackedGame) -> None:
-        """Plays the record's moves one after the other until the life ends."""
+        """Plays the record's moves one after the other until the life ends.  Now and then
+        the waiting player first stores a forecast (the record's next two moves), or asks
+        to take their last move back, which the opponent accepts; the game then goes on
+        from the earlier position with the record's moves again."""
         view = game.mirror.copy()
+        rng = game.slot.rng
+        # A line stored by an earlier process holds until the next move.
+        forecast = next(
+            (f for f in self.snapshot.forecasts.get(game.id, []) if f.ply == view.ply), None
+        )
+        # A request an earlier process stored: accepted if its question reached the thread
+        # (a kill between the ask and the accept), else the next move makes it lapse.
+        pending = next(
+            (t for t in self.snapshot.takebacks.get(game.id, []) if t.status == "pending"), None
+        )
+        if pending is not None:
+            question = self.question(game, pending.id)
+            if question is not None:
+                event = SentTakeback(game, pending.ply, None, pending.id)
+                life.sent.append(event)
+                if not await self.accept_takeback(life, event, question):
+                    return
+                view, forecast, pending = game.view_at(pending.back_to), None, None
         while not life.killed and view.ply < len(game.record) and view.outcome is None:
-            sent = await self.send_move(life, game, view)
+            roll = rng.random()
+            takeback_chance = TAKEBACK_CHANCE
+            forecast_chance = FORECAST_CHANCE
+            if life.mode == "takeback":
+                takeback_chance = TRIGGERED_CHANCE
+            elif life.mode == "forecast":
+                forecast_chance = TRIGGERED_CHANCE
+            if pending is None and view.ply > 0 and roll < takeback_chance:
+                if not await self.take_back(life, game, view):
+                    return
+                view, forecast = game.view_at(view.ply - 1), None
+                continue
+            if forecast is None and roll > 1 - forecast_chance and self.forecastable(game, view):
+                forecast = await self.send_forecast(life, game, view)
+                if forecast is None:
+                    return
+            sent = await self.send_move(life, game, view, forecast=forecast)
             kind, message = await self.answer(life, sent)
             if kind == "unanswered":
                 return
@@ -694,7 +911,160 @@ class CrashRun:
                     f"position, was refused: {content!r}"
                 )
             view.push(game.record[view.ply])
-            await asyncio.sleep(game.slot.rng.uniform(0, 0.03))
+            pending = forecast = None  # a move makes a request lapse, and uses up a line
+            if sent.reply is not None:
+                # The reply was stored with the move; its post follows the move's answer.
+                if not await self.reply_posted(life, game, sent.ply + 1):
+                    return
+                view.push(game.record[view.ply])
+            await asyncio.sleep(rng.uniform(0, 0.03))
+
+    async def reply_posted(self, life: Life, game: TrackedGame, ply: int) -> bool:
+        """Until the forecast reply's post is in the thread; False if the life ended."""
+        await self.wait(
+            lambda: life.killed or self.forecast_post(game, ply) is not None,
+            f"the forecast reply {ply} of game {game.id}",
+            life.child,
+        )
+        return not life.killed
+
+    def waiting(self, game: TrackedGame, view: Game) -> tuple[FakeMember, FakeMember]:
+        """The player not to move, and the one to move."""
+        slot = game.slot
+        if view.position.turn is Color.SENTE:
+            return slot.gote, slot.sente
+        return slot.sente, slot.gote
+
+    def forecastable(self, game: TrackedGame, view: Game) -> bool:
+        """The record has two more moves, and neither ends the game."""
+        if view.ply + 2 > len(game.record):
+            return False
+        ahead = view.copy()
+        for move in game.record[view.ply : view.ply + 2]:
+            ahead.push(move)
+            if ahead.outcome is not None:
+                return False
+        return True
+
+    async def send_forecast(self, life: Life, game: TrackedGame, view: Game) -> ForecastRow | None:
+        """``/forecast`` by the waiting player: if the opponent plays the record's next
+        move, reply with the one after it.  None if a kill cut the answer off."""
+        forecaster, _mover = self.waiting(game, view)
+        first, second = (m.usi() for m in game.record[view.ply : view.ply + 2])
+        result = await self.fake.slash(
+            "forecast",
+            {"line": f"{first} {second}"},
+            user=forecaster,
+            channel=game.thread,
+            wait=False,
+        )
+        life.sent.append(SentForecast(game, view.ply, (first, second), result))
+        await self.wait(
+            lambda: life.killed or self.final(result) is not None,
+            f"the answer to a forecast in game {game.id}",
+            life.child,
+        )
+        reply = self.final(result)
+        if reply is None:
+            return None
+        if not reply.content.startswith("Forecast stored."):
+            raise CrashError(f"game {game.id}: a forecast was refused: {reply.content!r}")
+        return ForecastRow(forecaster.user.id, view.ply, (first, second))
+
+    @staticmethod
+    def final(result: InteractionResult) -> FakeMessage | None:
+        """The answer the player sees, once it is there (not "thinking")."""
+        if result.response_type is None:
+            return None
+        reply = result.reply
+        if reply is None or reply.loading:
+            return None
+        return reply
+
+    def question(
+        self, game: TrackedGame, request_id: int | None = None, *, ply: int | None = None
+    ) -> tuple[FakeMessage, str] | None:
+        """The takeback question of request ``request_id`` (or the newest one asked at
+        ``ply``) with its Accept button, if it is in the thread."""
+        found = None
+        for message in self.fake.channel_history(game.thread):
+            for custom_id in message.custom_ids:
+                parts = custom_id.split(":")
+                if parts[:3] != ["tb", "accept", str(game.id)]:
+                    continue
+                if request_id is not None and int(parts[4]) != request_id:
+                    continue
+                if ply is not None and int(parts[3]) != ply:
+                    continue
+                if found is None or int(parts[4]) > int(found[1].split(":")[4]):
+                    found = (message, custom_id)
+        return found
+
+    def forecast_post(self, game: TrackedGame, ply: int) -> FakeMessage | None:
+        for message in reversed(self.fake.channel_history(game.thread)):
+            text = message.content
+            if text.startswith(f"{ply}. ") and "played by forecast" in text:
+                return message
+        return None
+
+    async def take_back(self, life: Life, game: TrackedGame, view: Game) -> bool:
+        """``/takeback`` by the waiting player, then Accept by the one to move.  False if a
+        kill cut off an answer (the request, or its acceptance, may then be stored)."""
+        asker, _answerer = self.waiting(game, view)
+        known = self.question(game, ply=view.ply)
+        result = await self.fake.slash("takeback", user=asker, channel=game.thread, wait=False)
+        event = SentTakeback(game, view.ply, result)
+        life.sent.append(event)
+        life.fire("ask")
+        self.figures.takebacks_asked += 1
+        await self.wait(
+            lambda: life.killed or self.final(result) is not None,
+            f"the answer to a takeback in game {game.id}",
+            life.child,
+        )
+        reply = self.final(result)
+        if reply is None:
+            return False
+        if not reply.content.startswith("Takeback asked"):
+            raise CrashError(f"game {game.id}: a takeback was refused: {reply.content!r}")
+
+        def new_question() -> tuple[FakeMessage, str] | None:
+            found = self.question(game, ply=view.ply)
+            if found is None or (known is not None and found[1] == known[1]):
+                return None
+            return found
+
+        await self.wait(
+            lambda: life.killed or new_question() is not None,
+            f"the takeback question in game {game.id}",
+            life.child,
+        )
+        question = new_question()
+        if question is None:
+            return False
+        event.request_id = int(question[1].split(":")[4])
+        return await self.accept_takeback(life, event, question)
+
+    async def accept_takeback(
+        self, life: Life, event: SentTakeback, question: tuple[FakeMessage, str]
+    ) -> bool:
+        game = event.game
+        message, button = question
+        _asker, answerer = self.waiting(game, game.view_at(event.ply))
+        click = await self.fake.click(message, button, user=answerer, wait=False)
+        event.accept = click
+        life.fire("accept")
+        await self.wait(
+            lambda: life.killed or self.final(click) is not None,
+            f"the answer to Accept takeback in game {game.id}",
+            life.child,
+        )
+        reply = self.final(click)
+        if reply is None:
+            return False
+        if "accepted the takeback" not in reply.content:
+            raise CrashError(f"game {game.id}: Accept takeback answered {reply.content!r}")
+        return True
 
     def overdue_timer_games(self) -> list[TrackedGame]:
         now = self.now()
@@ -774,11 +1144,17 @@ class CrashRun:
             mode = "claim"
         elif expected and (planned or self.rng.random() < 0.2):
             mode = "announcement"
+        elif number % 4 == 1:
+            mode = ("takeback", "takeback", "forecast")[number // 4 % 3]
         elif self.rng.random() < 0.15:
             mode = "startup"
         else:
             mode = "play"
         life = Life(number, mode, await self.spawn(number))
+        if mode in ("takeback", "forecast"):
+            life.trigger = {"takeback": ("ask", "accept")[number // 4 % 2], "forecast": "reply"}[
+                mode
+            ]
         self.lives.append(life)
         try:
             if mode == "startup":
@@ -809,6 +1185,14 @@ class CrashRun:
                 life.tasks.append(loop.create_task(self.player(life, slot.game)))
         for game in self.overdue_timer_games():
             life.tasks.append(loop.create_task(self.probe(life, game)))
+        if life.trigger is not None:
+            try:
+                await asyncio.wait_for(life.fired.wait(), TRIGGER_WAIT)
+            except TimeoutError:
+                self.figures.triggers_missed += 1
+                return
+            await asyncio.sleep(self.rng.uniform(0, TRIGGER_KILL[life.trigger]))
+            return
         duration = self.rng.uniform(0, MAX_PLAY)
         if self.rng.random() < 0.3:
             # The clock reaches a timer game's reminder or deadline while the bot runs.
@@ -898,23 +1282,21 @@ class CrashRun:
             assert (row.bank, row.period) == CONTROLS[game.slot.control], f"{where}: time control"
             expected = [m.usi() for m in game.record[: len(moves)]]
             assert [m.usi for m in moves] == expected, f"{where}: not the moves played, in order"
+            accepted = after.accepted(game_id)
+            if len(moves) < game.mirror.ply:
+                # Only an accepted takeback removes moves (the takeback checks say which).
+                assert len(accepted) > game.takebacks_seen, f"{where}: stored moves disappeared"
+                game.mirror = game.view_at(0)
+            game.takebacks_seen = len(accepted)
             mirror = game.mirror
-            assert len(moves) >= mirror.ply, f"{where}: stored moves disappeared"
             for stored in moves[mirror.ply :]:
                 move = Move.from_usi(stored.usi)
-                last = mirror.moves[-1] if mirror.moves else None
-                game.texts.append(
-                    (
-                        format_move(mirror.position, move, "japanese", last_move=last),
-                        format_move(mirror.position, move, "western", last_move=last),
-                    )
-                )
                 try:
                     mirror.push(move)
                 except IllegalMoveError as error:
                     raise CrashError(f"{where}: move {stored.ply} is illegal: {error}") from None
             assert mirror.position.sfen() == row.sfen, f"{where}: position {row.sfen!r}"
-            history, banks = turns(row, moves)
+            history, banks = turns(row, moves, accepted)
             for stored, turn in zip(moves, history, strict=False):
                 assert stored.player_id == turn.player_id, f"{where}: move {stored.ply}'s player"
                 assert stored.played_at >= turn.started, f"{where}: move {stored.ply} time"
@@ -957,9 +1339,28 @@ class CrashRun:
                 raise CrashError(f"{where}: finished by {row.termination}, which nobody did")
 
     def check_sent(self, life: Life, after: Snapshot) -> None:
-        """Invariant 1: what was acknowledged is stored; a late move was refused."""
+        """Invariant 1: what was acknowledged is stored; a late move was refused; a
+        forecast reply is stored with the opponent's move or not at all; an acknowledged
+        takeback is stored (once), an unacknowledged one fully or not at all.
+
+        The players' actions are gone through in the order they were sent; an
+        acknowledged move taken back later is no longer owed (``self.acknowledged``)."""
         figures = self.figures
-        for sent in life.sent:
+        # Whether a takeback in the same game follows each action in this life.
+        followed: list[bool] = []
+        taken: set[int] = set()
+        for sent in reversed(life.sent):
+            followed.append(sent.game.id in taken)
+            if isinstance(sent, SentTakeback):
+                taken.add(sent.game.id)
+        followed.reverse()
+        for sent, later in zip(life.sent, followed, strict=True):
+            if isinstance(sent, SentForecast):
+                self.check_forecast(life, sent, after)
+                continue
+            if isinstance(sent, SentTakeback):
+                self.check_takeback(life, sent, after)
+                continue
             kind, message = self.answer_of(sent)
             stored = after.moves.get(sent.game.id, [])
             usi = stored[sent.ply - 1].usi if len(stored) >= sent.ply else None
@@ -967,6 +1368,10 @@ class CrashRun:
             content = None if message is None else message.content
             if kind == "unanswered" and not life.killed:
                 raise CrashError(f"{where} was never answered, and the bot was not killed")
+            if sent.reply is not None and not sent.probe:
+                self.check_reply(sent, kind, stored, later)
+            elif kind == "unanswered" and usi == sent.usi and len(stored) != sent.ply:
+                raise CrashError(f"{where}: moves stored after it, which nobody sent")
             if sent.probe:
                 if kind in ("board", "played"):
                     raise CrashError(f"{where} was played after the deadline: {content!r}")
@@ -978,7 +1383,7 @@ class CrashRun:
                     figures.probes_refused += 1
                 continue
             if kind in ("board", "played"):
-                if usi != sent.usi:
+                if usi != sent.usi and not later:
                     raise CrashError(f"{where} was acknowledged ({content!r}) but not stored")
                 self.acknowledged[(sent.game.id, sent.ply)] = sent.usi
                 figures.acknowledged += 1
@@ -994,6 +1399,86 @@ class CrashRun:
             stored = after.moves.get(game_id, [])
             if len(stored) < ply or stored[ply - 1].usi != usi:
                 raise CrashError(f"game {game_id} move {ply} ({usi}) was acknowledged, then lost")
+        for game_id in after.games:
+            ids = {t.id for t in after.accepted(game_id)}
+            unknown = ids - self.accepted_takebacks
+            if unknown:
+                raise CrashError(f"game {game_id}: takebacks {unknown} accepted, by nobody")
+
+    def check_reply(self, sent: SentMove, kind: str, stored: list[MoveRow], later: bool) -> None:
+        """The forecast reply is stored with the opponent's move, by the forecaster."""
+        reply = stored[sent.ply] if len(stored) > sent.ply else None
+        moved = len(stored) >= sent.ply and stored[sent.ply - 1].usi == sent.usi
+        where = f"game {sent.game.id} move {sent.ply} ({sent.usi})"
+        if moved and (reply is None or reply.usi != sent.reply) and not later:
+            raise CrashError(f"{where} is stored without its forecast reply {sent.reply}")
+        if reply is not None and moved and reply.player_id != sent.forecaster:
+            raise CrashError(f"{where}: the reply {reply.usi} is not the forecaster's")
+        if kind in ("board", "played"):
+            assert sent.reply is not None
+            self.acknowledged[(sent.game.id, sent.ply + 1)] = sent.reply
+            self.figures.forecast_replies += 1
+        elif kind == "unanswered":
+            if moved:
+                if len(stored) != sent.ply + 1:
+                    raise CrashError(f"{where}: {len(stored)} moves stored after the reply")
+                self.figures.forecast_replies_cut["both stored"] += 1
+            else:
+                self.figures.forecast_replies_cut["neither stored"] += 1
+
+    def check_forecast(self, life: Life, sent: SentForecast, after: Snapshot) -> None:
+        """A forecast's answer may be cut off; then its line is stored or not, as sent."""
+        if self.final(sent.result) is not None:
+            self.figures.forecasts_stored += 1
+            return
+        if not life.killed:
+            raise CrashError(f"game {sent.game.id}: a forecast was never answered")
+        self.figures.forecasts_unanswered += 1
+        lines = after.forecasts.get(sent.game.id, [])
+        for line in lines:
+            if (line.ply, line.moves) != (sent.ply, sent.line):
+                raise CrashError(f"game {sent.game.id}: forecast {line} stored, none sent")
+
+    def check_takeback(self, life: Life, sent: SentTakeback, after: Snapshot) -> None:
+        """An acknowledged takeback is stored (the acknowledged moves it took back are no
+        longer owed); one whose answer a kill cut off is applied fully or not at all."""
+        game_id = sent.game.id
+        stored = after.moves.get(game_id, [])
+        rows = {t.id: t for t in after.takebacks.get(game_id, [])}
+        where = f"game {game_id} takeback at ply {sent.ply}"
+        cut = self.figures.takebacks_unanswered
+        if sent.accept is None:  # the ask, or its question, cut off
+            if not life.killed:
+                raise CrashError(f"{where}: the ask or its question never came")
+            if len(stored) != sent.ply:
+                raise CrashError(f"{where}: {len(stored)} moves stored, none accepted")
+            cut["ask" if sent.ask is None or self.final(sent.ask) is None else "question"] += 1
+            return
+        assert sent.request_id is not None
+        row = rows.get(sent.request_id)
+        if row is None or (row.ply, row.plies) != (sent.ply, 1):
+            raise CrashError(f"{where}: request {sent.request_id} is stored as {row}")
+        if self.final(sent.accept) is not None:
+            if row.status != "accepted":
+                raise CrashError(f"{where}: accepted and acknowledged, but stored {row.status}")
+            self.figures.takebacks_accepted += 1
+            self.figures.takebacks_from_earlier += sent.ask is None
+        elif not life.killed:
+            raise CrashError(f"{where}: the Accept was never answered")
+        elif row.status == "accepted":
+            if len(stored) != row.back_to:
+                raise CrashError(f"{where}: accepted, but {len(stored)} moves stored")
+            cut["accept, applied"] += 1
+        elif row.status == "pending":
+            if len(stored) != row.ply:
+                raise CrashError(f"{where}: not accepted, but {len(stored)} moves stored")
+            cut["accept, not applied"] += 1
+            return
+        else:
+            raise CrashError(f"{where}: the Accept was cut off, and it is {row.status}")
+        self.accepted_takebacks.add(row.id)
+        for key in [k for k in self.acknowledged if k[0] == game_id and k[1] > row.back_to]:
+            del self.acknowledged[key]
 
     def check_messages(self, after: Snapshot) -> None:
         """Invariant 3: one public answer per interaction; each announcement at most once."""
@@ -1006,29 +1491,40 @@ class CrashRun:
         if twice:
             raise CrashError(f"interactions answered publicly more than once: {twice}")
         timeouts = reminders = 0
+        self.figures.forecast_posts = 0
         for game in self.games.values():
             row = after.games[game.id]
             moves = after.moves.get(game.id, [])
-            history, _banks = turns(row, moves)
+            history, _banks = turns(row, moves, after.accepted(game.id))
             by_due = {t.due // US: t for t in history if t.due is not None}
-            starts = boards = 0
-            plies: Counter[int] = Counter()
+            starts = boards = done = 0
+            # A ply's board may be shown again once a takeback removed it: counted per
+            # (ply, takebacks before the post that went back past it).
+            plies: Counter[tuple[int, int]] = Counter()
             dues: Counter[int] = Counter()
             where = f"game {game.id}'s thread"
+            accepted = after.accepted(game.id)
+            asked = len(after.takebacks.get(game.id, []))
             for message in self.bot_messages(game.thread):
                 text = message.content
                 matched = MOVE_LINE.match(text)
+                at = self.clock_at(message.created_at)
                 if text.startswith("☗ Sente:"):
                     starts += 1
                 elif matched:
                     ply = int(matched.group(1))
-                    plies[ply] += 1
+                    earlier = [t for t in accepted if (t.answered_at or 0) <= at]
+                    plies[(ply, sum(t.back_to < ply for t in earlier))] += 1
                     boards += 1
                     assert message.attachments, f"{where}: move {ply} without a board"
-                    if ply > row.ply:
-                        raise CrashError(f"{where} shows move {ply}, the database has {row.ply}")
+                    # The game's ply then: the stored one, or where the next takeback began.
+                    limit = next((t.ply for t in accepted if (t.answered_at or 0) > at), row.ply)
+                    if ply > limit:
+                        raise CrashError(f"{where} shows move {ply}, the database had {limit}")
+                    if "played by forecast" in text:
+                        self.figures.forecast_posts += 1
                     shown = (matched.group(3), matched.group(4))
-                    assert shown == game.texts[ply - 1], f"{where}: {text!r} is not the move"
+                    assert shown == game.text(ply), f"{where}: {text!r} is not the move"
                 elif "ran out of time" in text:
                     timeouts += 1
                     assert message.attachments, f"{where}: a time-out without the board"
@@ -1049,10 +1545,19 @@ class CrashRun:
                         f"{where}: a reminder before its time: {text!r}"
                     )
                     dues[due or 0] += 1
+                elif "asks to take back" in text:
+                    asked -= 1
+                    if asked < 0:
+                        raise CrashError(f"{where}: more takeback questions than requests")
+                elif text.startswith("Takeback: ") and "taken back" in text:
+                    done += 1
+                    assert message.attachments, f"{where}: a takeback without the board"
+                    if done > len(accepted):
+                        raise CrashError(f"{where}: {done} takebacks shown, {len(accepted)} stored")
                 else:
                     raise CrashError(f"{where}: unexpected message {text!r}")
             assert starts == 1, f"{where}: {starts} start boards"
-            again = {ply: n for ply, n in plies.items() if n > 1}
+            again = {ply: n for (ply, _), n in plies.items() if n > 1}
             if again:
                 raise CrashError(f"{where}: moves announced more than once: {again}")
             if any(n > 1 for n in dues.values()):
@@ -1070,6 +1575,8 @@ class CrashRun:
             last = after.games[game_id]
             if first.status != "active" or deadline is None or last.ply != first.ply:
                 continue
+            if len(after.accepted(game_id)) != len(before.accepted(game_id)):
+                continue  # taken back, then played again: the deadline moved
             where = f"game {game_id}"
             overdue = any(x >= deadline.due_at for x in checks)
             if overdue and (last.status, last.termination) != ("finished", "time"):
@@ -1257,6 +1764,12 @@ async def test_sigkill_at_random_moments_loses_no_acknowledged_move_and_sends_no
         assert figures.unanswered_stored + figures.unanswered_lost >= 1, figures.summary()
         assert figures.unanswered_stored >= 1 or not scale.long, figures.summary()
         assert figures.timeouts >= 2 and figures.reminders >= 2, figures.summary()
+        assert figures.takebacks_accepted >= 1, figures.summary()
+        assert figures.forecast_replies >= 1 and figures.forecast_posts >= 1, figures.summary()
+        # Kills landed in takebacks and around forecast replies (in the long run surely).
+        cut = sum(figures.takebacks_unanswered.values())
+        assert cut >= 1 or not scale.long, figures.summary()
+        assert sum(figures.forecast_replies_cut.values()) >= 1 or not scale.long
     finally:
         for life in run.lives:
             if life.child.process.returncode is None:
