@@ -7,9 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.fixtures import bot_runner, club, e2e_guard, fail_on_leaks, fake_discord
+from tests.support.fixtures import (
+    bot_runner,
+    club,
+    e2e_guard,
+    fail_on_leaks,
+    fake_discord,
+    japanese_club,
+)
 
-__all__ = ["bot_runner", "club", "e2e_guard", "fake_discord"]
+__all__ = ["bot_runner", "club", "e2e_guard", "fake_discord", "japanese_club"]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

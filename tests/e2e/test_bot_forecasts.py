@@ -10,10 +10,7 @@ from typing import Any
 from tests.fakediscord import FakeMember, InteractionResult
 from tests.support.checks import assert_board
 from tests.support.club import Club, Table
-
-from .test_bot_languages import assert_japanese, japanese_club
-
-__all__ = ["japanese_club"]
+from tests.support.japanese import assert_japanese
 
 
 async def forecast(club: Club, user: FakeMember, table: Table, **options: Any) -> InteractionResult:

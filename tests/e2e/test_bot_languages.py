@@ -10,57 +10,16 @@ survives a restart.
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, FakeMessage, InteractionResult
+from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord
 from tests.fakediscord.constants import Perm
 from tests.support.checks import assert_board, without_mark
 from tests.support.club import Club, open_club
-
-#: What may stay Latin in a Japanese message: mentions, Discord timestamps, thread links,
-#: code spans, links, what the player typed (quoted 「so」), moves in notation (7g7f,
-#: +7776FU) and the names of record formats.
-_NOT_PROSE = re.compile(
-    r"<[@#]\d+>|<t:\d+:\w>|`[^`]*`|<?https?://\S+|「[^」]*」"
-    r"|(?a:[\w+*=-]*\d[\w+*=-]*)|(?<![A-Za-z])(?:KIF|KI2|CSA|SFEN|USI|lishogi)(?![A-Za-z])"
-)
-_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-
-
-def english_in(text: str) -> list[str]:
-    """The Latin words left in `text` once what is not prose is taken out."""
-    return _LATIN_WORD.findall(_NOT_PROSE.sub("", text))
-
-
-def assert_japanese(*messages: FakeMessage | InteractionResult) -> None:
-    """Every text a player sees in `messages` is Japanese: content, button labels and
-    the alt text of images."""
-    for message in messages:
-        seen = message.messages if isinstance(message, InteractionResult) else [message]
-        for shown in seen:
-            texts = [shown.content, *shown.labels]
-            texts += [a.description or "" for a in shown.attachments]
-            for text in texts:
-                assert english_in(text) == [], f"English in {text!r}"
-
-
-@pytest.fixture
-async def japanese_club(
-    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
-) -> Club:
-    return await open_club(
-        fake_discord,
-        bot_runner,
-        e2e_guard,
-        tmp_path,
-        names=("山田太郎", "はなこ🌸", "観戦者"),
-        locales=("ja", "ja", "ja"),
-        server_locale="ja",
-    )
+from tests.support.japanese import assert_japanese
 
 
 async def test_a_whole_game_in_japanese(japanese_club: Club) -> None:

@@ -4,12 +4,10 @@ never does, and nobody's export carries anyone else's notes."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rules.notation import read_record
-from tests.e2e.test_bot_languages import assert_japanese
-from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, FakeMember, InteractionResult
-from tests.support.club import Club, Table, open_club
+from tests.fakediscord import FakeMember, InteractionResult
+from tests.support.club import Club, Table
+from tests.support.japanese import assert_japanese
 
 
 async def note(club: Club, member: FakeMember, text: str, table: Table) -> InteractionResult:
@@ -70,18 +68,8 @@ async def test_notes_are_private_and_go_into_the_private_export(club: Club) -> N
     assert "bishop" in again.content and "Ranging Rook" not in again.content
 
 
-async def test_notes_in_japanese(
-    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
-) -> None:
-    club = await open_club(
-        fake_discord,
-        bot_runner,
-        e2e_guard,
-        tmp_path,
-        names=("山田太郎", "はなこ", "観戦者"),
-        locales=("ja", "ja", "ja"),
-        server_locale="ja",
-    )
+async def test_notes_in_japanese(japanese_club: Club) -> None:
+    club = japanese_club
     table = await club.new_game()
     saved = await note(club, club.carol, "四間飛車の研究", table)
     listed = await club.fake.slash("notes", {}, user=club.carol, channel=table.thread)

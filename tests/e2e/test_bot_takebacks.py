@@ -8,10 +8,7 @@ from __future__ import annotations
 from tests.fakediscord import FakeMember, FakeMessage, InteractionResult
 from tests.support.checks import assert_board
 from tests.support.club import Club, Table
-
-from .test_bot_languages import assert_japanese, japanese_club
-
-__all__ = ["japanese_club"]
+from tests.support.japanese import assert_japanese
 
 
 async def ask(club: Club, user: FakeMember, table: Table) -> InteractionResult:

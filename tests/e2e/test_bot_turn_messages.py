@@ -23,8 +23,7 @@ from tests.fakediscord import (
 )
 from tests.support.checks import assert_board
 from tests.support.club import Club, Table, open_club
-
-from .test_bot_languages import assert_japanese
+from tests.support.japanese import assert_japanese
 
 
 async def direct_messages(club: Club, member: FakeMember, count: int) -> list[FakeMessage]:

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
-from pathlib import Path
 
-from tests.e2e.test_bot_languages import assert_japanese
-from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, FakeMember, InteractionResult
-from tests.support.club import Club, open_club
+from tests.fakediscord import FakeMember, InteractionResult
+from tests.support.club import Club
+from tests.support.japanese import assert_japanese
 
 
 async def vacation(club: Club, member: FakeMember, action: str) -> InteractionResult:
@@ -67,18 +66,8 @@ async def test_a_vacation_pauses_the_clock_and_the_opponent_is_told(club: Club) 
     assert not played.ephemeral and "on vacation" not in played.content
 
 
-async def test_vacation_in_japanese(
-    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
-) -> None:
-    club = await open_club(
-        fake_discord,
-        bot_runner,
-        e2e_guard,
-        tmp_path,
-        names=("山田太郎", "はなこ", "観戦者"),
-        locales=("ja", "ja", "ja"),
-        server_locale="ja",
-    )
+async def test_vacation_in_japanese(japanese_club: Club) -> None:
+    club = japanese_club
     table = await club.new_game()
     status = await vacation(club, club.alice, "status")
     started = await vacation(club, club.alice, "start")

@@ -4,14 +4,15 @@ test moves by hand, events recorded in lists, and helpers that start and play ga
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
-from bot.db import Database
+from bot.db import Database, Session
 from bot.services import (
     Challenge,
     GameService,
@@ -172,3 +173,22 @@ async def assert_consistent(db: Database) -> int:
             assert move.player_id == expected.user_id, (game_id, move.ply)
         checked += len(moves)
     return checked
+
+
+T = TypeVar("T")
+
+
+def before_next_write(
+    db: Database, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], Awaitable[object]]
+) -> None:
+    """Run `meanwhile` just before the next write transaction starts: what another task
+    or process would do between an action's checks and its write."""
+    original = db.run
+    pending = [meanwhile]
+
+    async def run(work: Callable[[Session], Awaitable[T]], *, write: bool = True) -> T:
+        if write and pending:
+            await pending.pop()()
+        return await original(work, write=write)
+
+    monkeypatch.setattr(db, "run", run)

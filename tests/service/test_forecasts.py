@@ -6,14 +6,12 @@ restarts, and the races with the opponent's move and the forecaster's own move."
 from __future__ import annotations
 
 import random
-from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
-from bot.db import Database, Session
+from bot.db import Database
 from bot.services import (
     ForecastRefused,
     GameService,
@@ -31,11 +29,11 @@ from .conftest import (
     FakeClock,
     RecordingEvents,
     assert_consistent,
+    before_next_write,
     play_all,
     start_game,
 )
 
-T = TypeVar("T")
 H = timedelta(hours=1)
 
 
@@ -48,22 +46,6 @@ async def stored_lines(db: Database, game_id: int) -> list[tuple[int, int, tuple
 async def moves_of(db: Database, game_id: int) -> list[str]:
     async with db.query() as q:
         return await q.moves.usi_list(game_id)
-
-
-def before_next_write(
-    db: Database, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], Awaitable[object]]
-) -> None:
-    """Run `meanwhile` just before the next write transaction starts (as in
-    test_takebacks): another task's action between this one's checks and its write."""
-    original = db.run
-    pending = [meanwhile]
-
-    async def run(work: Callable[[Session], Awaitable[T]], *, write: bool = True) -> T:
-        if write and pending:
-            await pending.pop()()
-        return await original(work, write=write)
-
-    monkeypatch.setattr(db, "run", run)
 
 
 # ------------------------------------------------------------------ adding lines

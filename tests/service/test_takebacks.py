@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Awaitable, Callable
 from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
-from bot.db import Database, Session
+from bot.db import Database
 from bot.services import (
     BadTakebackPolicy,
     GameOver,
@@ -39,11 +37,11 @@ from .conftest import (
     FakeClock,
     RecordingEvents,
     assert_consistent,
+    before_next_write,
     play_all,
     start_game,
 )
 
-T = TypeVar("T")
 D = timedelta(days=1)
 H = timedelta(hours=1)
 
@@ -386,22 +384,6 @@ def test_every_refusal_is_a_service_error() -> None:
 
 
 # ------------------------------------------------------------------ interleavings
-
-
-def before_next_write(
-    db: Database, monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], Awaitable[object]]
-) -> None:
-    """Run `meanwhile` just before the next write transaction starts: what another task
-    or process would do between an action's checks and its write."""
-    original = db.run
-    pending = [meanwhile]
-
-    async def run(work: Callable[[Session], Awaitable[T]], *, write: bool = True) -> T:
-        if write and pending:
-            await pending.pop()()
-        return await original(work, write=write)
-
-    monkeypatch.setattr(db, "run", run)
 
 
 async def test_a_move_between_the_accepts_checks_and_its_write_wins(

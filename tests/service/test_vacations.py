@@ -21,10 +21,11 @@ from .conftest import (
     FakeClock,
     RecordingEvents,
     assert_consistent,
+    before_next_write,
     play_all,
     start_game,
 )
-from .test_takebacks import accept, before_next_write
+from .test_takebacks import accept
 
 DAY = timedelta(days=1)
 

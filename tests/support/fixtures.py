@@ -68,3 +68,20 @@ async def club(
 ) -> Club:
     """The :class:`Club` with its bot started."""
     return await open_club(fake_discord, bot_runner, e2e_guard, tmp_path)
+
+
+@pytest.fixture
+async def japanese_club(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> Club:
+    """A club whose server and members are in Japanese, with Japanese names (one with
+    an emoji), started."""
+    return await open_club(
+        fake_discord,
+        bot_runner,
+        e2e_guard,
+        tmp_path,
+        names=("山田太郎", "はなこ🌸", "観戦者"),
+        locales=("ja", "ja", "ja"),
+        server_locale="ja",
+    )
