@@ -28,6 +28,7 @@ from .errors import (
 )
 from .exports import FORMATS
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
+from .rematches import Rematch
 from .service import GameService
 from .vacations import ALLOWANCE, VacationRefused
 from .values import (
@@ -89,6 +90,7 @@ __all__ = [
     "NoteRefused",
     "PlayedMove",
     "PlayerRef",
+    "Rematch",
     "PositionChanged",
     "Preferences",
     "ServiceError",
