@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from bot.db import ChallengeRow, DeadlineRow, NewChallenge, NewGame, PlayerRow, Session
+from bot.db import ChallengeRow, Conflict, DeadlineRow, NewChallenge, NewGame, PlayerRow, Session
 from rules import Color, Game, Handicap, Sentence, SfenError
 from rules.errors import quote
 
@@ -161,6 +161,9 @@ class Challenges:
             existing = await tx.challenges.open_between(
                 guild_id, challenger.user_id, opponent.user_id, now
             )
+            racing = existing is not None and existing.rematch_of == rematch_of
+            if racing and rematch_of is not None:  # the other player's rematch, just stored
+                raise Conflict(f"game {rematch_of} has a rematch offered")
             if existing is not None:
                 raise ServiceError(
                     Sentence(
