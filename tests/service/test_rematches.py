@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 
 from bot.db import Database
-from bot.services import GameService, GameSnapshot, NotAPlayer, ServiceError
+from bot.services import GameService, GameSnapshot, NotAPlayer, NotFound, ServiceError
 from rules import Handicap
 
 from .conftest import (
@@ -91,7 +91,7 @@ async def test_only_the_players_of_a_finished_game_ask(service: GameService) -> 
     await service.moves.abort(game.id, ALICE.user_id)  # aborted games get one too
     with pytest.raises(NotAPlayer, match="not a player"):
         await service.rematches.ask(game.id, CAROL.user_id)
-    with pytest.raises(ServiceError, match="does not exist|no game|No game"):
+    with pytest.raises(NotFound, match="no game number"):
         await service.rematches.ask(game.id, ALICE.user_id, guild_id=GUILD + 1)
     assert (await service.rematches.ask(game.id, ALICE.user_id)).challenge.opponent == BOB
 
