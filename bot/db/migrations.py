@@ -298,7 +298,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         10,
         "challenges: open to anyone (no opponent), and rematches of a finished game",
         _V10,
-        check="PRAGMA foreign_key_check",
+        check="PRAGMA foreign_key_check(challenges)",
     ),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
