@@ -156,7 +156,9 @@ async def _start_game(
     bot: GameBot, interaction: discord.Interaction[Any], challenge_id: int
 ) -> None:
     service = bot.service
-    game = await service.challenges.accept(challenge_id, player_of(interaction))
+    game = await service.challenges.accept(
+        challenge_id, player_of(interaction), guild_id=server_of(interaction)
+    )
     challenge = await service.challenges.get(challenge_id)
     lang = await bot.post_language(challenge.guild_id)
     taker = game.opponent_of(challenge.challenger.user_id)

@@ -213,8 +213,12 @@ class Challenges:
             await self._store.events.challenge_expired(view)
         return view
 
-    async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
+    async def _open_challenge(self, challenge_id: int, guild_id: int | None = None) -> ChallengeRow:
+        """The challenge if it is still open; with `guild_id`, one of another server does
+        not exist (an open challenge is anyone's to accept, but only in its server)."""
         record = await self._challenge_record(challenge_id)
+        if guild_id is not None and record.guild_id != guild_id:
+            raise NotFound(NO_SUCH_CHALLENGE)
         if record.status == "open" and self._store.now() >= record.expires_at:
             await self.expire(record, report_later=True)
             record = await self._challenge_record(challenge_id)
@@ -224,15 +228,18 @@ class Challenges:
             )
         return record
 
-    async def accept(self, challenge_id: int, taker: PlayerRef | int) -> GameSnapshot:
+    async def accept(
+        self, challenge_id: int, taker: PlayerRef | int, *, guild_id: int | None = None
+    ) -> GameSnapshot:
         """`taker` accepts: colours are settled and the game starts now. A challenge to a
         member is theirs alone to accept (their id is enough); an open one anyone's but its
         author's and a bot's. Of two members accepting at once, one gets the game and the
-        other is told the challenge was accepted.
+        other is told the challenge was accepted. With `guild_id`, a challenge of another
+        server does not exist.
 
-        Example: `game = await challenges.accept(challenge.id, carol)`.
+        Example: `game = await challenges.accept(challenge.id, carol, guild_id=1)`.
         """
-        record = await self._open_challenge(challenge_id)
+        record = await self._open_challenge(challenge_id, guild_id)
         player = self._taker(record, taker)
         wish = record.color
         if wish == RANDOM:

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.db import Database
-from bot.services import GameService, NotAPlayer, PlayerRef, ServiceError
+from bot.services import GameService, NotAPlayer, NotFound, PlayerRef, ServiceError
 
 from .conftest import (
     ALICE,
@@ -58,6 +58,15 @@ async def test_anyone_but_the_author_and_bots_may_accept(
     assert closed.status == "accepted" and closed.game_id == game.id and closed.opponent is None
     with pytest.raises(ServiceError, match="no longer open \\(it was accepted\\)"):
         await service.challenges.accept(challenge, BOB)
+
+
+async def test_an_open_challenge_is_only_taken_in_its_server(service: GameService) -> None:
+    challenge = await open_challenge(service)
+    with pytest.raises(NotFound, match="no longer exists"):
+        await service.challenges.accept(challenge, CAROL, guild_id=GUILD + 1)
+    assert (await service.challenges.get(challenge)).status == "open"
+    game = await service.challenges.accept(challenge, CAROL, guild_id=GUILD)
+    assert game.guild_id == GUILD
 
 
 async def test_the_taker_needs_no_earlier_game(service: GameService, db: Database) -> None:
