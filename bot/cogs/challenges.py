@@ -105,11 +105,15 @@ class RematchButton(GameButton, template=r"rm:(?P<game_id>\d+)"):
                 await send_ephemeral(interaction, text.say(reader, text.REMATCH_NOT_POSTED))
             return
         await send_ephemeral(interaction, text.rematch_accepted(reader, challenge))
-        message = await _challenge_message(bot, challenge)
+        message = _challenge_message(bot, challenge)
         lang = await bot.post_language(challenge.guild_id)
         if message is not None:
             try:
-                await message.edit(content=text.challenge_closed(lang, challenge), view=None)
+                await message.edit(
+                    content=text.challenge_closed(lang, challenge),
+                    view=None,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
             except discord.HTTPException:
                 log.warning("could not close challenge %s's message", challenge.id, exc_info=True)
         await _begin(bot, rematch.game, message, by=interaction.user.id)
@@ -142,7 +146,7 @@ async def _post_challenge(bot: GameBot, challenge: Challenge, *, user_id: int) -
     return True
 
 
-async def _challenge_message(bot: GameBot, challenge: Challenge) -> discord.PartialMessage | None:
+def _challenge_message(bot: GameBot, challenge: Challenge) -> discord.PartialMessage | None:
     """The message showing `challenge`, to edit and to open the game's thread on."""
     if challenge.message_id is None:
         return None
