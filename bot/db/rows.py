@@ -56,6 +56,7 @@ class NewChallenge:
     created_at: datetime
     expires_at: datetime
     takebacks: str = "allowed"  # may a player ask to take a move back: "allowed" or "never"
+    rated: bool = False  # does the game count for ratings (see `ratings`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,7 @@ class ChallengeRow:
     message_id: int | None
     game_id: int | None
     takebacks: str = "allowed"
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +105,7 @@ class NewGame:
     impasse_rule: str
     started_at: datetime
     takebacks: str = "allowed"
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +159,7 @@ class GameRow:
     # The players' vacations under way, read with the row: their clocks stand still.
     sente_away: AwayRow | None = None
     gote_away: AwayRow | None = None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,17 @@ from .errors import (
     TakebackRefused,
 )
 from .exports import FORMATS
+from .glicko2 import Rating
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
+from .ratings import (
+    LEADERBOARD_SIZE,
+    LeaderboardLine,
+    Opening,
+    PlayerRating,
+    Profile,
+    RatingChange,
+    RatingPoint,
+)
 from .service import GameService
 from .vacations import ALLOWANCE, VacationRefused
 from .values import (
@@ -57,6 +67,7 @@ from .values import (
 __all__ = [
     "ALLOWANCE",
     "FORMATS",
+    "LEADERBOARD_SIZE",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
     "PRESETS",
@@ -79,6 +90,7 @@ __all__ = [
     "ImpasseRefused",
     "ImpasseReport",
     "ImpasseRule",
+    "LeaderboardLine",
     "MovePreview",
     "MoveRejected",
     "MoveText",
@@ -87,10 +99,16 @@ __all__ = [
     "NotYourTurn",
     "Note",
     "NoteRefused",
+    "Opening",
     "PlayedMove",
+    "PlayerRating",
     "PlayerRef",
     "PositionChanged",
     "Preferences",
+    "Profile",
+    "Rating",
+    "RatingChange",
+    "RatingPoint",
     "ServiceError",
     "Takeback",
     "TakebackPolicy",

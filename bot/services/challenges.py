@@ -11,6 +11,7 @@ from rules.errors import quote
 
 from .clocks import TimeControl, due_at, reminder_at
 from .errors import NotAPlayer, NotFound, ServiceError
+from .rated import may_be_rated
 from .store import GameStore
 from .values import Challenge, GameSnapshot, ImpasseRule, PlayerRef, TakebackPolicy
 
@@ -51,6 +52,7 @@ def _challenge(record: ChallengeRow) -> Challenge:
         game_id=record.game_id,
         start_sfen=record.start_sfen,
         takebacks=TakebackPolicy(record.takebacks),
+        rated=record.rated,
     )
 
 
@@ -93,10 +95,13 @@ class Challenges:
         impasse_rule: ImpasseRule | str = "27",
         start_sfen: str | None = None,
         takebacks: TakebackPolicy | str = TakebackPolicy.ALLOWED,
+        rated: bool = True,
     ) -> Challenge:
         """Offer a game. `color` is the challenger's side (in a handicap game gote gives
         the handicap); `start_sfen` starts from a set-up position instead of the usual one;
-        `takebacks` says whether a player may ask to take a move back in the game.
+        `takebacks` says whether a player may ask to take a move back in the game;
+        `rated`, whether it counts for ratings (a handicap game or a set-up position never
+        does, whatever was asked: the challenge then says it is unrated).
 
         Example: `await challenges.offer(guild_id=1, channel_id=2, challenger=alice,
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
@@ -132,6 +137,8 @@ class Challenges:
             created_at=now,
             expires_at=now + CHALLENGE_LIFETIME,
             takebacks=policy.value,
+            rated=rated
+            and may_be_rated(chosen, start_sfen, bots=challenger.is_bot or opponent.is_bot),
         )
 
         async def store(tx: Session) -> ChallengeRow | None:
@@ -226,6 +233,7 @@ class Challenges:
             impasse_rule=record.impasse_rule,
             started_at=now,
             takebacks=record.takebacks,
+            rated=record.rated,
         )
         first = Color.SENTE if start.split()[1] == "b" else Color.GOTE
         due = due_at(now, record.bank, record.period)

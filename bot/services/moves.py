@@ -32,6 +32,7 @@ from .loading import (
     snapshot,
     thinking_time,
 )
+from .rated import rate_ending
 from .store import FIRST_MOVES, MOVED_ON, GameStore
 from .values import GameSnapshot, MovePreview, MoveText, PlayedMove, PlayerRef
 
@@ -337,6 +338,9 @@ class Moves:
                 await tx.deadlines.clear(row.id)
             if outcome is not None or (reply is not None and reply.outcome is not None):
                 await tx.forecasts.clear(row.id)  # nothing more is played in an ended game
+            ending = outcome if reply is None else reply.outcome
+            if ending is not None:  # rated with the move that ended the game, so exactly once
+                await rate_ending(tx, row, ending, now)
             if renamed is not None:
                 await tx.players.upsert(renamed, now)
             return reply

@@ -34,6 +34,7 @@ from .loading import (
     turn_of,
     with_outcome,
 )
+from .rated import rate_ending
 from .values import Challenge, GameEvents, GameSnapshot, VacationChange
 
 log = logging.getLogger(__name__)
@@ -300,6 +301,7 @@ class GameStore:
                 await tx.deadlines.clear(row.id)
                 await tx.takebacks.lapse(row.id, at)  # nothing is taken back in an ended game
                 await tx.forecasts.clear(row.id)  # nor played by forecast
+                await rate_ending(tx, row, outcome, at)  # with the ending, so exactly once
             return done
 
         done = await self.db.run(store)

@@ -96,6 +96,7 @@ class Challenge:
     game_id: int | None
     start_sfen: str | None = None  # a game from a set-up position
     takebacks: TakebackPolicy = TakebackPolicy.ALLOWED
+    rated: bool = False  # the game will count for ratings
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +159,11 @@ class GameSnapshot:
     @property
     def turn(self) -> Color:
         return self.game.position.turn
+
+    @property
+    def rated(self) -> bool:
+        """The game counts for ratings (agreed at the challenge)."""
+        return self.row.rated
 
     @property
     def is_active(self) -> bool:
