@@ -104,6 +104,8 @@ async def rate_ending(tx: Session, row: GameRow, outcome: Outcome, at: datetime)
     score = score_of(outcome)
     if not row.rated or score is None:
         return
+    if await tx.ratings.of_game(row.id):
+        return  # rated already: a damaged row that said the game went on, now repaired
     players = (row.sente.user_id, row.gote.user_id)
     before = (
         await tx.ratings.get(row.guild_id, players[0]),
