@@ -35,7 +35,6 @@ from .ratings import (
     Opening,
     PlayerRating,
     Profile,
-    RatingChange,
     RatingPoint,
 )
 from .service import GameService
@@ -56,6 +55,7 @@ from .values import (
     PlayedMove,
     PlayerRef,
     Preferences,
+    RatingChange,
     Takeback,
     TakebackPolicy,
     TakebackRequest,

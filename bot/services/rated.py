@@ -24,6 +24,7 @@ from bot.db import GameRow, RatingEntry, RatingRow, Session
 from rules import Color, Handicap, Outcome, Termination
 
 from .glicko2 import DEFAULT, DRAW, LOSS, WIN, Rating, rate_game
+from .values import RatingChange
 
 
 def may_be_rated(handicap: Handicap, start_sfen: str | None, *, bots: bool) -> bool:
@@ -98,22 +99,35 @@ def rate(
     return sides[0], sides[1]
 
 
-async def rate_ending(tx: Session, row: GameRow, outcome: Outcome, at: datetime) -> None:
-    """Update both players' ratings for a game that just ended, if it is rated; inside
-    the transaction that stored the ending (see the module's docstring)."""
+def change_of(entry: RatingEntry) -> RatingChange:
+    """What a history entry says the game did to its player's rating."""
+    before = Rating(entry.rating_before, entry.deviation_before, entry.volatility_before)
+    after = Rating(entry.rating, entry.deviation, entry.volatility)
+    return RatingChange(entry.user_id, before, after)
+
+
+async def rate_ending(
+    tx: Session, row: GameRow, outcome: Outcome, at: datetime
+) -> tuple[RatingChange, ...]:
+    """Update both players' ratings for a game that just ended, if it is rated, inside
+    the transaction that stored the ending (see the module's docstring); what changed,
+    sente first (nothing for an unrated game)."""
     score = score_of(outcome)
     if not row.rated or score is None:
-        return
-    if await tx.ratings.of_game(row.id):
-        return  # rated already: a damaged row that said the game went on, now repaired
+        return ()
+    done = await tx.ratings.of_game(row.id)
+    if done:  # rated already: a damaged row that said the game went on, now repaired
+        return tuple(change_of(entry) for entry in done)
     players = (row.sente.user_id, row.gote.user_id)
     before = (
         await tx.ratings.get(row.guild_id, players[0]),
         await tx.ratings.get(row.guild_id, players[1]),
     )
-    for side in rate(row.guild_id, row.id, players, before, score, at):
+    sides = rate(row.guild_id, row.id, players, before, score, at)
+    for side in sides:
         await tx.ratings.record(side.entry)
         await tx.ratings.put(side.after)
+    return tuple(change_of(side.entry) for side in sides)
 
 
 def replay(entries: Iterable[RatingEntry]) -> dict[int, RatingRow]:

@@ -16,9 +16,9 @@ from rules import Handicap, Move, Position
 
 from .glicko2 import Rating, aged
 from .loading import move_text
-from .rated import glicko, replay
+from .rated import change_of, glicko, replay
 from .store import GameStore
-from .values import MoveText
+from .values import MoveText, RatingChange
 
 #: Lines of `/leaderboard`.
 LEADERBOARD_SIZE = 15
@@ -51,20 +51,6 @@ class LeaderboardLine:
 
 
 @dataclass(frozen=True, slots=True)
-class RatingChange:
-    """What a rated game did to one player's rating."""
-
-    user_id: int
-    before: Rating
-    after: Rating
-
-    @property
-    def delta(self) -> int:
-        """The change in whole points, as shown."""
-        return self.after.points - self.before.points
-
-
-@dataclass(frozen=True, slots=True)
 class RatingPoint:
     """The rating after one rated game, for a profile's chart."""
 
@@ -89,13 +75,6 @@ class Profile:
     rating: PlayerRating
     history: tuple[RatingPoint, ...]
     openings: tuple[Opening, ...]
-
-
-def _change(entry: RatingEntry) -> RatingChange:
-    before = Rating(entry.rating_before, entry.deviation_before, entry.volatility_before)
-    return RatingChange(
-        entry.user_id, before, Rating(entry.rating, entry.deviation, entry.volatility)
-    )
 
 
 def _opening(usi: tuple[str, ...]) -> tuple[MoveText, ...]:
@@ -152,7 +131,7 @@ class Ratings:
         """How the game changed its players' ratings; empty when it was not rated."""
         async with self._store.db.query() as q:
             entries = await q.ratings.of_game(game_id)
-        return tuple(_change(entry) for entry in entries)
+        return tuple(change_of(entry) for entry in entries)
 
     async def recompute(self, guild_id: int) -> dict[int, RatingRow]:
         """The server's ratings computed again from their history alone, by user id."""

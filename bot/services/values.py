@@ -20,6 +20,7 @@ from rules.impasse import CampCount, Declaration
 
 from .clocks import TimeControl
 from .errors import BadImpasseRule, BadTakebackPolicy
+from .glicko2 import Rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +101,20 @@ class Challenge:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What a rated game did to one player's rating."""
+
+    user_id: int
+    before: Rating
+    after: Rating
+
+    @property
+    def delta(self) -> int:
+        """The change in whole points, as shown."""
+        return self.after.points - self.before.points
+
+
+@dataclass(frozen=True, slots=True)
 class GameSnapshot:
     """A game at one moment: its stored row, the replayed `rules.Game`, and what the
     Discord layer reads of them (players, whose turn, deadline, last move)."""
@@ -127,6 +142,8 @@ class GameSnapshot:
     message_id: int | None = None
     finished_at: datetime | None = None
     takebacks: TakebackPolicy = TakebackPolicy.ALLOWED
+    #: A rated game that ended: how it changed each player's rating (sente first).
+    rating_changes: tuple[RatingChange, ...] = ()
 
     def away_until(self, color: Color) -> datetime | None:
         """When `color`'s vacation ends at the latest, if they are on one: their clock

@@ -35,7 +35,11 @@ async def test_a_rated_resignation_moves_both_ratings_once(service: GameService)
     game = await start_game(service)
     assert game.rated
     await play_all(service, game.id, ["7g7f", "3c3d"])
-    await service.moves.resign(game.id, BOB.user_id)
+    ended = await service.moves.resign(game.id, BOB.user_id)
+    assert [(c.user_id, c.delta) for c in ended.rating_changes] == [
+        (ALICE.user_id, 162),
+        (BOB.user_id, -162),
+    ]
     alice = await service.ratings.of(GUILD, ALICE.user_id)
     bob = await service.ratings.of(GUILD, BOB.user_id)
     assert (alice.rating.points, alice.games, alice.rank) == (1662, 1, 1)
@@ -57,6 +61,7 @@ async def test_a_repetition_ended_by_a_move_is_a_rated_draw(service: GameService
     result = await play_all(service, game.id, SENNICHITE)
     assert result.outcome is not None and result.outcome.termination is Termination.SENNICHITE
     changes = await service.ratings.changes(game.id)
+    assert result.game.rating_changes == changes
     assert [change.delta for change in changes] == [0, 0]
     assert [change.after.deviation < 350 for change in changes] == [True, True]
 
@@ -70,6 +75,16 @@ async def test_a_loss_on_time_is_rated(
     await service.deadlines.check()
     assert events.timed_out and events.timed_out[0].outcome == Outcome(Termination.TIME, Color.GOTE)
     assert [c.delta for c in await service.ratings.changes(game.id)] == [-162, 162]
+    assert [c.delta for c in events.timed_out[0].rating_changes] == [-162, 162]
+
+
+async def test_a_game_loaded_afresh_carries_its_rating_changes(
+    db: Database, clock: FakeClock
+) -> None:
+    """After a restart the ending (posted then, if it was not) still tells the changes."""
+    game = await _rated_win(GameService(db, clock=clock))
+    fresh = await GameService(db, clock=clock).games.get(game.id)
+    assert fresh.rating_changes == game.rating_changes != ()
 
 
 @pytest.mark.parametrize(
@@ -98,7 +113,8 @@ async def test_unrated_handicap_and_set_up_games_leave_ratings_untouched(
     assert not challenge.rated  # the challenge says so before anyone accepts
     game = await service.challenges.accept(challenge.id, BOB.user_id)
     assert not game.rated
-    await service.moves.resign(game.id, ALICE.user_id)
+    ended = await service.moves.resign(game.id, ALICE.user_id)
+    assert ended.rating_changes == ()
     assert await _table(service) == before
     assert await service.ratings.changes(game.id) == ()
 
