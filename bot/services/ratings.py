@@ -52,7 +52,8 @@ class LeaderboardLine:
 
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
-    """The rating after one rated game, for a profile's chart."""
+    """A point of a rating's history, for a profile's chart: the rating before the first
+    rated game (at that game's end), or after one."""
 
     at: datetime
     rating: float
@@ -68,7 +69,8 @@ class Opening:
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """A member's profile in a server: their games, rating, its history, their openings."""
+    """A member's profile in a server: their games, rating, its history (the rating they
+    started from, then after each rated game; empty before their first), their openings."""
 
     user_id: int
     games: GameCounts
@@ -87,6 +89,13 @@ def _opening(usi: tuple[str, ...]) -> tuple[MoveText, ...]:
         position.push(move)
         last = move
     return tuple(written)
+
+
+def _history(entries: list[RatingEntry]) -> tuple[RatingPoint, ...]:
+    if not entries:
+        return ()
+    start = RatingPoint(entries[0].rated_at, entries[0].rating_before)
+    return (start, *(RatingPoint(entry.rated_at, entry.rating) for entry in entries))
 
 
 class Ratings:
@@ -167,6 +176,6 @@ class Ratings:
             user_id=user_id,
             games=counts,
             rating=await self.of(guild_id, user_id),
-            history=tuple(RatingPoint(entry.rated_at, entry.rating) for entry in history),
+            history=_history(history),
             openings=tuple(Opening(_opening(usi), count) for usi, count in ranked),
         )
