@@ -93,9 +93,9 @@ def render_rating_chart(
     radius = 4 * s
     draw.ellipse([x - radius, y - radius, x + radius, y + radius], fill=LINE)
 
-    small = image.resize((width, height), Image.Resampling.LANCZOS)
+    small = image.reduce(s)  # each pixel the mean of its s x s block: smooth edges
     out = io.BytesIO()
-    small.save(out, format="PNG", optimize=True)
+    small.save(out, format="PNG")
     return out.getvalue()
 
 
