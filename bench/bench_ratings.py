@@ -8,8 +8,8 @@ history, and the profile's chart.
   ending without the rating update); the ratio is what rating costs an ending;
 * rebuild: a server's ratings recomputed from a history of `--history` rated games and
   written back (`Ratings.rebuild`), once per sample;
-* chart: a 40-game rating chart drawn, against the start board drawn by the same Pillow
-  (the reference: the image the bot posts with every move).
+* chart: a 40-game rating chart drawn, against a random midgame's board drawn by the same
+  Pillow (the reference: the image the bot posts with every move).
 
 It prints the median and 95th percentile of each, and the ratios.
 """
@@ -93,15 +93,20 @@ def charts(samples: int, rng: random.Random) -> None:
     for _ in range(40):
         ratings.append(ratings[-1] + rng.uniform(-60, 60))
     board, chart = [], []
-    start = Position.initial()
     for _ in range(samples):
+        position = Position.initial()
+        for _ in range(rng.randrange(20, 60)):  # a new midgame each time: nothing cached
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position.push(rng.choice(moves))
         began = time.perf_counter()
-        render_board(start)
+        render_board(position)
         board.append(time.perf_counter() - began)
         began = time.perf_counter()
         render_rating_chart(ratings, title="Member: rating")
         chart.append(time.perf_counter() - began)
-    reference = report("start board (reference)", board)
+    reference = report("midgame board (reference)", board)
     drawn = report("rating chart, 40 games", chart)
     print(f"{'':<34} chart / board = {drawn / reference:.2f}")
 
