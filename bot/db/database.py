@@ -34,6 +34,7 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import TypeVar, cast
+from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
 
@@ -78,6 +79,15 @@ class Session:
 
 def is_postgres_url(where: str | Path) -> bool:
     return str(where).startswith(("postgresql://", "postgres://"))
+
+
+def without_password(url: str) -> str:
+    """`url` with its password, if any, replaced by `***` (for logs and messages)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username or ''}:***@{parts.netloc.rsplit('@', 1)[1]}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 def sqlite_path(where: str | Path) -> str:

@@ -28,12 +28,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from .base import Params, Row
-from .database import Database, Session
+from .database import Database, Session, without_password
 from .errors import (
     Conflict,
     DatabaseError,
@@ -48,18 +47,6 @@ T = TypeVar("T")
 
 #: The key of the advisory lock that makes migrations from several processes take turns.
 MIGRATION_LOCK = 7_160_001
-
-
-def redact(url: str) -> str:
-    """The address without its password, for logs and messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host += f":{parts.port}"
-    user = f"{parts.username}:***@" if parts.username else ":***@"
-    return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -136,7 +123,7 @@ class PostgresDatabase(Database):
     @classmethod
     async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
         """Open a pool on `url` and migrate; refuses a database newer than the code."""
-        location = f"The database {redact(url)}"
+        location = f"The database {without_password(url)}"
         pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
         try:
             async with pool.acquire() as connection:
