@@ -88,6 +88,19 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Da
     await database.close()
 
 
+@pytest.fixture(params=["file", "postgres"])
+async def shared_location(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[str | Path]:
+    """Where several `Database.open` can meet, as several bot processes would: a SQLite
+    file, or a fresh PostgreSQL schema."""
+    if request.param == "postgres":
+        async with fresh_schema(request.getfixturevalue("postgres_database")) as url:
+            yield url
+        return
+    yield tmp_path / "shared.db"
+
+
 @pytest.fixture
 async def file_db(tmp_path: Path) -> AsyncIterator[Database]:
     database = await Database.open(tmp_path / "shogi.db")
