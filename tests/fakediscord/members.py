@@ -23,6 +23,7 @@ from .constants import (
 from .gateway import Gateway, NoBotConnected
 from .models import JSON, FakeChannel, FakeInteraction, FakeMember, FakeMessage
 from .state import World
+from .threads import reopen_for_post
 
 
 class UserCannotDoThat(AssertionError):
@@ -224,8 +225,11 @@ class MemberActions:
             world.snowflake(), channel.id, channel.guild_id, member.user, content=content,
             source="user", published=True,
         )  # fmt: skip
+        reopened = reopen_for_post(world, channel, user_id=member.user.id)
         world.messages[message.id] = message
         channel.last_message_id = message.id
+        if reopened:
+            await self.gateway.dispatch("THREAD_UPDATE", channel.payload())
         payload = world.message_payload(message)
         payload["member"] = member.payload(with_user=False)
         await self.gateway.dispatch("MESSAGE_CREATE", payload)
