@@ -44,6 +44,7 @@ EXTENSIONS = (
     "bot.cogs.preferences",
     "bot.cogs.notes",
     "bot.cogs.vacations",
+    "bot.cogs.replay",
 )
 WARM_UP_GAMES = 200
 

@@ -119,8 +119,36 @@ def test_thread_name_fits() -> None:
         **{**{f: getattr(view, f) for f in view.__dataclass_fields__}, "sente": long}
     )
     assert len(wording.thread_name("en", view)) <= 100
-    assert wording.thread_name("en", game_view()).startswith("☗alice vs ☖")
-    assert wording.thread_name("ja", game_view()).startswith("☗alice 対 ☖")
+    assert wording.thread_name("en", game_view()).startswith("#7 ☗alice vs ☖")
+    assert wording.thread_name("ja", game_view()).startswith("#7 ☗alice 対 ☖")
+
+
+@pytest.mark.parametrize(
+    ("outcome", "english", "japanese"),
+    [
+        (Outcome(Termination.CHECKMATE, Color.SENTE), "☗ wins", "☗の勝ち"),
+        (Outcome(Termination.RESIGNATION, Color.GOTE), "☖ wins", "☖の勝ち"),
+        (Outcome(Termination.SENNICHITE, None), "draw", "引き分け"),
+        (Outcome(Termination.ABORT, None), "aborted", "中止"),
+    ],
+)
+def test_a_finished_games_thread_name_ends_with_its_result(
+    outcome: Outcome, english: str, japanese: str
+) -> None:
+    view = game_view(outcome=outcome)
+    assert wording.thread_name("en", view) == f"#7 ☗alice vs ☖{BOB.name} · {english}"
+    assert wording.thread_name("ja", view) == f"#7 ☗alice 対 ☖{BOB.name} · {japanese}"
+
+
+def test_long_names_are_shortened_so_the_number_and_result_show() -> None:
+    view = game_view(outcome=Outcome(Termination.CHECKMATE, Color.GOTE))
+    fields = {f: getattr(view, f) for f in view.__dataclass_fields__}
+    long = GameSnapshot(
+        **{**fields, "sente": PlayerRef(5, "s" * 60), "gote": PlayerRef(6, "g" * 60)}
+    )
+    name = wording.thread_name("en", long)
+    assert name == f"#7 ☗{'s' * 40}… vs ☖{'g' * 40}… · ☖ wins"
+    assert len(name) == 100
 
 
 def test_help_fits_a_message() -> None:

@@ -187,6 +187,13 @@ class MemberActions:
             option["value"] = value
         elif kind == OptionType.BOOLEAN and isinstance(value, bool):
             option["value"] = value
+        elif kind == OptionType.INTEGER and isinstance(value, int) and not isinstance(value, bool):
+            least, most = definition.get("min_value"), definition.get("max_value")
+            if (least is not None and value < least) or (most is not None and value > most):
+                raise UserCannotDoThat(
+                    f"option {name!r}: Discord accepts {least} to {most}, got {value}"
+                )
+            option["value"] = value
         else:
             raise UserCannotDoThat(f"option {name!r} (type {kind}) cannot take {value!r} here")
         choices = definition.get("choices")
