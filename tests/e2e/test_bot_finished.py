@@ -158,6 +158,9 @@ async def test_a_finished_game_is_found_exported_and_replayed(club: Club) -> Non
     back = await click_through(club, end, [f"rp:back:{game_id}:6", f"rp:first:{game_id}:0"], carol)
     assert "start position" in back.content and pixels(back.files[-1]) == start
     assert len(club.fake.channel_history(table.thread)) == posted  # nothing public
+    await club.restart()  # the buttons carry the game and the move: they still work
+    after = await club.fake.click(back, f"rp:next:{game_id}:1", user=carol)
+    assert "move 1 of 7" in after.content and pixels(after.files[-1]) == first_move
 
     elsewhere = club.fake.add_guild("Other Club", channels=("shogi",))
     stranger = club.fake.add_member(elsewhere, "dave")
