@@ -11,7 +11,7 @@ import discord
 from PIL import Image
 
 from bot.ui.threads import post_to_game
-from tests.fakediscord import MODIFY_CHANNEL, FakeAttachment, FakeMember, InteractionResult
+from tests.fakediscord import MODIFY_CHANNEL, FakeAttachment, FakeMember, InteractionResult, Perm
 from tests.support.checks import assert_board
 from tests.support.club import Club, Table
 from tests.support.japanese import assert_japanese, english_in
@@ -37,6 +37,8 @@ def pixels(attachment: FakeAttachment) -> bytes:
 async def test_the_thread_is_named_with_the_result_and_archived_and_a_post_reopens_it(
     club: Club,
 ) -> None:
+    for role in club.guild.roles.values():  # as the invite link makes the bot: it only
+        role.permissions &= ~Perm.MANAGE_THREADS  # owns the threads it opens
     table = await club.new_game()
     assert table.thread.name == f"#{table.game_id} ☗alice vs ☖bob"
     assert table.start.content.startswith(f"**Game #{table.game_id}**")
