@@ -20,9 +20,18 @@ from rules import Color, Move, Position
 
 from . import layout
 from .board import KING_KANJI, compose, render_png, warm
+from .chart import render_rating_chart
 from .describe import describe
 
-__all__ = ["KING_KANJI", "describe", "layout", "render_board", "render_image", "warm"]
+__all__ = [
+    "KING_KANJI",
+    "describe",
+    "layout",
+    "render_board",
+    "render_image",
+    "render_rating_chart",
+    "warm",
+]
 
 
 def render_board(

@@ -19,6 +19,7 @@ before it counts.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -34,7 +35,7 @@ from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
 from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
 from bot.ui.suggestions import rank_moves
-from bot.ui.threads import close_thread, post_board
+from bot.ui.threads import close_thread, ending_buttons, post_board
 
 log = logging.getLogger(__name__)
 ALREADY_ANSWERED = 40060  # Discord's code for a second answer to one interaction
@@ -206,6 +207,7 @@ async def _announce_forecast(bot: GameBot, played: PlayedMove) -> None:
         answer.game,
         lambda lang: text.forecast_played_text(lang, answer),
         ping=answer.next_player,
+        view=_ending_view(bot, answer),
     )
     await _note_ending(bot, answer)
 
@@ -274,7 +276,13 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
         )
         await send_ephemeral(interaction, note)
     shown = _as_posted(played)
-    await post_board(bot, game, lambda lang: text.move_text(lang, shown), ping=shown.next_player)
+    await post_board(
+        bot,
+        game,
+        lambda lang: text.move_text(lang, shown),
+        ping=shown.next_player,
+        view=_ending_view(bot, played),
+    )
     await _note_ending(bot, played)
 
 
@@ -298,7 +306,9 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
             return False
         shown = _as_posted(played)
         content = text.move_text(lang, shown)
-        await reply.send(content, file=board, allowed_mentions=pings(shown.next_player))
+        view = None if played.outcome is None else bot.ending_view(played.game, lang)
+        extra = {} if view is None else {"view": view}
+        await reply.send(content, file=board, allowed_mentions=pings(shown.next_player), **extra)
     except discord.HTTPException as error:
         if error.code != ALREADY_ANSWERED:
             log.warning("could not answer game %s's move; posting it", game_id, exc_info=True)
@@ -310,6 +320,13 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
         return False
     await _note_ending(bot, played)
     return True
+
+
+def _ending_view(
+    bot: GameBot, played: PlayedMove
+) -> Callable[[str], discord.ui.View | None] | None:
+    """The buttons under a move that ended the game (a rematch, ...), as under any ending."""
+    return None if played.outcome is None else ending_buttons(bot, played.game)
 
 
 async def _note_ending(bot: GameBot, played: PlayedMove) -> None:

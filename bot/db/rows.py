@@ -46,7 +46,7 @@ class NewChallenge:
     guild_id: int
     channel_id: int
     challenger_id: int
-    opponent_id: int
+    opponent_id: int | None  # None: open to anyone
     color: str
     bank: timedelta
     period: timedelta | None
@@ -56,6 +56,8 @@ class NewChallenge:
     created_at: datetime
     expires_at: datetime
     takebacks: str = "allowed"  # may a player ask to take a move back: "allowed" or "never"
+    rematch_of: int | None = None  # the finished game this challenge offers to play again
+    rated: bool = False  # does the game count for ratings (see `ratings`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +66,7 @@ class ChallengeRow:
     guild_id: int
     channel_id: int
     challenger: PlayerRow
-    opponent: PlayerRow
+    opponent: PlayerRow | None  # None: open to anyone
     color: str
     bank: timedelta
     period: timedelta | None
@@ -77,6 +79,8 @@ class ChallengeRow:
     message_id: int | None
     game_id: int | None
     takebacks: str = "allowed"
+    rematch_of: int | None = None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +107,7 @@ class NewGame:
     impasse_rule: str
     started_at: datetime
     takebacks: str = "allowed"
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +161,7 @@ class GameRow:
     # The players' vacations under way, read with the row: their clocks stand still.
     sente_away: AwayRow | None = None
     gote_away: AwayRow | None = None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,17 @@ from .errors import (
     TakebackRefused,
 )
 from .exports import FORMATS
+from .glicko2 import Rating
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
+from .ratings import (
+    LEADERBOARD_SIZE,
+    LeaderboardLine,
+    Opening,
+    PlayerRating,
+    Profile,
+    RatingPoint,
+)
+from .rematches import Rematch
 from .service import GameService
 from .vacations import ALLOWANCE, VacationRefused
 from .values import (
@@ -48,6 +58,7 @@ from .values import (
     PlayedMove,
     PlayerRef,
     Preferences,
+    RatingChange,
     ReplayStep,
     Result,
     Takeback,
@@ -61,6 +72,7 @@ from .values import (
 __all__ = [
     "ALLOWANCE",
     "FORMATS",
+    "LEADERBOARD_SIZE",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
     "PRESETS",
@@ -84,6 +96,7 @@ __all__ = [
     "ImpasseRefused",
     "ImpasseReport",
     "ImpasseRule",
+    "LeaderboardLine",
     "ListedStatus",
     "MovePreview",
     "MoveRejected",
@@ -93,10 +106,17 @@ __all__ = [
     "NotYourTurn",
     "Note",
     "NoteRefused",
+    "Opening",
     "PlayedMove",
+    "PlayerRating",
     "PlayerRef",
     "PositionChanged",
     "Preferences",
+    "Profile",
+    "Rating",
+    "RatingChange",
+    "RatingPoint",
+    "Rematch",
     "ReplayStep",
     "Result",
     "ServiceError",

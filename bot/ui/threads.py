@@ -56,12 +56,13 @@ async def post_to_game(
     *,
     with_board: bool = False,
     ping: PlayerRef | None = None,
-    view: Callable[[str], discord.ui.View] | None = None,
+    view: Callable[[str], discord.ui.View | None] | None = None,
 ) -> discord.Message:
     """Post `wording` in the game's thread, in the server's language (with the board
-    image, and the `view` built in that language), pinging only `ping`."""
+    image, and the `view` built in that language, if it builds one), pinging only `ping`."""
     lang = await bot.post_language(game.guild_id)
-    extra: dict[str, Any] = {} if view is None else {"view": view(lang)}
+    built = None if view is None else view(lang)
+    extra: dict[str, Any] = {} if built is None else {"view": built}
     if with_board:
         try:
             extra["file"] = await bot.boards.file(game, lang)
@@ -78,10 +79,20 @@ async def post_to_game(
 
 
 async def post_board(
-    bot: GameBot, game: GameSnapshot, wording: Wording, *, ping: PlayerRef | None = None
+    bot: GameBot,
+    game: GameSnapshot,
+    wording: Wording,
+    *,
+    ping: PlayerRef | None = None,
+    view: Callable[[str], discord.ui.View | None] | None = None,
 ) -> discord.Message:
     """`post_to_game` with the game's board, rendered now."""
-    return await post_to_game(bot, game, wording, with_board=True, ping=ping)
+    return await post_to_game(bot, game, wording, with_board=True, ping=ping, view=view)
+
+
+def ending_buttons(bot: GameBot, game: GameSnapshot) -> Callable[[str], discord.ui.View | None]:
+    """The view under `game`'s ending post, in the post's language (see `GameBot.ending_view`)."""
+    return functools.partial(bot.ending_view, game)
 
 
 async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None = None) -> None:
@@ -92,7 +103,12 @@ async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None
         return
     log.info("game %s ended: %s", game.id, game.outcome.termination.value)
     outcome = game.outcome
-    await post_board(bot, game, wording or (lambda lang: text.outcome_text(lang, outcome, game)))
+    await post_board(
+        bot,
+        game,
+        wording or (lambda lang: text.outcome_text(lang, outcome, game)),
+        view=ending_buttons(bot, game),
+    )
     await bot.service.deadlines.ending_posted(game.id)
     await close_thread(bot, game)
 

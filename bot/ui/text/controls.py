@@ -18,6 +18,7 @@ BUTTON_LABELS = {
     "ch:accept": N_("Accept"),
     "ch:decline": N_("Decline"),
     "ch:cancel": N_("Cancel"),
+    "rm": N_("Rematch"),
     "rs": N_("Yes, resign"),
     "pr:promote": N_("Promote"),
     "pr:keep": N_("Don't promote"),
@@ -42,7 +43,7 @@ def button_label(lang: str, key: str) -> str:
 # gives Discord their Japanese from the `commands.po` catalog.
 
 COMMANDS = {
-    "challenge": "Challenge a member to a shogi game.",
+    "challenge": "Challenge a member to a shogi game, or anyone here if you name no one.",
     "move": "Play a move: P-7f, ７六歩, 7g7f, ...",
     "board": "Show a game's board.",
     "games": "List a member's games: active, finished or all.",
@@ -59,9 +60,12 @@ COMMANDS = {
     "notes": "List or delete your private notes on a game.",
     "vacation": "Pause your clocks while you are away (14 days a year).",
     "replay": "Step through a game's moves on its board, privately.",
+    "rating": "A member's rating in this server.",
+    "leaderboard": "The best ratings in this server.",
+    "profile": "A member's games, rating history and favourite openings.",
 }
 OPTIONS = {
-    "opponent": "The member you want to play",
+    "opponent": "The member you want to play (leave it out: anyone here may accept)",
     "color": "Your colour (default: random)",
     "time": "Time per move: a preset, or e.g. 3d, 12h, 7d+1d (bank + per move)",
     "handicap": "Handicap: the giver plays gote and moves first (default: even)",
@@ -84,6 +88,9 @@ OPTIONS = {
     "action": "Start or end your vacation, or see it (default: see it)",
     "status": "Which games (default: active)",
     "from_move": "The move to begin at (default: the start)",
+    "rated": "Count the game for ratings; handicap games never count (default: yes)",
+    "rated_member": "Whose (default: yours)",
+    "show_all": "Post it for everyone (default: only you see it)",
 }
 STATUS_NAMES = {"active": "Active", "finished": "Finished", "all": "All"}
 VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}
