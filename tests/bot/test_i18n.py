@@ -170,7 +170,7 @@ _NOT_SHOWN = {
     *("debug", "info", "warning", "error", "exception", "getLogger", "compile"),
     *("RuntimeError", "LookupError", "ValueError", "TypeError"),  # bugs, logged, never shown
 }
-#: The command tree's tables in `text.py`: published in English and translated by the
+#: The command tree's tables in `text/controls.py`: published in English and translated by the
 #: command translator from `commands.po` (checked above against the payload).
 _TREE_TABLES = {
     "COMMANDS",

@@ -1,0 +1,134 @@
+"""Short answers to a player: refusals, confirmations, questions before an action, the
+suggestions of autocomplete."""
+
+from __future__ import annotations
+
+from bot.services import (
+    GameSnapshot,
+    GameSummary,
+    MoveText,
+    PlayerRef,
+)
+from rules import Sentence
+
+from ..i18n import SOURCE_LANGUAGE
+from .base import MAX_MESSAGE, deadline_text, mention, safe, translator
+from .controls import LANGUAGE_NAMES
+
+# ---------------------------------------------------------------- short answers
+
+APOLOGY = Sentence(
+    "Sorry, something went wrong on our side. The game is unchanged; please try again."
+)
+NOT_POSTED = Sentence(
+    "Done, but I could not post it in the game's thread; "
+    "check that I may send messages there. /board shows the game."
+)
+BAD_OPTION = Sentence("I could not use one of the options; pick it from the list Discord offers.")
+SERVER_ONLY = Sentence("This command works only inside a server.")
+BAD_GAME_OPTION = Sentence("Pick a game from the list, or give its number, e.g. 12.")
+RESIGNED = Sentence("You resigned.")
+ABORTED = Sentence("The game is aborted.")
+PROPOSAL_SENT = Sentence("Proposal sent.")
+IMPASSE_SETTLED = Sentence("The impasse is settled.")
+TIME_GIVEN = Sentence("Done: your opponent has a full period again.")
+MANAGE_SERVER_ONLY = Sentence("Only members who may manage this server can change its language.")
+MOVE_CANCELLED = Sentence("Cancelled: the move was not played.")
+
+
+def language_set(lang: str, chosen: str | None) -> str:
+    """The answer to `/language`, in the language just chosen."""
+    _ = translator(lang)
+    if chosen is None:
+        return _("The bot's posts here now follow this server's language in Discord.")
+    return _("The bot's posts in this server are now in {language}.").format(
+        language=LANGUAGE_NAMES[chosen]
+    )
+
+
+def _private_echo(lang: str, move: MoveText) -> str:
+    """A move in a private answer: Japanese, and in English the Western notation too."""
+    return move.japanese if lang != SOURCE_LANGUAGE else f"{move.japanese} ({move.western})"
+
+
+def played_note(lang: str, move: MoveText, *, posted_in: int | None = None) -> str:
+    """The private note to the mover: what was understood, and where the board went
+    when that is not where they typed (`posted_in`, a thread id; 0: the game's channel)."""
+    _ = translator(lang)
+    echo = _private_echo(lang, move)
+    if posted_in is None:
+        return _("Played {move}.").format(move=echo)
+    if posted_in:
+        return _("Played {move} in {thread}.").format(move=echo, thread=f"<#{posted_in}>")
+    return _("Played {move} in the game's channel.").format(move=echo)
+
+
+def which_move(lang: str, typed: str) -> str:
+    """The private question when what a player typed fits several pieces' moves."""
+    _ = translator(lang)
+    return _("Several of your pieces can play '{typed}': which one do you mean?").format(
+        typed=safe(typed.strip()[:40])
+    )
+
+
+def confirm_question(lang: str, move: MoveText) -> str:
+    """The private question of a player who confirms their moves, above the board as it
+    would be after the move."""
+    _ = translator(lang)
+    return _(
+        "Play {move}? The board shows the position after it. Nothing is played until you confirm."
+    ).format(move=_private_echo(lang, move))
+
+
+def resign_question(lang: str, opponent: PlayerRef) -> str:
+    """The private confirmation `/resign` asks for."""
+    _ = translator(lang)
+    return _("Resign the game against {name}?").format(name=safe(opponent.name))
+
+
+def count_proposed(lang: str, opponent: PlayerRef) -> str:
+    """Posted in the thread: the opponent is asked to accept the 24-point count."""
+    _ = translator(lang)
+    return _(
+        "{player}, your opponent proposes to settle the impasse by the 24-point count. "
+        "Accept with the button or keep playing."
+    ).format(player=mention(opponent))
+
+
+def time_given(lang: str, game: GameSnapshot) -> str:
+    """Posted in the thread when a player gave the one to move a fresh period."""
+    _ = translator(lang)
+    if game.to_move is None:
+        return ""
+    return _("{player}, your opponent gave you more time; {deadline}.").format(
+        player=mention(game.to_move), deadline=deadline_text(lang, game.deadline)
+    )
+
+
+def export_caption(lang: str, game_id: int, fmt: str, link: str) -> str:
+    """Above an exported record: which game and format, and the analysis link if it fits."""
+    _ = translator(lang)
+    text = _("Record of game {id} ({format}).").format(id=game_id, format=fmt.upper())
+    if len(text) + len(link) < MAX_MESSAGE - 100:
+        text += "\n" + _("Analyse on lishogi: {link}").format(link=f"<{link}>")
+    return text
+
+
+def game_choice(lang: str, game: GameSummary) -> str:
+    """One game among the suggestions of a `game` option."""
+    _ = translator(lang)
+    turn = _("your turn") if game.your_turn else _("waiting")
+    return _("#{id} vs {opponent} · move {ply} · {turn}").format(
+        id=game.id, opponent=game.opponent.name, ply=game.ply, turn=turn
+    )[:100]
+
+
+def move_choice(move: MoveText) -> str:
+    """One move among the suggestions of `/move`, in the three notations."""
+    return f"{move.japanese}  ·  {move.western}  ·  {move.usi}"[:100]
+
+
+def typed_time_choice(lang: str, typed: str) -> str:
+    """The suggestion that takes a time control as typed."""
+    _ = translator(lang)
+    return _("{typed} (as typed)").format(typed=typed.strip()[:90])

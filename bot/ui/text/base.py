@@ -1,0 +1,152 @@
+"""The shared ground of every wording module: the reader's `_`, escaping, mentions,
+Discord timestamps, and values (squares, sides, durations, time controls) in a language."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+import discord
+from babel.units import format_unit
+
+from bot.services import (
+    GameSnapshot,
+    MoveText,
+    PlayerRef,
+    TimeControl,
+)
+from rules import Color, Handicap, Role, Sentence, Square
+from rules.notation.common import japanese_square
+
+from ..i18n import SOURCE_LANGUAGE, gettext
+
+MAX_MESSAGE = 2000
+
+_DISCORD_TAG = re.compile(r"<(?=[#@:]|a:|t:|/)")
+
+
+def translator(lang: str) -> Callable[[str], str]:
+    """The `_` of a text function: English text in, the reader's language out."""
+    return functools.partial(gettext, lang)
+
+
+def safe(text: str) -> str:
+    """User-provided text made inert: no markdown, no mentions, and no channel links,
+    emoji or timestamps (`<#id>`, `<:name:id>`, `<t:...>`), which Discord would render."""
+    escaped = discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+    return _DISCORD_TAG.sub("<\u200b", escaped)
+
+
+def mention(player: PlayerRef) -> str:
+    """A mention of the player; it notifies only where the message allows it."""
+    return f"<@{player.user_id}>"
+
+
+def timestamp(moment: datetime, style: str = "R") -> str:
+    """A Discord timestamp, shown in each reader's own time zone and language."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+# ---------------------------------------------------------------- values in a language
+
+
+def square_text(lang: str, square: Square) -> str:
+    """`5e` in English, `５五` in Japanese (file in full-width digits, rank in kanji)."""
+    return str(square) if lang == SOURCE_LANGUAGE else japanese_square(square)
+
+
+def side_name(lang: str, color: Color) -> str:
+    """`sente` / `gote` in English, 先手 / 後手 in Japanese."""
+    _ = translator(lang)
+    return _("sente") if color is Color.SENTE else _("gote")
+
+
+def value_text(lang: str, value: object) -> str:
+    """A value of a `Sentence` as the reader's language writes it; text is escaped."""
+    if isinstance(value, Sentence):
+        return say(lang, value)
+    if isinstance(value, Role):
+        return value.english if lang == SOURCE_LANGUAGE else value.kanji
+    if isinstance(value, Color):
+        return side_name(lang, value)
+    if isinstance(value, Square):
+        return square_text(lang, value)
+    if isinstance(value, str):
+        return safe(value)
+    return str(value)
+
+
+def say(lang: str, sentence: Sentence) -> str:
+    """A refusal or explanation from the service or the rules, in the reader's language."""
+    values = {key: value_text(lang, value) for key, value in sentence.params.items()}
+    return gettext(lang, sentence.template).format_map(values)
+
+
+_UNITS = ((86_400, "duration-day"), (3_600, "duration-hour"), (60, "duration-minute"))
+
+
+@functools.lru_cache(maxsize=256)
+def duration_text(lang: str, duration: timedelta) -> str:
+    """`3 days`, `1 day 12 hours` in English; `3日`, `1日12時間` in Japanese (Babel's
+    locale data names the units)."""
+    seconds = int(duration.total_seconds())
+    parts = []
+    for size, unit in _UNITS:
+        amount, seconds = divmod(seconds, size)
+        if amount:
+            # Babel's Japanese data has only the short unit names (日, 時間, 分).
+            if lang == SOURCE_LANGUAGE:
+                parts.append(format_unit(amount, unit, length="long", locale=lang))
+            else:
+                parts.append(format_unit(amount, unit, length="short", locale=lang))
+    if not parts:
+        parts.append(format_unit(0, "duration-minute", length="short", locale=lang))
+    if lang == SOURCE_LANGUAGE:
+        return " ".join(parts)
+    return "".join(part.replace(" ", "").replace("\u00a0", "") for part in parts)
+
+
+def time_control_text(lang: str, control: TimeControl) -> str:
+    """A time control as the settings of a game say it."""
+    _ = translator(lang)
+    if control.period is None:
+        return _("no time limit")
+    period = duration_text(lang, control.period)
+    if control.bank:
+        return _("{bank} + {period} per move").format(
+            bank=duration_text(lang, control.bank), period=period
+        )
+    return _("{period} per move").format(period=period)
+
+
+def deadline_text(lang: str, deadline: datetime | None) -> str:
+    """When the player to move must move, in the reader's own time zone."""
+    _ = translator(lang)
+    if deadline is None:
+        return _("no time limit")
+    return _("deadline {relative} ({date})").format(
+        relative=timestamp(deadline), date=timestamp(deadline, "f")
+    )
+
+
+def handicap_text(lang: str, handicap: Handicap) -> str:
+    """A handicap's name: its English name, or as a KIF header writes it (香落ち)."""
+    return handicap.english if lang == SOURCE_LANGUAGE else handicap.japanese
+
+
+def named(game: GameSnapshot, color: Color) -> str:
+    return f"{color.symbol}{safe(game.player(color).name)}"
+
+
+def move_echo(lang: str, color: Color, move: MoveText) -> str:
+    """A move as a post shows it: Japanese first (☗５八金右), then, in English, the
+    Western notation too."""
+    japanese = f"{color.symbol}{move.japanese}"
+    return japanese if lang != SOURCE_LANGUAGE else f"{japanese} ({move.western})"
+
+
+def truncate(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` cut to Discord's message limit, with an ellipsis if cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"

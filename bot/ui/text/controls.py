@@ -1,0 +1,133 @@
+"""What Discord shows around the messages: button labels, and the English names and
+descriptions of commands, options and choices that discord.py publishes."""
+
+from __future__ import annotations
+
+from bot.services import (
+    ImpasseRule,
+    TakebackPolicy,
+)
+from rules import Color, Handicap
+
+from ..i18n import N_, gettext
+
+# ---------------------------------------------------------------- buttons
+
+#: Keyed like the buttons' ids: their prefix, and the action where one prefix has several.
+BUTTON_LABELS = {
+    "ch:accept": N_("Accept"),
+    "ch:decline": N_("Decline"),
+    "ch:cancel": N_("Cancel"),
+    "rs": N_("Yes, resign"),
+    "pr:promote": N_("Promote"),
+    "pr:keep": N_("Don't promote"),
+    "js:propose": N_("Propose count"),
+    "js:accept": N_("Accept count"),
+    "js:declare": N_("Declare impasse"),
+    "gt": N_("Give more time"),
+    "cf:play": N_("Confirm move"),
+    "cf:cancel": N_("Cancel move"),
+    "tb:accept": N_("Accept takeback"),
+    "tb:decline": N_("Decline takeback"),
+}
+
+
+def button_label(lang: str, key: str) -> str:
+    """A button's label in the reader's language (`key` as in `BUTTON_LABELS`)."""
+    return gettext(lang, BUTTON_LABELS[key])
+
+
+# ---------------------------------------------------------------- commands and options
+# These English texts are what discord.py publishes; the command translator (`i18n`)
+# gives Discord their Japanese from the `commands.po` catalog.
+
+COMMANDS = {
+    "challenge": "Challenge a member to a shogi game.",
+    "move": "Play a move: P-7f, ７六歩, 7g7f, ...",
+    "board": "Show a game's board.",
+    "games": "List active games.",
+    "resign": "Resign a game (asks to confirm).",
+    "abort": "Abort a game before both players have moved.",
+    "jishogi": "Impasse count, proposals and declaration.",
+    "export": "Download a game record and an analysis link.",
+    "help": "How to play: notations, commands, rules.",
+    "language": "Set the language of the bot's posts in this server.",
+    "preferences": "Your own settings: confirm moves, a direct message on your turn.",
+    "takeback": "Ask your opponent to take back your last move.",
+    "forecast": "Forecasts: replies played for you if your opponent plays what you expect.",
+    "note": "Write a private note on a game, at its current move.",
+    "notes": "List or delete your private notes on a game.",
+    "vacation": "Pause your clocks while you are away (14 days a year).",
+}
+OPTIONS = {
+    "opponent": "The member you want to play",
+    "color": "Your colour (default: random)",
+    "time": "Time per move: a preset, or e.g. 3d, 12h, 7d+1d (bank + per move)",
+    "handicap": "Handicap: the giver plays gote and moves first (default: even)",
+    "impasse": "How an impasse (jishogi) is settled (default: 27-point declaration)",
+    "move": "Your move in Western (P-7f), Japanese (７六歩) or USI (7g7f) notation",
+    "game": "A game id (pick from the list); default: this thread's game or your game to move",
+    "finished_game": "A game id, finished games too; default: this thread's game or your game",
+    "perspective": "Whose side faces you (default: yours)",
+    "member": "Whose games (default: yours)",
+    "format": "Record format",
+    "public": "Post it for everyone (default: yes for the game's players, no for others)",
+    "language": "The language of posts (default: the server's language in Discord)",
+    "confirm": "Show the board after your move and ask before playing it (default: off)",
+    "turn_message": "A direct message when it becomes your turn (default: off)",
+    "takebacks": "May a player ask to take back a move (default: allowed)",
+    "line": "Their move, then your reply (more pairs may follow), e.g. 3c3d 2g2f",
+    "clear": "Clear your forecasts in this game first (default: no)",
+    "note_text": "Your note; only you will see it (up to 1,000 characters)",
+    "delete": "The number of a note to delete, or all (all your notes on this game)",
+    "action": "Start or end your vacation, or see it (default: see it)",
+}
+VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}
+COLOR_NAMES = {
+    "random": "Random",
+    "sente": "Sente (☗, moves first in even games)",
+    "gote": "Gote (☖)",
+}
+RULE_NAMES = {
+    ImpasseRule.DECLARATION_27: N_("27-point declaration"),
+    ImpasseRule.COUNT_24: N_("24-point count"),
+}
+RULE_CHOICE_NOTES = {
+    ImpasseRule.DECLARATION_27: "modern standard",
+    ImpasseRule.COUNT_24: "classic rules",
+}
+SWITCH_NAMES = {"on": "On", "off": "Off"}
+LANGUAGE_NAMES = {
+    "server": "The server's language in Discord",
+    "ja": "日本語",
+    "en": "English",
+}
+
+
+def rule_name(lang: str, rule: ImpasseRule) -> str:
+    """An impasse rule as the settings of a game say it."""
+    return gettext(lang, RULE_NAMES[rule])
+
+
+def rule_choice(rule: ImpasseRule) -> str:
+    """An impasse rule as a choice of `/challenge`."""
+    return f"{RULE_NAMES[rule]} ({RULE_CHOICE_NOTES[rule]})"
+
+
+TAKEBACK_NAMES = {
+    TakebackPolicy.ALLOWED: "Allowed, if the opponent accepts",
+    TakebackPolicy.NEVER: "Never",
+}
+PERSPECTIVE_NAMES = {Color.SENTE: "Sente", Color.GOTE: "Gote"}
+FORMAT_NAMES = {
+    "kif": "KIF",
+    "ki2": "KI2",
+    "csa": "CSA",
+    "sfen": "SFEN (current position)",
+    "usi": "USI (position ... moves ...)",
+}
+
+
+def handicap_name(handicap: Handicap) -> str:
+    """A handicap as a choice of `/challenge`."""
+    return "Even" if handicap is Handicap.EVEN else f"{handicap.english} ({handicap.japanese})"

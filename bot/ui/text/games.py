@@ -1,0 +1,400 @@
+"""Challenges and games: how they start, what each move and ending says, the board's
+captions and alt text, the lists of games, the impasse count and reminders."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.services import (
+    Challenge,
+    ChooseGame,
+    GameSnapshot,
+    GameSummary,
+    ImpasseReport,
+    PlayedMove,
+    PlayerRef,
+    TakebackPolicy,
+)
+from rules import Color, Handicap, Outcome, Termination
+
+from ..i18n import N_, gettext
+from .base import (
+    deadline_text,
+    handicap_text,
+    mention,
+    move_echo,
+    named,
+    safe,
+    say,
+    side_name,
+    time_control_text,
+    timestamp,
+    translator,
+    truncate,
+)
+from .controls import rule_name
+
+# ---------------------------------------------------------------- challenges and games
+
+
+def thread_name(lang: str, game: GameSnapshot) -> str:
+    """The name of a game's thread (Discord allows 100 characters)."""
+    return players_text(lang, game)[:100]
+
+
+def challenge_text(lang: str, challenge: Challenge) -> str:
+    """The challenge message: who challenges whom, the settings, the expiry."""
+    _ = translator(lang)
+    colour = {
+        "sente": _("{name} plays ☗ sente"),
+        "gote": _("{name} plays ☖ gote"),
+    }.get(challenge.color, _("colours by lot"))
+    settings = [
+        time_control_text(lang, challenge.time_control),
+        colour.format(name=safe(challenge.challenger.name)),
+    ]
+    if challenge.handicap is not Handicap.EVEN:
+        handicap = handicap_text(lang, challenge.handicap)
+        settings.append(_("{handicap} handicap").format(handicap=handicap))
+    settings.append(rule_name(lang, challenge.impasse_rule))
+    if challenge.takebacks is TakebackPolicy.NEVER:
+        settings.append(_("no takebacks"))
+    lines = [
+        _("{opponent}, {challenger} challenges you to shogi.").format(
+            opponent=mention(challenge.opponent), challenger=safe(challenge.challenger.name)
+        ),
+        _("Settings: {settings}.").format(settings=_(", ").join(settings)),
+        _("The challenge expires {relative}.").format(relative=timestamp(challenge.expires_at)),
+    ]
+    return "\n".join(lines)
+
+
+def challenge_closed(lang: str, challenge: Challenge) -> str:
+    """A challenge message once answered: the challenge, then how it was closed."""
+    return challenge_text(lang, challenge) + "\n" + challenge_closed_text(lang, challenge)
+
+
+def challenge_closed_text(lang: str, challenge: Challenge) -> str:
+    """How a challenge was closed: accepted, declined, withdrawn or expired."""
+    _ = translator(lang)
+    if challenge.status == "declined":
+        return _("{name} declined the challenge.").format(name=safe(challenge.opponent.name))
+    if challenge.status == "cancelled":
+        return _("{name} withdrew the challenge.").format(name=safe(challenge.challenger.name))
+    if challenge.status == "expired":
+        return _("The challenge expired unanswered.")
+    return _("Challenge accepted: good game!")
+
+
+def game_start_text(lang: str, game: GameSnapshot) -> str:
+    """The first post in a game's thread: the players, the time, who moves first."""
+    _ = translator(lang)
+    lines = [
+        _("☗ Sente: {sente}   ☖ Gote: {gote}").format(
+            sente=safe(game.sente.name), gote=safe(game.gote.name)
+        )
+    ]
+    if game.handicap is not Handicap.EVEN:
+        lines.append(
+            _("{handicap} handicap: gote moves first.").format(
+                handicap=handicap_text(lang, game.handicap)
+            )
+        )
+    lines.append(_("Time: {time}.").format(time=time_control_text(lang, game.time_control)))
+    if game.takebacks is TakebackPolicy.NEVER:
+        lines.append(_("No takebacks in this game."))
+    if game.to_move is not None:
+        lines.append(
+            _("{player}, you move first; {deadline}.").format(
+                player=mention(game.to_move), deadline=deadline_text(lang, game.deadline)
+            )
+        )
+        lines.append(
+            _("Play with `/move`, for example `/move P-7f`, `/move ７六歩` or `/move 7g7f`.")
+        )
+    return "\n".join(lines)
+
+
+_HOW = {
+    Termination.CHECKMATE: N_("by checkmate"),
+    Termination.STALEMATE: N_("because a player had no legal move"),
+    Termination.SENNICHITE: N_("in sennichite (repetition)"),
+    Termination.PERPETUAL_CHECK: N_("by perpetual check"),
+    Termination.RESIGNATION: N_("by resignation"),
+    Termination.TIME: N_("on time"),
+    Termination.ABORT: N_("by abort"),
+    Termination.IMPASSE_24: N_("by the impasse count"),
+    Termination.IMPASSE_27: N_("by an impasse declaration"),
+    Termination.IMPASSE_JSA24: N_("by an impasse declaration"),
+}
+
+
+def already_ended(lang: str, outcome: Outcome | None) -> str:
+    """The refusal for an action in a game that is over, saying how it ended."""
+    _ = translator(lang)
+    if outcome is None:
+        return _("This game has already ended.")
+    how = gettext(lang, _HOW[outcome.termination])
+    return _("This game has already ended {how}.").format(how=how)
+
+
+#: The result of a game, by how it ended and whether someone won; in Japanese as a KIF
+#: ends (まで83手で先手の勝ち).
+_RESULTS = {
+    (Termination.CHECKMATE, True): N_("Checkmate after move {ply}: {winner} wins."),
+    (Termination.STALEMATE, True): N_(
+        "{loser} has no legal move after move {ply} and loses: {winner} wins."
+    ),
+    (Termination.SENNICHITE, False): N_(
+        "Sennichite after move {ply}: the same position appeared four times. Draw."
+    ),
+    (Termination.PERPETUAL_CHECK, True): N_(
+        "Perpetual check by {loser}, who loses after move {ply}: {winner} wins."
+    ),
+    (Termination.RESIGNATION, True): N_("{loser} resigned after move {ply}: {winner} wins."),
+    (Termination.TIME, True): N_("{loser} ran out of time after move {ply}: {winner} wins."),
+    (Termination.ABORT, False): N_("The game was aborted; it has no result."),
+    (Termination.IMPASSE_24, True): N_("Impasse count after move {ply}: {winner} wins."),
+    (Termination.IMPASSE_24, False): N_("Impasse count after move {ply}: jishogi, a draw."),
+    (Termination.IMPASSE_27, True): N_(
+        "{winner} declared an impasse win (27-point rule) after move {ply}."
+    ),
+    (Termination.IMPASSE_JSA24, True): N_("Impasse declaration after move {ply}: {winner} wins."),
+    (Termination.IMPASSE_JSA24, False): N_(
+        "Impasse declaration after move {ply}: jishogi, a draw."
+    ),
+}
+#: An ending the rules never produce (a checkmate without a winner) still gets a sentence.
+_ENDED = N_("The game ended after move {ply}.")
+
+
+def result_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
+    """How the game ended, in one sentence."""
+    won = outcome.winner
+    template = _RESULTS.get((outcome.termination, won is not None), _ENDED)
+    names: dict[str, object] = {"ply": game.ply}
+    if won is not None:
+        names |= {"winner": named(game, won), "loser": named(game, won.opponent)}
+    return gettext(lang, template).format_map(names)
+
+
+def outcome_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
+    """The ending as posted: the result, and where to get the record."""
+    _ = translator(lang)
+    return result_text(lang, outcome, game) + " " + _("Get the record with `/export`.")
+
+
+def idle_abort_text(lang: str, game: GameSnapshot) -> str:
+    """The ending of a game whose player to move never made a first move in time."""
+    _ = translator(lang)
+    late = game.player(game.turn)
+    return _(
+        "{player} did not make a first move in time, so the game is aborted without a result."
+    ).format(player=mention(late))
+
+
+def move_text(lang: str, result: PlayedMove) -> str:
+    """The public answer to a move: what was played, check, and who is next."""
+    _ = translator(lang)
+    game = result.game
+    color = game.color_of(result.mover.user_id) or Color.SENTE
+    first = _("{ply}. {move} by {player}.").format(
+        ply=game.ply, move=move_echo(lang, color, result.move), player=safe(result.mover.name)
+    )
+    if result.outcome is not None:
+        return f"{first}\n{outcome_text(lang, result.outcome, game)}"
+    lines = [first + (" " + _("Check!") if result.check else "")]
+    if result.next_player is not None:
+        lines.append(to_move_text(lang, result.next_player, result.deadline, ping=True))
+    lines += away_lines(lang, game)
+    return "\n".join(lines)
+
+
+def away_lines(lang: str, game: GameSnapshot) -> list[str]:
+    """A line for each player of an active game who is on vacation, and until when."""
+    _ = translator(lang)
+    if not game.is_active:
+        return []
+    lines = []
+    for color in Color:
+        until = game.away_until(color)
+        if until is not None:
+            lines.append(
+                _(
+                    "{name} is on vacation until {date} at the latest; their clock is paused."
+                ).format(name=safe(game.player(color).name), date=timestamp(until, "f"))
+            )
+    return lines
+
+
+def to_move_text(lang: str, player: PlayerRef, deadline: datetime | None, *, ping: bool) -> str:
+    """Whose move it is and until when; `ping` names them with a mention."""
+    _ = translator(lang)
+    who = mention(player) if ping else safe(player.name)
+    return _("{player} to move; {deadline}.").format(
+        player=who, deadline=deadline_text(lang, deadline)
+    )
+
+
+def board_caption(lang: str, game: GameSnapshot) -> str:
+    """Text above a `/board` image: players, move number, last move, whose turn."""
+    _ = translator(lang)
+    lines = [
+        _("☗{sente} vs ☖{gote} · move {ply}").format(
+            sente=safe(game.sente.name), gote=safe(game.gote.name), ply=game.ply
+        )
+    ]
+    written = game.last_move_text
+    if written is not None:
+        mover = game.turn.opponent
+        lines.append(_("Last move: {move}").format(move=move_echo(lang, mover, written)))
+    if game.outcome is not None:
+        lines.append(outcome_text(lang, game.outcome, game))
+    elif game.to_move is not None:
+        lines.append(to_move_text(lang, game.to_move, game.deadline, ping=False))
+    lines += away_lines(lang, game)
+    return "\n".join(lines)
+
+
+def image_caption(lang: str, game: GameSnapshot) -> str:
+    """The line drawn on the board image: the move count, whose turn, or the result."""
+    _ = translator(lang)
+    outcome = game.outcome
+    if outcome is None:
+        return _("Move {ply} · {side} to move").format(
+            ply=game.ply, side=side_name(lang, game.turn)
+        )
+    if outcome.termination is Termination.ABORT:
+        return _("Move {ply} · aborted").format(ply=game.ply)
+    if outcome.winner is None:
+        return _("Move {ply} · draw").format(ply=game.ply)
+    return _("Move {ply} · {side} wins").format(ply=game.ply, side=side_name(lang, outcome.winner))
+
+
+def board_alt_text(lang: str, game: GameSnapshot) -> str:
+    """The alt text of a board image, for screen readers."""
+    _ = translator(lang)
+    values = {"players": players_text(lang, game), "caption": image_caption(lang, game)}
+    written = game.last_move_text
+    if written is None:
+        return _("Shogi board. {players}. {caption}.").format_map(values)
+    values["move"] = move_echo(lang, game.turn.opponent, written)
+    return _("Shogi board. {players}. {caption}. Last move: {move}.").format_map(values)
+
+
+def players_text(lang: str, game: GameSnapshot) -> str:
+    """Who plays whom, as written (not escaped: for alt text and thread names)."""
+    _ = translator(lang)
+    return _("☗{sente} vs ☖{gote}").format(sente=game.sente.name, gote=game.gote.name)
+
+
+def games_list_text(lang: str, owner: PlayerRef, games: list[GameSummary], *, own: bool) -> str:
+    """`/games`: a member's active games, theirs to move first; `own` when the reader is
+    that member (then it is "your turn", else theirs "to move")."""
+    _ = translator(lang)
+    if not games:
+        return _("{name} has no active games. Start one with `/challenge`.").format(
+            name=safe(owner.name)
+        )
+    lines = [_("Active games of {name}:").format(name=safe(owner.name))]
+    for summary in games:
+        to_move = _("**your turn**") if own else _("**to move**")
+        turn = to_move if summary.your_turn else _("waiting")
+        deadline = f", {timestamp(summary.deadline)}" if summary.deadline else ""
+        lines.append(
+            _("• {where}: {color} vs {opponent}, move {ply}, {turn}").format(
+                where=_where(lang, summary),
+                color=summary.your_color.symbol,
+                opponent=safe(summary.opponent.name),
+                ply=summary.ply,
+                turn=turn,
+            )
+            + deadline
+        )
+    return truncate("\n".join(lines))
+
+
+def _where(lang: str, summary: GameSummary) -> str:
+    _ = translator(lang)
+    if summary.thread_id:
+        return f"<#{summary.thread_id}>"
+    return _("game {id}").format(id=summary.id)
+
+
+def choose_game_text(lang: str, question: ChooseGame) -> str:
+    """The answer when a command could mean several games: which ones, and how to say."""
+    _ = translator(lang)
+    lines = [say(lang, question.sentence)]
+    for summary in question.games[:20]:
+        turn = _("your turn") if summary.your_turn else _("waiting")
+        lines.append(
+            _("• {where} (game {id}): vs {opponent}, move {ply}, {turn}").format(
+                where=_where(lang, summary),
+                id=summary.id,
+                opponent=safe(summary.opponent.name),
+                ply=summary.ply,
+                turn=turn,
+            )
+        )
+    lines.append(_("Use the command in the game's thread, or pick the game in its `game` option."))
+    return truncate("\n".join(lines))
+
+
+def impasse_text(lang: str, report: ImpasseReport) -> str:
+    """What `/jishogi` shows: both players' counts and what the rule allows now."""
+    _ = translator(lang)
+    game = report.game
+    lines = [_("Impasse count ({rule}):").format(rule=rule_name(lang, report.rule))]
+    for color in Color:
+        count = report.counts[color]
+        values = {
+            "player": named(game, color),
+            "pieces": count.pieces_in_camp,
+            "points": count.camp_points,
+            "required": report.required_27[color],
+            "total": count.total_points,
+        }
+        line = (
+            _(
+                "{player}: king entered; {pieces}/10 pieces in camp; {points}/{required} "
+                "points in camp + hand; {total}/24 points on board + hand."
+            )
+            if count.king_in_camp
+            else _(
+                "{player}: king not entered; {pieces}/10 pieces in camp; {points}/{required} "
+                "points in camp + hand; {total}/24 points on board + hand."
+            )
+        )
+        lines.append(line.format_map(values))
+    if report.declaration is not None:
+        verdict = report.declaration
+        who = safe(game.player(verdict.declarer).name)
+        if verdict.reason is None:
+            lines.append(_("{name} can declare now and would win.").format(name=who))
+        else:
+            lines.append(
+                _("{name} cannot declare yet: {reason}").format(
+                    name=who, reason=say(lang, verdict.reason)
+                )
+            )
+    if report.can_propose_count:
+        lines.append(_("Both kings have entered: either player may propose the 24-point count."))
+    return "\n".join(lines)
+
+
+def reminder_text(lang: str, game: GameSnapshot) -> str:
+    """The reminder to the player to move, before their deadline; the button under it is
+    for the opponent, who may give them more time."""
+    _ = translator(lang)
+    if game.to_move is None or game.deadline is None:
+        return ""
+    late = game.to_move
+    return _(
+        "{player}, your move is due {relative} ({date}). {opponent} can give you more "
+        "time with the button."
+    ).format(
+        player=mention(late),
+        relative=timestamp(game.deadline),
+        date=timestamp(game.deadline, "f"),
+        opponent=safe(game.opponent_of(late.user_id).name),
+    )
