@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.services import GameSnapshot, PlayerRef, VacationChange
+from rules import Termination
 
 from . import text
 from .host import GameBot
@@ -55,19 +56,30 @@ async def post_to_game(
     wording: Wording,
     *,
     with_board: bool = False,
+    with_animation: bool = False,
     ping: PlayerRef | None = None,
     view: Callable[[str], discord.ui.View] | None = None,
 ) -> discord.Message:
     """Post `wording` in the game's thread, in the server's language (with the board
-    image, and the `view` built in that language), pinging only `ping`."""
+    image, the game's animation, and the `view` built in that language), pinging only
+    `ping`. A board that cannot be rendered stops the post; an animation does not, it
+    is only a replay of what the record holds."""
     lang = await bot.post_language(game.guild_id)
     extra: dict[str, Any] = {} if view is None else {"view": view(lang)}
+    files: list[discord.File] = []
     if with_board:
         try:
-            extra["file"] = await bot.boards.file(game, lang)
+            files.append(await bot.boards.file(game, lang))
         except Exception as error:
             log.exception("could not render game %s's board", game.id)
             raise NotPosted(game.id) from error
+    if with_animation:
+        try:
+            files.append(await bot.boards.animation(game, lang))
+        except Exception:
+            log.exception("could not render game %s's animation", game.id)
+    if files:
+        extra["files"] = files
     try:
         channel = await game_channel(bot, game)
         content = text.truncate(wording(lang))
@@ -85,15 +97,30 @@ async def post_board(
 
 
 async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None = None) -> None:
-    """Post the ending (`wording`, by default how it ended) with the final board, then
-    note it is posted: a restart posts endings that were stored but not posted (see
+    """Post the ending (`wording`, by default how it ended) with the final board and, in
+    the same message, the whole game as an animation, then note it is posted: a restart
+    posts endings that were stored but not posted (see
     `Deadlines.post_left_over_endings`)."""
     if game.outcome is None:
         return
     log.info("game %s ended: %s", game.id, game.outcome.termination.value)
     outcome = game.outcome
-    await post_board(bot, game, wording or (lambda lang: text.outcome_text(lang, outcome, game)))
+    await post_to_game(
+        bot,
+        game,
+        wording or (lambda lang: text.outcome_text(lang, outcome, game)),
+        with_board=True,
+        with_animation=deserves_animation(game),
+    )
     await bot.service.deadlines.ending_posted(game.id)
+
+
+def deserves_animation(game: GameSnapshot) -> bool:
+    """Whether a finished game's ending carries its animation: not an aborted game (it
+    ended before both players moved and has no result) nor one without a move, whose
+    animation would be its final board again."""
+    outcome = game.outcome
+    return outcome is not None and outcome.termination is not Termination.ABORT and game.ply > 0
 
 
 async def tell_vacation(bot: GameBot, change: VacationChange) -> None:
