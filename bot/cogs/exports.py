@@ -12,7 +12,7 @@ from discord.app_commands import Choice
 
 from bot.services import FORMATS, GameSnapshot
 from bot.ui import text
-from bot.ui.boards import UPLOAD_LIMIT
+from bot.ui.boards import upload_size
 from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
@@ -71,19 +71,10 @@ class ExportFeature(Feature):
         reply = Reply(interaction)
         lang = await answer_language(self.bot, interaction, public=publicly)
         file = await reply.within(self.bot.boards.animation(game, lang), ephemeral=not publicly)
-        if file_size(file) > UPLOAD_LIMIT:
+        if upload_size(file) > interaction.filesize_limit:
             raise OptionError(text.ANIMATION_TOO_LARGE)
         caption = text.animation_export_caption(lang, game)
         await reply.send(caption, file=file, ephemeral=not publicly)
-
-
-def file_size(file: discord.File) -> int:
-    """The bytes an attachment will upload."""
-    stream = file.fp
-    position = stream.tell()
-    size = stream.seek(0, 2)
-    stream.seek(position)
-    return size
 
 
 async def setup(bot: GameBot) -> None:

@@ -34,7 +34,7 @@ from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
 from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
 from bot.ui.suggestions import rank_moves
-from bot.ui.threads import post_board
+from bot.ui.threads import post_animation, post_board
 
 log = logging.getLogger(__name__)
 ALREADY_ANSWERED = 40060  # Discord's code for a second answer to one interaction
@@ -313,8 +313,11 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
 
 
 async def _note_ending(bot: GameBot, played: PlayedMove) -> None:
-    """A move that ended the game (mate, repetition) announced the ending with its board."""
+    """A move that ended the game (mate, repetition) announced the ending with its board;
+    the game's animation follows it before the ending is noted as posted (a restart that
+    posts a left-over ending posts it with the animation)."""
     if played.outcome is not None:
+        await post_animation(bot, played.game)
         await bot.service.deadlines.ending_posted(played.game.id)
 
 

@@ -25,8 +25,6 @@ RENDER_THREADS = 2
 #: at its end also answers `/export format:gif` and a second export. A 120-move game's is
 #: under a megabyte, so the cache stays within a few megabytes.
 GIF_CACHE_SIZE = 8
-#: What Discord accepts as an upload in any server (servers with boosts accept more).
-UPLOAD_LIMIT = 25 * 1024 * 1024
 
 _T = TypeVar("_T")
 _GifKey = tuple[int, int, str, str, bool]
@@ -132,3 +130,13 @@ class BoardRenderer:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def upload_size(file: discord.File) -> int:
+    """The bytes an attachment will upload (checked against the server's upload limit,
+    which a long game's animation could pass where a board never does)."""
+    stream = file.fp
+    position = stream.tell()
+    size = stream.seek(0, io.SEEK_END)
+    stream.seek(position)
+    return size

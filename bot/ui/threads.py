@@ -19,6 +19,7 @@ from bot.services import GameSnapshot, PlayerRef, VacationChange
 from rules import Termination
 
 from . import text
+from .boards import upload_size
 from .host import GameBot
 from .replies import pings
 
@@ -73,20 +74,36 @@ async def post_to_game(
         except Exception as error:
             log.exception("could not render game %s's board", game.id)
             raise NotPosted(game.id) from error
+    animation = None
     if with_animation:
         try:
-            files.append(await bot.boards.animation(game, lang))
+            animation = await bot.boards.animation(game, lang)
         except Exception:
             log.exception("could not render game %s's animation", game.id)
-    if files:
-        extra["files"] = files
     try:
         channel = await game_channel(bot, game)
+        if animation is not None and _fits(animation, channel):
+            files.append(animation)
+        if files:
+            extra["files"] = files
         content = text.truncate(wording(lang))
         return await channel.send(content, allowed_mentions=pings(ping), **extra)
     except (discord.HTTPException, LookupError) as error:
         log.warning("could not post in game %s's thread", game.id, exc_info=True)
         raise NotPosted(game.id) from error
+
+
+def _fits(file: discord.File, channel: discord.abc.Messageable) -> bool:
+    """Whether the server takes `file` as an upload; a game too long for it is posted
+    without its animation (`/export` says why)."""
+    guild = getattr(channel, "guild", None)
+    limit = (
+        guild.filesize_limit if guild is not None else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
+    )
+    if upload_size(file) <= limit:
+        return True
+    log.warning("an animation of %s bytes is over the upload limit", upload_size(file))
+    return False
 
 
 async def post_board(
@@ -113,6 +130,25 @@ async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None
         with_animation=deserves_animation(game),
     )
     await bot.service.deadlines.ending_posted(game.id)
+
+
+async def post_animation(bot: GameBot, game: GameSnapshot) -> None:
+    """Post the finished game's animation with its result, after an ending that a move's
+    own answer announced (mate, repetition): that answer carries the board only. Nothing
+    of the game depends on it, so a failure is logged and the ending still counts as
+    posted."""
+    if not deserves_animation(game) or game.outcome is None:
+        return
+    outcome = game.outcome
+    try:
+        lang = await bot.post_language(game.guild_id)
+        file = await bot.boards.animation(game, lang)
+        channel = await game_channel(bot, game)
+        if _fits(file, channel):
+            content = text.animation_post(lang, text.result_text(lang, outcome, game))
+            await channel.send(content, file=file, allowed_mentions=pings())
+    except Exception:
+        log.exception("could not post game %s's animation", game.id)
 
 
 def deserves_animation(game: GameSnapshot) -> bool:
