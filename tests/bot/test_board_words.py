@@ -5,27 +5,31 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services import MoveText, PlayerRef
+from bot.services import GameSnapshot, PlayerRef
 from bot.ui import text
 from bot.ui.text.boards import ALT_TEXT_LIMIT, fit_sentences
 from rules import Color, Game, Handicap, Outcome, Position, Termination
 from tests.support.boardwords import alt_text_position, board_part, diagram_position
-from tests.support.snapshots import game_view
+from tests.support.snapshots import ALICE, BOB, game_view
 
 LANGUAGES = ["en", "ja"]
 OPENING = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e", "8c8d"]
-#: Every piece on the board promoted but the kings and golds, and full hands otherwise.
-CROWDED = "+L+N+S1k1+S+N+L/1+R5+B1/+P+P+P+P+P+P+P+P+P/9/9/9/+p+p+p+p+p+p+p+p+p/1+b5+r1/+l+n+s1K1+s+n+l b 2G2g 1"
+#: Every piece that can promote promoted, on the board: the longest lists of squares.
+CROWDED = (
+    "+L+N+S1k1+S+N+L/1+R5+B1/+P+P+P+P+P+P+P+P+P/9/9/9/+p+p+p+p+p+p+p+p+p/1+b5+r1/+l+n+s1K1+s+n+l"
+    " b 2G2g 1"
+)
 #: As many kinds as the hands can hold, with counts above nine.
 FULL_HANDS = "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1"
 POSITIONS = [Position.initial().sfen(), CROWDED, FULL_HANDS]
 LONG = PlayerRef(1, "W" * 32)  # Discord's longest display name
 
 
-def view_of(sfen: str, outcome: Outcome | None = None, **names: PlayerRef) -> text.GameSnapshot:
-    game = Game(sfen)
-    written = MoveText("7g7f", "７六歩成", "+P-76") if game.moves else None
-    return game_view(game, outcome, written=written, **names)
+def view_of(
+    sfen: str, outcome: Outcome | None = None, *, sente: PlayerRef = ALICE, gote: PlayerRef = BOB
+) -> GameSnapshot:
+    """A game that starts at `sfen`, with no move played yet."""
+    return game_view(Game(sfen), outcome, sente=sente, gote=gote)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
