@@ -34,7 +34,7 @@ from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
 from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
 from bot.ui.suggestions import rank_moves
-from bot.ui.threads import post_animation, post_board
+from bot.ui.threads import board_files, deserves_animation, post_to_game
 
 log = logging.getLogger(__name__)
 ALREADY_ANSWERED = 40060  # Discord's code for a second answer to one interaction
@@ -201,10 +201,12 @@ async def _announce_forecast(bot: GameBot, played: PlayedMove) -> None:
     if answer is None:
         return
     log.info("game %s ply %s: %s by forecast", answer.game.id, answer.game.ply, answer.move.usi)
-    await post_board(
+    await post_to_game(
         bot,
         answer.game,
         lambda lang: text.forecast_played_text(lang, answer),
+        with_board=True,
+        with_animation=deserves_animation(answer.game),
         ping=answer.next_player,
     )
     await _note_ending(bot, answer)
@@ -274,7 +276,14 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
         )
         await send_ephemeral(interaction, note)
     shown = _as_posted(played)
-    await post_board(bot, game, lambda lang: text.move_text(lang, shown), ping=shown.next_player)
+    await post_to_game(
+        bot,
+        game,
+        lambda lang: text.move_text(lang, shown),
+        with_board=True,
+        with_animation=deserves_animation(game),
+        ping=shown.next_player,
+    )
     await _note_ending(bot, played)
 
 
@@ -291,14 +300,16 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
     interaction, game_id = reply.interaction, played.game.id
     try:
         lang = await bot.post_language(played.game.guild_id)
-        board = await reply.within(bot.boards.file(played.game, lang), ephemeral=True)
+        animated = deserves_animation(played.game)
+        work = board_files(bot, played.game, lang, animated=animated)
+        files = await reply.within(work, ephemeral=True)
         if interaction.response.is_done():
             note = text.played_note(reader_language(interaction), played.move)
             await reply.send(note, ephemeral=True)
             return False
         shown = _as_posted(played)
         content = text.move_text(lang, shown)
-        await reply.send(content, file=board, allowed_mentions=pings(shown.next_player))
+        await reply.send(content, files=files, allowed_mentions=pings(shown.next_player))
     except discord.HTTPException as error:
         if error.code != ALREADY_ANSWERED:
             log.warning("could not answer game %s's move; posting it", game_id, exc_info=True)
@@ -313,11 +324,9 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
 
 
 async def _note_ending(bot: GameBot, played: PlayedMove) -> None:
-    """A move that ended the game (mate, repetition) announced the ending with its board;
-    the game's animation follows it before the ending is noted as posted (a restart that
-    posts a left-over ending posts it with the animation)."""
+    """A move that ended the game (mate, repetition) announced the ending with its board
+    and the game's animation."""
     if played.outcome is not None:
-        await post_animation(bot, played.game)
         await bot.service.deadlines.ending_posted(played.game.id)
 
 

@@ -62,30 +62,18 @@ async def post_to_game(
     view: Callable[[str], discord.ui.View] | None = None,
 ) -> discord.Message:
     """Post `wording` in the game's thread, in the server's language (with the board
-    image, the game's animation, and the `view` built in that language), pinging only
-    `ping`. A board that cannot be rendered stops the post; an animation does not, it
-    is only a replay of what the record holds."""
+    image, and the game's animation with it, and the `view` built in that language),
+    pinging only `ping`."""
     lang = await bot.post_language(game.guild_id)
     extra: dict[str, Any] = {} if view is None else {"view": view(lang)}
-    files: list[discord.File] = []
     if with_board:
         try:
-            files.append(await bot.boards.file(game, lang))
+            extra["files"] = await board_files(bot, game, lang, animated=with_animation)
         except Exception as error:
             log.exception("could not render game %s's board", game.id)
             raise NotPosted(game.id) from error
-    animation = None
-    if with_animation:
-        try:
-            animation = await bot.boards.animation(game, lang)
-        except Exception:
-            log.exception("could not render game %s's animation", game.id)
     try:
         channel = await game_channel(bot, game)
-        if animation is not None and _fits(animation, channel):
-            files.append(animation)
-        if files:
-            extra["files"] = files
         content = text.truncate(wording(lang))
         return await channel.send(content, allowed_mentions=pings(ping), **extra)
     except (discord.HTTPException, LookupError) as error:
@@ -93,16 +81,14 @@ async def post_to_game(
         raise NotPosted(game.id) from error
 
 
-def _fits(file: discord.File, channel: discord.abc.Messageable) -> bool:
-    """Whether the server takes `file` as an upload; a game too long for it is posted
-    without its animation (`/export` says why)."""
-    guild = getattr(channel, "guild", None)
-    limit = (
-        guild.filesize_limit if guild is not None else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
-    )
+def _fits(bot: GameBot, game: GameSnapshot, file: discord.File) -> bool:
+    """Whether the game's server takes `file` as an upload; a game too long for it is
+    posted without its animation (`/export` says why)."""
+    guild = bot.get_guild(game.guild_id)
+    limit = guild.filesize_limit if guild else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
     if upload_size(file) <= limit:
         return True
-    log.warning("an animation of %s bytes is over the upload limit", upload_size(file))
+    log.warning("game %s: its animation is over the upload limit", game.id)
     return False
 
 
@@ -132,23 +118,22 @@ async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None
     await bot.service.deadlines.ending_posted(game.id)
 
 
-async def post_animation(bot: GameBot, game: GameSnapshot) -> None:
-    """Post the finished game's animation with its result, after an ending that a move's
-    own answer announced (mate, repetition): that answer carries the board only. Nothing
-    of the game depends on it, so a failure is logged and the ending still counts as
-    posted."""
-    if not deserves_animation(game) or game.outcome is None:
-        return
-    outcome = game.outcome
-    try:
-        lang = await bot.post_language(game.guild_id)
-        file = await bot.boards.animation(game, lang)
-        channel = await game_channel(bot, game)
-        if _fits(file, channel):
-            content = text.animation_post(lang, text.result_text(lang, outcome, game))
-            await channel.send(content, file=file, allowed_mentions=pings())
-    except Exception:
-        log.exception("could not post game %s's animation", game.id)
+async def board_files(
+    bot: GameBot, game: GameSnapshot, lang: str, *, animated: bool
+) -> list[discord.File]:
+    """The game's board, and if `animated` its animation after it. A board that cannot be
+    rendered raises; an animation that fails or is too large for an upload is left out
+    with a log line, as it only replays what the record holds."""
+    files = [await bot.boards.file(game, lang)]
+    if animated:
+        try:
+            animation = await bot.boards.animation(game, lang)
+        except Exception:
+            log.exception("could not render game %s's animation", game.id)
+        else:
+            if _fits(bot, game, animation):
+                files.append(animation)
+    return files
 
 
 def deserves_animation(game: GameSnapshot) -> bool:

@@ -249,9 +249,3 @@ def animation_export_caption(lang: str, game: GameSnapshot) -> str:
 ANIMATION_TOO_LARGE = Sentence(
     "This game's animation is larger than Discord accepts; export its record instead."
 )
-
-
-def animation_post(lang: str, result: str) -> str:
-    """The post that carries a finished game's animation, with its result."""
-    _ = translator(lang)
-    return _("The whole game, move by move. {result}").format(result=result)
