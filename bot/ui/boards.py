@@ -23,7 +23,7 @@ from . import text
 RENDER_THREADS = 2
 #: Animations kept, newest used last: a finished game's never changes, so the one posted
 #: at its end also answers `/export format:gif` and a second export. A 120-move game's is
-#: under a megabyte, so the cache stays within a few megabytes.
+#: about a megabyte, so the cache stays under ten.
 GIF_CACHE_SIZE = 8
 
 _T = TypeVar("_T")
