@@ -41,7 +41,9 @@ class BoardFeature(Feature):
     ) -> None:
         """The board from the viewer's side unless they choose one; public for the
         game's players, private for others unless they ask. `style:text` gives it as a
-        text diagram under the same caption, for screen readers and text-only readers."""
+        text diagram under the same caption, for screen readers and text-only readers;
+        a diagram is always written from sente's side, as records write it, so it takes
+        no perspective."""
         reply = Reply(interaction)
         games = self.bot.service.games
         guild_id = server_of(interaction)

@@ -103,7 +103,7 @@ class BoardRenderer:
     def _gif_work(game: GameSnapshot, lang: str) -> Callable[[], bytes]:
         """The rendering of the animation as a function for the pool: everything it needs
         is read from the snapshot and worded here, on the event loop."""
-        start = game.game.start
+        start = game.game.start.copy()  # the worker thread gets its own
         moves = list(game.game.moves)
         ending = ending_of(lang, game)
         framed = len(moves) + (0 if ending is not None else 1)
