@@ -1,8 +1,12 @@
-"""Challenges: `/challenge`, and the Accept / Decline / Cancel buttons under it.
+"""Challenges: `/challenge`, the Accept / Decline / Cancel buttons under it, and the
+Rematch button under every ending.
 
-Accepting opens a thread on the challenge message and posts the start board
-there, with a mention of the player to move first (and a direct message, if they
-asked for one and are not the member who just accepted).
+A challenge names a member, or nobody: then anyone here but its author may accept it (an
+open challenge has Accept and Cancel only). Accepting opens a thread on the challenge
+message and posts the start board there, with a mention of the player to move first (and
+a direct message, if they asked for one and are not the member who just accepted).
+Rematch posts a challenge to the other player where the game's challenge was; the other
+player's Rematch, or their Accept there, starts it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from discord.app_commands import Choice
 from bot.services import (
     PRESETS,
     BadTimeControl,
+    Challenge,
+    GameSnapshot,
     ImpasseRule,
     PlayerRef,
     TakebackPolicy,
@@ -27,7 +33,7 @@ from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, server_of
-from bot.ui.replies import Reply, pings, player_of, reader_language
+from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
 from bot.ui.threads import post_board
 from rules import Handicap
 
@@ -66,41 +72,141 @@ class ChallengeButton(
         log.info("challenge %s %s", self.challenge_id, challenge.status)
 
 
-def challenge_buttons(challenge_id: int, lang: str) -> discord.ui.View:
-    """The buttons under a challenge message, labelled in `lang`."""
-    return view_of(*(ChallengeButton(action, challenge_id, lang) for action in _STYLES))
+def challenge_buttons(
+    challenge_id: int, lang: str, *, open_to_anyone: bool = False
+) -> discord.ui.View:
+    """The buttons under a challenge message, labelled in `lang` (an open challenge is
+    accepted by anyone or cancelled, never declined)."""
+    actions = [a for a in _STYLES if not (open_to_anyone and a == "decline")]
+    return view_of(*(ChallengeButton(action, challenge_id, lang) for action in actions))
+
+
+class RematchButton(GameButton, template=r"rm:(?P<game_id>\d+)"):
+    """Under every ending: either player offers the other the same game again, or takes
+    up the offer the other made."""
+
+    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
+        label = text.button_label(lang, "rm")
+        super().__init__(f"rm:{game_id}", label, discord.ButtonStyle.primary)
+        self.game_id = game_id
+
+    async def press(self, interaction: discord.Interaction[Any]) -> None:
+        bot = host_of(interaction)
+        rematch = await bot.service.rematches.ask(
+            self.game_id, interaction.user.id, guild_id=server_of(interaction)
+        )
+        reader = reader_language(interaction)
+        challenge = rematch.challenge
+        if rematch.game is None:
+            posted = await _post_challenge(bot, challenge, user_id=interaction.user.id)
+            if posted:
+                await send_ephemeral(interaction, text.rematch_offered(reader, challenge))
+            else:
+                await send_ephemeral(interaction, text.say(reader, text.REMATCH_NOT_POSTED))
+            return
+        await send_ephemeral(interaction, text.rematch_accepted(reader, challenge))
+        message = _challenge_message(bot, challenge)
+        lang = await bot.post_language(challenge.guild_id)
+        if message is not None:
+            try:
+                await message.edit(
+                    content=text.challenge_closed(lang, challenge),
+                    view=None,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException:
+                log.warning("could not close challenge %s's message", challenge.id, exc_info=True)
+        await _begin(bot, rematch.game, message, by=interaction.user.id)
+
+
+def _rematch_button(game: GameSnapshot, lang: str) -> RematchButton:
+    return RematchButton(game.id, lang)
+
+
+async def _post_challenge(bot: GameBot, challenge: Challenge, *, user_id: int) -> bool:
+    """Post a challenge the bot offered for a member (a rematch) in its channel; one that
+    cannot be posted could never be answered, so it is withdrawn (False)."""
+    lang = await bot.post_language(challenge.guild_id)
+    try:
+        channel = bot.get_channel(challenge.channel_id) or await bot.fetch_channel(
+            challenge.channel_id
+        )
+        if not isinstance(channel, discord.abc.Messageable):
+            raise LookupError(f"channel {challenge.channel_id} takes no messages")
+        message = await channel.send(
+            text.challenge_text(lang, challenge),
+            view=challenge_buttons(challenge.id, lang),
+            allowed_mentions=pings(challenge.opponent),
+        )
+    except (discord.HTTPException, LookupError):
+        log.warning("could not post challenge %s", challenge.id, exc_info=True)
+        await bot.service.challenges.cancel(challenge.id, user_id)
+        return False
+    await bot.service.challenges.set_message(challenge.id, message.id)
+    return True
+
+
+def _challenge_message(bot: GameBot, challenge: Challenge) -> discord.PartialMessage | None:
+    """The message showing `challenge`, to edit and to open the game's thread on."""
+    if challenge.message_id is None:
+        return None
+    channel = bot.get_channel(challenge.channel_id)
+    if not isinstance(channel, discord.TextChannel | discord.Thread):
+        return None
+    return channel.get_partial_message(challenge.message_id)
 
 
 async def _start_game(
     bot: GameBot, interaction: discord.Interaction[Any], challenge_id: int
 ) -> None:
     service = bot.service
-    game = await service.challenges.accept(challenge_id, interaction.user.id)
+    game = await service.challenges.accept(
+        challenge_id, player_of(interaction), guild_id=server_of(interaction)
+    )
     challenge = await service.challenges.get(challenge_id)
     lang = await bot.post_language(challenge.guild_id)
-    await Reply(interaction).edit(text.challenge_closed(lang, challenge), view=None)
-    thread = await _open_thread(interaction, text.thread_name(lang, game))
+    taker = game.opponent_of(challenge.challenger.user_id)
+    await Reply(interaction).edit(text.challenge_closed(lang, challenge, taker), view=None)
+    await _begin(bot, game, interaction.message, by=interaction.user.id)
+
+
+async def _begin(
+    bot: GameBot,
+    game: GameSnapshot,
+    message: discord.Message | discord.PartialMessage | None,
+    *,
+    by: int,
+) -> None:
+    """A game just accepted (by `by`): its thread on the challenge message, the start
+    board there, and the first player's turn message."""
+    lang = await bot.post_language(game.guild_id)
+    thread = await _open_thread(bot, game, message, text.thread_name(lang, game))
     if thread is not None:
-        await service.games.set_thread(game.id, thread.id)
-        game = await service.games.get(game.id)
-    log.info("game %s started (challenge %s)", game.id, challenge_id)
+        await bot.service.games.set_thread(game.id, thread.id)
+        game = await bot.service.games.get(game.id)
+    log.info("game %s started", game.id)
     started = game
     try:
         await post_board(
             bot, game, lambda lang: text.game_start_text(lang, started), ping=game.to_move
         )
     finally:  # after the thread's post, whose link the message gives
-        bot.turn_messages.turn_began(started, by=interaction.user.id)
+        bot.turn_messages.turn_began(started, by=by)
 
 
-async def _open_thread(interaction: discord.Interaction[Any], name: str) -> discord.Thread | None:
+async def _open_thread(
+    bot: GameBot,
+    game: GameSnapshot,
+    message: discord.Message | discord.PartialMessage | None,
+    name: str,
+) -> discord.Thread | None:
     """A thread on the challenge message, or in the channel; None where threads are impossible."""
     try:
-        if interaction.message is not None:
-            return await interaction.message.create_thread(
+        if message is not None:
+            return await message.create_thread(
                 name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
             )
-        channel = interaction.channel
+        channel = bot.get_channel(game.channel_id)
         if isinstance(channel, discord.TextChannel):
             return await channel.create_thread(
                 name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
@@ -113,7 +219,15 @@ async def _open_thread(interaction: discord.Interaction[Any], name: str) -> disc
 class ChallengeFeature(Feature):
     """Offering games and answering offers."""
 
-    BUTTONS = (ChallengeButton,)
+    BUTTONS = (ChallengeButton, RematchButton)
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.ending_buttons.append(_rematch_button)
+
+    async def cog_unload(self) -> None:
+        self.bot.ending_buttons.remove(_rematch_button)
+        await super().cog_unload()
 
     @app_commands.command(name="challenge", description=text.COMMANDS["challenge"])
     @app_commands.describe(
@@ -134,19 +248,21 @@ class ChallengeFeature(Feature):
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
-        opponent: discord.Member,
+        opponent: discord.Member | None = None,
         color: str = "random",
         time: str = "3d",
         handicap: str = "even",
         impasse: str = "27",
         takebacks: str = "allowed",
     ) -> None:
-        """Post the challenge, pinging only the member challenged."""
+        """Post the challenge, pinging only the member challenged (nobody, for an open one)."""
         challenge = await self.bot.service.challenges.offer(
             guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,
             challenger=player_of(interaction),
-            opponent=PlayerRef(opponent.id, opponent.display_name, opponent.bot),
+            opponent=None
+            if opponent is None
+            else PlayerRef(opponent.id, opponent.display_name, opponent.bot),
             color=color,
             time_control=time,
             handicap=handicap,
@@ -156,12 +272,13 @@ class ChallengeFeature(Feature):
         lang = await self.bot.post_language(challenge.guild_id)
         await interaction.response.send_message(
             text.challenge_text(lang, challenge),
-            view=challenge_buttons(challenge.id, lang),
+            view=challenge_buttons(challenge.id, lang, open_to_anyone=opponent is None),
             allowed_mentions=pings(challenge.opponent),
         )
         message = await interaction.original_response()
         await self.bot.service.challenges.set_message(challenge.id, message.id)
-        log.info("challenge %s: %s -> %s", challenge.id, interaction.user.id, opponent.id)
+        to = "anyone" if opponent is None else opponent.id
+        log.info("challenge %s: %s -> %s", challenge.id, interaction.user.id, to)
 
     @challenge.autocomplete("time")
     async def time_suggestions(

@@ -19,6 +19,7 @@ before it counts.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -34,7 +35,7 @@ from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
 from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
 from bot.ui.suggestions import rank_moves
-from bot.ui.threads import board_files, deserves_animation, post_to_game
+from bot.ui.threads import board_files, deserves_animation, ending_buttons, post_to_game
 
 log = logging.getLogger(__name__)
 ALREADY_ANSWERED = 40060  # Discord's code for a second answer to one interaction
@@ -208,6 +209,7 @@ async def _announce_forecast(bot: GameBot, played: PlayedMove) -> None:
         with_board=True,
         with_animation=deserves_animation(answer.game),
         ping=answer.next_player,
+        view=_ending_view(bot, answer),
     )
     await _note_ending(bot, answer)
 
@@ -283,6 +285,7 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
         with_board=True,
         with_animation=deserves_animation(game),
         ping=shown.next_player,
+        view=_ending_view(bot, played),
     )
     await _note_ending(bot, played)
 
@@ -309,7 +312,9 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
             return False
         shown = _as_posted(played)
         content = text.move_text(lang, shown)
-        await reply.send(content, files=files, allowed_mentions=pings(shown.next_player))
+        view = None if played.outcome is None else bot.ending_view(played.game, lang)
+        extra = {} if view is None else {"view": view}
+        await reply.send(content, files=files, allowed_mentions=pings(shown.next_player), **extra)
     except discord.HTTPException as error:
         if error.code != ALREADY_ANSWERED:
             log.warning("could not answer game %s's move; posting it", game_id, exc_info=True)
@@ -321,6 +326,13 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
         return False
     await _note_ending(bot, played)
     return True
+
+
+def _ending_view(
+    bot: GameBot, played: PlayedMove
+) -> Callable[[str], discord.ui.View | None] | None:
+    """The buttons under a move that ended the game (a rematch, ...), as under any ending."""
+    return None if played.outcome is None else ending_buttons(bot, played.game)
 
 
 async def _note_ending(bot: GameBot, played: PlayedMove) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 
 from .base import Repository, Row
+from .errors import Conflict
 from .rows import (
     ChallengeRow,
     NewChallenge,
@@ -37,10 +39,10 @@ _CHALLENGE_COLUMNS = """
     c.id, c.guild_id, c.channel_id,
     c.challenger_id, a.name, a.is_bot, c.opponent_id, b.name, b.is_bot,
     c.color, c.bank_us, c.period_us, c.handicap, c.impasse_rule, c.start_sfen, c.status,
-    c.created_at, c.expires_at, c.message_id, c.game_id, c.takebacks
+    c.created_at, c.expires_at, c.message_id, c.game_id, c.takebacks, c.rematch_of
 FROM challenges c
 JOIN players a ON a.user_id = c.challenger_id
-JOIN players b ON b.user_id = c.opponent_id
+LEFT JOIN players b ON b.user_id = c.opponent_id
 """
 
 
@@ -50,7 +52,7 @@ def _challenge(row: Row) -> ChallengeRow:
         guild_id=row[1],
         channel_id=row[2],
         challenger=PlayerRow(row[3], row[4], bool(row[5])),
-        opponent=PlayerRow(row[6], row[7], bool(row[8])),
+        opponent=None if row[6] is None else PlayerRow(row[6], row[7], bool(row[8])),
         color=row[9],
         bank=from_duration_us(row[10]),
         period=None if row[11] is None else from_duration_us(row[11]),
@@ -63,32 +65,41 @@ def _challenge(row: Row) -> ChallengeRow:
         message_id=row[18],
         game_id=row[19],
         takebacks=row[20],
+        rematch_of=row[21],
     )
 
 
 class ChallengeRepository(Repository):
     async def create(self, new: NewChallenge) -> int:
-        row = await self._one(
-            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
-            " bank_us, period_us, handicap, impasse_rule, start_sfen, status, created_at,"
-            " expires_at, takebacks)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id",
-            (
-                new.guild_id,
-                new.channel_id,
-                new.challenger_id,
-                new.opponent_id,
-                new.color,
-                duration_us(new.bank),
-                None if new.period is None else duration_us(new.period),
-                new.handicap,
-                new.impasse_rule,
-                new.start_sfen,
-                to_us(new.created_at),
-                to_us(new.expires_at),
-                new.takebacks,
-            ),
-        )
+        """Store an open challenge; `Conflict` if it is a rematch of a game that already
+        has one open or accepted."""
+        try:
+            row = await self._one(
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
+                " bank_us, period_us, handicap, impasse_rule, start_sfen, status, created_at,"
+                " expires_at, takebacks, rematch_of)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?) RETURNING id",
+                (
+                    new.guild_id,
+                    new.channel_id,
+                    new.challenger_id,
+                    new.opponent_id,
+                    new.color,
+                    duration_us(new.bank),
+                    None if new.period is None else duration_us(new.period),
+                    new.handicap,
+                    new.impasse_rule,
+                    new.start_sfen,
+                    to_us(new.created_at),
+                    to_us(new.expires_at),
+                    new.takebacks,
+                    new.rematch_of,
+                ),
+            )
+        except sqlite3.IntegrityError as error:
+            if "UNIQUE" in str(error):
+                raise Conflict(str(error)) from error
+            raise
         assert row is not None
         return int(row[0])
 
@@ -105,6 +116,15 @@ class ChallengeRepository(Repository):
             " AND c.expires_at > ? AND ((c.challenger_id = ? AND c.opponent_id = ?)"
             " OR (c.challenger_id = ? AND c.opponent_id = ?)) ORDER BY c.id LIMIT 1",
             (guild_id, to_us(now), first, second, second, first),
+        )
+        return None if row is None else _challenge(row)
+
+    async def rematch_of(self, game_id: int) -> ChallengeRow | None:
+        """The rematch of a game that is open (perhaps past its expiry) or accepted, if any."""
+        row = await self._one(
+            f"SELECT {_CHALLENGE_COLUMNS} WHERE c.rematch_of = ?"
+            " AND c.status IN ('open', 'accepted')",
+            (game_id,),
         )
         return None if row is None else _challenge(row)
 

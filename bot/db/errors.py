@@ -11,5 +11,9 @@ class SchemaTooNewError(DatabaseError):
     """The database was written by a newer version of the bot than this one."""
 
 
+class MigrationCheckError(DatabaseError):
+    """A migration's own check found a problem it left; the migration was rolled back."""
+
+
 class Conflict(DatabaseError):
     """A write lost a race: a row with the same key (a game's move at a ply) exists."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from .errors import SchemaTooNewError
+from .errors import MigrationCheckError, SchemaTooNewError
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +27,10 @@ class Migration:
     version: int
     description: str
     statements: tuple[str, ...]
+    #: A query run after the statements, in the same transaction: any row it returns is a
+    #: problem the statements left (a table rebuild that broke a foreign key, say), and the
+    #: migration is rolled back rather than recorded.
+    check: str | None = None
 
 
 _V1 = (
@@ -235,6 +239,51 @@ _V9 = (
     "CREATE INDEX vacations_by_user ON vacations (user_id, started_at)",
 )
 
+# Open challenges and rematches. An open challenge names no opponent (anyone but its author
+# may take it), so `opponent_id` may be NULL: SQLite cannot relax NOT NULL in place, so the
+# table is rebuilt with every row, column, constraint and index it had. Nothing references
+# `challenges`, so dropping the old table checks no foreign key; the copy is checked after.
+# `rematch_of` is the finished game a challenge offers to play again; at most one open or
+# accepted rematch per game (the partial unique index), whatever races: a declined,
+# withdrawn or expired one leaves room for another.
+_V10 = (
+    """CREATE TABLE challenges_v10 (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        challenger_id INTEGER NOT NULL REFERENCES players (user_id),
+        opponent_id INTEGER REFERENCES players (user_id),
+        color TEXT NOT NULL CHECK (color IN ('sente', 'gote', 'random')),
+        bank_us INTEGER NOT NULL CHECK (bank_us >= 0),
+        period_us INTEGER CHECK (period_us > 0),
+        handicap TEXT NOT NULL,
+        impasse_rule TEXT NOT NULL CHECK (impasse_rule IN ('27', '24')),
+        start_sfen TEXT,
+        status TEXT NOT NULL
+            CHECK (status IN ('open', 'accepted', 'declined', 'cancelled', 'expired')),
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        message_id INTEGER,
+        game_id INTEGER REFERENCES games (id),
+        takebacks TEXT NOT NULL DEFAULT 'allowed' CHECK (takebacks IN ('allowed', 'never')),
+        rematch_of INTEGER REFERENCES games (id),
+        CHECK (challenger_id <> opponent_id),
+        CHECK (rematch_of IS NULL OR opponent_id IS NOT NULL)
+    )""",
+    "INSERT INTO challenges_v10 (id, guild_id, channel_id, challenger_id, opponent_id, color,"
+    " bank_us, period_us, handicap, impasse_rule, start_sfen, status, created_at, expires_at,"
+    " message_id, game_id, takebacks)"
+    " SELECT id, guild_id, channel_id, challenger_id, opponent_id, color, bank_us, period_us,"
+    " handicap, impasse_rule, start_sfen, status, created_at, expires_at, message_id, game_id,"
+    " takebacks FROM challenges",
+    "DROP TABLE challenges",
+    "ALTER TABLE challenges_v10 RENAME TO challenges",
+    "CREATE INDEX challenges_by_status ON challenges (status, expires_at)",
+    "CREATE INDEX challenges_by_pair ON challenges (guild_id, challenger_id, opponent_id)",
+    "CREATE UNIQUE INDEX challenges_one_rematch ON challenges (rematch_of)"
+    " WHERE status IN ('open', 'accepted')",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -245,6 +294,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "forecasts: conditional moves a player stored for the opponent's reply", _V7),
     Migration(8, "notes: private notes on games, each member's own", _V8),
     Migration(9, "vacations: players' clocks paused, within a yearly allowance", _V9),
+    Migration(
+        10,
+        "challenges: open to anyone (no opponent), and rematches of a finished game",
+        _V10,
+        check="PRAGMA foreign_key_check(challenges)",
+    ),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 
@@ -265,6 +320,19 @@ async def current_version(connection: aiosqlite.Connection) -> int:
     async with connection.execute("SELECT MAX(version) FROM schema_migrations") as cursor:
         row = await cursor.fetchone()
     return int(row[0]) if row is not None and row[0] is not None else 0
+
+
+async def _check(connection: aiosqlite.Connection, migration: Migration) -> None:
+    """Refuse to record `migration` if its check finds a problem."""
+    if migration.check is None:
+        return
+    async with connection.execute(migration.check) as cursor:
+        problems = list(await cursor.fetchall())
+    if problems:
+        raise MigrationCheckError(
+            f"migration {migration.version} ({migration.description}) left problems in the "
+            f"database, so it was not applied: {problems[:5]}"
+        )
 
 
 async def migrate(
@@ -298,6 +366,7 @@ async def migrate(
                 continue
             for statement in migration.statements:
                 await connection.execute(statement)
+            await _check(connection, migration)
             await connection.execute(
                 "INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)",
                 (migration.version, migration.description, now_us),

@@ -46,7 +46,7 @@ class NewChallenge:
     guild_id: int
     channel_id: int
     challenger_id: int
-    opponent_id: int
+    opponent_id: int | None  # None: open to anyone
     color: str
     bank: timedelta
     period: timedelta | None
@@ -56,6 +56,7 @@ class NewChallenge:
     created_at: datetime
     expires_at: datetime
     takebacks: str = "allowed"  # may a player ask to take a move back: "allowed" or "never"
+    rematch_of: int | None = None  # the finished game this challenge offers to play again
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,7 @@ class ChallengeRow:
     guild_id: int
     channel_id: int
     challenger: PlayerRow
-    opponent: PlayerRow
+    opponent: PlayerRow | None  # None: open to anyone
     color: str
     bank: timedelta
     period: timedelta | None
@@ -77,6 +78,7 @@ class ChallengeRow:
     message_id: int | None
     game_id: int | None
     takebacks: str = "allowed"
+    rematch_of: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

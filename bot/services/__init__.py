@@ -28,6 +28,7 @@ from .errors import (
 )
 from .exports import FORMATS
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
+from .rematches import Rematch
 from .service import GameService
 from .vacations import ALLOWANCE, VacationRefused
 from .values import (
@@ -91,6 +92,7 @@ __all__ = [
     "PlayerRef",
     "PositionChanged",
     "Preferences",
+    "Rematch",
     "ServiceError",
     "Takeback",
     "TakebackPolicy",

@@ -1,11 +1,16 @@
-"""Challenges: offered, then accepted (a game starts), declined, cancelled or expired."""
+"""Challenges: offered, then accepted (a game starts), declined, cancelled or expired.
+
+A challenge names its opponent, or nobody: an open challenge may be accepted by any member
+but its author (and no bot); the first to accept gets the game, since accepting closes the
+challenge with a conditional update in the game's own transaction.
+"""
 
 from __future__ import annotations
 
 import logging
 from datetime import timedelta
 
-from bot.db import ChallengeRow, DeadlineRow, NewChallenge, NewGame, PlayerRow, Session
+from bot.db import ChallengeRow, Conflict, DeadlineRow, NewChallenge, NewGame, PlayerRow, Session
 from rules import Color, Game, Handicap, Sentence, SfenError
 from rules.errors import quote
 
@@ -30,8 +35,16 @@ NO_LONGER_OPEN = {
 COLOR_WISHES = (*(color.name.lower() for color in Color), RANDOM)
 
 
+class _Closed(Exception):
+    """The challenge stopped being open between the checks and the write."""
+
+
 def _ref(player: PlayerRow) -> PlayerRef:
     return PlayerRef(player.user_id, player.name, player.is_bot)
+
+
+def _row(player: PlayerRef) -> PlayerRow:
+    return PlayerRow(player.user_id, player.name, player.is_bot)
 
 
 def _challenge(record: ChallengeRow) -> Challenge:
@@ -40,7 +53,7 @@ def _challenge(record: ChallengeRow) -> Challenge:
         guild_id=record.guild_id,
         channel_id=record.channel_id,
         challenger=_ref(record.challenger),
-        opponent=_ref(record.opponent),
+        opponent=None if record.opponent is None else _ref(record.opponent),
         color=record.color,
         time_control=TimeControl(record.bank, record.period),
         handicap=Handicap.parse(record.handicap),
@@ -51,6 +64,7 @@ def _challenge(record: ChallengeRow) -> Challenge:
         game_id=record.game_id,
         start_sfen=record.start_sfen,
         takebacks=TakebackPolicy(record.takebacks),
+        rematch_of=record.rematch_of,
     )
 
 
@@ -86,24 +100,27 @@ class Challenges:
         guild_id: int,
         channel_id: int,
         challenger: PlayerRef,
-        opponent: PlayerRef,
+        opponent: PlayerRef | None = None,
         color: str = RANDOM,
         time_control: TimeControl | str = "3d",
         handicap: Handicap | str = "even",
         impasse_rule: ImpasseRule | str = "27",
         start_sfen: str | None = None,
         takebacks: TakebackPolicy | str = TakebackPolicy.ALLOWED,
+        rematch_of: int | None = None,
     ) -> Challenge:
-        """Offer a game. `color` is the challenger's side (in a handicap game gote gives
-        the handicap); `start_sfen` starts from a set-up position instead of the usual one;
-        `takebacks` says whether a player may ask to take a move back in the game.
+        """Offer a game to `opponent`, or to anyone if None. `color` is the challenger's
+        side (in a handicap game gote gives the handicap); `start_sfen` starts from a set-up
+        position instead of the usual one; `takebacks` says whether a player may ask to take
+        a move back in the game; `rematch_of` is the finished game this offers to play again
+        (see `Rematches`; a game's second open rematch is a `bot.db.Conflict`).
 
         Example: `await challenges.offer(guild_id=1, channel_id=2, challenger=alice,
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
         """
-        if challenger.user_id == opponent.user_id:
+        if opponent is not None and challenger.user_id == opponent.user_id:
             raise ServiceError(Sentence("You cannot challenge yourself; pick another member."))
-        if opponent.is_bot or challenger.is_bot:
+        if (opponent is not None and opponent.is_bot) or challenger.is_bot:
             raise ServiceError(Sentence("Bots cannot play shogi here; challenge a member instead."))
         if color not in COLOR_WISHES:
             raise ServiceError(Sentence("The colour is sente, gote or random."))
@@ -122,7 +139,7 @@ class Challenges:
             guild_id=guild_id,
             channel_id=channel_id,
             challenger_id=challenger.user_id,
-            opponent_id=opponent.user_id,
+            opponent_id=None if opponent is None else opponent.user_id,
             color=color,
             bank=control.bank,
             period=control.period,
@@ -132,14 +149,21 @@ class Challenges:
             created_at=now,
             expires_at=now + CHALLENGE_LIFETIME,
             takebacks=policy.value,
+            rematch_of=rematch_of,
         )
 
         async def store(tx: Session) -> ChallengeRow | None:
             for player in (challenger, opponent):
-                await tx.players.upsert(PlayerRow(player.user_id, player.name, player.is_bot), now)
+                if player is not None:
+                    await tx.players.upsert(_row(player), now)
+            if opponent is None:
+                return await tx.challenges.get(await tx.challenges.create(new))
             existing = await tx.challenges.open_between(
                 guild_id, challenger.user_id, opponent.user_id, now
             )
+            racing = existing is not None and existing.rematch_of == rematch_of
+            if racing and rematch_of is not None:  # the other player's rematch, just stored
+                raise Conflict(f"game {rematch_of} has a rematch offered")
             if existing is not None:
                 raise ServiceError(
                     Sentence(
@@ -189,8 +213,12 @@ class Challenges:
             await self._store.events.challenge_expired(view)
         return view
 
-    async def _open_challenge(self, challenge_id: int) -> ChallengeRow:
+    async def _open_challenge(self, challenge_id: int, guild_id: int | None = None) -> ChallengeRow:
+        """The challenge if it is still open; with `guild_id`, one of another server does
+        not exist (an open challenge is anyone's to accept, but only in its server)."""
         record = await self._challenge_record(challenge_id)
+        if guild_id is not None and record.guild_id != guild_id:
+            raise NotFound(NO_SUCH_CHALLENGE)
         if record.status == "open" and self._store.now() >= record.expires_at:
             await self.expire(record, report_later=True)
             record = await self._challenge_record(challenge_id)
@@ -200,17 +228,23 @@ class Challenges:
             )
         return record
 
-    async def accept(self, challenge_id: int, user_id: int) -> GameSnapshot:
-        """The challenged player accepts: colours are settled and the game starts now."""
-        record = await self._open_challenge(challenge_id)
-        if user_id != record.opponent.user_id:
-            raise NotAPlayer(
-                Sentence("Only {name} can accept this challenge.", name=record.opponent.name)
-            )
+    async def accept(
+        self, challenge_id: int, taker: PlayerRef | int, *, guild_id: int | None = None
+    ) -> GameSnapshot:
+        """`taker` accepts: colours are settled and the game starts now. A challenge to a
+        member is theirs alone to accept (their id is enough); an open one anyone's but its
+        author's and a bot's. Of two members accepting at once, one gets the game and the
+        other is told the challenge was accepted. With `guild_id`, a challenge of another
+        server does not exist.
+
+        Example: `game = await challenges.accept(challenge.id, carol, guild_id=1)`.
+        """
+        record = await self._open_challenge(challenge_id, guild_id)
+        player = self._taker(record, taker)
         wish = record.color
         if wish == RANDOM:
             wish = self._store.rng.choice(COLOR_WISHES[:2])
-        challenger, opponent = record.challenger.user_id, record.opponent.user_id
+        challenger, opponent = record.challenger.user_id, player.user_id
         sente, gote = (challenger, opponent) if wish == "sente" else (opponent, challenger)
         start = record.start_sfen or Handicap.parse(record.handicap).sfen
         now = self._store.now()
@@ -230,24 +264,63 @@ class Challenges:
         first = Color.SENTE if start.split()[1] == "b" else Color.GOTE
         due = due_at(now, record.bank, record.period)
 
-        async def store(tx: Session) -> int:
+        async def store(tx: Session) -> int | None:
+            await tx.players.upsert(_row(player), now)
             game_id = await tx.games.create(new)
             if not await tx.challenges.close(record.id, "accepted", game_id=game_id):
-                raise ServiceError(CHALLENGE_CLOSED)
+                raise _Closed
             if due is not None:
-                player = sente if first is Color.SENTE else gote
-                await tx.deadlines.set(DeadlineRow(game_id, player, due, reminder_at(now, due)))
+                mover = sente if first is Color.SENTE else gote
+                await tx.deadlines.set(DeadlineRow(game_id, mover, due, reminder_at(now, due)))
             return game_id
 
-        game_id = await self._store.db.run(store)
-        log.info("challenge %s accepted: game %s", record.id, game_id)
+        try:
+            game_id = await self._store.db.run(store)
+        except _Closed:  # answered, withdrawn or expired meanwhile: say which
+            await self._open_challenge(challenge_id)
+            raise ServiceError(CHALLENGE_CLOSED) from None
+        assert game_id is not None
+        log.info("challenge %s accepted by %s: game %s", record.id, player.user_id, game_id)
         if due is not None:
             self._store.deadline_set(due)
         return await self._store.load(game_id)
 
+    @staticmethod
+    def _taker(record: ChallengeRow, taker: PlayerRef | int) -> PlayerRef:
+        """Who accepts, if they may."""
+        user_id = taker if isinstance(taker, int) else taker.user_id
+        if record.opponent is not None:
+            if user_id != record.opponent.user_id:
+                raise NotAPlayer(
+                    Sentence("Only {name} can accept this challenge.", name=record.opponent.name)
+                )
+            return taker if isinstance(taker, PlayerRef) else _ref(record.opponent)
+        if isinstance(taker, int):
+            raise TypeError("an open challenge is accepted by a PlayerRef, not an id")
+        if user_id == record.challenger.user_id:
+            raise NotAPlayer(
+                Sentence(
+                    "This is your own open challenge: another member must accept it "
+                    "(or you can cancel it)."
+                )
+            )
+        if taker.is_bot:
+            raise NotAPlayer(
+                Sentence("Bots cannot play shogi here; only a member can accept a challenge.")
+            )
+        return taker
+
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player says no."""
         record = await self._open_challenge(challenge_id)
+        if record.opponent is None:
+            raise NotAPlayer(
+                Sentence(
+                    "An open challenge is not declined: it waits for a taker until {name} "
+                    "cancels it or it expires.",
+                    name=record.challenger.name,
+                )
+            )
         if user_id != record.opponent.user_id:
             raise NotAPlayer(
                 Sentence("Only {name} can decline this challenge.", name=record.opponent.name)

@@ -22,6 +22,7 @@ from .impasse import Impasse
 from .moves import Moves
 from .notes import Notes
 from .preferences import PlayerPreferences
+from .rematches import Rematches
 from .servers import Servers
 from .store import GameStore, utc_now
 from .takebacks import Takebacks
@@ -55,6 +56,7 @@ class GameService:
         self.games = Games(self.store)
         self.moves = Moves(self.store)
         self.challenges = Challenges(self.store)
+        self.rematches = Rematches(self.store, self.challenges)
         self.impasse = Impasse(self.store)
         self.takebacks = Takebacks(self.store)
         self.forecasts = Forecasts(self.store)

@@ -85,7 +85,7 @@ class Challenge:
     guild_id: int
     channel_id: int
     challenger: PlayerRef
-    opponent: PlayerRef
+    opponent: PlayerRef | None  # None: open to anyone but the challenger (and bots)
     color: str  # the challenger's wish: "sente", "gote" or "random"
     time_control: TimeControl
     handicap: Handicap
@@ -96,6 +96,7 @@ class Challenge:
     game_id: int | None
     start_sfen: str | None = None  # a game from a set-up position
     takebacks: TakebackPolicy = TakebackPolicy.ALLOWED
+    rematch_of: int | None = None  # the finished game this challenge offers to play again
 
 
 @dataclass(frozen=True, slots=True)

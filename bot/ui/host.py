@@ -5,30 +5,50 @@ features only use them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, cast
 
 import discord
 from discord.ext import commands
 
-from bot.services import GameService
+from bot.services import GameService, GameSnapshot
 
 from .boards import BoardRenderer
 from .i18n import SOURCE_LANGUAGE, language_of
 from .notify import TurnMessages
 
+#: A button a feature puts under every game's ending post (a rematch, say): built for the
+#: game, labelled in the post's language; None leaves that game without it.
+EndingButton = Callable[[GameSnapshot, str], discord.ui.Item[Any] | None]
+
 
 class GameBot(commands.Bot):
-    """What every feature needs: `service` (set up in `setup_hook`), `boards`, and
-    `turn_messages` (the direct messages of players whose turn came)."""
+    """What every feature needs: `service` (set up in `setup_hook`), `boards`,
+    `turn_messages` (the direct messages of players whose turn came), and `ending_buttons`
+    (what features put under an ending, wherever it is posted)."""
 
     boards: BoardRenderer
     turn_messages: TurnMessages
+    ending_buttons: list[EndingButton]
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.boards = BoardRenderer()
         self.turn_messages = TurnMessages(self)
+        self.ending_buttons = []
         self._service: GameService | None = None
+
+    def ending_view(self, game: GameSnapshot, lang: str) -> discord.ui.View | None:
+        """The buttons under `game`'s ending post, labelled in `lang`; None if no feature
+        loaded offers one. A game ends in several places (a mating move, a resignation, a
+        time-out, ...): each posts its ending with this view."""
+        items = [item for build in self.ending_buttons if (item := build(game, lang)) is not None]
+        if not items:
+            return None
+        view = discord.ui.View(timeout=None)
+        for item in items:
+            view.add_item(item)
+        return view
 
     @property
     def service(self) -> GameService:

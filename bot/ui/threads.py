@@ -59,13 +59,14 @@ async def post_to_game(
     with_board: bool = False,
     with_animation: bool = False,
     ping: PlayerRef | None = None,
-    view: Callable[[str], discord.ui.View] | None = None,
+    view: Callable[[str], discord.ui.View | None] | None = None,
 ) -> discord.Message:
     """Post `wording` in the game's thread, in the server's language (with the board
-    image, and the game's animation with it, and the `view` built in that language),
-    pinging only `ping`."""
+    image, and the game's animation with it, and the `view` built in that language, if it
+    builds one), pinging only `ping`."""
     lang = await bot.post_language(game.guild_id)
-    extra: dict[str, Any] = {} if view is None else {"view": view(lang)}
+    built = None if view is None else view(lang)
+    extra: dict[str, Any] = {} if built is None else {"view": built}
     if with_board:
         try:
             extra["files"] = await board_files(bot, game, lang, animated=with_animation)
@@ -93,10 +94,20 @@ def _fits(bot: GameBot, game: GameSnapshot, file: discord.File) -> bool:
 
 
 async def post_board(
-    bot: GameBot, game: GameSnapshot, wording: Wording, *, ping: PlayerRef | None = None
+    bot: GameBot,
+    game: GameSnapshot,
+    wording: Wording,
+    *,
+    ping: PlayerRef | None = None,
+    view: Callable[[str], discord.ui.View | None] | None = None,
 ) -> discord.Message:
     """`post_to_game` with the game's board, rendered now."""
-    return await post_to_game(bot, game, wording, with_board=True, ping=ping)
+    return await post_to_game(bot, game, wording, with_board=True, ping=ping, view=view)
+
+
+def ending_buttons(bot: GameBot, game: GameSnapshot) -> Callable[[str], discord.ui.View | None]:
+    """The view under `game`'s ending post, in the post's language (see `GameBot.ending_view`)."""
+    return functools.partial(bot.ending_view, game)
 
 
 async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None = None) -> None:
@@ -114,6 +125,7 @@ async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None
         wording or (lambda lang: text.outcome_text(lang, outcome, game)),
         with_board=True,
         with_animation=deserves_animation(game),
+        view=ending_buttons(bot, game),
     )
     await bot.service.deadlines.ending_posted(game.id)
 

@@ -247,6 +247,54 @@ async def scenario_challenge(w: World, action: str) -> Scenario:
                     cleanup=cleanup)  # fmt: skip
 
 
+async def scenario_open_challenge(w: World) -> Scenario:
+    """Alice challenges anyone: any member but her may accept, in this server only."""
+    posted = await w.fake.slash("challenge", {}, user=w.alice, channel=w.channel)
+    message, cid = button(posted, "ch:accept:")
+    challenge_id = int(cid.rsplit(":", 1)[1])
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult | None:
+        return await click(w, message, cid, actor, visible=actor is not w.dave)
+
+    async def cleanup() -> None:
+        if (await w.service.challenges.get(challenge_id)).status == "open":
+            await w.service.challenges.cancel(challenge_id, w.alice.id)
+
+    return Scenario(w.bob, w.alice, act, challenge_state(w, challenge_id),
+                    lambda a, b, _: b["status"] == "accepted", w.channel,
+                    cleanup=cleanup)  # fmt: skip
+
+
+async def scenario_rematch(w: World) -> Scenario:
+    """Under the ending of a game Bob resigned: Rematch is for either player."""
+    game_id, thread = await new_game(w, moves=("7g7f",))
+    ended = await w.service.moves.resign(game_id, w.bob.id)
+    await w.service.store.events.ending_unannounced(ended)
+    await w.fake.wait_for(
+        lambda: any(f"rm:{game_id}" in m.custom_ids for m in w.fake.channel_history(thread)),
+        what="the ending with its Rematch button",
+    )
+    message, cid = button(w.fake.channel_history(thread), "rm:")
+
+    async def state() -> Any:
+        async with w.service.store.db.read() as tx:
+            offered = await tx.challenges.rematch_of(game_id)
+        return {"rematch": None if offered is None else offered.challenger.user_id}
+
+    async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult | None:
+        return await click(w, message, cid, actor, visible=actor is not w.dave)
+
+    async def cleanup() -> None:  # the next row's game is challenged between the same two
+        async with w.service.store.db.read() as tx:
+            offered = await tx.challenges.rematch_of(game_id)
+        if offered is not None:
+            await w.service.challenges.cancel(offered.id, offered.challenger.user_id)
+
+    return Scenario(w.alice, w.bob, act, state,
+                    lambda a, b, actor: b["rematch"] == actor.id, thread,
+                    cleanup=cleanup)  # fmt: skip
+
+
 async def scenario_promotion(w: World) -> Scenario:
     """Bx2b leaves the promotion open: Alice gets Promote / Don't promote (ephemeral)."""
     game_id, thread = await new_game(w, moves=("7g7f", "3c3d"))
@@ -374,6 +422,8 @@ ACTIONS: dict[str, Callable[[World], Awaitable[Scenario]]] = {
     "accept": lambda w: scenario_challenge(w, "accept"),
     "decline": lambda w: scenario_challenge(w, "decline"),
     "cancel": lambda w: scenario_challenge(w, "cancel"),
+    "accept open challenge": scenario_open_challenge,
+    "rematch": scenario_rematch,
     "promotion button": scenario_promotion,
     "confirm button": scenario_confirm,
     "jishogi declare": lambda w: scenario_jishogi(w, "declare"),
@@ -395,6 +445,8 @@ ALLOWED: dict[str, set[str]] = {
     "accept": {"right"},
     "decline": {"right"},
     "cancel": {"right"},
+    "accept open challenge": {"right", "stranger"},
+    "rematch": {"right", "opponent"},
     "promotion button": {"right"},
     "confirm button": {"right"},
     "jishogi declare": {"right"},

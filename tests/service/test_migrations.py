@@ -13,6 +13,7 @@ import aiosqlite
 import pytest
 
 from bot.db import LATEST_VERSION, Database, SchemaTooNewError
+from bot.db.errors import MigrationCheckError
 from bot.db.migrations import MIGRATIONS, Migration, current_version, migrate
 
 EXPECTED_COLUMNS = {
@@ -28,7 +29,7 @@ EXPECTED_COLUMNS = {
     "challenges": [
         "id", "guild_id", "channel_id", "challenger_id", "opponent_id", "color", "bank_us",
         "period_us", "handicap", "impasse_rule", "start_sfen", "status", "created_at",
-        "expires_at", "message_id", "game_id", "takebacks",
+        "expires_at", "message_id", "game_id", "takebacks", "rematch_of",
     ],
     "moves": [
         "game_id", "ply", "usi", "player_id", "played_at", "sente_bank_us", "gote_bank_us",
@@ -56,6 +57,7 @@ EXPECTED_INDEXES = {
     "games_by_thread",
     "challenges_by_status",
     "challenges_by_pair",
+    "challenges_one_rematch",
     "deadlines_by_due",
     "deadlines_by_reminder",
     "takebacks_by_game",
@@ -288,3 +290,118 @@ async def test_one_pending_takeback_per_game_whatever_races(db: Database) -> Non
         history = await tx.takebacks.for_game(game_id)
     assert [(t.id, t.status) for t in history] == [(first, "declined"), (second, "lapsed")]
     assert history[0].moves == ("7g7f",) and history[0].answered_at == now
+
+
+def _version_of(description: str) -> int:
+    """The number of the migration whose description starts with `description`."""
+    [version] = [m.version for m in MIGRATIONS if m.description.startswith(description)]
+    return version
+
+
+def _table_sql(connection: sqlite3.Connection) -> dict[str, str]:
+    return dict(
+        connection.execute(
+            "SELECT name, sql FROM sqlite_master WHERE tbl_name = 'challenges' AND sql IS NOT NULL"
+        ).fetchall()
+    )
+
+
+async def test_open_challenges_migration_keeps_every_row_and_constraint(tmp_path: Path) -> None:
+    """The rebuild that lets a challenge name no opponent keeps the rows of a database one
+    version older (ids, settings, answers, links to games), the constraints and indexes,
+    and every foreign key; new rows may then leave the opponent out."""
+    version = _version_of("challenges: open to anyone")
+    path = tmp_path / "shogi.db"
+    async with aiosqlite.connect(path, isolation_level=None) as connection:
+        await connection.execute("PRAGMA foreign_keys = ON")
+        assert await migrate(connection, 0, migrations=MIGRATIONS[: version - 1]) == version - 1
+        await connection.execute(
+            "INSERT INTO players (user_id, name, updated_at) VALUES (1, 'a', 0), (2, 'b', 0)"
+        )
+        await connection.execute(
+            "INSERT INTO games (id, guild_id, channel_id, sente_id, gote_id, handicap,"
+            " start_sfen, bank_us, impasse_rule, status, ply, sfen, sente_bank_us,"
+            " gote_bank_us, turn_started_at, started_at)"
+            " VALUES (7, 1, 1, 1, 2, 'even', 's', 0, '27', 'active', 0, 's', 0, 0, 0, 0)"
+        )
+        await connection.execute(
+            "INSERT INTO challenges (id, guild_id, channel_id, challenger_id, opponent_id,"
+            " color, bank_us, period_us, handicap, impasse_rule, start_sfen, status,"
+            " created_at, expires_at, message_id, game_id, takebacks) VALUES"
+            " (3, 1, 5, 1, 2, 'sente', 0, 60, 'lance', '24', NULL, 'accepted', 10, 20, 99, 7,"
+            " 'never'),"
+            " (9, 1, 5, 2, 1, 'random', 5, NULL, 'even', '27', 'sfen', 'open', 11, 21, NULL,"
+            " NULL, 'allowed')"
+        )
+        async with connection.execute("SELECT * FROM challenges ORDER BY id") as cursor:
+            before = list(await cursor.fetchall())
+    with sqlite3.connect(path) as connection:
+        old = _table_sql(connection)
+    db = await Database.open(path)
+    try:
+        assert await db.schema_version() == LATEST_VERSION
+        async with db.read() as tx:
+            kept = await tx.challenges.get(3)
+        assert kept is not None and kept.opponent is not None and kept.opponent.name == "b"
+        assert (kept.game_id, kept.rematch_of, kept.takebacks) == (7, None, "never")
+    finally:
+        await db.close()
+    with sqlite3.connect(path) as connection:
+        after = connection.execute("SELECT * FROM challenges ORDER BY id").fetchall()
+        assert [row[:17] for row in after] == before
+        assert [row[17] for row in after] == [None, None]  # no rematches before
+        assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
+        new = _table_sql(connection)
+        columns = connection.execute("PRAGMA table_info(challenges)").fetchall()
+        references = connection.execute("PRAGMA foreign_key_list(challenges)").fetchall()
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, color, bank_us,"
+            " handicap, impasse_rule, status, created_at, expires_at)"
+            " VALUES (1, 5, 1, 'random', 0, 'even', '27', 'open', 0, 1)"
+        )
+        for broken in (
+            "UPDATE challenges SET opponent_id = challenger_id WHERE id = 3",  # yourself
+            "UPDATE challenges SET status = 'lost' WHERE id = 3",
+            "UPDATE challenges SET opponent_id = 555 WHERE id = 3",  # no such player
+            "UPDATE challenges SET game_id = 555 WHERE id = 3",  # no such game
+        ):
+            with pytest.raises(sqlite3.IntegrityError):
+                connection.execute(broken)
+    assert {row[1]: row[3] for row in columns}["opponent_id"] == 0  # NULL allowed now
+    assert {row[1]: row[3] for row in columns}["challenger_id"] == 1
+    assert sorted((row[2], row[3]) for row in references) == [
+        ("games", "game_id"),
+        ("games", "rematch_of"),
+        ("players", "challenger_id"),
+        ("players", "opponent_id"),
+    ]
+    assert set(old) - {"challenges"} <= set(new)  # every index is back
+
+
+async def test_a_migration_whose_check_finds_problems_is_not_applied(tmp_path: Path) -> None:
+    """A migration that leaves a broken foreign key is rolled back, not recorded (this
+    connection has foreign keys off, as a table rebuild may need them)."""
+    path = tmp_path / "shogi.db"
+    broken = (
+        *MIGRATIONS,
+        Migration(
+            LATEST_VERSION + 1,
+            "orphan",
+            (
+                "CREATE TABLE extra (x INTEGER REFERENCES players (user_id))",
+                "INSERT INTO extra VALUES (404)",
+            ),
+            check="PRAGMA foreign_key_check",
+        ),
+    )
+    async with aiosqlite.connect(path, isolation_level=None) as connection:
+        assert await migrate(connection, 0) == LATEST_VERSION
+        with pytest.raises(MigrationCheckError, match="orphan"):
+            await migrate(connection, 0, migrations=broken)
+        assert await current_version(connection) == LATEST_VERSION
+        async with connection.execute(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'extra'"
+        ) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None and row[0] == 0

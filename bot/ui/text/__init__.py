@@ -24,5 +24,6 @@ from .boards import *  # noqa: F403
 from .correspondence import *  # noqa: F403
 from .help import *  # noqa: F403
 from .games import *  # noqa: F403
+from .challenges import *  # noqa: F403
 from .controls import *  # noqa: F403
 from .base import *  # noqa: F403

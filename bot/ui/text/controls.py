@@ -18,6 +18,7 @@ BUTTON_LABELS = {
     "ch:accept": N_("Accept"),
     "ch:decline": N_("Decline"),
     "ch:cancel": N_("Cancel"),
+    "rm": N_("Rematch"),
     "rs": N_("Yes, resign"),
     "pr:promote": N_("Promote"),
     "pr:keep": N_("Don't promote"),
@@ -42,7 +43,7 @@ def button_label(lang: str, key: str) -> str:
 # gives Discord their Japanese from the `commands.po` catalog.
 
 COMMANDS = {
-    "challenge": "Challenge a member to a shogi game.",
+    "challenge": "Challenge a member to a shogi game, or anyone here if you name no one.",
     "move": "Play a move: P-7f, ７六歩, 7g7f, ...",
     "board": "Show a game's board.",
     "games": "List active games.",
@@ -60,7 +61,7 @@ COMMANDS = {
     "vacation": "Pause your clocks while you are away (14 days a year).",
 }
 OPTIONS = {
-    "opponent": "The member you want to play",
+    "opponent": "The member you want to play (leave it out: anyone here may accept)",
     "color": "Your colour (default: random)",
     "time": "Time per move: a preset, or e.g. 3d, 12h, 7d+1d (bank + per move)",
     "handicap": "Handicap: the giver plays gote and moves first (default: even)",

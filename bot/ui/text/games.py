@@ -32,6 +32,7 @@ from .base import (
     translator,
     truncate,
 )
+from .challenges import challenge_heading, challenge_taken
 from .controls import rule_name
 
 # ---------------------------------------------------------------- challenges and games
@@ -60,29 +61,30 @@ def challenge_text(lang: str, challenge: Challenge) -> str:
     if challenge.takebacks is TakebackPolicy.NEVER:
         settings.append(_("no takebacks"))
     lines = [
-        _("{opponent}, {challenger} challenges you to shogi.").format(
-            opponent=mention(challenge.opponent), challenger=safe(challenge.challenger.name)
-        ),
+        challenge_heading(lang, challenge),
         _("Settings: {settings}.").format(settings=_(", ").join(settings)),
         _("The challenge expires {relative}.").format(relative=timestamp(challenge.expires_at)),
     ]
     return "\n".join(lines)
 
 
-def challenge_closed(lang: str, challenge: Challenge) -> str:
-    """A challenge message once answered: the challenge, then how it was closed."""
-    return challenge_text(lang, challenge) + "\n" + challenge_closed_text(lang, challenge)
+def challenge_closed(lang: str, challenge: Challenge, taker: PlayerRef | None = None) -> str:
+    """A challenge message once answered: the challenge, then how it was closed (by whom,
+    for an open challenge taken by `taker`)."""
+    return challenge_text(lang, challenge) + "\n" + challenge_closed_text(lang, challenge, taker)
 
 
-def challenge_closed_text(lang: str, challenge: Challenge) -> str:
-    """How a challenge was closed: accepted, declined, withdrawn or expired."""
+def challenge_closed_text(lang: str, challenge: Challenge, taker: PlayerRef | None = None) -> str:
+    """How a challenge was closed: accepted (by `taker`), declined, withdrawn or expired."""
     _ = translator(lang)
-    if challenge.status == "declined":
+    if challenge.status == "declined" and challenge.opponent is not None:
         return _("{name} declined the challenge.").format(name=safe(challenge.opponent.name))
     if challenge.status == "cancelled":
         return _("{name} withdrew the challenge.").format(name=safe(challenge.challenger.name))
     if challenge.status == "expired":
         return _("The challenge expired unanswered.")
+    if taker is not None and challenge.opponent is None:
+        return challenge_taken(lang, taker)
     return _("Challenge accepted: good game!")
 
 

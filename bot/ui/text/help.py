@@ -7,7 +7,8 @@ from ..i18n import N_, gettext
 HELP = N_("""\
 **Correspondence shogi**
 `/challenge @member` starts a game (colour, time per move, handicap, impasse rule). \
-The challenged member accepts with a button; the game gets its own thread.
+The challenged member accepts with a button; the game gets its own thread. Without a \
+member, anyone here may accept; under every ending, Rematch offers the game again.
 `/move` plays a move in any notation:
 • Western: `P-7f`, `P-76`, `Bx2b+`, `S*5e`, `G6i-5h`, `N-3c=` (= declines promotion)
 • Japanese: `７六歩`, `76歩`, `同　銀`, `５五角打`, `４八金右`, `２二角成`, `２三歩不成`

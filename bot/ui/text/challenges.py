@@ -1,0 +1,54 @@
+"""Open challenges and rematches: whom a challenge is to, who took an open one, and what
+the player who pressed Rematch is told."""
+
+from __future__ import annotations
+
+from bot.services import Challenge, PlayerRef
+from rules import Sentence
+
+from .base import mention, safe, translator
+
+REMATCH_NOT_POSTED = Sentence(
+    "The rematch could not be posted in its channel, so it was withdrawn; try again later."
+)
+
+
+def challenge_heading(lang: str, challenge: Challenge) -> str:
+    """The first line of a challenge message: to whom, or to anyone, and whether it offers
+    a finished game again."""
+    _ = translator(lang)
+    challenger = safe(challenge.challenger.name)
+    if challenge.opponent is None:
+        return _(
+            "{challenger} challenges anyone here to shogi: the first member to press Accept plays."
+        ).format(challenger=challenger)
+    if challenge.rematch_of is not None:
+        return _("{opponent}, {challenger} offers you a rematch.").format(
+            opponent=mention(challenge.opponent), challenger=challenger
+        )
+    return _("{opponent}, {challenger} challenges you to shogi.").format(
+        opponent=mention(challenge.opponent), challenger=challenger
+    )
+
+
+def challenge_taken(lang: str, taker: PlayerRef) -> str:
+    """How an open challenge closed: who took it."""
+    _ = translator(lang)
+    return _("{name} took up the challenge: good game!").format(name=safe(taker.name))
+
+
+def rematch_offered(lang: str, challenge: Challenge) -> str:
+    """The private answer to Rematch: the offer is posted where the game's challenge was."""
+    _ = translator(lang)
+    name = "" if challenge.opponent is None else safe(challenge.opponent.name)
+    return _("Rematch offered to {name} in {channel}.").format(
+        name=name, channel=f"<#{challenge.channel_id}>"
+    )
+
+
+def rematch_accepted(lang: str, challenge: Challenge) -> str:
+    """The private answer to Rematch when the other player had offered it: it starts."""
+    _ = translator(lang)
+    return _("You accepted {name}'s rematch: good game!").format(
+        name=safe(challenge.challenger.name)
+    )
