@@ -81,7 +81,7 @@ _HANDS = {
 
 
 def _piece_words(lang: str, role: Role, count: int) -> str:
-    """A kind of piece as a list of it starts: `golds`, `金`."""
+    """The name that opens the list of one kind of piece: `golds`, `金`."""
     if lang != SOURCE_LANGUAGE:
         return role.kanji
     return role.english + ("s" if count > 1 else "")  # every English piece name is regular
