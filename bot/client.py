@@ -43,6 +43,7 @@ EXTENSIONS = (
     "bot.cogs.settings",
     "bot.cogs.preferences",
     "bot.cogs.notes",
+    "bot.cogs.ratings",
     "bot.cogs.vacations",
 )
 WARM_UP_GAMES = 200

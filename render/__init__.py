@@ -21,6 +21,7 @@ from rules import Color, Move, Position
 from . import layout
 from .animate import render_gif
 from .board import KING_KANJI, compose, render_png, warm
+from .chart import render_rating_chart
 from .describe import describe
 from .ending import Ending
 
@@ -32,6 +33,7 @@ __all__ = [
     "render_board",
     "render_gif",
     "render_image",
+    "render_rating_chart",
     "warm",
 ]
 

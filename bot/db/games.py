@@ -35,7 +35,7 @@ _GAME_COLUMNS = """
     g.status, g.termination, g.winner, g.ply, g.sfen, g.sente_bank_us, g.gote_bank_us,
     g.turn_started_at, g.count_proposed_by, g.started_at, g.finished_at,
     d.player_id, d.due_at, d.remind_at, d.reminded_at, g.takebacks,
-    vs.started_at, vs.ends_by, vo.started_at, vo.ends_by
+    vs.started_at, vs.ends_by, vo.started_at, vo.ends_by, g.rated
 FROM games g
 JOIN players s ON s.user_id = g.sente_id
 JOIN players o ON o.user_id = g.gote_id
@@ -89,14 +89,15 @@ def _game(row: Row) -> GameRow:
         takebacks=row[31],
         sente_away=_away(row[32], row[33]),
         gote_away=_away(row[34], row[35]),
+        rated=bool(row[36]),
     )
 
 
 _INSERT_GAME = (
     "INSERT INTO games (guild_id, channel_id, sente_id, gote_id, handicap, start_sfen,"
     " bank_us, period_us, impasse_rule, status, termination, winner, ply, sfen,"
-    " sente_bank_us, gote_bank_us, turn_started_at, started_at, finished_at, takebacks)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+    " sente_bank_us, gote_bank_us, turn_started_at, started_at, finished_at, takebacks, rated)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 
 
@@ -132,6 +133,7 @@ def _insert_params(
         to_us(new.started_at),
         None if termination is None else turn_started,
         new.takebacks,
+        int(new.rated),
     )
 
 

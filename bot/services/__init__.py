@@ -27,7 +27,16 @@ from .errors import (
     TakebackRefused,
 )
 from .exports import FORMATS
+from .glicko2 import Rating
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
+from .ratings import (
+    LEADERBOARD_SIZE,
+    LeaderboardLine,
+    Opening,
+    PlayerRating,
+    Profile,
+    RatingPoint,
+)
 from .rematches import Rematch
 from .service import GameService
 from .vacations import ALLOWANCE, VacationRefused
@@ -47,6 +56,7 @@ from .values import (
     PlayedMove,
     PlayerRef,
     Preferences,
+    RatingChange,
     Takeback,
     TakebackPolicy,
     TakebackRequest,
@@ -58,6 +68,7 @@ from .values import (
 __all__ = [
     "ALLOWANCE",
     "FORMATS",
+    "LEADERBOARD_SIZE",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
     "PRESETS",
@@ -80,6 +91,7 @@ __all__ = [
     "ImpasseRefused",
     "ImpasseReport",
     "ImpasseRule",
+    "LeaderboardLine",
     "MovePreview",
     "MoveRejected",
     "MoveText",
@@ -88,10 +100,16 @@ __all__ = [
     "NotYourTurn",
     "Note",
     "NoteRefused",
+    "Opening",
     "PlayedMove",
+    "PlayerRating",
     "PlayerRef",
     "PositionChanged",
     "Preferences",
+    "Profile",
+    "Rating",
+    "RatingChange",
+    "RatingPoint",
     "Rematch",
     "ServiceError",
     "Takeback",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.db import AwayRow, GameRow
@@ -189,7 +190,8 @@ class GameCache:
         self._entries.move_to_end(record.id)
         if old == record:
             return entry
-        return snapshot(record, entry.game, entry.last_move_text)
+        fresh = snapshot(record, entry.game, entry.last_move_text)
+        return replace(fresh, rating_changes=entry.rating_changes)  # the same ending
 
     @property
     def size(self) -> int:

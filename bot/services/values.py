@@ -20,6 +20,7 @@ from rules.impasse import CampCount, Declaration
 
 from .clocks import TimeControl
 from .errors import BadImpasseRule, BadTakebackPolicy
+from .glicko2 import Rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,21 @@ class Challenge:
     start_sfen: str | None = None  # a game from a set-up position
     takebacks: TakebackPolicy = TakebackPolicy.ALLOWED
     rematch_of: int | None = None  # the finished game this challenge offers to play again
+    rated: bool = False  # the game will count for ratings
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What a rated game did to one player's rating."""
+
+    user_id: int
+    before: Rating
+    after: Rating
+
+    @property
+    def delta(self) -> int:
+        """The change in whole points, as shown."""
+        return self.after.points - self.before.points
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +143,8 @@ class GameSnapshot:
     message_id: int | None = None
     finished_at: datetime | None = None
     takebacks: TakebackPolicy = TakebackPolicy.ALLOWED
+    #: A rated game that ended: how it changed each player's rating (sente first).
+    rating_changes: tuple[RatingChange, ...] = ()
 
     def away_until(self, color: Color) -> datetime | None:
         """When `color`'s vacation ends at the latest, if they are on one: their clock
@@ -159,6 +177,11 @@ class GameSnapshot:
     @property
     def turn(self) -> Color:
         return self.game.position.turn
+
+    @property
+    def rated(self) -> bool:
+        """The game counts for ratings (agreed at the challenge)."""
+        return self.row.rated
 
     @property
     def is_active(self) -> bool:

@@ -25,5 +25,6 @@ from .correspondence import *  # noqa: F403
 from .help import *  # noqa: F403
 from .games import *  # noqa: F403
 from .challenges import *  # noqa: F403
+from .ratings import *  # noqa: F403
 from .controls import *  # noqa: F403
 from .base import *  # noqa: F403

@@ -59,6 +59,9 @@ COMMANDS = {
     "note": "Write a private note on a game, at its current move.",
     "notes": "List or delete your private notes on a game.",
     "vacation": "Pause your clocks while you are away (14 days a year).",
+    "rating": "A member's rating in this server.",
+    "leaderboard": "The best ratings in this server.",
+    "profile": "A member's games, rating history and favourite openings.",
 }
 OPTIONS = {
     "opponent": "The member you want to play (leave it out: anyone here may accept)",
@@ -83,6 +86,9 @@ OPTIONS = {
     "note_text": "Your note; only you will see it (up to 1,000 characters)",
     "delete": "The number of a note to delete, or all (all your notes on this game)",
     "action": "Start or end your vacation, or see it (default: see it)",
+    "rated": "Count the game for ratings; handicap games never count (default: yes)",
+    "rated_member": "Whose (default: yours)",
+    "show_all": "Post it for everyone (default: only you see it)",
 }
 VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}
 COLOR_NAMES = {

@@ -34,6 +34,7 @@ from .base import (
 )
 from .challenges import challenge_heading, challenge_taken
 from .controls import rule_name
+from .ratings import rated_setting, rating_changes_text
 
 # ---------------------------------------------------------------- challenges and games
 
@@ -60,6 +61,7 @@ def challenge_text(lang: str, challenge: Challenge) -> str:
     settings.append(rule_name(lang, challenge.impasse_rule))
     if challenge.takebacks is TakebackPolicy.NEVER:
         settings.append(_("no takebacks"))
+    settings.append(rated_setting(lang, challenge.rated))
     lines = [
         challenge_heading(lang, challenge),
         _("Settings: {settings}.").format(settings=_(", ").join(settings)),
@@ -181,9 +183,12 @@ def result_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
 
 
 def outcome_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
-    """The ending as posted: the result, and where to get the record."""
+    """The ending as posted: the result, where to get the record, and what a rated game
+    did to the players' ratings."""
     _ = translator(lang)
-    return result_text(lang, outcome, game) + " " + _("Get the record with `/export`.")
+    ending = result_text(lang, outcome, game) + " " + _("Get the record with `/export`.")
+    ratings = rating_changes_text(lang, game)
+    return f"{ending}\n{ratings}" if ratings else ending
 
 
 def idle_abort_text(lang: str, game: GameSnapshot) -> str:
