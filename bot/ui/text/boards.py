@@ -94,16 +94,20 @@ def pieces_text(lang: str, position: Position, color: Color) -> str:
     for square, piece in position.pieces():
         if piece.color is color:
             by_role[piece.role].append(square)
-    english = lang == SOURCE_LANGUAGE
+    _ = translator(lang)
     groups = []
     for role in _ROLE_ORDER:
         squares = sorted(by_role.get(role, ()), key=lambda s: (s.file, s.rank))
         if squares:
-            where = (", " if english else "・").join(square_text(lang, s) for s in squares)
-            groups.append(
-                f"{_piece_words(lang, role, len(squares))}{' ' if english else ''}{where}"
-            )
-    return ("; " if english else "、").join(groups)
+            # The list's punctuation is the catalog's too: Japanese writes 金４九・６九、銀…
+            where = square_text(lang, squares[0])
+            for square in squares[1:]:
+                where = _("{squares}, {square}").format(
+                    squares=where, square=square_text(lang, square)
+                )
+            words = _piece_words(lang, role, len(squares))
+            groups.append(_("{pieces} {squares}").format(pieces=words, squares=where))
+    return _("; ").join(groups)
 
 
 def hand_text(lang: str, position: Position, color: Color) -> str:
