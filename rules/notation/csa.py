@@ -23,6 +23,7 @@ from datetime import datetime
 from ..game import Game
 from ..moves import Move
 from ..position import Position
+from ..sfen import StartWarning
 from ..types import HAND_ROLES, Color, Role
 from .common import CSA_CODES, CSA_ROLES
 from .parse import parse_move
@@ -226,7 +227,8 @@ class _Setup:
         for role, count in totals.items():
             self.hands[color][role] += max(count, 0)
 
-    def position(self, turn: Color) -> Position:
+    def position(self, turn: Color) -> tuple[Position, tuple[StartWarning, ...]]:
+        """The start the P lines built, with what is irregular about it."""
         ranks = []
         for row in range(9):
             out, empty = "", 0
@@ -244,7 +246,7 @@ class _Setup:
                 letter = role.sfen if color == Color.SENTE else role.sfen.lower()
                 hand += (str(count) if count > 1 else "") + letter if count else ""
         side = "b" if turn == Color.SENTE else "w"
-        return Position.from_sfen(f"{'/'.join(ranks)} {side} {hand or '-'} 1")
+        return Position.from_sfen_with_warnings(f"{'/'.join(ranks)} {side} {hand or '-'} 1")
 
 
 def read_csa(data: bytes | str) -> Record:
@@ -274,7 +276,10 @@ def read_csa(data: bytes | str) -> Record:
                 continue
             try:
                 if game is None and item in ("+", "-"):
-                    game = Game(setup.position(Color.SENTE if item == "+" else Color.GOTE))
+                    start, record.warnings = setup.position(
+                        Color.SENTE if item == "+" else Color.GOTE
+                    )
+                    game = Game(start)
                 elif game is None:
                     _header(setup, record, item)
                 elif item[0] in "+-":

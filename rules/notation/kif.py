@@ -16,6 +16,7 @@ from ..game import Game
 from ..handicaps import Handicap
 from ..moves import Move
 from ..position import Position
+from ..sfen import StartWarning
 from ..types import Color, Role
 from . import bod
 from .common import TURN_MARKS, AmbiguousMoveError
@@ -215,6 +216,7 @@ class _Reader:
         self.end: str | None = None
         self.ending: str | None = None
         self.summary: str | None = None
+        self.warnings: tuple[StartWarning, ...] = ()
 
     def header(self, number: int, line: str) -> bool:
         """Take a header or diagram line; False when the line is neither."""
@@ -253,7 +255,7 @@ class _Reader:
                 raise RecordError("a board diagram has nine rows.", self.diagram_line)
             sfen = bod.diagram_sfen(self.rows, self.hands, self.turn)
             try:
-                position = Position.from_sfen(sfen)
+                position, self.warnings = Position.from_sfen_with_warnings(sfen)
             except SfenError as error:
                 message = f"the board diagram is not a legal position ({error})"
                 raise RecordError(message, self.diagram_line) from None
@@ -308,6 +310,7 @@ class _Reader:
             started=self.headers.get("開始日時"),
             headers=self.headers,
             end=self.end or self.summary,
+            warnings=self.warnings,
         )
 
 

@@ -1,8 +1,9 @@
 """Whole games as records: the container, the shared helpers, SFEN/USI and the lishogi link.
 
 A `Record` is a `rules.game.Game` plus what the file said about it (players, start
-date, other headers, the end word as written). Readers return a `Record`; writers
-take a `Game` or a `Record`. Every reading problem is a `RecordError` naming the line.
+date, other headers, the end word as written, what was irregular about its start).
+Readers return a `Record`; writers take a `Game` or a `Record`. Every reading problem
+is a `RecordError` naming the line.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..errors import tidy
 from ..game import Game, Outcome, Termination
 from ..moves import Move
 from ..position import Position
+from ..sfen import StartWarning
 from ..types import Color
 
 
@@ -35,6 +37,10 @@ class RecordError(ValueError):
 class Record:
     """A game with what its file said about it. `game.outcome` holds the result.
 
+    `warnings` says what is irregular about the start position the record gives (nifu,
+    a piece that could never move, no king at all): its moves are read all the same, as
+    other shogi software reads them, but a game on Discord cannot start from there.
+
     >>> record = Record(Game(moves=["7g7f"]), sente="Ann", gote="Bo", started="2024/01/02")
     >>> record.game.position.turn, record.sente
     (<Color.GOTE: 1>, 'Ann')
@@ -46,6 +52,7 @@ class Record:
     started: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     end: str | None = None
+    warnings: tuple[StartWarning, ...] = ()
 
 
 def as_record(
@@ -65,6 +72,7 @@ def as_record(
         started if started is not None else record.started,
         dict(record.headers),
         record.end,
+        record.warnings,
     )
 
 
@@ -208,7 +216,7 @@ def summary_winner(line: str) -> Color | None:
 
 def read_summary(line: str) -> str | None:
     """The ending key a `まで…` line states (KI2 has no other end mark)."""
-    rest = line.partition("手で")[2]
+    rest = line.partition("手で")[2] or line.partition("手")[2]  # まで49手詰: a problem's end
     for word, key in (
         ("中断", ABORT), ("千日手", REPETITION), ("持将棋", IMPASSE), ("詰", MATE),
         ("時間切れ", TIME), ("切れ負け", TIME), ("入玉", DECLARE), ("宣言", DECLARE),
@@ -264,11 +272,12 @@ def read_usi(data: bytes | str) -> Record:
         words = words[1:]
     head, _, tail = " ".join(words).partition("moves")
     head_words = head.split()
+    warnings: tuple[StartWarning, ...] = ()
     try:
         if not head_words or head_words == ["startpos"]:
             start = Position.initial()
         else:
-            start = Position.from_sfen(
+            start, warnings = Position.from_sfen_with_warnings(
                 " ".join(head_words[1:] if head_words[0] == "sfen" else head_words)
             )
     except ValueError as error:
@@ -284,7 +293,7 @@ def read_usi(data: bytes | str) -> Record:
             raise RecordError(
                 f"move {index} ({text}) could not be played: {error}", number
             ) from None
-    return Record(game)
+    return Record(game, warnings=warnings)
 
 
 LINK_MOVES = 300
