@@ -23,6 +23,7 @@ from .common import TURN_MARKS, AmbiguousMoveError
 from .parse import parse_move
 from .records import (
     ABORT,
+    COUNT_MARK,
     DECLARE,
     FOUL_LOSS,
     FOUL_WIN,
@@ -36,6 +37,7 @@ from .records import (
     RecordError,
     apply_ending,
     as_record,
+    count_comment,
     decode,
     ending_of,
     place_comments,
@@ -143,6 +145,7 @@ def write_kif(
     key = ending_of(game)
     if key is not None:
         lines.append(f"{len(game.moves) + 1:>4} {WRITTEN_END[key]}")
+        lines += [text for text in [count_comment(game, _uneven(game))] if text]
         lines.append(summary(game, _uneven(game)) or "")
     return "\n".join(lines) + "\n"
 
@@ -193,6 +196,7 @@ def write_ki2(
         lines.append(" ".join(row))
     closing = summary(game, _uneven(game))
     if closing:
+        lines += [text for text in [count_comment(game, _uneven(game))] if text]
         lines.append(closing)
     return "\n".join(lines) + "\n"
 
@@ -217,6 +221,7 @@ class _Reader:
         self.ending: str | None = None
         self.summary: str | None = None
         self.warnings: tuple[StartWarning, ...] = ()
+        self.counted = False  # the record marks its end as a 24-point count
 
     def header(self, number: int, line: str) -> bool:
         """Take a header or diagram line; False when the line is neither."""
@@ -300,6 +305,8 @@ class _Reader:
         key = self.ending
         if key is None and self.end is None and self.summary is not None:
             key = read_summary(self.summary)
+        if self.counted and key == RESIGN:  # a KI2 count: only the comment says so
+            key = IMPASSE
         if key is not None:
             winner = summary_winner(self.summary) if self.summary else None
             apply_ending(game, key, winner)
@@ -323,6 +330,10 @@ def _lines(data: bytes | str) -> Iterator[tuple[int, str]]:
         if line.startswith("変化"):
             return
         yield number, line
+
+
+def _counted(data: bytes | str) -> bool:
+    return any(line.startswith(COUNT_MARK) for line in decode(data).splitlines())
 
 
 def read_kif(data: bytes | str) -> Record:
@@ -362,6 +373,7 @@ def read_ki2(data: bytes | str) -> Record:
     ['7g7f', '3c3d', '8h2b+', '3a2b']
     """
     reader = _Reader()
+    reader.counted = _counted(data)
     for number, line in _lines(data):
         if line.startswith("まで"):
             reader.summary = line
