@@ -327,3 +327,38 @@ def test_record_container() -> None:
     assert record.headers["棋戦"] == "第18期竜王戦第4局"
     assert record.end == "投了"
     assert "棋戦：第18期竜王戦第4局" in write_kif(record)
+
+
+@pytest.mark.parametrize("stem", sorted(PROBLEMS))
+@pytest.mark.parametrize("name", ["kif", "ki2", "csa", "usi"])
+def test_problem_records_write_back_with_their_start(stem: str, name: str) -> None:
+    """The two records the strict reader refused: written in every format with their
+    start (KIF/KI2 board diagram, CSA P1..P9, USI sfen) and read back the same, warnings
+    included."""
+    path = next(p for p in FILES if p.stem == stem)
+    record = read_record(path.read_bytes())
+    text = write_record(record, name)
+    again = read_record(text)
+    assert same_game(again.game, record.game), text
+    assert again.warnings == record.warnings
+    if name in ("kif", "ki2"):
+        assert "+---------------------------+" in text and "手合割" not in text
+    if name == "csa":
+        assert "\nP1" in text and "\nP9" in text and "PI" not in text
+        theirs = cshogi.CSA.Parser.parse_str(text)[0]
+        their_start = Position.from_sfen_with_warnings(theirs.sfen)[0]  # hands in our order
+        assert their_start.key() == record.game.start.key()
+        assert [cshogi.move_to_usi(m) for m in theirs.moves] == [
+            m.usi() for m in record.game.moves
+        ]
+    if name == "usi":
+        assert text.startswith(f"position sfen {record.game.start.sfen()} moves ")
+
+
+def test_problem_records_carry_their_warnings() -> None:
+    nine = read_record((RECORDS / "kfjs_9fu.kifu").read_bytes())
+    assert [w.code for w in nine.warnings] == ["nifu", "dead_piece"]
+    tsume = read_record((RECORDS / "kfjs_kobayashi_kinsho196702.ki2u").read_bytes())
+    assert tsume.warnings == ()
+    assert not tsume.game.start.has_king(Color.SENTE)
+    assert tsume.end == "まで49手詰"
