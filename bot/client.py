@@ -43,7 +43,9 @@ EXTENSIONS = (
     "bot.cogs.settings",
     "bot.cogs.preferences",
     "bot.cogs.notes",
+    "bot.cogs.ratings",
     "bot.cogs.vacations",
+    "bot.cogs.replay",
 )
 WARM_UP_GAMES = 200
 

@@ -1,4 +1,4 @@
-"""Regenerate the sample board images in `docs/`: `python scripts/make_samples.py`.
+"""Regenerate the sample images in `docs/`: `python scripts/make_samples.py`.
 
 The midgame and the final position come from a professional game (Joryu
 Oza-sen 2017, Kato Momoko vs Satomi Kana; the record is
@@ -8,13 +8,16 @@ written out below as USI so that this script needs nothing else.
 
 from __future__ import annotations
 
+import random
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from render import describe, render_board  # noqa: E402
+from bot.services.glicko2 import DEFAULT, Rating, rate_game  # noqa: E402
+from render import Ending, describe, render_board, render_gif, render_rating_chart  # noqa: E402
 from rules import Color, Move, Position  # noqa: E402
 
 MOVES = """
@@ -28,6 +31,8 @@ P*6e B*4h 6e6d 4h6f+ G*7c
 """
 GAME = MOVES.split()
 SENTE, GOTE = "Kato Momoko", "Satomi Kana"
+#: A short game that ends in mate: sente takes the bishop, drops it back and mates.
+MATE = ["7g7f", "3c3d", "8h2b+", "4a5b", "B*4b", "5a4a", "2b3a"]
 
 
 def replay(count: int) -> tuple[Position, Position, Move]:
@@ -99,7 +104,60 @@ def main() -> int:
             caption=note,
         )
         write(f"board-names-{tag}.png", png, alt)
+    endings()
+    ratings = rating_history()
+    alt = f"Rating after each of {len(ratings) - 1} rated games, now {round(ratings[-1])}"
+    write("rating-chart.png", render_rating_chart(ratings, title="Hanako: rating"), alt)
+    title = "はなこ🌸　レーティング推移"
+    write("rating-chart-japanese.png", render_rating_chart(ratings, title=title), alt)
     return 0
+
+
+def endings() -> None:
+    """The final board after mate and after a resignation, and a short game as a GIF."""
+    final, before, move = replay(len(GAME))
+    result = f"まで{len(GAME)}手で先手の勝ち（投了）"
+    ending = Ending(result, winner=Color.SENTE, resigned=Color.GOTE)
+    png = render_board(final, last_move=move, sente_name=SENTE, gote_name=GOTE, ending=ending)
+    write("board-resigned.png", png, describe(final, move, previous=before))
+
+    position = Position.initial()
+    moves = [Move.from_usi(usi) for usi in MATE]
+    for mate in moves:
+        position.push(mate)
+    mated = Ending(f"Move {len(MATE)} · sente wins by checkmate", winner=Color.SENTE, mate=True)
+    png = render_board(
+        position, last_move=moves[-1], sente_name="alice", gote_name="bob", ending=mated
+    )
+    write("board-mate.png", png, describe(position, moves[-1]))
+    sides = ("sente", "gote")
+    captions = [f"Move {ply} · {sides[ply % 2]} to move" for ply in range(len(MATE))]
+    gif = render_gif(
+        Position.initial(),
+        moves,
+        sente_name="alice",
+        gote_name="bob",
+        captions=captions,
+        ending=mated,
+    )
+    write("game-mate.gif", gif, f"the game above, {len(MATE) + 1} frames")
+
+
+def rating_history(games: int = 40, strength: float = 1750.0) -> list[float]:
+    """A new member's ratings through `games` rated games against members of a club with
+    settled ratings, each won with the chance a `strength` player has (a fixed seed, so
+    the sample is the same every time): the Glicko-2 of the bot, as it moves a rating."""
+    rng = random.Random(15)
+    player = DEFAULT
+    ratings = [player.rating]
+    for _ in range(games):
+        opponent = Rating(rng.uniform(1350, 2050), rng.uniform(60, 120), 0.06)
+        expected = 1 / (1 + 10 ** ((opponent.rating - strength) / 400))
+        score = 1.0 if rng.random() < expected else 0.0
+        idle = timedelta(days=rng.uniform(2, 20))  # correspondence: days between games
+        player, _ = rate_game(player, opponent, score, first_idle=idle)
+        ratings.append(player.rating)
+    return ratings
 
 
 if __name__ == "__main__":

@@ -237,6 +237,7 @@ class ChallengeFeature(Feature):
         handicap=text.OPTIONS["handicap"],
         impasse=text.OPTIONS["impasse"],
         takebacks=text.OPTIONS["takebacks"],
+        rated=text.OPTIONS["rated"],
     )
     @app_commands.choices(
         color=[Choice(name=name, value=value) for value, name in text.COLOR_NAMES.items()],
@@ -254,6 +255,7 @@ class ChallengeFeature(Feature):
         handicap: str = "even",
         impasse: str = "27",
         takebacks: str = "allowed",
+        rated: bool = True,
     ) -> None:
         """Post the challenge, pinging only the member challenged (nobody, for an open one)."""
         challenge = await self.bot.service.challenges.offer(
@@ -268,6 +270,7 @@ class ChallengeFeature(Feature):
             handicap=handicap,
             impasse_rule=impasse,
             takebacks=takebacks,
+            rated=rated,
         )
         lang = await self.bot.post_language(challenge.guild_id)
         await interaction.response.send_message(

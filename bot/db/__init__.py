@@ -12,6 +12,7 @@ from .migrations import LATEST_VERSION
 from .notes import NoteRow
 from .preferences import PreferencesRow
 from .publications import PublicationRow
+from .ratings import GameCounts, RankedRow, RatingEntry, RatingRow
 from .rows import (
     AwayRow,
     BulkGame,
@@ -40,6 +41,7 @@ __all__ = [
     "DeadlineRow",
     "ForecastRow",
     "GameAdvance",
+    "GameCounts",
     "GameRewind",
     "GameRow",
     "MoveRow",
@@ -50,6 +52,9 @@ __all__ = [
     "PlayerRow",
     "PreferencesRow",
     "PublicationRow",
+    "RankedRow",
+    "RatingEntry",
+    "RatingRow",
     "SchemaTooNewError",
     "Session",
     "TakebackRow",

@@ -39,7 +39,7 @@ _CHALLENGE_COLUMNS = """
     c.id, c.guild_id, c.channel_id,
     c.challenger_id, a.name, a.is_bot, c.opponent_id, b.name, b.is_bot,
     c.color, c.bank_us, c.period_us, c.handicap, c.impasse_rule, c.start_sfen, c.status,
-    c.created_at, c.expires_at, c.message_id, c.game_id, c.takebacks, c.rematch_of
+    c.created_at, c.expires_at, c.message_id, c.game_id, c.takebacks, c.rematch_of, c.rated
 FROM challenges c
 JOIN players a ON a.user_id = c.challenger_id
 LEFT JOIN players b ON b.user_id = c.opponent_id
@@ -66,6 +66,7 @@ def _challenge(row: Row) -> ChallengeRow:
         game_id=row[19],
         takebacks=row[20],
         rematch_of=row[21],
+        rated=bool(row[22]),
     )
 
 
@@ -77,8 +78,8 @@ class ChallengeRepository(Repository):
             row = await self._one(
                 "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
                 " bank_us, period_us, handicap, impasse_rule, start_sfen, status, created_at,"
-                " expires_at, takebacks, rematch_of)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?) RETURNING id",
+                " expires_at, takebacks, rematch_of, rated)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?) RETURNING id",
                 (
                     new.guild_id,
                     new.channel_id,
@@ -94,6 +95,7 @@ class ChallengeRepository(Repository):
                     to_us(new.expires_at),
                     new.takebacks,
                     new.rematch_of,
+                    int(new.rated),
                 ),
             )
         except sqlite3.IntegrityError as error:

@@ -37,6 +37,7 @@ from .migrations import current_version, migrate
 from .notes import NoteRepository
 from .preferences import PreferenceRepository
 from .publications import PublicationRepository
+from .ratings import ProfileRepository, RatingRepository
 from .rows import to_us
 from .servers import ServerRepository
 from .takebacks import TakebackRepository
@@ -60,6 +61,8 @@ class Session:
         self.preferences = PreferenceRepository(statements)
         self.notes = NoteRepository(statements)
         self.vacations = VacationRepository(statements)
+        self.ratings = RatingRepository(statements)
+        self.profiles = ProfileRepository(statements)
 
         self.takebacks = TakebackRepository(statements)
         self.forecasts = ForecastRepository(statements)

@@ -35,7 +35,7 @@ _GAME_COLUMNS = """
     g.status, g.termination, g.winner, g.ply, g.sfen, g.sente_bank_us, g.gote_bank_us,
     g.turn_started_at, g.count_proposed_by, g.started_at, g.finished_at,
     d.player_id, d.due_at, d.remind_at, d.reminded_at, g.takebacks,
-    vs.started_at, vs.ends_by, vo.started_at, vo.ends_by
+    vs.started_at, vs.ends_by, vo.started_at, vo.ends_by, g.rated
 FROM games g
 JOIN players s ON s.user_id = g.sente_id
 JOIN players o ON o.user_id = g.gote_id
@@ -89,14 +89,15 @@ def _game(row: Row) -> GameRow:
         takebacks=row[31],
         sente_away=_away(row[32], row[33]),
         gote_away=_away(row[34], row[35]),
+        rated=bool(row[36]),
     )
 
 
 _INSERT_GAME = (
     "INSERT INTO games (guild_id, channel_id, sente_id, gote_id, handicap, start_sfen,"
     " bank_us, period_us, impasse_rule, status, termination, winner, ply, sfen,"
-    " sente_bank_us, gote_bank_us, turn_started_at, started_at, finished_at, takebacks)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+    " sente_bank_us, gote_bank_us, turn_started_at, started_at, finished_at, takebacks, rated)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 
 
@@ -132,6 +133,7 @@ def _insert_params(
         to_us(new.started_at),
         None if termination is None else turn_started,
         new.takebacks,
+        int(new.rated),
     )
 
 
@@ -165,6 +167,27 @@ class GameRepository(Repository):
             params,
         )
         return [_game(row) for row in rows]
+
+    async def finished_for(
+        self, user_id: int, guild_id: int, *, limit: int, offset: int = 0
+    ) -> list[GameRow]:
+        """A player's finished games in one guild, the most recently finished first."""
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} WHERE g.status = 'finished'"
+            " AND (g.sente_id = ? OR g.gote_id = ?) AND g.guild_id = ?"
+            " ORDER BY g.finished_at DESC, g.id DESC LIMIT ? OFFSET ?",
+            (user_id, user_id, guild_id, limit, offset),
+        )
+        return [_game(row) for row in rows]
+
+    async def count_for(self, user_id: int, guild_id: int, status: str) -> int:
+        """How many games with `status` a player has in one guild."""
+        row = await self._one(
+            "SELECT COUNT(*) FROM games WHERE status = ? AND guild_id = ?"
+            " AND (sente_id = ? OR gote_id = ?)",
+            (status, guild_id, user_id, user_id),
+        )
+        return 0 if row is None else int(row[0])
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> bool:
         sql = "UPDATE games SET thread_id = ? WHERE id = ?"

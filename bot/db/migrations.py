@@ -284,6 +284,48 @@ _V10 = (
     " WHERE status IN ('open', 'accepted')",
 )
 
+# Ratings, per server. A challenge and its game say whether the game is rated (the
+# challenger's choice, kept on the game when it is accepted; handicap games, set-up
+# positions and bots never are). Challenges and games from before ratings existed were
+# offered without that choice: they stay unrated. `ratings` holds each member's current
+# rating in a server; `rating_history` keeps one row per rated game and player, in the
+# order the games were rated (`id`), with the score and the rating before and after, so
+# `ratings` can be rebuilt from it alone. The unique (game, player) pair means a game can
+# never be rated twice, whatever races.
+_V11 = (
+    "ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1))",
+    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0 CHECK (rated IN (0, 1))",
+    """CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL CHECK (deviation > 0),
+        volatility REAL NOT NULL CHECK (volatility > 0),
+        games INTEGER NOT NULL CHECK (games >= 0),
+        rated_at INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX ratings_by_rating ON ratings (guild_id, rating)",
+    """CREATE TABLE rating_history (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        opponent_id INTEGER NOT NULL,
+        score REAL NOT NULL CHECK (score IN (0, 0.5, 1)),
+        rated_at INTEGER NOT NULL,
+        rating_before REAL NOT NULL,
+        deviation_before REAL NOT NULL,
+        volatility_before REAL NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        UNIQUE (game_id, user_id),
+        CHECK (user_id <> opponent_id)
+    )""",
+    "CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, id)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -300,6 +342,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         _V10,
         check="PRAGMA foreign_key_check(challenges)",
     ),
+    Migration(11, "ratings: rated challenges and games, ratings per server, their history", _V11),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

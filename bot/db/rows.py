@@ -57,6 +57,7 @@ class NewChallenge:
     expires_at: datetime
     takebacks: str = "allowed"  # may a player ask to take a move back: "allowed" or "never"
     rematch_of: int | None = None  # the finished game this challenge offers to play again
+    rated: bool = False  # does the game count for ratings (see `ratings`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +80,7 @@ class ChallengeRow:
     game_id: int | None
     takebacks: str = "allowed"
     rematch_of: int | None = None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +107,7 @@ class NewGame:
     impasse_rule: str
     started_at: datetime
     takebacks: str = "allowed"
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +161,7 @@ class GameRow:
     # The players' vacations under way, read with the row: their clocks stand still.
     sente_away: AwayRow | None = None
     gote_away: AwayRow | None = None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,16 @@ from .errors import (
     TakebackRefused,
 )
 from .exports import FORMATS
+from .glicko2 import Rating
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
+from .ratings import (
+    LEADERBOARD_SIZE,
+    LeaderboardLine,
+    Opening,
+    PlayerRating,
+    Profile,
+    RatingPoint,
+)
 from .rematches import Rematch
 from .service import GameService
 from .vacations import ALLOWANCE, VacationRefused
@@ -37,16 +46,21 @@ from .values import (
     Forecast,
     ForecastLine,
     GameEvents,
+    GameList,
     GameSnapshot,
     GameSummary,
     ImpasseReport,
     ImpasseRule,
+    ListedStatus,
     MovePreview,
     MoveText,
     Note,
     PlayedMove,
     PlayerRef,
     Preferences,
+    RatingChange,
+    ReplayStep,
+    Result,
     Takeback,
     TakebackPolicy,
     TakebackRequest,
@@ -58,6 +72,7 @@ from .values import (
 __all__ = [
     "ALLOWANCE",
     "FORMATS",
+    "LEADERBOARD_SIZE",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
     "PRESETS",
@@ -73,6 +88,7 @@ __all__ = [
     "ForecastLine",
     "ForecastRefused",
     "GameEvents",
+    "GameList",
     "GameOver",
     "GameService",
     "GameSnapshot",
@@ -80,6 +96,8 @@ __all__ = [
     "ImpasseRefused",
     "ImpasseReport",
     "ImpasseRule",
+    "LeaderboardLine",
+    "ListedStatus",
     "MovePreview",
     "MoveRejected",
     "MoveText",
@@ -88,11 +106,19 @@ __all__ = [
     "NotYourTurn",
     "Note",
     "NoteRefused",
+    "Opening",
     "PlayedMove",
+    "PlayerRating",
     "PlayerRef",
     "PositionChanged",
     "Preferences",
+    "Profile",
+    "Rating",
+    "RatingChange",
+    "RatingPoint",
     "Rematch",
+    "ReplayStep",
+    "Result",
     "ServiceError",
     "Takeback",
     "TakebackPolicy",

@@ -16,6 +16,7 @@ from rules.errors import quote
 
 from .clocks import TimeControl, due_at, reminder_at
 from .errors import NotAPlayer, NotFound, ServiceError
+from .rated import may_be_rated
 from .store import GameStore
 from .values import Challenge, GameSnapshot, ImpasseRule, PlayerRef, TakebackPolicy
 
@@ -65,6 +66,7 @@ def _challenge(record: ChallengeRow) -> Challenge:
         start_sfen=record.start_sfen,
         takebacks=TakebackPolicy(record.takebacks),
         rematch_of=record.rematch_of,
+        rated=record.rated,
     )
 
 
@@ -108,12 +110,15 @@ class Challenges:
         start_sfen: str | None = None,
         takebacks: TakebackPolicy | str = TakebackPolicy.ALLOWED,
         rematch_of: int | None = None,
+        rated: bool = True,
     ) -> Challenge:
         """Offer a game to `opponent`, or to anyone if None. `color` is the challenger's
         side (in a handicap game gote gives the handicap); `start_sfen` starts from a set-up
         position instead of the usual one; `takebacks` says whether a player may ask to take
         a move back in the game; `rematch_of` is the finished game this offers to play again
-        (see `Rematches`; a game's second open rematch is a `bot.db.Conflict`).
+        (see `Rematches`; a game's second open rematch is a `bot.db.Conflict`); `rated`,
+        whether it counts for ratings (a handicap game or a set-up position never does,
+        whatever was asked: the challenge then says it is unrated).
 
         Example: `await challenges.offer(guild_id=1, channel_id=2, challenger=alice,
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
@@ -150,6 +155,12 @@ class Challenges:
             expires_at=now + CHALLENGE_LIFETIME,
             takebacks=policy.value,
             rematch_of=rematch_of,
+            rated=rated
+            and may_be_rated(
+                chosen,
+                start_sfen,
+                bots=challenger.is_bot or (opponent is not None and opponent.is_bot),
+            ),
         )
 
         async def store(tx: Session) -> ChallengeRow | None:
@@ -260,6 +271,7 @@ class Challenges:
             impasse_rule=record.impasse_rule,
             started_at=now,
             takebacks=record.takebacks,
+            rated=record.rated,
         )
         first = Color.SENTE if start.split()[1] == "b" else Color.GOTE
         due = due_at(now, record.bank, record.period)

@@ -32,8 +32,9 @@ from .loading import (
     snapshot,
     thinking_time,
 )
+from .rated import rate_ending
 from .store import FIRST_MOVES, MOVED_ON, GameStore
-from .values import GameSnapshot, MovePreview, MoveText, PlayedMove, PlayerRef
+from .values import GameSnapshot, MovePreview, MoveText, PlayedMove, PlayerRef, RatingChange
 
 log = logging.getLogger(__name__)
 
@@ -287,7 +288,7 @@ class Moves:
         if due is not None:
             deadline = DeadlineRow(row.id, following.user_id, due, reminder_at(now, due))
 
-        async def store(tx: Session) -> _Reply | None:
+        async def store(tx: Session) -> tuple[_Reply | None, tuple[RatingChange, ...]]:
             fresh = await tx.games.get(row.id)
             if (
                 fresh is not None
@@ -337,13 +338,17 @@ class Moves:
                 await tx.deadlines.clear(row.id)
             if outcome is not None or (reply is not None and reply.outcome is not None):
                 await tx.forecasts.clear(row.id)  # nothing more is played in an ended game
+            ending = outcome if reply is None else reply.outcome
+            changes: tuple[RatingChange, ...] = ()
+            if ending is not None:  # rated with the move that ended the game, so exactly once
+                changes = await rate_ending(tx, row, ending, now)
             if renamed is not None:
                 await tx.players.upsert(renamed, now)
-            return reply
+            return reply, changes
 
         try:
             # One round trip to the database for all of it, the forecast reply included.
-            reply = await self._store.db.run(store)
+            reply, changes = await self._store.db.run(store)
         except (Conflict, PositionChanged):
             # Another coroutine or process stored a move (or ended the game) first.
             self._store.forget(row.id)
@@ -368,6 +373,8 @@ class Moves:
             deadline=deadline,
         )
         after = snapshot(stored, game, text_out)
+        if reply is None:
+            after = replace(after, rating_changes=changes)
         played = PlayedMove(
             game=after,
             move=text_out,
@@ -378,7 +385,9 @@ class Moves:
             deadline=due,
         )
         if reply is not None:
-            played = replace(played, forecast=self._replied(stored, reply, color))
+            answered = self._replied(stored, reply, color)
+            answered = replace(answered, game=replace(answered.game, rating_changes=changes))
+            played = replace(played, forecast=answered)
             due = reply.due
         self._store.remember(played.latest)
         if due is not None:

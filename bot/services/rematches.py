@@ -109,6 +109,7 @@ class Rematches:
             impasse_rule=game.impasse_rule,
             start_sfen=None if start == handicap.sfen else start,
             takebacks=game.takebacks,
+            rated=game.rated,
             rematch_of=game.id,
         )
         log.info("game %s: rematch offered by %s (challenge %s)", game.id, user_id, offered.id)

@@ -22,6 +22,7 @@ from .impasse import Impasse
 from .moves import Moves
 from .notes import Notes
 from .preferences import PlayerPreferences
+from .ratings import Ratings
 from .rematches import Rematches
 from .servers import Servers
 from .store import GameStore, utc_now
@@ -66,6 +67,7 @@ class GameService:
         self.deadlines = Deadlines(self.store, self.challenges, self.vacations)
         self.servers = Servers(self.store)
         self.preferences = PlayerPreferences(self.store)
+        self.ratings = Ratings(self.store)
 
     def report_to(self, events: GameEvents | None) -> None:
         """Send the service's events (time-outs, reminders, expiries) to `events`."""

@@ -17,7 +17,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.db import Database, GameRow, Session
+from bot.db import Database, GameRow, RatingEntry, Session
 from rules import Color, Outcome, Sentence, Termination
 
 from .errors import GameOver, NotAPlayer, NotFound, NotYourTurn, PositionChanged, ServiceError
@@ -34,7 +34,8 @@ from .loading import (
     turn_of,
     with_outcome,
 )
-from .values import Challenge, GameEvents, GameSnapshot, VacationChange
+from .rated import change_of, rate_ending
+from .values import Challenge, GameEvents, GameSnapshot, RatingChange, VacationChange
 
 log = logging.getLogger(__name__)
 
@@ -164,17 +165,21 @@ class GameStore:
         if cached is not None:
             return cached
 
-        async def read(tx: Session) -> tuple[GameRow | None, list[str]]:
-            return await tx.games.get(game_id), await tx.moves.usi_list(game_id)
+        async def read(tx: Session) -> tuple[GameRow | None, list[str], list[RatingEntry]]:
+            ratings = await tx.ratings.of_game(game_id)  # none while the game goes on
+            return await tx.games.get(game_id), await tx.moves.usi_list(game_id), ratings
 
-        row, moves = await self.db.run(read, write=False)  # the row and moves of one snapshot
+        # The row, moves and rating changes of one snapshot.
+        row, moves, ratings = await self.db.run(read, write=False)
         if row is None:
             raise no_such_game(game_id)
-        return await self._rebuild(row, moves)
+        return await self._rebuild(row, moves, tuple(change_of(entry) for entry in ratings))
 
-    async def _rebuild(self, row: GameRow, moves: Sequence[str]) -> GameSnapshot:
+    async def _rebuild(
+        self, row: GameRow, moves: Sequence[str], changes: tuple[RatingChange, ...] = ()
+    ) -> GameSnapshot:
         try:
-            loaded = replay(row, moves)
+            loaded = replace(replay(row, moves), rating_changes=changes)
         except ReplayError:
             log.exception("game %s does not replay", row.id)
             raise ServiceError(
@@ -193,7 +198,9 @@ class GameStore:
             async with self.db.transaction() as tx:
                 await tx.games.repair_position(row.id, row.ply, len(moves), sfen)
             repaired = replace(row, ply=len(moves), sfen=sfen)
-            loaded = snapshot(repaired, loaded.game, loaded.last_move_text)
+            loaded = replace(
+                snapshot(repaired, loaded.game, loaded.last_move_text), rating_changes=changes
+            )
         outcome = loaded.game.outcome
         if loaded.is_active and outcome is not None:
             # The moves ended the game but the row says it goes on: the moves are the truth.
@@ -288,7 +295,7 @@ class GameStore:
         (the conditional update is what makes the end happen exactly once)."""
         row = game.row
 
-        async def store(tx: Session) -> bool:
+        async def store(tx: Session) -> tuple[bool, tuple[RatingChange, ...]]:
             done = await tx.games.finish(
                 row.id,
                 termination=outcome.termination.value,
@@ -300,9 +307,11 @@ class GameStore:
                 await tx.deadlines.clear(row.id)
                 await tx.takebacks.lapse(row.id, at)  # nothing is taken back in an ended game
                 await tx.forecasts.clear(row.id)  # nor played by forecast
-            return done
+                # Rated with the ending, in its transaction: so exactly once.
+                return True, await rate_ending(tx, row, outcome, at)
+            return False, ()
 
-        done = await self.db.run(store)
+        done, changes = await self.db.run(store)
         if not done:
             self._games.drop(row.id)
             return None
@@ -315,7 +324,7 @@ class GameStore:
             count_proposed_by=None,
             deadline=None,
         )
-        ended = with_outcome(game, finished, outcome)
+        ended = replace(with_outcome(game, finished, outcome), rating_changes=changes)
         self._games.put(ended)
         return ended
 

@@ -20,6 +20,7 @@ from rules.impasse import CampCount, Declaration
 
 from .clocks import TimeControl
 from .errors import BadImpasseRule, BadTakebackPolicy
+from .glicko2 import Rating
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,21 @@ class Challenge:
     start_sfen: str | None = None  # a game from a set-up position
     takebacks: TakebackPolicy = TakebackPolicy.ALLOWED
     rematch_of: int | None = None  # the finished game this challenge offers to play again
+    rated: bool = False  # the game will count for ratings
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What a rated game did to one player's rating."""
+
+    user_id: int
+    before: Rating
+    after: Rating
+
+    @property
+    def delta(self) -> int:
+        """The change in whole points, as shown."""
+        return self.after.points - self.before.points
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +143,8 @@ class GameSnapshot:
     message_id: int | None = None
     finished_at: datetime | None = None
     takebacks: TakebackPolicy = TakebackPolicy.ALLOWED
+    #: A rated game that ended: how it changed each player's rating (sente first).
+    rating_changes: tuple[RatingChange, ...] = ()
 
     def away_until(self, color: Color) -> datetime | None:
         """When `color`'s vacation ends at the latest, if they are on one: their clock
@@ -159,6 +177,11 @@ class GameSnapshot:
     @property
     def turn(self) -> Color:
         return self.game.position.turn
+
+    @property
+    def rated(self) -> bool:
+        """The game counts for ratings (agreed at the challenge)."""
+        return self.row.rated
 
     @property
     def is_active(self) -> bool:
@@ -261,9 +284,27 @@ class Takeback:
     moves: tuple[MoveText, ...]
 
 
+class Result(StrEnum):
+    """How a finished game ended for one of its players."""
+
+    WON = "won"
+    LOST = "lost"
+    DRAW = "draw"
+    ABORTED = "aborted"
+
+
+class ListedStatus(StrEnum):
+    """Which of a member's games `/games` lists."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ALL = "all"
+
+
 @dataclass(frozen=True, slots=True)
 class GameSummary:
-    """One line of `/games`, or one choice when the service cannot tell which game."""
+    """One line of `/games`, or one choice when the service cannot tell which game. A
+    finished game has its `result` for the member it is listed for, and when it ended."""
 
     id: int
     opponent: PlayerRef
@@ -273,6 +314,34 @@ class GameSummary:
     deadline: datetime | None
     thread_id: int | None
     guild_id: int
+    result: Result | None = None
+    finished_at: datetime | None = None
+
+    @property
+    def is_active(self) -> bool:
+        return self.result is None
+
+
+@dataclass(frozen=True, slots=True)
+class GameList:
+    """A member's games as `/games` lists them (active first, then the most recently
+    finished), and how many more there are than the list holds."""
+
+    games: list[GameSummary]
+    more: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """A game shown at one ply for `/replay`: `board` is the game as it stood after `ply`
+    moves (its result only at the last ply), `last` the number of moves in the whole game,
+    and `moves` the moves around `ply`, numbered from `first` (1 for the game's first)."""
+
+    board: GameSnapshot
+    ply: int
+    last: int
+    first: int
+    moves: tuple[MoveText, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,6 +114,7 @@ async def start_game(
     start_sfen: str | None = None,
     guild_id: int = GUILD,
     takebacks: str = "allowed",
+    rated: bool = True,
 ) -> GameSnapshot:
     """A game between two players, accepted at once (Alice is sente by default)."""
     challenge = await service.challenges.offer(
@@ -127,6 +128,7 @@ async def start_game(
         impasse_rule=impasse_rule,
         start_sfen=start_sfen,
         takebacks=takebacks,
+        rated=rated,
     )
     return await service.challenges.accept(challenge.id, opponent.user_id)
 

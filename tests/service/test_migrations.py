@@ -7,12 +7,22 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import aiosqlite
 import pytest
 
-from bot.db import LATEST_VERSION, Database, SchemaTooNewError
+from bot.db import (
+    LATEST_VERSION,
+    Conflict,
+    Database,
+    NewGame,
+    PlayerRow,
+    RatingEntry,
+    SchemaTooNewError,
+)
 from bot.db.errors import MigrationCheckError
 from bot.db.migrations import MIGRATIONS, Migration, current_version, migrate
 
@@ -24,12 +34,12 @@ EXPECTED_COLUMNS = {
         "handicap", "start_sfen", "bank_us", "period_us", "impasse_rule", "status",
         "termination", "winner", "ply", "sfen", "sente_bank_us", "gote_bank_us",
         "turn_started_at", "count_proposed_by", "started_at", "finished_at", "end_announced_at",
-        "takebacks",
+        "takebacks", "rated",
     ],
     "challenges": [
         "id", "guild_id", "channel_id", "challenger_id", "opponent_id", "color", "bank_us",
         "period_us", "handicap", "impasse_rule", "start_sfen", "status", "created_at",
-        "expires_at", "message_id", "game_id", "takebacks", "rematch_of",
+        "expires_at", "message_id", "game_id", "takebacks", "rematch_of", "rated",
     ],
     "moves": [
         "game_id", "ply", "usi", "player_id", "played_at", "sente_bank_us", "gote_bank_us",
@@ -49,6 +59,14 @@ EXPECTED_COLUMNS = {
 
     "notes": ["id", "game_id", "author_id", "ply", "body", "written_at"],
     "vacations": ["id", "user_id", "started_at", "ends_by", "ended_at"],
+    "ratings": [
+        "guild_id", "user_id", "rating", "deviation", "volatility", "games", "rated_at",
+    ],
+    "rating_history": [
+        "id", "guild_id", "game_id", "user_id", "opponent_id", "score", "rated_at",
+        "rating_before", "deviation_before", "volatility_before", "rating", "deviation",
+        "volatility",
+    ],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -66,6 +84,8 @@ EXPECTED_INDEXES = {
     "notes_by_author",
     "vacations_one_open",
     "vacations_by_user",
+    "ratings_by_rating",
+    "rating_history_by_player",
 }
 
 
@@ -260,6 +280,57 @@ async def test_version_5_lets_earlier_games_allow_takebacks(tmp_path: Path) -> N
         assert banks is None and history == []
     finally:
         await db.close()
+
+
+async def test_ratings_leave_earlier_challenges_and_games_unrated(tmp_path: Path) -> None:
+    """Challenges and games from before ratings were offered without the choice: they
+    stay unrated, and a game of theirs that ends later changes nobody's rating."""
+    (ratings,) = [m for m in MIGRATIONS if m.description.startswith("ratings:")]
+    path = tmp_path / "shogi.db"
+    async with aiosqlite.connect(path, isolation_level=None) as connection:
+        before = ratings.version - 1
+        assert await migrate(connection, 0, migrations=MIGRATIONS[:before]) == before
+        await connection.execute(
+            "INSERT INTO players (user_id, name, updated_at) VALUES (1, 'a', 0), (2, 'b', 0)"
+        )
+        await connection.execute(
+            "INSERT INTO games (id, guild_id, channel_id, sente_id, gote_id, handicap,"
+            " start_sfen, bank_us, impasse_rule, status, ply, sfen, sente_bank_us,"
+            " gote_bank_us, turn_started_at, started_at)"
+            " VALUES (1, 1, 1, 1, 2, 'even', 's', 0, '27', 'active', 0, 's', 0, 0, 0, 0)"
+        )
+        await connection.execute(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
+            " bank_us, handicap, impasse_rule, status, created_at, expires_at)"
+            " VALUES (1, 1, 1, 2, 'random', 0, 'even', '27', 'open', 0, 1)"
+        )
+    db = await Database.open(path)
+    try:
+        async with db.read() as tx:
+            game = await tx.games.get(1)
+            challenge = await tx.challenges.get(1)
+        assert game is not None and not game.rated
+        assert challenge is not None and not challenge.rated
+    finally:
+        await db.close()
+
+
+async def test_a_game_is_rated_once_per_player_whatever_races(db: Database) -> None:
+    """The history refuses a second entry for the same game and player."""
+    now = datetime(2025, 1, 1, tzinfo=UTC)
+    entry = RatingEntry(1, 0, 1, 2, 1.0, now, 1500, 350, 0.06, 1662, 290, 0.06)
+    async with db.transaction() as tx:
+        await tx.players.upsert(PlayerRow(1, "a"), now)
+        await tx.players.upsert(PlayerRow(2, "b"), now)
+        game_id = await tx.games.create(
+            NewGame(1, 1, 1, 2, "even", "s", timedelta(), None, "27", now, rated=True)
+        )
+        await tx.ratings.record(replace(entry, game_id=game_id))
+    with pytest.raises(Conflict):
+        async with db.transaction() as tx:
+            await tx.ratings.record(replace(entry, game_id=game_id, rating=1700))
+    async with db.read() as tx:
+        assert [e.rating for e in await tx.ratings.of_game(game_id)] == [1662]
 
 
 async def test_one_pending_takeback_per_game_whatever_races(db: Database) -> None:

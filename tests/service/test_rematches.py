@@ -59,6 +59,16 @@ async def test_a_rematch_swaps_colours_and_keeps_the_settings(service: GameServi
     assert again.impasse_rule == over.impasse_rule and again.row.start_sfen == over.row.start_sfen
 
 
+@pytest.mark.parametrize("rated", [True, False])
+async def test_a_rematch_is_rated_as_the_game_was(service: GameService, rated: bool) -> None:
+    game = await finished(service, rated=rated)
+    assert game.rated is rated
+    asked = await service.rematches.ask(game.id, ALICE.user_id)
+    assert asked.challenge.rated is rated
+    again = await service.challenges.accept(asked.challenge.id, BOB)
+    assert again.rated is rated
+
+
 async def test_in_a_handicap_game_the_giver_keeps_the_handicap(service: GameService) -> None:
     """Alice gave two pieces as gote; whoever asks, she gives them again."""
     game = await finished(service, color="gote", handicap="two_piece")

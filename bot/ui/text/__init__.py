@@ -20,9 +20,12 @@ imports from it, and `base` last.
 
 # isort: off
 from .answers import *  # noqa: F403
+from .boards import *  # noqa: F403
 from .correspondence import *  # noqa: F403
 from .help import *  # noqa: F403
+from .finished import *  # noqa: F403
 from .games import *  # noqa: F403
 from .challenges import *  # noqa: F403
+from .ratings import *  # noqa: F403
 from .controls import *  # noqa: F403
 from .base import *  # noqa: F403

@@ -1,0 +1,98 @@
+"""Ratings (レーティング): `/rating`, `/leaderboard` and `/profile`.
+
+Ratings change only when rated games end (the service does it with the ending); these
+commands look. Their answers are private unless the member asks to post them for
+everyone, so a curious look does not fill the channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.services import Profile
+from bot.ui import text
+from bot.ui.host import Feature, GameBot
+from bot.ui.options import answer_language, server_of
+from bot.ui.replies import Reply
+from render import render_rating_chart
+
+log = logging.getLogger(__name__)
+
+
+def _who(interaction: discord.Interaction[Any], member: discord.Member | None) -> tuple[int, str]:
+    """The member asked about (the asker by default): id and display name."""
+    if member is not None:
+        return member.id, member.display_name
+    return interaction.user.id, interaction.user.display_name
+
+
+def chart_file(lang: str, name: str, profile: Profile) -> discord.File:
+    """The profile's rating history as a PNG attachment."""
+    ratings = [point.rating for point in profile.history]
+    png = render_rating_chart(ratings, title=text.chart_title(lang, name))
+    return discord.File(
+        io.BytesIO(png),
+        filename=f"rating-{profile.user_id}.png",
+        description=text.chart_description(lang, name, profile),
+    )
+
+
+class RatingsFeature(Feature):
+    """Ratings per server: a member's, the best, and a member's profile."""
+
+    @app_commands.command(name="rating", description=text.COMMANDS["rating"])
+    @app_commands.describe(member=text.OPTIONS["rated_member"], public=text.OPTIONS["show_all"])
+    @app_commands.guild_only()
+    async def rating(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | None = None,
+        public: bool = False,
+    ) -> None:
+        """A member's rating in this server, their place and how many rated games."""
+        user_id, name = _who(interaction, member)
+        found = await self.bot.service.ratings.of(server_of(interaction), user_id)
+        lang = await answer_language(self.bot, interaction, public=public)
+        await Reply(interaction).send(text.rating_text(lang, name, found), ephemeral=not public)
+
+    @app_commands.command(name="leaderboard", description=text.COMMANDS["leaderboard"])
+    @app_commands.describe(public=text.OPTIONS["show_all"])
+    @app_commands.guild_only()
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], public: bool = False
+    ) -> None:
+        """The server's best ratings."""
+        lines = await self.bot.service.ratings.leaderboard(server_of(interaction))
+        lang = await answer_language(self.bot, interaction, public=public)
+        await Reply(interaction).send(text.leaderboard_text(lang, lines), ephemeral=not public)
+
+    @app_commands.command(name="profile", description=text.COMMANDS["profile"])
+    @app_commands.describe(member=text.OPTIONS["rated_member"], public=text.OPTIONS["show_all"])
+    @app_commands.guild_only()
+    async def profile(
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | None = None,
+        public: bool = False,
+    ) -> None:
+        """A member's games, rating with its chart, and favourite openings."""
+        reply = Reply(interaction)
+        user_id, name = _who(interaction, member)
+        found = await self.bot.service.ratings.profile(server_of(interaction), user_id)
+        lang = await answer_language(self.bot, interaction, public=public)
+        extra: dict[str, Any] = {}
+        if found.history:
+            chart = asyncio.to_thread(chart_file, lang, name, found)
+            extra["file"] = await reply.within(chart, ephemeral=not public)
+        await reply.send(text.profile_text(lang, name, found), ephemeral=not public, **extra)
+        log.info("profile of %s shown", user_id)
+
+
+async def setup(bot: GameBot) -> None:
+    await bot.add_cog(RatingsFeature(bot))
