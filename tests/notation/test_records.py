@@ -348,9 +348,7 @@ def test_problem_records_write_back_with_their_start(stem: str, name: str) -> No
         theirs = cshogi.CSA.Parser.parse_str(text)[0]
         their_start = Position.from_sfen_with_warnings(theirs.sfen)[0]  # hands in our order
         assert their_start.key() == record.game.start.key()
-        assert [cshogi.move_to_usi(m) for m in theirs.moves] == [
-            m.usi() for m in record.game.moves
-        ]
+        assert [cshogi.move_to_usi(m) for m in theirs.moves] == [m.usi() for m in record.game.moves]
     if name == "usi":
         assert text.startswith(f"position sfen {record.game.start.sfen()} moves ")
 
