@@ -124,7 +124,10 @@ class PostgresDatabase(Database):
     async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresDatabase:
         """Open a pool on `url` and migrate; refuses a database newer than the code."""
         location = f"The database {without_password(url)}"
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
+        # Every distinct statement of the repositories stays prepared on each connection.
+        pool = await asyncpg.create_pool(
+            url, min_size=min_size, max_size=max_size, statement_cache_size=1024
+        )
         try:
             async with pool.acquire() as connection:
                 await migrate(connection, to_us(datetime.now(UTC)), location=location)

@@ -29,7 +29,8 @@ from bot.db import (
     SchemaTooNewError,
     Session,
 )
-from bot.db.postgres import to_postgres
+from bot.db.migrations import MIGRATIONS, Migration
+from bot.db.postgres import current_version, migrate, to_postgres
 from bot.services import GameService
 from rules import Handicap
 
@@ -253,3 +254,72 @@ def test_placeholders_are_numbered_outside_quoted_text_only() -> None:
     assert to_postgres(sql) == (
         "SELECT '?', x FROM t WHERE a = $1 AND b = 'it''s ?' AND c IN ($2, $3)"
     )
+
+
+async def test_a_failed_migration_leaves_the_previous_version_whole(postgres_url: str) -> None:
+    broken = (
+        MIGRATIONS[0],
+        Migration(2, "half done", ("CREATE TABLE half (x BIGINT)", "SELECT no_such_column")),
+    )
+    connection = await raw(postgres_url)
+    try:
+        with pytest.raises(asyncpg.PostgresError):
+            await migrate(connection, 0, migrations=broken)
+        assert await current_version(connection) == 1
+        assert await connection.fetchval("SELECT to_regclass('half')") is None  # DDL rolled back
+    finally:
+        await connection.close()
+
+
+async def test_old_rows_come_through_every_later_migration(postgres_url: str) -> None:
+    """Rows stored at version 1 get version 2's announcement, version 5's takeback policy,
+    version 10's relaxed challenges and version 11's unrated default, as on SQLite."""
+    connection = await raw(postgres_url)
+    try:
+        assert await migrate(connection, 0, migrations=MIGRATIONS[:1]) == 1
+        await connection.execute(
+            "INSERT INTO players (user_id, name, updated_at) VALUES (1, 'a', 0), (2, 'b', 0)"
+        )
+        await connection.execute(
+            "INSERT INTO games (guild_id, channel_id, sente_id, gote_id, handicap,"
+            " start_sfen, bank_us, impasse_rule, status, termination, ply, sfen,"
+            " sente_bank_us, gote_bank_us, turn_started_at, started_at, finished_at)"
+            " VALUES (1, 1, 1, 2, 'even', 's', 0, '27', 'finished', 'resignation', 0, 's',"
+            " 0, 0, 0, 0, 5)"
+        )
+        await connection.execute(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
+            " bank_us, handicap, impasse_rule, status, created_at, expires_at)"
+            " VALUES (1, 1, 1, 2, 'sente', 0, 'even', '27', 'open', 0, 9)"
+        )
+        assert await migrate(connection, 0) == LATEST_VERSION
+        game = await connection.fetchrow(
+            "SELECT end_announced_at, takebacks, rated FROM games WHERE id = 1"
+        )
+        assert tuple(game) == (5, "allowed", 0)
+        challenge = await connection.fetchrow(
+            "SELECT opponent_id, takebacks, rematch_of, rated FROM challenges WHERE id = 1"
+        )
+        assert tuple(challenge) == (2, "allowed", None, 0)
+        await connection.execute(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
+            " bank_us, handicap, impasse_rule, status, created_at, expires_at, rematch_of)"
+            " VALUES (1, 1, 1, NULL, 'random', 0, 'even', '27', 'open', 0, 9, NULL),"
+            " (1, 1, 2, 1, 'random', 0, 'even', '27', 'open', 0, 9, 1)"
+        )
+        assert await connection.fetchval("SELECT MAX(id) FROM challenges") == 3
+        with pytest.raises(asyncpg.UniqueViolationError):  # one open rematch per game
+            await connection.execute(
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id,"
+                " color, bank_us, handicap, impasse_rule, status, created_at, expires_at,"
+                " rematch_of) VALUES (1, 1, 1, 2, 'random', 0, 'even', '27', 'open', 0, 9, 1)"
+            )
+        with pytest.raises(asyncpg.CheckViolationError):  # a rematch names its opponent
+            await connection.execute(
+                "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id,"
+                " color, bank_us, handicap, impasse_rule, status, created_at, expires_at,"
+                " rematch_of) VALUES (1, 1, 1, NULL, 'random', 0, 'even', '27', 'declined',"
+                " 0, 9, 1)"
+            )
+    finally:
+        await connection.close()
