@@ -34,6 +34,7 @@ from .challenges import ChallengeRepository, PlayerRepository
 from .forecasts import ForecastRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
+from .engine import AnalysisRepository, ComputerRepository
 from .notes import NoteRepository
 from .preferences import PreferenceRepository
 from .publications import PublicationRepository
@@ -66,6 +67,8 @@ class Session:
 
         self.takebacks = TakebackRepository(statements)
         self.forecasts = ForecastRepository(statements)
+        self.computer = ComputerRepository(statements)
+        self.analyses = AnalysisRepository(statements)
 
 
 class Database:
