@@ -31,10 +31,10 @@ import aiosqlite
 
 from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
+from .engine import AnalysisRepository, ComputerRepository
 from .forecasts import ForecastRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
-from .engine import AnalysisRepository, ComputerRepository
 from .notes import NoteRepository
 from .preferences import PreferenceRepository
 from .publications import PublicationRepository

@@ -91,6 +91,11 @@ class EnginePool:
         log.info("engine %s started (%d so far)", self.path, self.started)
         return engine
 
+    async def restart(self) -> None:
+        """Stop the idle processes (one answered nonsense): the next search starts afresh."""
+        idle, self._idle = self._idle, []
+        await asyncio.gather(*(engine.close() for engine in idle), return_exceptions=True)
+
     def processes(self) -> list[UsiEngine]:
         """The processes running now, busy or idle (for tests that kill one)."""
         return [e for e in (*self._busy, *self._idle) if e.alive]

@@ -1,8 +1,8 @@
 """The shape of the code: imports point one way, and every module imports on its own.
 
-Layers, lowest first: `rules` (pure shogi), `render` (images), `bot.config` and `bot.db`
-(settings, storage, the engine process), `bot.services` (the game, no Discord), `bot.ui` (Discord plumbing),
-`bot.cogs` (the features), then the start-up wiring. A module may import its own layer
+Layers, lowest first: `rules` (pure shogi), `render` (images), `bot.config`, `bot.db` and
+`bot.engine` (settings, storage, the engine process), `bot.services` (the game, no
+Discord), `bot.ui` (Discord plumbing), `bot.cogs` (the features), then the start-up wiring. A module may import its own layer
 and those below, never one above; features do not import each other, and the client
 loads them by name without importing them.
 """
