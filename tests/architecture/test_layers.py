@@ -2,9 +2,9 @@
 
 Layers, lowest first: `rules` (pure shogi), `render` (images), `bot.config`, `bot.db` and
 `bot.engine` (settings, storage, the engine process), `bot.services` (the game, no
-Discord), `bot.ui` (Discord plumbing), `bot.cogs` (the features), then the start-up wiring. A module may import its own layer
-and those below, never one above; features do not import each other, and the client
-loads them by name without importing them.
+Discord), `bot.ui` (Discord plumbing), `bot.cogs` (the features), then the start-up
+wiring. A module may import its own layer and those below, never one above; features do
+not import each other, and the client loads them by name without importing them.
 """
 
 from __future__ import annotations
