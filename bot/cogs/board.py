@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import PlayerRef
+from bot.services import ListedStatus, PlayerRef
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
@@ -21,7 +21,7 @@ class BoardFeature(Feature):
 
     @app_commands.command(name="board", description=text.COMMANDS["board"])
     @app_commands.describe(
-        game=text.OPTIONS["game"],
+        game=text.OPTIONS["finished_game"],
         perspective=text.OPTIONS["perspective"],
         public=text.OPTIONS["public"],
     )
@@ -54,22 +54,31 @@ class BoardFeature(Feature):
         await reply.send(text.board_caption(lang, shown), file=file, ephemeral=not publicly)
 
     @app_commands.command(name="games", description=text.COMMANDS["games"])
-    @app_commands.describe(member=text.OPTIONS["member"])
+    @app_commands.describe(member=text.OPTIONS["member"], status=text.OPTIONS["status"])
+    @app_commands.choices(
+        status=[Choice(name=name, value=value) for value, name in text.STATUS_NAMES.items()]
+    )
     @app_commands.guild_only()
     async def games(
-        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | None = None,
+        status: str = "active",
     ) -> None:
-        """A member's active games in this server, privately."""
+        """A member's games in this server, privately: active ones, finished ones with
+        their result for that member, or both."""
         owner = (
             PlayerRef(member.id, member.display_name, member.bot)
             if member is not None
             else player_of(interaction)
         )
-        listed = await self.bot.service.games.active_for(
-            owner.user_id, guild_id=server_of(interaction)
+        which = ListedStatus(status)
+        listed = await self.bot.service.games.listed(
+            owner.user_id, guild_id=server_of(interaction), status=which
         )
         own = owner.user_id == interaction.user.id
-        listing = text.games_list_text(reader_language(interaction), owner, listed, own=own)
+        lang = reader_language(interaction)
+        listing = text.games_list_text(lang, owner, listed, which, own=own)
         await Reply(interaction).send(listing, ephemeral=True)
 
 

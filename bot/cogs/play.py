@@ -35,7 +35,7 @@ from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
 from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
 from bot.ui.suggestions import rank_moves
-from bot.ui.threads import ending_buttons, post_board
+from bot.ui.threads import close_thread, ending_buttons, post_board
 
 log = logging.getLogger(__name__)
 ALREADY_ANSWERED = 40060  # Discord's code for a second answer to one interaction
@@ -330,9 +330,11 @@ def _ending_view(
 
 
 async def _note_ending(bot: GameBot, played: PlayedMove) -> None:
-    """A move that ended the game (mate, repetition) announced the ending with its board."""
+    """A move that ended the game (mate, repetition) announced the ending with its board;
+    the thread is then renamed with the result and archived."""
     if played.outcome is not None:
         await bot.service.deadlines.ending_posted(played.game.id)
+        await close_thread(bot, played.game)
 
 
 class PlayFeature(Feature):

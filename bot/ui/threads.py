@@ -110,6 +110,28 @@ async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None
         view=ending_buttons(bot, game),
     )
     await bot.service.deadlines.ending_posted(game.id)
+    await close_thread(bot, game)
+
+
+async def close_thread(bot: GameBot, game: GameSnapshot) -> None:
+    """Rename a finished game's thread with its result (`#12 ☗alice vs ☖bob · ☗ wins`, in
+    the server's language) and archive it, so that the server's thread list shows which
+    games go on. Not locked: a member's post, or the bot's (a late note, a reminder left
+    over), reopens it as Discord reopens any archived thread. The bot opened the thread,
+    so it may do this without Manage Threads; if Discord refuses anyway, the thread only
+    stays as it was, and the ending already posted stands."""
+    if game.thread_id is None or game.outcome is None:
+        return
+    name = text.thread_name(await bot.post_language(game.guild_id), game)
+    try:
+        thread = bot.get_channel(game.thread_id) or await bot.fetch_channel(game.thread_id)
+        if not isinstance(thread, discord.Thread) or (thread.archived and thread.name == name):
+            return
+        if thread.archived:  # an archived thread takes no change before it is reopened
+            thread = await thread.edit(archived=False)
+        await thread.edit(name=name, archived=True)
+    except discord.HTTPException:
+        log.warning("could not rename and archive game %s's thread", game.id, exc_info=True)
 
 
 async def tell_vacation(bot: GameBot, change: VacationChange) -> None:

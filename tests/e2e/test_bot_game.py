@@ -51,7 +51,8 @@ async def test_whole_game_in_three_notations_with_every_rejection(club: Club) ->
     assert wrong_member.ephemeral and "bob" in wrong_member.content
 
     table = await club.accept(challenge, bob)
-    assert table.thread.name == "☗alice vs ☖bob"
+    assert table.thread.name == f"#{table.game_id} ☗alice vs ☖bob"
+    assert table.start.content.startswith(f"**Game #{table.game_id}**")
     assert_board(table.start.attachments)
     assert table.start.mentioned_user_ids == [alice.user.id]
 

@@ -141,6 +141,9 @@ class ErrorCode:
     MISSING_PERMISSIONS: Final = 50013
     INVALID_RECIPIENTS: Final = 50033
     INVALID_FORM_BODY: Final = 50035
+    #: An archived thread cannot take the change asked (reopen it first), or a locked one
+    #: a message from someone who may not manage threads.
+    THREAD_ARCHIVED: Final = 50083
     INVALID_JSON: Final = 50109
     THREAD_ALREADY_CREATED: Final = 160004
 

@@ -162,6 +162,12 @@ class FakeChannel:
     message_count: int = 0
     last_message_id: int | None = None
     recipient: FakeUser | None = None
+    #: A thread's state: archived (hidden, reopened by a post unless locked), locked (only
+    #: members who may manage threads reopen it), and when its archived state last changed.
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: float | None = None
 
     @property
     def is_thread(self) -> bool:
@@ -200,10 +206,10 @@ class FakeChannel:
                 total_message_sent=self.message_count,
                 applied_tags=[],
                 thread_metadata={
-                    "archived": False,
-                    "auto_archive_duration": 1440,
-                    "archive_timestamp": iso(self.created_at),
-                    "locked": False,
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": iso(self.archive_timestamp or self.created_at),
+                    "locked": self.locked,
                     "invitable": True,
                     "create_timestamp": iso(self.created_at),
                 },

@@ -22,6 +22,7 @@ imports from it, and `base` last.
 from .answers import *  # noqa: F403
 from .correspondence import *  # noqa: F403
 from .help import *  # noqa: F403
+from .finished import *  # noqa: F403
 from .games import *  # noqa: F403
 from .challenges import *  # noqa: F403
 from .ratings import *  # noqa: F403

@@ -46,7 +46,7 @@ COMMANDS = {
     "challenge": "Challenge a member to a shogi game, or anyone here if you name no one.",
     "move": "Play a move: P-7f, ７六歩, 7g7f, ...",
     "board": "Show a game's board.",
-    "games": "List active games.",
+    "games": "List a member's games: active, finished or all.",
     "resign": "Resign a game (asks to confirm).",
     "abort": "Abort a game before both players have moved.",
     "jishogi": "Impasse count, proposals and declaration.",
@@ -59,6 +59,7 @@ COMMANDS = {
     "note": "Write a private note on a game, at its current move.",
     "notes": "List or delete your private notes on a game.",
     "vacation": "Pause your clocks while you are away (14 days a year).",
+    "replay": "Step through a game's moves on its board, privately.",
     "rating": "A member's rating in this server.",
     "leaderboard": "The best ratings in this server.",
     "profile": "A member's games, rating history and favourite openings.",
@@ -85,10 +86,13 @@ OPTIONS = {
     "note_text": "Your note; only you will see it (up to 1,000 characters)",
     "delete": "The number of a note to delete, or all (all your notes on this game)",
     "action": "Start or end your vacation, or see it (default: see it)",
+    "status": "Which games (default: active)",
+    "from_move": "The move to begin at (default: the start)",
     "rated": "Count the game for ratings; handicap games never count (default: yes)",
     "rated_member": "Whose (default: yours)",
     "show_all": "Post it for everyone (default: only you see it)",
 }
+STATUS_NAMES = {"active": "Active", "finished": "Finished", "all": "All"}
 VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}
 COLOR_NAMES = {
     "random": "Random",
