@@ -20,7 +20,7 @@ from rules import Color, Move, Position
 
 from . import layout
 from .board import KING_KANJI, compose, render_png, warm
-from .chart import render_rating_chart
+from .chart import render_evaluation_chart, render_rating_chart
 from .describe import describe
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "layout",
     "render_board",
     "render_image",
+    "render_evaluation_chart",
     "render_rating_chart",
     "warm",
 ]
