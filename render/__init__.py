@@ -28,8 +28,8 @@ __all__ = [
     "describe",
     "layout",
     "render_board",
-    "render_image",
     "render_evaluation_chart",
+    "render_image",
     "render_rating_chart",
     "warm",
 ]

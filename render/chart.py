@@ -2,10 +2,11 @@
 analysed game's evaluation after each move.
 
 For ratings the x axis counts rated games (a correspondence game takes days to weeks, so
-the order of games says more than the calendar); the y axis is the rating, with grid lines at round
-numbers chosen so that three to six of them fit. For an evaluation the x axis counts
-moves and the y axis is symmetric around an even position. Both are drawn at twice the size and shrunk, so
-the line is smooth without an anti-aliasing library. Text uses the shipped names font.
+the order of games says more than the calendar); the y axis is the rating, with grid lines
+at round numbers chosen so that three to six of them fit. For an evaluation the x axis
+counts moves and the y axis is symmetric around an even position. Both are drawn at twice
+the size and shrunk, so the line is smooth without an anti-aliasing library. Text uses the
+shipped names font.
 """
 
 from __future__ import annotations
