@@ -151,11 +151,11 @@ class _LineChart:
         for value in range(int(self.floor), int(self.ceiling) + 1, self.step):
             y = self.y_of(value)
             self.draw.line([(self.left, y), (self.right, y)], fill=GRID, width=s)
-            position = (self.left - 8 * s, y)
-            self.draw.text(position, str(value), font=self.font, fill=AXIS_TEXT, anchor="rm")
+            label = (float(self.left - 8 * s), y)
+            self.draw.text(label, str(value), font=self.font, fill=AXIS_TEXT, anchor="rm")
         for index in ticks:
-            position = (self.x_of(index), self.bottom + 8 * s)
-            self.draw.text(position, str(index), font=self.font, fill=AXIS_TEXT, anchor="mt")
+            tick = (self.x_of(index), float(self.bottom + 8 * s))
+            self.draw.text(tick, str(index), font=self.font, fill=AXIS_TEXT, anchor="mt")
 
     def rule(self, value: float, colour: tuple[int, int, int]) -> None:
         """A line across the chart at `value` (the evaluation chart's zero)."""
