@@ -156,9 +156,7 @@ class Analyses:
 
         Example: `analysis = await analyses.analyse(game.id)`; `analysis.marks[0].best`.
         """
-        game = await self._store.current(game_id, guild_id=guild_id)
-        if game.status == "active" or game.outcome is None:
-            raise ServiceError(IN_PROGRESS)
+        game, _ = await self.prepare(game_id, guild_id=guild_id)
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         async with lock:
             rows, stored = await self._evaluations(game, progress)
@@ -170,6 +168,22 @@ class Analyses:
             marks=mark_moves(game.game, rows),
             stored=stored,
         )
+
+    async def prepare(
+        self, game_id: int, *, guild_id: int | None = None
+    ) -> tuple[GameSnapshot, int]:
+        """The game to analyse and how many of its positions are still to evaluate (0: the
+        analysis is stored, and instant); refused for a game in progress, and for one to
+        evaluate without an engine."""
+        game = await self._store.current(game_id, guild_id=guild_id)
+        if game.status == "active" or game.outcome is None:
+            raise ServiceError(IN_PROGRESS)
+        async with self._store.db.read() as tx:
+            stored = len(await tx.analyses.of(game.id))
+        missing = game.ply + 1 - stored
+        if missing and self.engine is None:
+            raise ServiceError(NO_ENGINE)
+        return game, missing
 
     async def _evaluations(
         self, game: GameSnapshot, progress: Progress | None

@@ -53,6 +53,7 @@ DEFAULT_LEVEL = 3
 ATTEMPTS = 2
 NO_ENGINE = Sentence("No computer engine is set up on this bot, so it cannot play or analyse.")
 BAD_LEVEL = Sentence("The computer's level is a number from 1 to 8.")
+NOT_A_COMPUTER_GAME = Sentence("This game is not played against the computer.")
 
 
 class ComputerFailed(ServiceError):
@@ -128,21 +129,28 @@ class Computer:
         async with self._store.db.read() as tx:
             return await tx.computer.get(game_id)
 
+    async def seat_in(self, game_id: int, *, guild_id: int) -> ComputerRow:
+        """The computer's seat in a game of this server; refused for a game between
+        members (or of another server)."""
+        await self._store.current(game_id, guild_id=guild_id)
+        seat = await self.seat(game_id)
+        if seat is None:
+            raise NotFound(NOT_A_COMPUTER_GAME)
+        return seat
+
     async def waiting(self) -> list[int]:
         """Active games against the computer (after a restart, some may await its move)."""
         async with self._store.db.read() as tx:
             return await tx.computer.waiting()
 
-    async def play_turn(self, game_id: int, *, guild_id: int | None = None) -> ComputerMove | None:
+    async def play_turn(self, game_id: int) -> ComputerMove | None:
         """If it is the computer's turn in the game, its move (or resignation); None when
         there is nothing to do: a game between members, not its turn, over, or a search
         for this game already under way. `ComputerFailed` after two failed searches."""
         seat = await self.seat(game_id)
         if seat is None:
-            if guild_id is not None:  # asked by a member: say why nothing happens
-                raise NotFound(Sentence("This game is not played against the computer."))
             return None
-        game = await self._store.current(game_id, guild_id=guild_id)
+        game = await self._store.current(game_id)
         if game.outcome is not None or game.to_move is None:
             return None
         if game.to_move.user_id != seat.user_id or game_id in self._thinking:

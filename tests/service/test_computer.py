@@ -128,7 +128,8 @@ async def test_two_failures_tell_the_player_and_the_game_waits_for_a_retry(
         await service.computer.play_turn(game_id)
     game = await service.games.get(game_id)
     assert game.ply == 0 and game.to_move == BOT and game.outcome is None
-    retried = await service.computer.play_turn(game_id, guild_id=GUILD)
+    assert (await service.computer.seat_in(game_id, guild_id=GUILD)).level == 1
+    retried = await service.computer.play_turn(game_id)
     assert retried is not None and retried.played is not None
 
 
@@ -155,7 +156,7 @@ async def test_retry_in_a_game_between_members_says_so(
     game = await start_game(service)
     assert await service.computer.play_turn(game.id) is None
     with pytest.raises(ServiceError, match="not played against the computer"):
-        await service.computer.play_turn(game.id, guild_id=GUILD)
+        await service.computer.seat_in(game.id, guild_id=GUILD)
 
 
 async def test_the_job_limit_runs_one_search_at_a_time(
