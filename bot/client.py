@@ -47,6 +47,8 @@ EXTENSIONS = (
     "bot.cogs.ratings",
     "bot.cogs.vacations",
     "bot.cogs.replay",
+    "bot.cogs.computer",
+    "bot.cogs.analysis",
 )
 WARM_UP_GAMES = 200
 
