@@ -105,6 +105,7 @@ async def test_one_thread_is_asked_for_and_the_owners_options_passed_on(
     await engine.close()
     said = log.read_text().splitlines()
     assert said[0] == "usi"
+    assert "setoption name Threads value 1" in said
     assert "setoption name Hash value 8" in said
     assert "setoption name Skill Level value -5" in said
     assert f"position sfen {START} moves 7g7f" in said and "go movetime 10" in said

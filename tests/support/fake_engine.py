@@ -66,7 +66,9 @@ def main() -> None:
             continue
         command = words[0]
         if command == "usi":
-            print("id name FakeEngine\noption name Skill Level type spin default 20 min -20 max 20")
+            print("id name FakeEngine")
+            print("option name Threads type spin default 4 min 1 max 64")
+            print("option name Skill Level type spin default 20 min -20 max 20")
             print("usiok", flush=True)
         elif command == "isready":
             print("readyok", flush=True)
