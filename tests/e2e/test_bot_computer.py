@@ -183,3 +183,16 @@ async def test_the_computer_in_japanese(
     assert_japanese(early, failed)
     bot_name = (await club.game(game_id)).sente.name  # the computer's seat: the bot's name
     assert english_in(analysed.content.replace(bot_name, "")) == []
+
+
+async def test_a_restart_gives_the_computer_its_waiting_turn(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    program, _ = fake_engine(tmp_path, "crash crash")
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program)
+    game_id, thread = await start(club, level=4, color="gote")
+    await club.posts(thread, "could not find a move")
+    assert (await club.game(game_id)).ply == 0
+    await club.restart()
+    await computer_moved(club, game_id, 1)
+    assert club.bot_posts(thread, "1. ☗")
