@@ -6,11 +6,13 @@ forecast reply was played), `bot_turns` calls this feature, which asks the servi
 the engine's move in a task of its own and posts it like a member's move: board, mention
 of the member, ending and rematch. If the engine fails twice, the thread hears of it with
 a Retry button; a restart also looks again at every game waiting for the computer.
+Under the ending, Play again starts the next game (same level, colours swapped).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from dataclasses import replace
 from typing import Any, Literal
@@ -56,6 +58,67 @@ class RetryButton(GameButton, template=r"cp:(?P<game_id>\d+)"):
         await bot.service.computer.seat_in(self.game_id, guild_id=guild_id)
         await send_ephemeral(interaction, text.computer_thinking_text(reader_language(interaction)))
         await take_turn(bot, self.game_id)
+
+
+class AgainButton(GameButton, template=r"ca:(?P<game_id>\d+)"):
+    """Under the ending of a game against the computer: its member plays it again (same
+    level and time, colours swapped), in a new thread."""
+
+    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
+        label = text.button_label(lang, "ca")
+        super().__init__(f"ca:{game_id}", label, discord.ButtonStyle.primary)
+        self.game_id = game_id
+
+    async def press(self, interaction: discord.Interaction[Any]) -> None:
+        bot = host_of(interaction)
+        computer = bot.service.computer
+        game = await computer.again(
+            self.game_id, interaction.user.id, guild_id=server_of(interaction)
+        )
+        seat = await computer.seat(game.id)
+        level = seat.level if seat is not None else 0
+        reader = reader_language(interaction)
+        await send_ephemeral(interaction, text.computer_start_text(reader, game, level))
+        lang = await bot.post_language(game.guild_id)
+        channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+        message = None
+        if isinstance(channel, discord.abc.Messageable):
+            message = await channel.send(
+                text.computer_start_text(lang, game, level),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        await begin(bot, game, message, by=interaction.user.id)
+
+
+def _again_button(game: GameSnapshot, lang: str) -> AgainButton | None:
+    if not (game.sente.is_bot or game.gote.is_bot):
+        return None
+    return AgainButton(game.id, lang)
+
+
+async def begin(
+    bot: GameBot, game: GameSnapshot, message: discord.Message | None, *, by: int
+) -> None:
+    """A game against the computer just started: its thread on `message`, the start
+    board there, and the first turn (the computer's, or the member's message)."""
+    if message is not None:
+        lang = await bot.post_language(game.guild_id)
+        try:
+            thread = await message.create_thread(
+                name=text.thread_name(lang, game), auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+            await bot.service.games.set_thread(game.id, thread.id)
+            game = await bot.service.games.get(game.id)
+        except discord.HTTPException:
+            log.warning("could not open a thread for game %s", game.id, exc_info=True)
+    started = game
+    try:
+        first = started.to_move
+        ping = None if first is None or first.is_bot else first
+        wording = functools.partial(text.game_start_text, game=started)
+        await post_board(bot, started, wording, ping=ping)
+    finally:
+        bot.turn_messages.turn_began(started, by=by)
 
 
 def _as_bot(bot: GameBot) -> PlayerRef:
@@ -112,7 +175,7 @@ async def _post_move(bot: GameBot, played: PlayedMove, *, forecast: bool) -> Non
 class ComputerFeature(Feature):
     """Games against the computer."""
 
-    BUTTONS = (RetryButton,)
+    BUTTONS = (RetryButton, AgainButton)
 
     def __init__(self, bot: GameBot) -> None:
         super().__init__(bot)
@@ -122,9 +185,11 @@ class ComputerFeature(Feature):
     async def cog_load(self) -> None:
         await super().cog_load()
         self.bot.bot_turns.append(self._bot_turn)
+        self.bot.ending_buttons.append(_again_button)
 
     async def cog_unload(self) -> None:
         self.bot.bot_turns.remove(self._bot_turn)
+        self.bot.ending_buttons.remove(_again_button)
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
@@ -191,23 +256,7 @@ class ComputerFeature(Feature):
             text.computer_start_text(lang, game, level),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        try:
-            message = await interaction.original_response()
-            thread = await message.create_thread(
-                name=text.thread_name(lang, game), auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-            await bot.service.games.set_thread(game.id, thread.id)
-            game = await bot.service.games.get(game.id)
-        except discord.HTTPException:
-            log.warning("could not open a thread for game %s", game.id, exc_info=True)
-        started = game
-        try:
-            ping = None if started.to_move is None or started.to_move.is_bot else started.to_move
-            await post_board(
-                bot, started, lambda lang: text.game_start_text(lang, started), ping=ping
-            )
-        finally:
-            bot.turn_messages.turn_began(started, by=member.user_id)
+        await begin(bot, game, await interaction.original_response(), by=member.user_id)
         log.info("game %s: %s plays the computer at level %s", game.id, member.user_id, level)
 
 

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 from bot.db import ComputerRow
 from bot.engine import EngineError, EnginePool
-from rules import InvalidMoveError, Move, Sentence
+from rules import Handicap, InvalidMoveError, Move, Sentence
 
 from .challenges import Challenges
 from .clocks import TimeControl
-from .errors import GameOver, MoveRejected, NotFound, PositionChanged, ServiceError
+from .errors import GameOver, MoveRejected, NotAPlayer, NotFound, PositionChanged, ServiceError
 from .moves import Moves
 from .store import GameStore
 from .values import GameSnapshot, PlayedMove, PlayerRef, TakebackPolicy
@@ -123,6 +123,32 @@ class Computer:
             await tx.computer.add(game.id, computer.user_id, level)
         log.info("game %s: %s plays the computer at level %s", game.id, member.user_id, level)
         return game
+
+    async def again(self, game_id: int, user_id: int, *, guild_id: int) -> GameSnapshot:
+        """The member of a finished game against the computer plays it again: same level,
+        time and handicap, colours swapped in an even game.
+
+        Example: `rematch = await computer.again(game.id, alice.user_id, guild_id=1)`.
+        """
+        seat = await self.seat_in(game_id, guild_id=guild_id)
+        game = await self._store.load(game_id)
+        color = game.color_of(user_id)
+        if color is None or user_id == seat.user_id:
+            member = game.opponent_of(seat.user_id)
+            raise NotAPlayer(Sentence("Only {name} can play this game again.", name=member.name))
+        if game.outcome is None:
+            raise ServiceError(Sentence("This game is still going on; finish it first."))
+        even = game.handicap is Handicap.EVEN
+        return await self.start(
+            guild_id=game.guild_id,
+            channel_id=game.channel_id,
+            member=game.player(color),
+            computer=game.player(color.opponent),
+            level=seat.level,
+            color=(color.opponent if even else color).name.lower(),
+            time_control=game.time_control,
+            handicap=game.handicap.id,
+        )
 
     async def seat(self, game_id: int) -> ComputerRow | None:
         """The computer's seat in the game, None in a game between members."""

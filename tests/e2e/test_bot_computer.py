@@ -196,3 +196,23 @@ async def test_a_restart_gives_the_computer_its_waiting_turn(
     await club.restart()
     await computer_moved(club, game_id, 1)
     assert club.bot_posts(thread, "1. ☗")
+
+
+async def test_play_again_under_the_ending_starts_the_next_game(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    program, _ = fake_engine(tmp_path, "resign")
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program)
+    game_id, thread = await start(club, level=6, color="gote")
+    [ending] = await club.posts(thread, "resigned")
+    assert ending.custom_ids == [f"ca:{game_id}"]  # no Rematch: the bot accepts no challenge
+    refused = await club.fake.click(ending, f"ca:{game_id}", user=club.bob)
+    assert refused.ephemeral and "Only alice can play this game again" in refused.content
+    again = await club.fake.click(ending, f"ca:{game_id}", user=club.alice)
+    assert again.ephemeral and "level 6" in again.content
+    await club.fake.wait_for(lambda: len(club.fake.threads(club.channel)) == 2, what="a thread")
+    [game] = await club.service.games.active_for(club.alice.user.id)
+    assert game.id != game_id
+    snapshot = await club.game(game.id)
+    assert snapshot.sente.user_id == club.alice.user.id  # colours swapped
+    assert (await club.service.computer.seat(game.id)) is not None

@@ -217,3 +217,20 @@ async def test_an_engine_killed_mid_search_is_replaced(
     done = await turn
     assert done is not None and done.played is not None and done.played.game.ply == 1
     assert pool.started == 2
+
+
+async def test_play_again_swaps_colours_and_keeps_the_level(
+    db: Database, clock: FakeClock, tmp_path: Path, engines: list[EnginePool]
+) -> None:
+    engines.append(EnginePool(fake_engine(tmp_path)[0]))
+    service = with_engine(db, clock, engines[0])
+    game_id = await computer_game(service, level=7)  # alice is gote
+    with pytest.raises(ServiceError, match="still going on"):
+        await service.computer.again(game_id, ALICE.user_id, guild_id=GUILD)
+    await service.moves.resign(game_id, ALICE.user_id)
+    with pytest.raises(ServiceError, match="Only Alice"):
+        await service.computer.again(game_id, BOT.user_id, guild_id=GUILD)
+    again = await service.computer.again(game_id, ALICE.user_id, guild_id=GUILD)
+    assert again.sente == ALICE and again.gote == BOT and again.id != game_id
+    seat = await service.computer.seat(again.id)
+    assert seat is not None and seat.level == 7

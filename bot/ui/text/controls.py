@@ -31,6 +31,7 @@ BUTTON_LABELS = {
     "tb:accept": N_("Accept takeback"),
     "tb:decline": N_("Decline takeback"),
     "cp": N_("Retry"),
+    "ca": N_("Play again"),
 }
 
 
