@@ -23,10 +23,12 @@ class BoardFeature(Feature):
     @app_commands.describe(
         game=text.OPTIONS["finished_game"],
         perspective=text.OPTIONS["perspective"],
+        style=text.OPTIONS["style"],
         public=text.OPTIONS["public"],
     )
     @app_commands.choices(
-        perspective=[Choice(name=text.PERSPECTIVE_NAMES[c], value=c.name.lower()) for c in Color]
+        perspective=[Choice(name=text.PERSPECTIVE_NAMES[c], value=c.name.lower()) for c in Color],
+        style=[Choice(name=name, value=value) for value, name in text.STYLE_NAMES.items()],
     )
     @app_commands.guild_only()
     async def board(
@@ -34,10 +36,14 @@ class BoardFeature(Feature):
         interaction: discord.Interaction[Any],
         game: GameArg | None = None,
         perspective: str | None = None,
+        style: str = "image",
         public: bool | None = None,
     ) -> None:
         """The board from the viewer's side unless they choose one; public for the
-        game's players, private for others unless they ask."""
+        game's players, private for others unless they ask. `style:text` gives it as a
+        text diagram under the same caption, for screen readers and text-only readers;
+        a diagram is always written from sente's side, as records write it, so it takes
+        no perspective."""
         reply = Reply(interaction)
         games = self.bot.service.games
         guild_id = server_of(interaction)
@@ -49,6 +55,10 @@ class BoardFeature(Feature):
             facing = Color.SENTE if own is None else own
         publicly = shown_publicly(interaction, shown, public)
         lang = await answer_language(self.bot, interaction, public=publicly)
+        if style == "text":
+            diagram = text.board_caption(lang, shown) + "\n" + text.text_diagram(lang, shown)
+            await reply.send(text.truncate(diagram), ephemeral=not publicly)
+            return
         board = self.bot.boards.file(shown, lang, perspective=facing)
         file = await reply.within(board, ephemeral=not publicly)
         await reply.send(text.board_caption(lang, shown), file=file, ephemeral=not publicly)

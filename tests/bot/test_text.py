@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
-from bot.db import GameRow, PlayerRow
+from bot.cogs.exports import ANIMATION
 from bot.services import (
     FORMATS,
     PRESETS,
@@ -25,48 +25,10 @@ from bot.services import (
 )
 from bot.services.challenges import COLOR_WISHES
 from bot.services.games import LISTED
-from bot.services.loading import color_name, snapshot
 from bot.ui import text as wording
 from bot.ui.notify import game_link
-from rules import Color, Game, Outcome, Termination
-
-ALICE = PlayerRef(1001, "alice")
-BOB = PlayerRef(1002, "**@everyone** bob")
-DEADLINE = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
-
-
-def game_view(game: Game | None = None, outcome: Outcome | None = None) -> GameSnapshot:
-    """A snapshot built the way the service builds one: from a row and a replayed game."""
-    game = game or Game(moves=["7g7f"])
-    started = DEADLINE - timedelta(days=3)
-    row = GameRow(
-        id=7,
-        guild_id=1,
-        channel_id=2,
-        thread_id=3,
-        message_id=None,
-        sente=PlayerRow(ALICE.user_id, ALICE.name),
-        gote=PlayerRow(BOB.user_id, BOB.name),
-        handicap="even",
-        start_sfen=game.start.sfen(),
-        bank=timedelta(),
-        period=None if outcome else DEADLINE - started,
-        impasse_rule="27",
-        status="finished" if outcome else "active",
-        termination=None if outcome is None else outcome.termination.value,
-        winner=None if outcome is None else color_name(outcome.winner),
-        ply=len(game.moves),
-        sfen=game.position.sfen(),
-        sente_bank=timedelta(),
-        gote_bank=timedelta(),
-        turn_started_at=started,
-        count_proposed_by=None,
-        started_at=started,
-        finished_at=None,
-        deadline=None,
-    )
-    written = MoveText("7g7f", "７六歩", "P-76") if game.moves else None
-    return snapshot(row, game, written)
+from rules import Color, Outcome, Termination
+from tests.support.snapshots import ALICE, BOB, DEADLINE, game_view
 
 
 def test_names_cannot_format_or_ping() -> None:
@@ -179,7 +141,7 @@ def test_every_preset_format_rule_and_colour_has_a_name() -> None:
     assert wording.time_control_text("ja", TimeControl.parse("7d+1d")) == (
         "持ち時間7日、使い切った後は1手1日"
     )
-    assert set(wording.FORMAT_NAMES) == set(FORMATS)
+    assert set(wording.FORMAT_NAMES) == {*FORMATS, ANIMATION}  # the records, and the GIF
     assert set(wording.RULE_NAMES) == set(ImpasseRule) == set(wording.RULE_CHOICE_NOTES)
     assert set(wording.COLOR_NAMES) == set(COLOR_WISHES)
     assert set(wording.PERSPECTIVE_NAMES) == set(Color)

@@ -157,6 +157,8 @@ MAX_ACTION_ROWS: Final = 5
 MAX_ROW_BUTTONS: Final = 5
 MAX_CHOICES: Final = 25
 MAX_FILES: Final = 10
+#: An attachment's description (its alt text).
+MAX_ATTACHMENT_DESCRIPTION: Final = 1024
 MAX_STRING_OPTION: Final = 6000
 #: What a bot may upload per file in a server without boosts (sent in every interaction).
 ATTACHMENT_SIZE_LIMIT: Final = 10 * 1024 * 1024

@@ -26,9 +26,13 @@ def iso(ts: float) -> str:
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height of a PNG (from its IHDR chunk), so attachments look like images."""
+    """Width and height of a PNG (from its IHDR chunk) or a GIF (from its screen
+    descriptor), so attachments look like images."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         width, height = struct.unpack(">II", data[16:24])
+        return int(width), int(height)
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        width, height = struct.unpack("<HH", data[6:10])
         return int(width), int(height)
     return None
 

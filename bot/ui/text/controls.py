@@ -78,6 +78,7 @@ OPTIONS = {
     "game": "A game id (pick from the list); default: this thread's game or your game to move",
     "finished_game": "A game id, finished games too; default: this thread's game or your game",
     "perspective": "Whose side faces you (default: yours)",
+    "style": "A picture, or a text diagram a screen reader can read (default: picture)",
     "member": "Whose games (default: yours)",
     "format": "Record format",
     "public": "Post it for everyone (default: yes for the game's players, no for others)",
@@ -136,12 +137,14 @@ TAKEBACK_NAMES = {
     TakebackPolicy.NEVER: "Never",
 }
 PERSPECTIVE_NAMES = {Color.SENTE: "Sente", Color.GOTE: "Gote"}
+STYLE_NAMES = {"image": "Picture", "text": "Text diagram"}
 FORMAT_NAMES = {
     "kif": "KIF",
     "ki2": "KI2",
     "csa": "CSA",
     "sfen": "SFEN (current position)",
     "usi": "USI (position ... moves ...)",
+    "gif": "GIF (the game as an animation)",
 }
 
 

@@ -274,17 +274,6 @@ def image_caption(lang: str, game: GameSnapshot) -> str:
     return _("Move {ply} · {side} wins").format(ply=game.ply, side=side_name(lang, outcome.winner))
 
 
-def board_alt_text(lang: str, game: GameSnapshot) -> str:
-    """The alt text of a board image, for screen readers."""
-    _ = translator(lang)
-    values = {"players": players_text(lang, game), "caption": image_caption(lang, game)}
-    written = game.last_move_text
-    if written is None:
-        return _("Shogi board. {players}. {caption}.").format_map(values)
-    values["move"] = move_echo(lang, game.turn.opponent, written)
-    return _("Shogi board. {players}. {caption}. Last move: {move}.").format_map(values)
-
-
 def players_text(lang: str, game: GameSnapshot) -> str:
     """Who plays whom, as written (not escaped: for alt text and thread names)."""
     _ = translator(lang)
