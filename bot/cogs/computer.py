@@ -32,6 +32,7 @@ from bot.ui.threads import (
     NotPosted,
     announce_end,
     close_thread,
+    deserves_animation,
     ending_buttons,
     post_board,
     post_to_game,
@@ -164,8 +165,14 @@ async def _post_move(bot: GameBot, played: PlayedMove, *, forecast: bool) -> Non
         shown = replace(played, next_player=None)
     wording = text.forecast_played_text if forecast else text.move_text
     view = None if played.outcome is None else ending_buttons(bot, played.game)
-    await post_board(
-        bot, played.game, lambda lang: wording(lang, shown), ping=shown.next_player, view=view
+    await post_to_game(
+        bot,
+        played.game,
+        lambda lang: wording(lang, shown),
+        with_board=True,
+        with_animation=deserves_animation(played.game),
+        ping=shown.next_player,
+        view=view,
     )
     if played.outcome is not None:
         await bot.service.deadlines.ending_posted(played.game.id)
