@@ -132,8 +132,11 @@ class UsiEngine:
                 self.offered.add(line[len("option name ") :].split(" type ")[0])
             if line == "usiok":
                 break
-        # One thread, whatever the machine: the bot shares it with everything else.
-        settings = {"Threads": "1", "USI_Ponder": "false", **self.options}
+        # One thread, whatever the machine: the bot shares it with everything else. An
+        # engine of many variants (Fairy-Stockfish) is told it plays shogi, whatever its
+        # default; options the engine does not offer are not sent, except the owner's.
+        defaults = {"Threads": "1", "USI_Ponder": "false", "UCI_Variant": "shogi"}
+        settings = {**defaults, **self.options}
         for name, value in settings.items():
             if name in self.offered or name in self.options:
                 self._send(f"setoption name {name} value {value}")

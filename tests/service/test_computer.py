@@ -234,3 +234,15 @@ async def test_play_again_swaps_colours_and_keeps_the_level(
     assert again.sente == ALICE and again.gote == BOT and again.id != game_id
     seat = await service.computer.seat(again.id)
     assert seat is not None and seat.level == 7
+
+
+async def test_two_calls_for_one_turn_play_one_move(
+    db: Database, clock: FakeClock, tmp_path: Path, engines: list[EnginePool]
+) -> None:
+    """The thread's turn and a Retry press at once: the computer moves once."""
+    engines.append(EnginePool(fake_engine(tmp_path)[0], jobs=2))
+    service = with_engine(db, clock, engines[0])
+    game_id = await computer_game(service)
+    done = await asyncio.gather(*(service.computer.play_turn(game_id) for _ in range(3)))
+    assert sum(1 for d in done if d is not None) == 1
+    assert (await service.games.get(game_id)).ply == 1
