@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import ComputerFailed, GameSnapshot, PlayedMove, PlayerRef
+from bot.services import ComputerFailed, GameSnapshot, PlayedMove, PlayerRef, ServiceError
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
@@ -142,6 +142,11 @@ async def take_turn(bot: GameBot, game_id: int) -> None:
             lambda lang: text.computer_failed_text(lang, game),
             view=lambda lang: view_of(RetryButton(game_id, lang)),
         )
+        return
+    except ServiceError as error:  # the engine was taken away since the game began
+        refused = error.sentence
+        game = await bot.service.games.get(game_id)
+        await post_to_game(bot, game, lambda lang: text.say(lang, refused))
         return
     if done is None:
         return

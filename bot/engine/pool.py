@@ -28,7 +28,7 @@ def parse_options(text: str) -> dict[str, str]:
         if not part.strip():
             continue
         name, equals, value = part.partition("=")
-        if not equals or not name.strip():
+        if not equals or not name.strip() or any(c in part for c in "\r\n"):
             raise ValueError(f"an engine option is written Name=value, not {part.strip()!r}")
         options[name.strip()] = value.strip()
     return options

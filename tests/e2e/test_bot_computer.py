@@ -216,3 +216,18 @@ async def test_play_again_under_the_ending_starts_the_next_game(
     snapshot = await club.game(game.id)
     assert snapshot.sente.user_id == club.alice.user.id  # colours swapped
     assert (await club.service.computer.seat(game.id)) is not None
+
+
+async def test_an_engine_taken_away_is_said_in_the_thread(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    """The owner removed ENGINE_PATH while a game against the computer went on: the bot's
+    turn says so in one sentence, and nothing is logged as an error."""
+    program, _ = fake_engine(tmp_path)
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program)
+    game_id, thread = await start(club, level=1, color="sente")
+    club.engine_path = None
+    await club.restart()
+    await club.fake.slash("move", {"move": "7g7f"}, user=club.alice, channel=thread)
+    [said] = await club.posts(thread, "No computer engine is set up")
+    assert said.custom_ids == [] and (await club.game(game_id)).ply == 1

@@ -49,8 +49,9 @@ def test_capped_scores_count_any_mate_as_the_cap() -> None:
 def test_options_are_name_value_pairs() -> None:
     assert parse_options("") == {}
     assert parse_options("Hash = 64;;Skill Level=3") == {"Hash": "64", "Skill Level": "3"}
-    with pytest.raises(ValueError, match="Name=value"):
-        parse_options("Hash")
+    for bad in ("Hash", "=3", "Hash=1\nquit"):
+        with pytest.raises(ValueError, match="Name=value"):
+            parse_options(bad)
 
 
 async def test_a_missing_program_or_one_that_is_no_engine_is_refused(tmp_path: Path) -> None:
