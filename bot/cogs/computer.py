@@ -81,13 +81,16 @@ class AgainButton(GameButton, template=r"ca:(?P<game_id>\d+)"):
         reader = reader_language(interaction)
         await send_ephemeral(interaction, text.computer_start_text(reader, game, level))
         lang = await bot.post_language(game.guild_id)
-        channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
         message = None
-        if isinstance(channel, discord.abc.Messageable):
-            message = await channel.send(
-                text.computer_start_text(lang, game, level),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+        try:  # the game has started: without its message, the board goes to the channel
+            channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                message = await channel.send(
+                    text.computer_start_text(lang, game, level),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+        except discord.HTTPException:
+            log.warning("could not announce game %s in its channel", game.id, exc_info=True)
         await begin(bot, game, message, by=interaction.user.id)
 
 
