@@ -40,6 +40,7 @@ import aiosqlite
 
 from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
+from .engine import AnalysisRepository, ComputerRepository
 from .forecasts import ForecastRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
@@ -75,6 +76,8 @@ class Session:
 
         self.takebacks = TakebackRepository(statements)
         self.forecasts = ForecastRepository(statements)
+        self.computer = ComputerRepository(statements)
+        self.analyses = AnalysisRepository(statements)
 
 
 def is_postgres_url(where: str | Path) -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database, PreferencesRow, PublicationRow
+from bot.db import Database, EvaluationRow, PreferencesRow, PublicationRow
 from bot.db.__main__ import main
 from bot.db.copying import CopyFailed, CopyRefused, copy_database
 from bot.services import GameService
@@ -76,6 +76,13 @@ async def a_club(path: Path) -> None:
             await tx.servers.set_language(GUILD, "ja")
             await tx.publications.save(PublicationRow(77, None, "digest", 31, clock()))
             await tx.vacations.start(BOB.user_id, clock(), clock() + timedelta(days=3))
+            await tx.computer.add(setup.id, 9999, 3)  # as if the bot held a seat
+            await tx.analyses.add(
+                [
+                    EvaluationRow(rated.id, 0, 40, None, "7g7f"),
+                    EvaluationRow(rated.id, 1, None, 5, None),
+                ]
+            )
         del timed
     finally:
         await db.close()
