@@ -39,9 +39,11 @@ class GameBot(commands.Bot):
         self._service: GameService | None = None
 
     def ending_view(self, game: GameSnapshot, lang: str) -> discord.ui.View | None:
-        """The buttons under `game`'s ending post, labelled in `lang`; None if no feature
-        loaded offers one. A game ends in several places (a mating move, a resignation, a
-        time-out, ...): each posts its ending with this view."""
+        """The buttons under `game`'s ending post, labelled in `lang`; None while the game
+        goes on, or if no feature loaded offers one. A game ends in several places (a mating
+        move, a resignation, a time-out, ...): each posts its ending with this view."""
+        if game.outcome is None:
+            return None
         items = [item for build in self.ending_buttons if (item := build(game, lang)) is not None]
         if not items:
             return None
