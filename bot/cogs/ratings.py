@@ -7,20 +7,16 @@ everyone, so a curious look does not fill the channel.
 
 from __future__ import annotations
 
-import asyncio
-import io
 import logging
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.services import Profile
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import answer_language, server_of
 from bot.ui.replies import Reply
-from render import render_rating_chart
 
 log = logging.getLogger(__name__)
 
@@ -30,17 +26,6 @@ def _who(interaction: discord.Interaction[Any], member: discord.Member | None) -
     if member is not None:
         return member.id, member.display_name
     return interaction.user.id, interaction.user.display_name
-
-
-def chart_file(lang: str, name: str, profile: Profile) -> discord.File:
-    """The profile's rating history as a PNG attachment."""
-    ratings = [point.rating for point in profile.history]
-    png = render_rating_chart(ratings, title=text.chart_title(lang, name))
-    return discord.File(
-        io.BytesIO(png),
-        filename=f"rating-{profile.user_id}.png",
-        description=text.chart_description(lang, name, profile),
-    )
 
 
 class RatingsFeature(Feature):
@@ -88,7 +73,7 @@ class RatingsFeature(Feature):
         lang = await answer_language(self.bot, interaction, public=public)
         extra: dict[str, Any] = {}
         if found.history:
-            chart = asyncio.to_thread(chart_file, lang, name, found)
+            chart = self.bot.boards.rating_chart(found, name, lang)
             extra["file"] = await reply.within(chart, ephemeral=not public)
         await reply.send(text.profile_text(lang, name, found), ephemeral=not public, **extra)
         log.info("profile of %s shown", user_id)
