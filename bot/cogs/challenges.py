@@ -24,7 +24,6 @@ from bot.services import (
     Challenge,
     GameSnapshot,
     ImpasseRule,
-    PlayerRef,
     TakebackPolicy,
     TimeControl,
 )
@@ -33,7 +32,7 @@ from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, server_of
-from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
+from bot.ui.replies import Reply, as_player, pings, player_of, reader_language, send_ephemeral
 from bot.ui.threads import post_board
 from rules import Handicap
 
@@ -262,9 +261,7 @@ class ChallengeFeature(Feature):
             guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,
             challenger=player_of(interaction),
-            opponent=None
-            if opponent is None
-            else PlayerRef(opponent.id, opponent.display_name, opponent.bot),
+            opponent=None if opponent is None else as_player(opponent),
             color=color,
             time_control=time,
             handicap=handicap,

@@ -16,16 +16,9 @@ from discord import app_commands
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import answer_language, server_of
-from bot.ui.replies import Reply
+from bot.ui.replies import Reply, as_player
 
 log = logging.getLogger(__name__)
-
-
-def _who(interaction: discord.Interaction[Any], member: discord.Member | None) -> tuple[int, str]:
-    """The member asked about (the asker by default): id and display name."""
-    if member is not None:
-        return member.id, member.display_name
-    return interaction.user.id, interaction.user.display_name
 
 
 class RatingsFeature(Feature):
@@ -41,10 +34,10 @@ class RatingsFeature(Feature):
         public: bool = False,
     ) -> None:
         """A member's rating in this server, their place and how many rated games."""
-        user_id, name = _who(interaction, member)
-        found = await self.bot.service.ratings.of(server_of(interaction), user_id)
+        who = as_player(member or interaction.user)  # the asker by default
+        found = await self.bot.service.ratings.of(server_of(interaction), who.user_id)
         lang = await answer_language(self.bot, interaction, public=public)
-        await Reply(interaction).send(text.rating_text(lang, name, found), ephemeral=not public)
+        await Reply(interaction).send(text.rating_text(lang, who.name, found), ephemeral=not public)
 
     @app_commands.command(name="leaderboard", description=text.COMMANDS["leaderboard"])
     @app_commands.describe(public=text.OPTIONS["show_all"])
@@ -68,7 +61,8 @@ class RatingsFeature(Feature):
     ) -> None:
         """A member's games, rating with its chart, and favourite openings."""
         reply = Reply(interaction)
-        user_id, name = _who(interaction, member)
+        who = as_player(member or interaction.user)  # the asker by default
+        user_id, name = who.user_id, who.name
         found = await self.bot.service.ratings.profile(server_of(interaction), user_id)
         lang = await answer_language(self.bot, interaction, public=public)
         extra: dict[str, Any] = {}
