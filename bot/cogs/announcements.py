@@ -14,6 +14,7 @@ import discord
 
 from bot.services import Challenge, GameSnapshot, VacationChange
 from bot.ui import text
+from bot.ui.challenges import close_challenge_message
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
@@ -106,22 +107,7 @@ class Announcer:
     async def challenge_expired(self, challenge: Challenge) -> None:
         """Close the expired challenge's message: its buttons go, the reason shows."""
         log.info("challenge %s expired", challenge.id)
-        if challenge.message_id is None:
-            return
-        try:
-            channel = self.bot.get_channel(challenge.channel_id) or await self.bot.fetch_channel(
-                challenge.channel_id
-            )
-            if isinstance(channel, discord.abc.Messageable):
-                message = await channel.fetch_message(challenge.message_id)
-                lang = await self.bot.post_language(challenge.guild_id)
-                await message.edit(
-                    content=text.challenge_closed(lang, challenge),
-                    view=None,
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-        except discord.HTTPException:
-            log.warning("could not mark challenge %s as expired", challenge.id, exc_info=True)
+        await close_challenge_message(self.bot, challenge)
 
 
 class AnnouncementsFeature(Feature):

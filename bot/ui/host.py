@@ -58,6 +58,13 @@ class GameBot(commands.Bot):
             raise RuntimeError("the bot is not set up yet")
         return self._service
 
+    async def channel(
+        self, channel_id: int
+    ) -> discord.abc.GuildChannel | discord.Thread | discord.abc.PrivateChannel:
+        """A channel or thread by id: the cached one, else Discord's (`discord.HTTPException`
+        if it is gone or the bot may not see it)."""
+        return self.get_channel(channel_id) or await self.fetch_channel(channel_id)
+
     async def post_language(self, guild_id: int | None) -> str:
         """The language of the bot's public posts in a server: the one its administrators
         chose with `/language`, else the server's language in Discord."""

@@ -40,12 +40,10 @@ async def game_channel(bot: GameBot, game: GameSnapshot) -> discord.abc.Messagea
     for channel_id in (game.thread_id, game.channel_id):
         if channel_id is None:
             continue
-        channel = bot.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await bot.fetch_channel(channel_id)
-            except discord.HTTPException:
-                continue
+        try:
+            channel = await bot.channel(channel_id)
+        except discord.HTTPException:
+            continue
         if isinstance(channel, discord.abc.Messageable):
             return channel
     raise LookupError(f"no channel left for game {game.id}")
@@ -133,7 +131,7 @@ async def close_thread(bot: GameBot, game: GameSnapshot) -> None:
         return
     name = text.thread_name(await bot.post_language(game.guild_id), game)
     try:
-        thread = bot.get_channel(game.thread_id) or await bot.fetch_channel(game.thread_id)
+        thread = await bot.channel(game.thread_id)
         if not isinstance(thread, discord.Thread) or (thread.archived and thread.name == name):
             return
         if thread.archived:  # an archived thread takes no change before it is reopened
