@@ -8,11 +8,11 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import ListedStatus, PlayerRef
+from bot.services import ListedStatus
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
-from bot.ui.replies import Reply, player_of, reader_language
+from bot.ui.replies import Reply, as_player, reader_language
 from rules import Color
 
 
@@ -77,11 +77,7 @@ class BoardFeature(Feature):
     ) -> None:
         """A member's games in this server, privately: active ones, finished ones with
         their result for that member, or both."""
-        owner = (
-            PlayerRef(member.id, member.display_name, member.bot)
-            if member is not None
-            else player_of(interaction)
-        )
+        owner = as_player(member or interaction.user)
         which = ListedStatus(status)
         listed = await self.bot.service.games.listed(
             owner.user_id, guild_id=server_of(interaction), status=which

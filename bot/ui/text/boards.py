@@ -57,12 +57,6 @@ def image_result(lang: str, game: GameSnapshot) -> str:
     return image_caption(lang, game)
 
 
-def frame_caption(lang: str, ply: int, turn: Color) -> str:
-    """The caption of one frame of the game's animation: the move count and whose turn."""
-    _ = translator(lang)
-    return _("Move {ply} · {side} to move").format(ply=ply, side=side_name(lang, turn))
-
-
 # ---------------------------------------------------------------- the position in words
 
 #: Pieces in the order a reader meets them: the king, the major pieces, then down.

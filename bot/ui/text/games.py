@@ -261,14 +261,19 @@ def board_caption(lang: str, game: GameSnapshot) -> str:
     return "\n".join(lines)
 
 
+def frame_caption(lang: str, ply: int, turn: Color) -> str:
+    """The line drawn on a board while the game goes on (each frame of its animation
+    too): the move count and whose turn."""
+    _ = translator(lang)
+    return _("Move {ply} · {side} to move").format(ply=ply, side=side_name(lang, turn))
+
+
 def image_caption(lang: str, game: GameSnapshot) -> str:
     """The line drawn on the board image: the move count, whose turn, or the result."""
     _ = translator(lang)
     outcome = game.outcome
     if outcome is None:
-        return _("Move {ply} · {side} to move").format(
-            ply=game.ply, side=side_name(lang, game.turn)
-        )
+        return frame_caption(lang, game.ply, game.turn)
     if outcome.termination is Termination.ABORT:
         return _("Move {ply} · aborted").format(ply=game.ply)
     if outcome.winner is None:
