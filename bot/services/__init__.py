@@ -29,6 +29,13 @@ from .errors import (
 from .exports import FORMATS
 from .glicko2 import Rating
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
+from .positions import (
+    MAX_RECORD_BYTES,
+    ShownPosition,
+    check_record_size,
+    read_position,
+    start_of,
+)
 from .ratings import (
     LEADERBOARD_SIZE,
     LeaderboardLine,
@@ -75,6 +82,7 @@ __all__ = [
     "LEADERBOARD_SIZE",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
+    "MAX_RECORD_BYTES",
     "PRESETS",
     "AmbiguousMove",
     "BadImpasseRule",
@@ -120,6 +128,7 @@ __all__ = [
     "ReplayStep",
     "Result",
     "ServiceError",
+    "ShownPosition",
     "Takeback",
     "TakebackPolicy",
     "TakebackRefused",
@@ -129,5 +138,8 @@ __all__ = [
     "VacationChange",
     "VacationRefused",
     "VacationStatus",
+    "check_record_size",
     "note_number",
+    "read_position",
+    "start_of",
 ]
