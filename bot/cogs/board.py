@@ -3,6 +3,7 @@ and `/games` (a member's list)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -99,7 +100,8 @@ class BoardFeature(Feature):
             data: str | bytes = await reply.within(given.read(), ephemeral=not public)
         else:
             data = given or ""
-        shown = read_position(data, at_move)
+        reading = asyncio.to_thread(read_position, data, at_move)  # ~0.1 ms a move
+        shown = await reply.within(reading, ephemeral=not public)
         lang = await answer_language(self.bot, interaction, public=public)
         caption = text.position_caption(lang, shown)
         if style == "text":

@@ -19,6 +19,7 @@ from bot.services import (
 )
 from rules import Color, Position, Sentence, Termination
 from rules.notation import read_record
+from tests.notation.support import RECORDS
 
 from .conftest import ALICE, BOB, start_game
 
@@ -51,6 +52,14 @@ def test_a_record_is_shown_at_a_ply(
     assert (shown.sente, shown.gote) == names
     assert shown.ply == (ply if ply is not None else shown.moves)
     assert shown.last_move_text is not None and shown.last_move_text.usi == last
+
+
+def test_a_real_record_pasted_on_one_line_reads_as_its_file() -> None:
+    """Headers, comments (`*`, `&`), times and moves each find their line again."""
+    text = (RECORDS / "kfjs_ryuou4.kifu").read_text(encoding="utf-8")
+    whole = read_record(text).game
+    pasted = read_position(text.replace("\n", " "))
+    assert pasted.moves == len(whole.moves) and pasted.position == whole.position
 
 
 def test_an_sfen_is_its_position_and_a_tsume_reads() -> None:
