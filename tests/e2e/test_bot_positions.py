@@ -68,6 +68,12 @@ async def test_board_shows_an_sfen_a_pasted_record_and_a_file_at_a_ply(club: Clu
     assert shown_position(attached) == board_part(after_three)
 
 
+async def test_a_position_as_a_text_diagram(club: Club) -> None:
+    diagram = await board(club, position=TSUME, style="text")
+    assert diagram.ephemeral and diagram.files == []
+    assert "Move 0 · sente to move" in diagram.content and "```" in diagram.content
+
+
 async def test_an_irregular_start_is_shown_with_a_note(club: Club) -> None:
     nifu = await board(club, position="4k4/9/9/4p4/4p4/9/9/9/4K4 b - 1")
     assert nifu.files and "irregular position" in nifu.content and "nifu" in nifu.content
@@ -83,7 +89,7 @@ async def test_bad_input_says_where(club: Club) -> None:
     assert "4 moves: pick a move from 0" in too_far.content
 
 
-async def test_bad_input_says_where_in_japanese(japanese_club: Club) -> None:
+async def test_japanese_readers_read_where_and_the_record_in_japanese(japanese_club: Club) -> None:
     japanese = await japanese_club.fake.slash(
         "board",
         {"record": UserFile("bad.kif", BAD_KIF.encode("cp932"))},
@@ -92,6 +98,14 @@ async def test_bad_input_says_where_in_japanese(japanese_club: Club) -> None:
     )
     assert japanese.content.startswith("3行目6文字目：「５五飛(82)」は指せません：")
     assert_japanese(japanese)
+    shown = await japanese_club.fake.slash(
+        "board",
+        {"position": KIF.replace("\n", " "), "at_move": 2},
+        user=japanese_club.carol,
+        channel=japanese_club.channel,
+    )
+    assert "☗羽生 対 ☖佐藤・2手目（全4手）" in shown.content and "☖３四歩" in shown.content
+    assert_japanese(shown)
 
 
 async def test_an_oversize_file_is_refused_unread(club: Club) -> None:
