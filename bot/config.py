@@ -15,6 +15,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from .engine.pool import parse_options
+
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "shogi.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -31,6 +33,11 @@ class Settings:
     database_path: Path = DEFAULT_DATABASE
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    #: A USI engine to play the computer's games and analyse finished ones (None: none).
+    engine_path: str | None = None
+    engine_options: Mapping[str, str] = field(default_factory=dict)
+    #: How many engine searches may run at once, over the whole bot.
+    engine_jobs: int = 1
 
     @classmethod
     def from_env(
@@ -63,13 +70,36 @@ class Settings:
         level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}.")
+        engine_path, engine_options, engine_jobs = _engine_settings(values)
         return cls(
             discord_token=token,
             database_path=Path(database) if database else DEFAULT_DATABASE,
             dev_guild_id=dev_guild_id,
             log_level=level,
+            engine_path=engine_path,
+            engine_options=engine_options,
+            engine_jobs=engine_jobs,
         )
 
     @property
     def logging_level(self) -> int:
         return int(logging.getLevelName(self.log_level))
+
+
+def _engine_settings(values: Mapping[str, str]) -> tuple[str | None, dict[str, str], int]:
+    """`ENGINE_PATH` (an executable program), `ENGINE_OPTIONS` (`Name=value;...`) and
+    `ENGINE_JOBS` (a positive number), checked now rather than at the first search."""
+    path = values.get("ENGINE_PATH", "").strip()
+    if path and not (Path(path).is_file() and os.access(path, os.X_OK)):
+        raise ConfigError(
+            f"ENGINE_PATH is {path!r}, which is not a program this user can run "
+            "(install one, e.g. apt-get install fairy-stockfish, or leave ENGINE_PATH empty)."
+        )
+    try:
+        options = parse_options(values.get("ENGINE_OPTIONS", ""))
+    except ValueError as error:
+        raise ConfigError(f"ENGINE_OPTIONS: {error} (e.g. Hash=64;USI_OwnBook=false).") from None
+    jobs_text = values.get("ENGINE_JOBS", "1").strip() or "1"
+    if not jobs_text.isdigit() or int(jobs_text) < 1:
+        raise ConfigError("ENGINE_JOBS must be a whole number of engine searches, 1 or more.")
+    return path or None, options, int(jobs_text)

@@ -326,6 +326,25 @@ _V11 = (
     "CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, id)",
 )
 
+_V12 = (
+    # The computer's seat in a game against the bot: which player it is and how strong.
+    """CREATE TABLE computer_games (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        level INTEGER NOT NULL CHECK (level BETWEEN 1 AND 8)
+    )""",
+    # The engine's evaluation of each position of a finished game, from the view of the
+    # side to move there (centipawns, or moves to mate), with its best move.
+    """CREATE TABLE analyses (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL CHECK (ply >= 0),
+        score_cp INTEGER,
+        mate INTEGER,
+        best_usi TEXT,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -343,6 +362,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         check="PRAGMA foreign_key_check(challenges)",
     ),
     Migration(11, "ratings: rated challenges and games, ratings per server, their history", _V11),
+    Migration(12, "computer games and analyses: the engine's seat and its evaluations", _V12),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -6,7 +6,9 @@ a `ServiceError` carrying one sentence for the player (a `rules.Sentence`, which
 the Discord layer says in the reader's language).
 """
 
+from .analysis import BLUNDER, CAP, MISTAKE, Analysis, Mark, MarkedMove
 from .clocks import PRESETS, TimeControl
+from .computer import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
 from .deadlines import DeadlineScheduler
 from .errors import (
     AmbiguousMove,
@@ -78,18 +80,29 @@ from .values import (
 
 __all__ = [
     "ALLOWANCE",
+    "BLUNDER",
+    "CAP",
     "FORMATS",
     "LEADERBOARD_SIZE",
+    "LEVELS",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
+<<<<<<< HEAD
     "MAX_RECORD_BYTES",
+=======
+    "MISTAKE",
+    "NO_ENGINE",
+>>>>>>> main
     "PRESETS",
     "AmbiguousMove",
+    "Analysis",
     "BadImpasseRule",
     "BadTakebackPolicy",
     "BadTimeControl",
     "Challenge",
     "ChooseGame",
+    "ComputerFailed",
+    "ComputerMove",
     "DeadlineScheduler",
     "ExportFile",
     "Forecast",
@@ -106,6 +119,8 @@ __all__ = [
     "ImpasseRule",
     "LeaderboardLine",
     "ListedStatus",
+    "Mark",
+    "MarkedMove",
     "MovePreview",
     "MoveRejected",
     "MoveText",

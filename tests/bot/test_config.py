@@ -80,3 +80,29 @@ def test_python_m_bot_stops_with_a_sentence_without_a_token(
     err = capsys.readouterr().err
     assert err.startswith("Configuration error: DISCORD_TOKEN is missing")
     assert "Traceback" not in err
+
+
+def test_engine_settings_are_read_and_checked(tmp_path: Path) -> None:
+    program = tmp_path / "engine"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    settings = Settings.from_mapping(
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "ENGINE_PATH": str(program),
+            "ENGINE_OPTIONS": "Hash=64; USI_OwnBook=false",
+            "ENGINE_JOBS": "2",
+        }
+    )
+    assert settings.engine_path == str(program) and settings.engine_jobs == 2
+    assert dict(settings.engine_options) == {"Hash": "64", "USI_OwnBook": "false"}
+    assert Settings.from_mapping({"DISCORD_TOKEN": TOKEN}).engine_path is None
+    for values, key in [
+        ({"ENGINE_PATH": str(tmp_path / "missing")}, "ENGINE_PATH"),
+        ({"ENGINE_PATH": str(tmp_path)}, "ENGINE_PATH"),
+        ({"ENGINE_OPTIONS": "Hash"}, "ENGINE_OPTIONS"),
+        ({"ENGINE_JOBS": "0"}, "ENGINE_JOBS"),
+        ({"ENGINE_JOBS": "many"}, "ENGINE_JOBS"),
+    ]:
+        with pytest.raises(ConfigError, match=key):
+            Settings.from_mapping({"DISCORD_TOKEN": TOKEN, **values})

@@ -67,6 +67,8 @@ EXPECTED_COLUMNS = {
         "rating_before", "deviation_before", "volatility_before", "rating", "deviation",
         "volatility",
     ],
+    "computer_games": ["game_id", "user_id", "level"],
+    "analyses": ["game_id", "ply", "score_cp", "mate", "best_usi"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",

@@ -31,6 +31,8 @@ BUTTON_LABELS = {
     "cf:cancel": N_("Cancel move"),
     "tb:accept": N_("Accept takeback"),
     "tb:decline": N_("Decline takeback"),
+    "cp": N_("Retry"),
+    "ca": N_("Play again"),
 }
 
 
@@ -64,6 +66,8 @@ COMMANDS = {
     "rating": "A member's rating in this server.",
     "leaderboard": "The best ratings in this server.",
     "profile": "A member's games, rating history and favourite openings.",
+    "computer": "Play the computer at a level from 1 (beginner) to 8 (strongest).",
+    "analyse": "Analyse a finished game with the engine: mistakes, best moves, a chart.",
 }
 OPTIONS = {
     "opponent": "The member you want to play (leave it out: anyone here may accept)",
@@ -93,11 +97,16 @@ OPTIONS = {
     "rated": "Count the game for ratings; handicap games never count (default: yes)",
     "rated_member": "Whose (default: yours)",
     "show_all": "Post it for everyone (default: only you see it)",
+<<<<<<< HEAD
     "position": "An SFEN or a pasted record (KIF, KI2, CSA, USI) to show instead of a game",
     "record": f"A record file (.kif, .ki2, .csa, .usi), up to {MAX_RECORD_BYTES // 1024} KiB",
     "at_move": "Show the position after this many moves (default: the last)",
     "start": "Start from this position: an SFEN, or a record (then see start_move)",
     "start_move": "With a record as start: the position after this many moves (default: last)",
+=======
+    "level": "How strong the computer plays, 1 (beginner) to 8 (strongest)",
+    "computer_time": "Your time per move (default: unlimited); the computer answers at once",
+>>>>>>> main
 }
 STATUS_NAMES = {"active": "Active", "finished": "Finished", "all": "All"}
 VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}
