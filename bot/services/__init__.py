@@ -87,12 +87,9 @@ __all__ = [
     "LEVELS",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
-<<<<<<< HEAD
     "MAX_RECORD_BYTES",
-=======
     "MISTAKE",
     "NO_ENGINE",
->>>>>>> main
     "PRESETS",
     "AmbiguousMove",
     "Analysis",
