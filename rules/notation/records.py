@@ -28,19 +28,19 @@ class RecordError(ValueError):
     `reason` says what is wrong as a `Sentence`, and `sentence` adds where, so a player
     reads both in their own language; `str(error)` is the English text.
 
-    >>> str(RecordError(Sentence("the move is not legal here."), 12, 5))
+    >>> str(RecordError(Sentence("the move is not legal here."), 12))
     'Line 12: the move is not legal here.'
-    >>> RecordError(Sentence("the move is not legal here."), 12, 5).sentence.params["column"]
-    5
+    >>> str(RecordError(Sentence("the move is not legal here."), 12, 5))
+    'Line 12, column 5: the move is not legal here.'
     """
 
     def __init__(
         self, reason: Sentence, line: int | None = None, column: int | None = None
     ) -> None:
-        super().__init__(tidy(str(reason) if line is None else f"Line {line}: {reason}"))
         self.reason = reason
         self.line = line
         self.column = column
+        super().__init__(tidy(str(self.sentence)))
 
     @property
     def sentence(self) -> Sentence:

@@ -284,7 +284,7 @@ def test_errors_name_the_line(text: str, line: int) -> None:
     with pytest.raises(RecordError) as caught:
         read_record(text)
     assert caught.value.line == line
-    assert str(caught.value).startswith(f"Line {line}: ")
+    assert re.match(rf"Line {line}(, column [0-9]+)?: ", str(caught.value))
 
 
 def test_unreadable_bytes() -> None:
