@@ -74,7 +74,7 @@ def _unfolded(text: str) -> str:
 def _record_game(data: str | bytes) -> tuple[Game, str | None, str | None, tuple[Sentence, ...]]:
     if isinstance(data, bytes):
         check_record_size(len(data))
-    elif not data.strip():
+    if not data.strip():  # an empty file too: it would read as the usual start
         raise ServiceError(Sentence("Give a position (an SFEN) or a record to show."))
     try:
         record = read_record(data if isinstance(data, bytes) else _unfolded(data))

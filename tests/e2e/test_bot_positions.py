@@ -108,6 +108,21 @@ async def test_japanese_readers_read_where_and_the_record_in_japanese(japanese_c
     assert_japanese(shown)
 
 
+async def test_options_that_do_not_go_together_are_refused(club: Club) -> None:
+    table = await club.new_game()
+    both = await club.fake.slash(
+        "board", {"game": str(table.game_id), "position": TSUME}, user=club.alice,
+        channel=club.channel,
+    )  # fmt: skip
+    assert both.ephemeral and "not both" in both.content and both.files == []
+    alone = await board(club, at_move=3)
+    assert alone.ephemeral and "`/replay`" in alone.content
+    start_move = await club.fake.slash(
+        "challenge", {"opponent": club.bob, "start_move": 2}, user=club.alice, channel=club.channel
+    )
+    assert start_move.ephemeral and "goes with a record" in start_move.content
+
+
 async def test_an_oversize_file_is_refused_unread(club: Club) -> None:
     big = UserFile("huge.kif", b"*" * (MAX_RECORD_BYTES + 1))
     result = await board(club, record=big)

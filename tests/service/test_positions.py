@@ -95,8 +95,9 @@ def test_a_ply_outside_the_record_is_refused(ply: int) -> None:
 
 
 def test_empty_text_and_a_large_file_are_refused_before_reading() -> None:
-    with pytest.raises(ServiceError, match="Give a position"):
-        read_position("   ")
+    for empty in ("   ", b"", b" \n"):
+        with pytest.raises(ServiceError, match="Give a position"):
+            read_position(empty)
     check_record_size(MAX_RECORD_BYTES)
     with pytest.raises(ServiceError, match="may be at most 256 KiB") as caught:
         check_record_size(MAX_RECORD_BYTES + 1)

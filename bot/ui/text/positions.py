@@ -23,14 +23,10 @@ BOARD_MOVE_WITHOUT_RECORD = Sentence(
 START_MOVE_WITHOUT_START = Sentence("`start_move` goes with a record given in `start`.")
 
 
-def _side(lang: str, color: Color) -> str:
-    return side_name(lang, color)
-
-
 def position_image_caption(lang: str, shown: ShownPosition) -> str:
     """The line drawn on the board: the move and whose turn."""
     _ = translator(lang)
-    turn = _side(lang, shown.position.turn)
+    turn = side_name(lang, shown.position.turn)
     return _("Move {ply} · {side} to move").format(ply=shown.ply, side=turn)
 
 
@@ -39,8 +35,8 @@ def _heading(lang: str, shown: ShownPosition) -> str:
     if shown.sente is None and shown.gote is None:
         return _("Move {ply} of {moves}").format(ply=shown.ply, moves=shown.moves)
     return _("☗{sente} vs ☖{gote} · move {ply} of {moves}").format(
-        sente=safe(shown.sente or _side(lang, Color.SENTE)),
-        gote=safe(shown.gote or _side(lang, Color.GOTE)),
+        sente=safe(shown.sente or side_name(lang, Color.SENTE)),
+        gote=safe(shown.gote or side_name(lang, Color.GOTE)),
         ply=shown.ply,
         moves=shown.moves,
     )
