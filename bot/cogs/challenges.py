@@ -26,10 +26,11 @@ from bot.services import (
     ImpasseRule,
     TakebackPolicy,
     TimeControl,
+    start_of,
 )
 from bot.ui import text
 from bot.ui.challenges import close_challenge_message
-from bot.ui.errors import GameButton, view_of
+from bot.ui.errors import GameButton, OptionError, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, server_of
@@ -219,6 +220,8 @@ class ChallengeFeature(Feature):
         impasse=text.OPTIONS["impasse"],
         takebacks=text.OPTIONS["takebacks"],
         rated=text.OPTIONS["rated"],
+        start=text.OPTIONS["start"],
+        start_move=text.OPTIONS["start_move"],
     )
     @app_commands.choices(
         color=[Choice(name=name, value=value) for value, name in text.COLOR_NAMES.items()],
@@ -237,8 +240,14 @@ class ChallengeFeature(Feature):
         impasse: str = "27",
         takebacks: str = "allowed",
         rated: bool = True,
+        start: app_commands.Range[str, 1, 6000] | None = None,
+        start_move: app_commands.Range[int, 0, 10_000] | None = None,
     ) -> None:
-        """Post the challenge, pinging only the member challenged (nobody, for an open one)."""
+        """Post the challenge, pinging only the member challenged (nobody, for an open one).
+        `start` (an SFEN, or a record at `start_move`) sets up the position to play from."""
+        if start is None and start_move is not None:
+            raise OptionError(text.START_MOVE_WITHOUT_START)
+        start_sfen = None if start is None else start_of(start, start_move)
         challenge = await self.bot.service.challenges.offer(
             guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,
@@ -250,6 +259,7 @@ class ChallengeFeature(Feature):
             impasse_rule=impasse,
             takebacks=takebacks,
             rated=rated,
+            start_sfen=start_sfen,
         )
         lang = await self.bot.post_language(challenge.guild_id)
         await interaction.response.send_message(

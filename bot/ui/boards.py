@@ -12,7 +12,7 @@ from typing import TypeVar
 
 import discord
 
-from bot.services import GameSnapshot, Profile
+from bot.services import GameSnapshot, Profile, ShownPosition
 from render import Ending, render_board, render_gif, render_rating_chart
 from rules import Color, Termination
 
@@ -83,6 +83,27 @@ class BoardRenderer:
 
         png = await self._run(work)
         return discord.File(io.BytesIO(png), filename=f"game-{game.id}.png", description=alt)
+
+    async def position_file(
+        self, shown: ShownPosition, lang: str, *, perspective: Color = Color.SENTE
+    ) -> discord.File:
+        """A position from an SFEN or a record as a PNG attachment, with the record's
+        names when it gives them, its caption and alt text in `lang`."""
+        caption = text.position_image_caption(lang, shown)
+        alt = text.position_alt_text(lang, shown)
+
+        def work() -> bytes:
+            return render_board(
+                shown.position,
+                last_move=shown.last_move,
+                perspective=perspective,
+                sente_name=shown.sente,
+                gote_name=shown.gote,
+                caption=caption,
+            )
+
+        png = await self._run(work)
+        return discord.File(io.BytesIO(png), filename="position.png", description=alt)
 
     async def animation(self, game: GameSnapshot, lang: str) -> discord.File:
         """The game from its start to its current move as an animated GIF, the last frame

@@ -32,7 +32,7 @@ from .base import (
     translator,
     truncate,
 )
-from .challenges import challenge_heading, challenge_taken
+from .challenges import challenge_heading, challenge_taken, start_text
 from .controls import rule_name
 from .ratings import rated_setting, rating_changes_text
 
@@ -60,8 +60,12 @@ def challenge_text(lang: str, challenge: Challenge) -> str:
     lines = [
         challenge_heading(lang, challenge),
         _("Settings: {settings}.").format(settings=_(", ").join(settings)),
-        _("The challenge expires {relative}.").format(relative=timestamp(challenge.expires_at)),
     ]
+    if challenge.start_sfen is not None and challenge.handicap is Handicap.EVEN:
+        lines.append(start_text(lang, challenge.start_sfen))
+    lines.append(
+        _("The challenge expires {relative}.").format(relative=timestamp(challenge.expires_at))
+    )
     return "\n".join(lines)
 
 
