@@ -135,5 +135,12 @@ class Repository:
         primary-key clash raises `Conflict` (someone else wrote that row first)."""
         return await self._statements.change(sql, params)
 
+    async def _insert(self, sql: str, params: Params = ()) -> int:
+        """Run an `INSERT ... RETURNING id`; the new row's id. A clash raises `Conflict`,
+        as in `_write`."""
+        row = await self._one(sql, params)
+        assert row is not None
+        return int(row[0])
+
     async def _write_many(self, sql: str, rows: Iterable[Params]) -> None:
         await self._statements.change_many(sql, rows)

@@ -72,7 +72,7 @@ class ChallengeRepository(Repository):
     async def create(self, new: NewChallenge) -> int:
         """Store an open challenge; `Conflict` if it is a rematch of a game that already
         has one open or accepted."""
-        row = await self._one(
+        return await self._insert(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
             " bank_us, period_us, handicap, impasse_rule, start_sfen, status, created_at,"
             " expires_at, takebacks, rematch_of, rated)"
@@ -95,8 +95,6 @@ class ChallengeRepository(Repository):
                 int(new.rated),
             ),
         )
-        assert row is not None
-        return int(row[0])
 
     async def get(self, challenge_id: int) -> ChallengeRow | None:
         row = await self._one(f"SELECT {_CHALLENGE_COLUMNS} WHERE c.id = ?", (challenge_id,))

@@ -35,7 +35,7 @@ def _takeback(row: Row) -> TakebackRow:
 class TakebackRepository(Repository):
     async def create(self, new: NewTakeback) -> int:
         """Store a pending request; `Conflict` if the game already has one pending."""
-        row = await self._one(
+        return await self._insert(
             "INSERT INTO takebacks (game_id, asked_by, ply, plies, moves, status,"
             " requested_at) VALUES (?, ?, ?, ?, ?, 'pending', ?) RETURNING id",
             (
@@ -47,8 +47,6 @@ class TakebackRepository(Repository):
                 to_us(new.requested_at),
             ),
         )
-        assert row is not None
-        return int(row[0])
 
     async def get(self, takeback_id: int) -> TakebackRow | None:
         row = await self._one(f"SELECT {_COLUMNS} WHERE id = ?", (takeback_id,))
