@@ -206,8 +206,43 @@ class BotRunner:
             self.guard.extra_problems.append(f"the bot's connect task failed: {exc!r}")
 
     async def close_all(self) -> None:
+        """Close every bot, once the work its last interactions started has finished: a
+        test ends when it has seen what it waited for, and a handler may still be at work
+        after that (renaming a thread after the ending it posted); closing the bot under it
+        would fail its requests and log errors that are the harness's doing, not the bot's."""
+        await settle(timeout=self.fake.default_timeout)
         for running in list(self._running):
             await self.stop(running.bot)
+
+
+#: Tasks that carry out a request to a bot (discord.py's command and button dispatch) or a
+#: report it makes on its own (a game's ending, a turn message, the computer's move).
+_WORK_TASKS = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord.py: on_interaction",
+    "game event",
+    "turn-message-",
+    "computer-",
+)
+
+
+async def settle(*, timeout: float) -> None:
+    """Wait, at most `timeout` seconds, until no task doing a bot's work is running; what
+    still runs then is left to the guard, which reports it."""
+    current = asyncio.current_task()
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        working = [
+            task
+            for task in asyncio.all_tasks()
+            if task is not current and task.get_name().startswith(_WORK_TASKS)
+        ]
+        left = deadline - asyncio.get_running_loop().time()
+        if not working or left <= 0:
+            return
+        await asyncio.wait(working, timeout=left)
 
 
 def stop_live_views(client: discord.Client) -> int:
