@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def _run(settings: Settings, *, sync_global: bool) -> None:
-    database = await Database.open(settings.database_path)
-    logging.getLogger(__name__).info("database ready at %s", settings.database_path)
+    database = await Database.open(settings.database)
+    logging.getLogger(__name__).info("database ready at %s", settings.database_location)
     try:
         async with create_bot(settings, database=database, sync_global=sync_global) as bot:
             await bot.start(settings.discord_token)

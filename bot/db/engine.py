@@ -58,8 +58,10 @@ class AnalysisRepository(Repository):
         """Store evaluations; one already there stays (two analyses of one game racing
         find the same thing)."""
         await self._write_many(
-            "INSERT OR IGNORE INTO analyses (game_id, ply, score_cp, mate, best_usi)"
-            " VALUES (?, ?, ?, ?, ?)",
+            # ON CONFLICT ... DO NOTHING, not SQLite's INSERT OR IGNORE: both databases
+            # read it, and it ignores only the key clash, never another broken rule.
+            "INSERT INTO analyses (game_id, ply, score_cp, mate, best_usi)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, ply) DO NOTHING",
             [(r.game_id, r.ply, r.score_cp, r.mate, r.best_usi) for r in rows],
         )
 
