@@ -29,6 +29,7 @@ from .rows import (
     TakebackRow,
     VacationRow,
 )
+from .shards import ShardScope, shard_of
 
 __all__ = [
     "LATEST_VERSION",
@@ -57,6 +58,8 @@ __all__ = [
     "RatingRow",
     "SchemaTooNewError",
     "Session",
+    "ShardScope",
     "TakebackRow",
     "VacationRow",
+    "shard_of",
 ]

@@ -31,6 +31,7 @@ import aiosqlite
 
 from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
+from .endings import EndingClaimRepository
 from .forecasts import ForecastRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
@@ -62,6 +63,7 @@ class Session:
         self.notes = NoteRepository(statements)
         self.vacations = VacationRepository(statements)
         self.ratings = RatingRepository(statements)
+        self.ending_claims = EndingClaimRepository(statements)
         self.profiles = ProfileRepository(statements)
 
         self.takebacks = TakebackRepository(statements)

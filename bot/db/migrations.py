@@ -326,6 +326,19 @@ _V11 = (
     "CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, id)",
 )
 
+# Who is posting a game's ending, until when. Several bot processes share one database:
+# the process that ends a game claims the right to post its ending in the ending's own
+# transaction, for a short lease; a process finding an ending still unposted takes it over
+# only once the lease has run out (its holder died between storing and posting). One row
+# per ending being or to be posted; the row of a posted ending is no longer read.
+_V12 = (
+    """CREATE TABLE ending_claims (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        claimed_by TEXT NOT NULL,
+        claimed_until INTEGER NOT NULL
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -343,6 +356,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         check="PRAGMA foreign_key_check(challenges)",
     ),
     Migration(11, "ratings: rated challenges and games, ratings per server, their history", _V11),
+    Migration(12, "ending_claims: which process posts an ending, on a lease", _V12),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

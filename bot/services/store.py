@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
+import secrets
+import socket
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.db import Database, GameRow, RatingEntry, Session
@@ -46,6 +49,18 @@ MOVED_ON = Sentence(
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+#: How long the process that stored an ending has to post it before another may. Posting
+#: takes seconds (a board rendered and uploaded); the lease only has to outlast that, and
+#: a process that died is replaced by then.
+ENDING_LEASE = timedelta(minutes=2)
+
+
+def worker_name() -> str:
+    """A name for this process that no other process sharing the database has: the
+    machine, the process id and a random part (a restarted process is another one)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 def no_such_game(game_id: int) -> NotFound:
@@ -120,8 +135,11 @@ class GameStore:
         events: GameEvents | None = None,
         rng: random.Random | None = None,
         cache_size: int = 512,
+        worker: str | None = None,
     ) -> None:
         self.db = db
+        #: This process among those sharing the database: the name its leases carry.
+        self.worker = worker or worker_name()
         self.events = SafeEvents(events)
         self.rng = rng or random.Random()
         self.legal = LegalMoveCache()
@@ -304,6 +322,9 @@ class GameStore:
                 expected_ply=expected_ply,
             )
             if done:
+                # This process posts the ending; another takes it over only if it dies.
+                now = self.now()
+                await tx.ending_claims.claim(row.id, self.worker, now, now + ENDING_LEASE)
                 await tx.deadlines.clear(row.id)
                 await tx.takebacks.lapse(row.id, at)  # nothing is taken back in an ended game
                 await tx.forecasts.clear(row.id)  # nor played by forecast

@@ -67,6 +67,7 @@ EXPECTED_COLUMNS = {
         "rating_before", "deviation_before", "volatility_before", "rating", "deviation",
         "volatility",
     ],
+    "ending_claims": ["game_id", "claimed_by", "claimed_until"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
