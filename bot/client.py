@@ -18,7 +18,7 @@ import discord
 from discord.ext import commands
 
 from .config import Settings
-from .db import Database
+from .db import Database, ShardScope
 from .publishing import PublishReport, announce_ready, publish_at_start
 from .services import DeadlineScheduler, GameService
 from .services.store import utc_now
@@ -59,6 +59,7 @@ class ShogiBot(GameBot):
         database: Database | None = None,
         clock: Callable[[], datetime] | None = None,
         sync_global: bool = False,
+        scope: ShardScope | None = None,
         **options: Any,
     ) -> None:
         # Only guild and channel events: the bot reads no messages (everything comes as an
@@ -70,9 +71,13 @@ class ShogiBot(GameBot):
         # bot never joins a voice channel, and the warnings would only puzzle its owner.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
+        if scope is not None:  # read by `AutoShardedBot` (a plain `Bot` takes no such options)
+            options.update(shard_ids=sorted(scope.shard_ids), shard_count=scope.shard_count)
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.settings = settings
         self.sync_global = sync_global
+        #: The shards this process runs (None: all of them, in one process).
+        self.scope = scope
         self._clock = clock
         self._database = database
         self._owns_database = database is None
@@ -98,15 +103,32 @@ class ShogiBot(GameBot):
         command tree is complete (what `setup_hook` publishes, and what tests inspect)."""
         if self._database is None:
             self._database = await Database.open(self.settings.database_path)
-        self._service = GameService(self._database, clock=self._clock or utc_now)
+        self._service = GameService(
+            self._database,
+            clock=self._clock or utc_now,
+            scope=self.scope,
+            shared_database=self.scope is not None,
+        )
         await self.tree.set_translator(CommandTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+
+    @property
+    def publishes_commands(self) -> bool:
+        """Whether this process publishes the slash commands: the one that runs shard 0.
+        Commands belong to the application, not to a shard, so one process publishes
+        them; every complete set of shard processes has exactly one shard 0, so no flag
+        can be forgotten or given twice (two publishing at once during a deploy would
+        only publish the same commands twice)."""
+        return self.scope is None or 0 in self.scope.shard_ids
 
     async def _publish_commands(self) -> None:
         """Publish the slash commands if they changed since the last start (or if forced
         with `--sync`), so a first start shows them without a deploy step."""
         assert self._database is not None and self.application_id is not None
+        if not self.publishes_commands:
+            log.info("the commands are published by the process that runs shard 0")
+            return
         self._publication = await publish_at_start(
             self.tree,
             self._database,
@@ -137,12 +159,21 @@ class ShogiBot(GameBot):
             await self._database.close()
 
 
-def create_bot(settings: Settings, **client_options: Any) -> ShogiBot:
+class ShardedShogiBot(ShogiBot, commands.AutoShardedBot):
+    """The bot as one of several shard processes: discord.py's `AutoShardedBot` for the
+    shards of its scope (one gateway connection each)."""
+
+
+def create_bot(
+    settings: Settings, *, scope: ShardScope | None = None, **client_options: Any
+) -> ShogiBot:
     """Build the bot (no network, no database until it starts).
 
     Options: `database` (an open `Database` to use instead of the settings' path),
     `clock` (for tests), `sync_global` (publish the commands even if they look up to
-    date: `--sync`), and any discord.py client option such as `intents` or
-    `guild_ready_timeout`.
+    date: `--sync`), `scope` (run only these shards: `--shards`, `--shard-count`),
+    and any discord.py client option such as `intents` or `guild_ready_timeout`.
     """
+    if scope is not None:
+        return ShardedShogiBot(settings, scope=scope, **client_options)
     return ShogiBot(settings, **client_options)

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from .db.shards import ShardScope
+
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "shogi.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -73,3 +75,32 @@ class Settings:
     @property
     def logging_level(self) -> int:
         return int(logging.getLevelName(self.log_level))
+
+
+def shard_scope(shards: str | None, shard_count: int | None) -> ShardScope | None:
+    """The shards one process runs, from `--shards 0-3 --shard-count 8` (ranges and
+    single ids separated by commas: `0-1,4`); None without either option: one process
+    for every server, with the shard count Discord recommends."""
+    if shards is None and shard_count is None:
+        return None
+    if shards is None or shard_count is None:
+        raise ConfigError("--shards and --shard-count go together: give both, or neither.")
+    if shard_count < 1:
+        raise ConfigError("--shard-count must be 1 or more.")
+    chosen: set[int] = set()
+    for part in shards.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ConfigError(
+                f"--shards {shards!r}: write shard ids and ranges like 0-3 or 0,2,5-7."
+            )
+        low, high = int(first), int(last) if dash else int(first)
+        if low > high:
+            raise ConfigError(f"--shards {shards!r}: the range {part.strip()} runs backwards.")
+        chosen.update(range(low, high + 1))
+    if max(chosen) >= shard_count:
+        raise ConfigError(
+            f"--shards {shards!r}: with --shard-count {shard_count} the shard ids go from 0 "
+            f"to {shard_count - 1}."
+        )
+    return ShardScope(frozenset(chosen), shard_count)
