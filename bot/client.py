@@ -127,7 +127,6 @@ class ShogiBot(GameBot):
         with `--sync`), so a first start shows them without a deploy step."""
         assert self._database is not None and self.application_id is not None
         if not self.publishes_commands:
-            log.info("the commands are published by the process that runs shard 0")
             return
         self._publication = await publish_at_start(
             self.tree,
@@ -142,7 +141,7 @@ class ShogiBot(GameBot):
         again after every reconnect that could not resume."""
         if not self._announced:
             self._announced = True
-            announce_ready(self, self._publication)
+            announce_ready(self, self._publication, publishes=self.publishes_commands)
 
     async def close(self) -> None:
         if self._warm_up is not None and not self._warm_up.done():
