@@ -13,6 +13,11 @@ the band cache as it fills in a running bot: first the PNG encoding alone agains
 Pillow's own PNG encoder at the same zlib level on the same pictures, then the
 whole render (drawing included) against drawing the whole picture and encoding
 it with Pillow (the references, in the same run).
+
+Last, the first 120 moves of a professional game as the animated GIF the bot posts at
+the end of a game (`render.render_gif`, with the result on its last frame): its size and
+its median time, against rendering the same 121 boards as PNGs with `render_board`
+(the reference, in the same run; each run starts with the band cache empty).
 """
 
 from __future__ import annotations
@@ -29,7 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules import Color, Move, Position
 
-RECORD = Path(__file__).resolve().parent.parent / "tests" / "data" / "records" / "kfjs_ryuou4.kifu"
+RECORDS = Path(__file__).resolve().parent.parent / "tests" / "data" / "records"
+RECORD = RECORDS / "kfjs_ryuou4.kifu"
+LONG_RECORD = RECORDS / "kfjs_20091203.ki2u"  # 172 moves
+GIF_PLIES = 120
 POSITIONS: list[tuple[str, str, str | None, str | None]] = [
     # name, SFEN before the last move (or the position itself), last move, caption
     ("start", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", None, None),
@@ -61,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--gif-runs", type=int, default=7)
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -110,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     names_boards(render, args.runs)
     game_boards(render)
+    game_animation(render, args.gif_runs)
     return 0
 
 
@@ -218,6 +228,59 @@ def whole_boards(render: Any, game: Any) -> None:
         f"p99 {percentile(theirs, 0.99) * 1e3:.2f} ms"
     )
     print(f"render_board / reference: {ours_ms / theirs_ms:.2f} of the time")
+
+
+def game_animation(render: Any, runs: int) -> None:
+    """A 120-move game as a GIF against the same boards as PNGs, interleaved run by run."""
+    from rules import Color
+    from rules.notation import read_record
+
+    game = read_record(LONG_RECORD.read_bytes()).game
+    start, moves = game.position_at(0), game.moves[:GIF_PLIES]
+    captions = [
+        f"Move {ply} · {'sente' if ply % 2 == 0 else 'gote'} to move" for ply in range(GIF_PLIES)
+    ]
+    ending = render.Ending(
+        f"Move {GIF_PLIES} · sente wins by resignation", winner=Color.SENTE, resigned=Color.GOTE
+    )
+    gif_times: list[float] = []
+    png_times: list[float] = []
+    gif = b""
+    png_bytes = 0
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        gif = render.render_gif(
+            start, moves, sente_name="Hanako", gote_name="Taro", captions=captions, ending=ending
+        )
+        gif_times.append(time.perf_counter() - t0)
+        render.board._ENCODER.clear()
+        position = start.copy()
+        t0 = time.perf_counter()
+        png_bytes = len(
+            render.render_board(
+                position, sente_name="Hanako", gote_name="Taro", caption=captions[0]
+            )
+        )
+        for ply, move in enumerate(moves, 1):
+            position.push(move)
+            final = ply == len(moves)
+            png_bytes += len(
+                render.render_board(
+                    position,
+                    last_move=move,
+                    sente_name="Hanako",
+                    gote_name="Taro",
+                    caption=None if final else captions[ply],
+                    ending=ending if final else None,
+                )
+            )
+        png_times.append(time.perf_counter() - t0)
+    gif_ms, png_ms = statistics.median(gif_times) * 1e3, statistics.median(png_times) * 1e3
+    print(f"\n{LONG_RECORD.name}: the first {GIF_PLIES} moves as one GIF ({runs} runs)")
+    print(f"render_gif                 median {gif_ms:.0f} ms  {len(gif):,} bytes")
+    print(f"{GIF_PLIES + 1} boards as PNGs (ref.)   median {png_ms:.0f} ms  {png_bytes:,} bytes")
+    ratio_bytes = len(gif) / png_bytes
+    print(f"GIF / PNG boards: {gif_ms / png_ms:.2f} of the time, {ratio_bytes:.2f} of the bytes")
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ EXTENSIONS = (
     "bot.cogs.notes",
     "bot.cogs.ratings",
     "bot.cogs.vacations",
+    "bot.cogs.replay",
 )
 WARM_UP_GAMES = 200
 

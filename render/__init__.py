@@ -19,15 +19,19 @@ from PIL import Image
 from rules import Color, Move, Position
 
 from . import layout
+from .animate import render_gif
 from .board import KING_KANJI, compose, render_png, warm
 from .chart import render_rating_chart
 from .describe import describe
+from .ending import Ending
 
 __all__ = [
     "KING_KANJI",
+    "Ending",
     "describe",
     "layout",
     "render_board",
+    "render_gif",
     "render_image",
     "render_rating_chart",
     "warm",
@@ -43,6 +47,7 @@ def render_board(
     gote_name: str | None = None,
     caption: str | None = None,
     kings: Sequence[str] = KING_KANJI,
+    ending: Ending | None = None,
 ) -> bytes:
     """The position as a PNG (palette image, 844 x 759 pixels).
 
@@ -55,6 +60,9 @@ def render_board(
     - `caption`: a short line at the bottom left (e.g. the move number and deadline).
     - `kings`: the kanji of sente's and gote's king; by custom the senior player's
       is 王 and the other's 玉, so the default is ("玉", "王").
+    - `ending`: the game is over (see `Ending`): its result is drawn on a red pill in
+      the caption's place (so `caption` must be None), nobody is shown to move, the
+      winner's name is ringed, and the mating move or the resigned king is marked.
 
     A pure function: the position is only read.
     """
@@ -66,6 +74,7 @@ def render_board(
         gote_name=gote_name,
         caption=caption,
         kings=_checked_kings(kings),
+        ending=_checked_ending(ending, caption),
     )
 
 
@@ -78,6 +87,7 @@ def render_image(
     gote_name: str | None = None,
     caption: str | None = None,
     kings: Sequence[str] = KING_KANJI,
+    ending: Ending | None = None,
 ) -> Image.Image:
     """Like `render_board`, but the Pillow image before PNG encoding."""
     return compose(
@@ -88,7 +98,14 @@ def render_image(
         gote_name=gote_name,
         caption=caption,
         kings=_checked_kings(kings),
+        ending=_checked_ending(ending, caption),
     )
+
+
+def _checked_ending(ending: Ending | None, caption: str | None) -> Ending | None:
+    if ending is not None and caption is not None:
+        raise ValueError("an ending's result is drawn in the caption's place: give one of them")
+    return ending
 
 
 def _checked_kings(kings: Sequence[str]) -> tuple[str, ...]:

@@ -32,6 +32,7 @@ from rules import Color, Move, Position, Role
 from rules.types import KING_GLYPHS
 
 from . import layout as L
+from .ending import Ending
 from .fonts import font, name_font, printable
 from .png import BandEncoder
 
@@ -54,10 +55,11 @@ CHECK_EDGE: RGB = (150, 10, 16)
 PILL: RGB = (64, 44, 26)  # behind the name of the side to move
 PILL_TEXT: RGB = (255, 246, 222)
 MUTED: RGB = (112, 92, 70)  # coordinates
+RESIGNED: RGB = (168, 160, 150)  # the cell of a king whose side resigned
 
 KEY_COLOURS: tuple[RGB, ...] = (
     PAGE, WOOD, GRID, KOMADAI, KOMADAI_EDGE, FACE, EDGE, INK, RED, LAST, CHECK, CHECK_EDGE,
-    PILL, PILL_TEXT, MUTED,
+    PILL, PILL_TEXT, MUTED, RESIGNED,
 )  # fmt: skip
 # Pairs of colours that meet at anti-aliased edges; the palette holds steps between them.
 RAMPS: tuple[tuple[RGB, RGB], ...] = (
@@ -65,6 +67,7 @@ RAMPS: tuple[tuple[RGB, RGB], ...] = (
     (EDGE, KOMADAI), (INK, PAGE), (INK, KOMADAI), (GRID, WOOD), (MUTED, PAGE),
     (PILL_TEXT, PILL), (PILL, PAGE), (KOMADAI_EDGE, PAGE), (KOMADAI_EDGE, KOMADAI),
     (CHECK_EDGE, CHECK), (CHECK_EDGE, FACE), (WOOD, PAGE), (GRID, PAGE),
+    (CHECK_EDGE, LAST), (EDGE, RESIGNED), (PILL_TEXT, RED), (RED, PAGE),
 )  # fmt: skip
 RAMP_STEPS = 5
 
@@ -159,8 +162,17 @@ PIECE_SCALE: dict[Role, float] = {
     Role.PAWN: 0.88,
 }
 
-# Cell backgrounds a piece can stand on.
-BACKGROUNDS: dict[str, RGB] = {"wood": WOOD, "last": LAST, "check": CHECK, "hand": KOMADAI}
+# Cell backgrounds a piece can stand on: "mate" is the last move's colour framed like a
+# check, for the piece that gave mate; "resigned" greys the king of the side that resigned.
+BACKGROUNDS: dict[str, RGB] = {
+    "wood": WOOD,
+    "last": LAST,
+    "check": CHECK,
+    "hand": KOMADAI,
+    "mate": LAST,
+    "resigned": RESIGNED,
+}
+_FRAMES: dict[str, RGB] = {"check": CHECK_EDGE, "mate": CHECK_EDGE}
 
 
 @lru_cache(maxsize=512)
@@ -171,11 +183,12 @@ def piece_image(kanji: str, red: bool, turned: bool, scale: float, background: s
     image = _supersampled((w, h), BACKGROUNDS[background])
     draw = ImageDraw.Draw(image)
     s = SCALE
-    if background == "check":
+    frame = _FRAMES.get(background)
+    if frame is not None:
         inset = 1.5 * s
         draw.rectangle(
             (inset, inset, w * s - inset - 1, h * s - inset - 1),
-            outline=CHECK_EDGE,
+            outline=frame,
             width=round(2.5 * s),
         )
     pw, ph = w * 0.88 * scale * s, h * 0.93 * scale * s
@@ -298,9 +311,35 @@ def _fit(text: str, size: int, max_width: int) -> str:
 
 @lru_cache(maxsize=256)
 @_serialised
-def name_label(text: str, to_move: bool, max_width: int) -> Image.Image:
-    """A player's name with its turn mark; the side to move's on a dark pill."""
-    size = 24
+def name_label(text: str, to_move: bool, max_width: int, winner: bool = False) -> Image.Image:
+    """A player's name with its turn mark; the side to move's on a dark pill, the
+    winner's in a red ring."""
+    if to_move:
+        return _pill_label(text, 24, max_width, fill=PILL, ink=PILL_TEXT)
+    if winner:
+        return _pill_label(text, 24, max_width, ring=RED, ink=INK)
+    return _pill_label(text, 24, max_width, ink=INK)
+
+
+RESULT_SIZE = 22
+
+
+@lru_cache(maxsize=64)
+@_serialised
+def result_label(text: str, max_width: int) -> Image.Image:
+    """The result of a finished game on a red pill, where the caption would be."""
+    return _pill_label(text, RESULT_SIZE, max_width, fill=RED, ink=PILL_TEXT)
+
+
+def _pill_label(
+    text: str,
+    size: int,
+    max_width: int,
+    *,
+    ink: RGB,
+    fill: RGB | None = None,
+    ring: RGB | None = None,
+) -> Image.Image:
     pad_x = 14
     text = _fit(printable(text), size, max_width - 2 * pad_x)
     face = name_font(size)
@@ -309,12 +348,15 @@ def name_label(text: str, to_move: bool, max_width: int) -> Image.Image:
     s = SCALE
     image = _supersampled((width, height), PAGE)
     draw = ImageDraw.Draw(image)
-    if to_move:
+    if fill is not None or ring is not None:
         draw.rounded_rectangle(
-            (0, 0, width * s - 1, height * s - 1), radius=height * s // 2, fill=PILL
+            (0, 0, width * s - 1, height * s - 1),
+            radius=height * s // 2,
+            fill=fill,
+            outline=ring,
+            width=3 * s,
         )
-    fill = PILL_TEXT if to_move else INK
-    _text_centered(draw, (width * s / 2, height * s / 2), text, size * s, fill, name_font)
+    _text_centered(draw, (width * s / 2, height * s / 2), text, size * s, ink, name_font)
     return _quantise(_shrink(image, (width, height)))
 
 
@@ -419,7 +461,7 @@ def _board_piece_args(
     args = _PIECE_ARGS.get(key)
     if args is None:
         args = _piece_args(Role(code & 15), Color(code >> 4), perspective, background, kings)
-        _PIECE_ARGS[key] = args  # at most 28 codes x 2 x 4 x 4 entries
+        _PIECE_ARGS[key] = args  # at most 28 codes x 2 x 6 x 4 entries
     return args
 
 
@@ -432,18 +474,13 @@ def _layers(
     gote_name: str | None,
     caption: str | None,
     kings: Sequence[str],
+    ending: Ending | None = None,
 ) -> list[_Layer]:
     """Everything drawn over the background, in drawing order."""
     kings = tuple(kings)
     layers: list[_Layer] = []
     board = position.board
-    marked: dict[int, str] = {}
-    if last_move is not None:
-        if last_move.from_square is not None:
-            marked[last_move.from_square] = "last"
-        marked[last_move.to_square] = "last"
-    if position.is_check():
-        marked[position.king_square(position.turn)] = "check"
+    marked = _marked_squares(position, last_move, ending)
 
     origins = _CELL_ORIGINS[perspective]
     for square, bg in marked.items():
@@ -472,7 +509,12 @@ def _layers(
     }
     bottom_name = None
     for color in (Color.SENTE, Color.GOTE):
-        name_args = (f"{color.symbol} {names[color]}", position.turn is color, NAME_MAX_W)
+        name_args = (
+            f"{color.symbol} {names[color]}",
+            ending is None and position.turn is color,
+            NAME_MAX_W,
+            ending is not None and ending.winner is color,
+        )
         label = name_label(*name_args)
         band = L.name_box(color, perspective)
         y = band[1] + (band[3] - band[1] - label.height) // 2
@@ -482,14 +524,34 @@ def _layers(
         else:
             x = band[0]
         layers.append(_image_layer(("name", *name_args, x, y), x, y, label))
-    if caption:
-        band = L.FOOTER
-        room = (bottom_name if bottom_name is not None else band[2]) - band[0] - 16
-        if room > 40:
-            label = caption_label(caption, room)
-            x, y = band[0], band[1] + (band[3] - band[1] - label.height) // 2
-            layers.append(_image_layer(("caption", caption, room, x, y), x, y, label))
+    band = L.FOOTER
+    room = (bottom_name if bottom_name is not None else band[2]) - band[0] - 16
+    if room > 40 and ending is not None:
+        label = result_label(ending.result, room)
+        x, y = band[0], band[1] + (band[3] - band[1] - label.height) // 2
+        layers.append(_image_layer(("result", ending.result, room, x, y), x, y, label))
+    elif room > 40 and caption:
+        label = caption_label(caption, room)
+        x, y = band[0], band[1] + (band[3] - band[1] - label.height) // 2
+        layers.append(_image_layer(("caption", caption, room, x, y), x, y, label))
     return layers
+
+
+def _marked_squares(
+    position: Position, last_move: Move | None, ending: Ending | None
+) -> dict[int, str]:
+    """The squares drawn on another background than the wood, and which one."""
+    marked: dict[int, str] = {}
+    if last_move is not None:
+        if last_move.from_square is not None:
+            marked[last_move.from_square] = "last"
+        mate = ending is not None and ending.mate
+        marked[last_move.to_square] = "mate" if mate else "last"
+    if position.is_check():
+        marked[position.king_square(position.turn)] = "check"
+    if ending is not None and ending.resigned is not None:
+        marked[position.king_square(ending.resigned)] = "resigned"
+    return marked
 
 
 def _hand_layers(
@@ -522,6 +584,7 @@ def compose(
     gote_name: str | None = None,
     caption: str | None = None,
     kings: Sequence[str] = KING_KANJI,
+    ending: Ending | None = None,
 ) -> Image.Image:
     """The picture as a palette image (what `render_board` encodes)."""
     canvas = background(perspective).copy()
@@ -533,6 +596,7 @@ def compose(
         gote_name=gote_name,
         caption=caption,
         kings=kings,
+        ending=ending,
     )
     for layer in layers:
         _draw(layer, canvas)
@@ -589,6 +653,7 @@ def render_png(
     gote_name: str | None = None,
     caption: str | None = None,
     kings: Sequence[str] = KING_KANJI,
+    ending: Ending | None = None,
 ) -> bytes:
     """`encode_png(compose(...))`, the same bytes, drawing only the bands not seen before.
 
@@ -604,6 +669,7 @@ def render_png(
         gote_name=gote_name,
         caption=caption,
         kings=kings,
+        ending=ending,
     )
     per_band: list[list[_Layer]] = [[] for _ in _BAND_RANGES]
     band_of = _BAND_OF_ROW  # every layer lies inside the picture
@@ -640,8 +706,8 @@ def warm(kings: Sequence[str] = KING_KANJI) -> None:
             for where in BACKGROUNDS:
                 if where == "hand" and (role.is_promoted or role is Role.KING):
                     continue  # never in hand
-                if where == "check" and role is not Role.KING:
-                    continue  # only a king is checked
+                if where in ("check", "resigned") and role is not Role.KING:
+                    continue  # only a king is checked or laid down
                 for perspective in Color:
                     _piece_for(role, color, perspective, where, kings)
     for count in range(2, 19):

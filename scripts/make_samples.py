@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bot.services.glicko2 import DEFAULT, Rating, rate_game  # noqa: E402
-from render import describe, render_board, render_rating_chart  # noqa: E402
+from render import Ending, describe, render_board, render_gif, render_rating_chart  # noqa: E402
 from rules import Color, Move, Position  # noqa: E402
 
 MOVES = """
@@ -31,6 +31,8 @@ P*6e B*4h 6e6d 4h6f+ G*7c
 """
 GAME = MOVES.split()
 SENTE, GOTE = "Kato Momoko", "Satomi Kana"
+#: A short game that ends in mate: sente takes the bishop, drops it back and mates.
+MATE = ["7g7f", "3c3d", "8h2b+", "4a5b", "B*4b", "5a4a", "2b3a"]
 
 
 def replay(count: int) -> tuple[Position, Position, Move]:
@@ -102,13 +104,43 @@ def main() -> int:
             caption=note,
         )
         write(f"board-names-{tag}.png", png, alt)
-
+    endings()
     ratings = rating_history()
     alt = f"Rating after each of {len(ratings) - 1} rated games, now {round(ratings[-1])}"
     write("rating-chart.png", render_rating_chart(ratings, title="Hanako: rating"), alt)
     title = "はなこ🌸　レーティング推移"
     write("rating-chart-japanese.png", render_rating_chart(ratings, title=title), alt)
     return 0
+
+
+def endings() -> None:
+    """The final board after mate and after a resignation, and a short game as a GIF."""
+    final, before, move = replay(len(GAME))
+    result = f"まで{len(GAME)}手で先手の勝ち（投了）"
+    ending = Ending(result, winner=Color.SENTE, resigned=Color.GOTE)
+    png = render_board(final, last_move=move, sente_name=SENTE, gote_name=GOTE, ending=ending)
+    write("board-resigned.png", png, describe(final, move, previous=before))
+
+    position = Position.initial()
+    moves = [Move.from_usi(usi) for usi in MATE]
+    for mate in moves:
+        position.push(mate)
+    mated = Ending(f"Move {len(MATE)} · sente wins by checkmate", winner=Color.SENTE, mate=True)
+    png = render_board(
+        position, last_move=moves[-1], sente_name="alice", gote_name="bob", ending=mated
+    )
+    write("board-mate.png", png, describe(position, moves[-1]))
+    sides = ("sente", "gote")
+    captions = [f"Move {ply} · {sides[ply % 2]} to move" for ply in range(len(MATE))]
+    gif = render_gif(
+        Position.initial(),
+        moves,
+        sente_name="alice",
+        gote_name="bob",
+        captions=captions,
+        ending=mated,
+    )
+    write("game-mate.gif", gif, f"the game above, {len(MATE) + 1} frames")
 
 
 def rating_history(games: int = 40, strength: float = 1750.0) -> list[float]:

@@ -19,7 +19,7 @@ from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import server_of
 from bot.ui.replies import reader_language, send_ephemeral
-from bot.ui.threads import announce_end, game_channel, post_to_game, tell_vacation
+from bot.ui.threads import announce_end, close_thread, game_channel, post_to_game, tell_vacation
 from rules import Termination
 
 log = logging.getLogger(__name__)
@@ -73,6 +73,7 @@ class Announcer:
         if await self._already_posted(game, endings):
             log.info("game %s: its ending was posted after all", game.id)
             await self.bot.service.deadlines.ending_posted(game.id)
+            await close_thread(self.bot, game)  # that run may have stopped before this too
             return
         await announce_end(self.bot, game)
 

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import PlayerRef
+from bot.services import ListedStatus, PlayerRef
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
@@ -21,12 +21,14 @@ class BoardFeature(Feature):
 
     @app_commands.command(name="board", description=text.COMMANDS["board"])
     @app_commands.describe(
-        game=text.OPTIONS["game"],
+        game=text.OPTIONS["finished_game"],
         perspective=text.OPTIONS["perspective"],
+        style=text.OPTIONS["style"],
         public=text.OPTIONS["public"],
     )
     @app_commands.choices(
-        perspective=[Choice(name=text.PERSPECTIVE_NAMES[c], value=c.name.lower()) for c in Color]
+        perspective=[Choice(name=text.PERSPECTIVE_NAMES[c], value=c.name.lower()) for c in Color],
+        style=[Choice(name=name, value=value) for value, name in text.STYLE_NAMES.items()],
     )
     @app_commands.guild_only()
     async def board(
@@ -34,10 +36,14 @@ class BoardFeature(Feature):
         interaction: discord.Interaction[Any],
         game: GameArg | None = None,
         perspective: str | None = None,
+        style: str = "image",
         public: bool | None = None,
     ) -> None:
         """The board from the viewer's side unless they choose one; public for the
-        game's players, private for others unless they ask."""
+        game's players, private for others unless they ask. `style:text` gives it as a
+        text diagram under the same caption, for screen readers and text-only readers;
+        a diagram is always written from sente's side, as records write it, so it takes
+        no perspective."""
         reply = Reply(interaction)
         games = self.bot.service.games
         guild_id = server_of(interaction)
@@ -49,27 +55,40 @@ class BoardFeature(Feature):
             facing = Color.SENTE if own is None else own
         publicly = shown_publicly(interaction, shown, public)
         lang = await answer_language(self.bot, interaction, public=publicly)
+        if style == "text":
+            diagram = text.board_caption(lang, shown) + "\n" + text.text_diagram(lang, shown)
+            await reply.send(text.truncate(diagram), ephemeral=not publicly)
+            return
         board = self.bot.boards.file(shown, lang, perspective=facing)
         file = await reply.within(board, ephemeral=not publicly)
         await reply.send(text.board_caption(lang, shown), file=file, ephemeral=not publicly)
 
     @app_commands.command(name="games", description=text.COMMANDS["games"])
-    @app_commands.describe(member=text.OPTIONS["member"])
+    @app_commands.describe(member=text.OPTIONS["member"], status=text.OPTIONS["status"])
+    @app_commands.choices(
+        status=[Choice(name=name, value=value) for value, name in text.STATUS_NAMES.items()]
+    )
     @app_commands.guild_only()
     async def games(
-        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        member: discord.Member | None = None,
+        status: str = "active",
     ) -> None:
-        """A member's active games in this server, privately."""
+        """A member's games in this server, privately: active ones, finished ones with
+        their result for that member, or both."""
         owner = (
             PlayerRef(member.id, member.display_name, member.bot)
             if member is not None
             else player_of(interaction)
         )
-        listed = await self.bot.service.games.active_for(
-            owner.user_id, guild_id=server_of(interaction)
+        which = ListedStatus(status)
+        listed = await self.bot.service.games.listed(
+            owner.user_id, guild_id=server_of(interaction), status=which
         )
         own = owner.user_id == interaction.user.id
-        listing = text.games_list_text(reader_language(interaction), owner, listed, own=own)
+        lang = reader_language(interaction)
+        listing = text.games_list_text(lang, owner, listed, which, own=own)
         await Reply(interaction).send(listing, ephemeral=True)
 
 

@@ -1,4 +1,5 @@
-"""Records: `/export` gives a game's record as a file, with a lishogi analysis link."""
+"""Records: `/export` gives a game's record as a file, with a lishogi analysis link, or
+the game as an animated GIF."""
 
 from __future__ import annotations
 
@@ -9,11 +10,16 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import FORMATS
+from bot.services import FORMATS, GameSnapshot
 from bot.ui import text
+from bot.ui.boards import upload_size
+from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
 from bot.ui.replies import Reply
+
+#: The `format` choice that gives the game as an animation instead of a record.
+ANIMATION = "gif"
 
 
 class ExportFeature(Feature):
@@ -25,7 +31,9 @@ class ExportFeature(Feature):
         format=text.OPTIONS["format"],
         public=text.OPTIONS["public"],
     )
-    @app_commands.choices(format=[Choice(name=text.FORMAT_NAMES[f], value=f) for f in FORMATS])
+    @app_commands.choices(
+        format=[Choice(name=text.FORMAT_NAMES[f], value=f) for f in (*FORMATS, ANIMATION)]
+    )
     @app_commands.guild_only()
     async def export(
         self,
@@ -41,6 +49,9 @@ class ExportFeature(Feature):
         game_id = await game_meant(self.bot, interaction, game)
         shown = await self.bot.service.games.get(game_id, guild_id=guild_id)
         publicly = shown_publicly(interaction, shown, public)
+        if format == ANIMATION:
+            await self._animation(interaction, shown, publicly=publicly)
+            return
         # The asker's private notes go only into a record nobody else will see.
         notes_of = None if publicly else interaction.user.id
         exported = await self.bot.service.exports.file(
@@ -51,6 +62,19 @@ class ExportFeature(Feature):
         lang = await answer_language(self.bot, interaction, public=publicly)
         caption = text.export_caption(lang, game_id, format, exported.analysis_url)
         await Reply(interaction).send(caption, file=file, ephemeral=not publicly)
+
+    async def _animation(
+        self, interaction: discord.Interaction[Any], game: GameSnapshot, *, publicly: bool
+    ) -> None:
+        """The game from its start to its current move as a GIF (notes have no place in a
+        picture, so it is the same for everyone)."""
+        reply = Reply(interaction)
+        lang = await answer_language(self.bot, interaction, public=publicly)
+        file = await reply.within(self.bot.boards.animation(game, lang), ephemeral=not publicly)
+        if upload_size(file) > interaction.filesize_limit:
+            raise OptionError(text.ANIMATION_TOO_LARGE)
+        caption = text.animation_export_caption(lang, game)
+        await reply.send(caption, file=file, ephemeral=not publicly)
 
 
 async def setup(bot: GameBot) -> None:

@@ -169,6 +169,27 @@ class GameRepository(Repository):
         )
         return [_game(row) for row in rows]
 
+    async def finished_for(
+        self, user_id: int, guild_id: int, *, limit: int, offset: int = 0
+    ) -> list[GameRow]:
+        """A player's finished games in one guild, the most recently finished first."""
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} WHERE g.status = 'finished'"
+            " AND (g.sente_id = ? OR g.gote_id = ?) AND g.guild_id = ?"
+            " ORDER BY g.finished_at DESC, g.id DESC LIMIT ? OFFSET ?",
+            (user_id, user_id, guild_id, limit, offset),
+        )
+        return [_game(row) for row in rows]
+
+    async def count_for(self, user_id: int, guild_id: int, status: str) -> int:
+        """How many games with `status` a player has in one guild."""
+        row = await self._one(
+            "SELECT COUNT(*) FROM games WHERE status = ? AND guild_id = ?"
+            " AND (sente_id = ? OR gote_id = ?)",
+            (status, guild_id, user_id, user_id),
+        )
+        return 0 if row is None else int(row[0])
+
     async def set_thread(self, game_id: int, thread_id: int | None) -> bool:
         sql = "UPDATE games SET thread_id = ? WHERE id = ?"
         return await self._write(sql, (thread_id, game_id)) == 1

@@ -10,11 +10,20 @@ from rules import Sentence
 
 from .errors import ChooseGame, NotFound, ServiceError
 from .loading import color_of, line_of
+from .replays import step_at
 from .store import GameStore, no_such_game
-from .values import GameSnapshot, GameSummary, MoveText
+from .values import GameList, GameSnapshot, GameSummary, ListedStatus, MoveText, ReplayStep
 
 log = logging.getLogger(__name__)
 THREADS_REMEMBERED = 4096
+#: The most games `/games` lists at once (a message holds 2,000 characters).
+LISTED = 15
+NO_ACTIVE_GAME = Sentence("You have no active games here; start one with /challenge.")
+#: For a command that takes finished games too, used with no game where none is active.
+NO_GAME_MEANT = Sentence(
+    "You have no active games here. Find a finished game with `/games status:finished`"
+    " and give its number in the `game` option, or use the command in the game's thread."
+)
 
 
 def _sorted_summaries(games: list[GameSummary]) -> list[GameSummary]:
@@ -65,10 +74,12 @@ class Games:
         guild_id: int | None,
         game_id: int | None = None,
         thread_id: int | None = None,
+        finished: bool = False,
     ) -> int:
         """As `resolve`, but only the id: in a game's thread, where nearly every move is
         typed, that asks the database nothing once the thread is known, and a move then
-        loads its game once."""
+        loads its game once. `finished`: the command takes finished games too, so a
+        member without an active game is told how to find those."""
         if game_id is not None:
             return game_id
         if thread_id is not None:
@@ -80,7 +91,7 @@ class Games:
                 return game
         games = await self.active_for(user_id, guild_id=guild_id)
         if not games:
-            raise NotFound(Sentence("You have no active games here; start one with /challenge."))
+            raise NotFound(NO_GAME_MEANT if finished else NO_ACTIVE_GAME)
         mine = [game for game in games if game.your_turn]
         if len(mine) == 1:
             return mine[0].id
@@ -110,6 +121,50 @@ class Games:
         async with self._store.db.query() as q:
             records = await q.games.active_for(user_id, guild_id)
         return _sorted_summaries([line_of(record, user_id) for record in records])
+
+    async def listed(
+        self, user_id: int, *, guild_id: int, status: ListedStatus, limit: int = LISTED
+    ) -> GameList:
+        """The member's games in this server for `/games`: active ones (theirs to move
+        first), then finished ones, the latest first, at most `limit` in all. Finished games
+        are read from their stored rows, never replayed.
+
+        Example: `await games.listed(alice, guild_id=g, status=ListedStatus.FINISHED)`.
+        """
+        listed: list[GameSummary] = []
+        total = 0
+        if status is not ListedStatus.FINISHED:
+            active = await self.active_for(user_id, guild_id=guild_id)
+            listed, total = active[:limit], len(active)
+        if status is not ListedStatus.ACTIVE:
+            room = limit - len(listed)
+            async with self._store.db.query() as q:
+                rows = await q.games.finished_for(user_id, guild_id, limit=room) if room else []
+            async with self._store.db.query() as q:
+                total += await q.games.count_for(user_id, guild_id, "finished")
+            listed += [line_of(row, user_id) for row in rows]
+        return GameList(listed, total - len(listed))
+
+    async def choices(
+        self, user_id: int, *, guild_id: int, finished: bool, limit: int
+    ) -> list[GameSummary]:
+        """The games a `game` option suggests: the member's active games (theirs to move
+        first), then, with `finished`, their latest finished ones; at most `limit`."""
+        shown = await self.active_for(user_id, guild_id=guild_id)
+        if finished and len(shown) < limit:
+            async with self._store.db.query() as q:
+                rows = await q.games.finished_for(user_id, guild_id, limit=limit - len(shown))
+            shown += [line_of(row, user_id) for row in rows]
+        return shown[:limit]
+
+    async def at_ply(self, game_id: int, ply: int, *, guild_id: int | None) -> ReplayStep:
+        """The game as it stood after `ply` moves (brought between its start and its
+        current move), with the moves around it. Anyone in the game's server may look:
+        every position it shows was posted in the game's thread already.
+
+        Example: `(await games.at_ply(12, 0, guild_id=g)).board` is game 12's start.
+        """
+        return step_at(await self.get(game_id, guild_id=guild_id), ply)
 
     async def legal_moves(self, game_id: int, user_id: int | None = None) -> list[MoveText]:
         """Every legal move of the current position, for autocomplete (cached by

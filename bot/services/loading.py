@@ -24,7 +24,15 @@ from rules.notation import format_move
 
 from .clocks import TimeControl, due_at
 from .likely import likely_order
-from .values import GameSnapshot, GameSummary, ImpasseRule, MoveText, PlayerRef, TakebackPolicy
+from .values import (
+    GameSnapshot,
+    GameSummary,
+    ImpasseRule,
+    MoveText,
+    PlayerRef,
+    Result,
+    TakebackPolicy,
+)
 
 log = logging.getLogger(__name__)
 
@@ -264,6 +272,18 @@ def snapshot(record: GameRow, game: Game, last_text: MoveText | None) -> GameSna
     )
 
 
+def result_for(record: GameRow, color: Color) -> Result | None:
+    """How a game ended for `color`, read from the stored row (None while it goes on)."""
+    if record.status != "finished":
+        return None
+    if record.termination == Termination.ABORT.value:
+        return Result.ABORTED
+    winner = parse_color(record.winner)
+    if winner is None:
+        return Result.DRAW
+    return Result.WON if winner is color else Result.LOST
+
+
 def line_of(record: GameRow, user_id: int) -> GameSummary:
     """One of `user_id`'s games as a line of `/games` (no replay needed)."""
     color = color_of(record, user_id)
@@ -277,4 +297,6 @@ def line_of(record: GameRow, user_id: int) -> GameSummary:
         deadline=current_deadline(record),
         thread_id=record.thread_id,
         guild_id=record.guild_id,
+        result=result_for(record, color),
+        finished_at=record.finished_at,
     )

@@ -284,9 +284,27 @@ class Takeback:
     moves: tuple[MoveText, ...]
 
 
+class Result(StrEnum):
+    """How a finished game ended for one of its players."""
+
+    WON = "won"
+    LOST = "lost"
+    DRAW = "draw"
+    ABORTED = "aborted"
+
+
+class ListedStatus(StrEnum):
+    """Which of a member's games `/games` lists."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ALL = "all"
+
+
 @dataclass(frozen=True, slots=True)
 class GameSummary:
-    """One line of `/games`, or one choice when the service cannot tell which game."""
+    """One line of `/games`, or one choice when the service cannot tell which game. A
+    finished game has its `result` for the member it is listed for, and when it ended."""
 
     id: int
     opponent: PlayerRef
@@ -296,6 +314,34 @@ class GameSummary:
     deadline: datetime | None
     thread_id: int | None
     guild_id: int
+    result: Result | None = None
+    finished_at: datetime | None = None
+
+    @property
+    def is_active(self) -> bool:
+        return self.result is None
+
+
+@dataclass(frozen=True, slots=True)
+class GameList:
+    """A member's games as `/games` lists them (active first, then the most recently
+    finished), and how many more there are than the list holds."""
+
+    games: list[GameSummary]
+    more: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """A game shown at one ply for `/replay`: `board` is the game as it stood after `ply`
+    moves (its result only at the last ply), `last` the number of moves in the whole game,
+    and `moves` the moves around `ply`, numbered from `first` (1 for the game's first)."""
+
+    board: GameSnapshot
+    ply: int
+    last: int
+    first: int
+    moves: tuple[MoveText, ...]
 
 
 @dataclass(frozen=True, slots=True)

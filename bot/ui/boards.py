@@ -1,16 +1,19 @@
-"""Board images as Discord attachments, rendered off the event loop."""
+"""Board images and game animations as Discord attachments, rendered off the event loop."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
 
 import discord
 
 from bot.services import GameSnapshot
-from render import render_board
-from rules import Color
+from render import Ending, render_board, render_gif
+from rules import Color, Termination
 
 from . import text
 
@@ -18,7 +21,27 @@ from . import text
 #: add no speed; but every thread that allocates images gets its own glibc malloc arena, and
 #: with the default executor (up to 32 threads) many busy games multiply the bot's memory.
 RENDER_THREADS = 2
-ALT_TEXT_LIMIT = 1000
+#: Animations kept, newest used last: a finished game's never changes, so the one posted
+#: at its end also answers `/export format:gif` and a second export. A 120-move game's is
+#: about a megabyte, so the cache stays under ten.
+GIF_CACHE_SIZE = 8
+
+_T = TypeVar("_T")
+_GifKey = tuple[int, int, str, str, bool]
+
+
+def ending_of(lang: str, game: GameSnapshot) -> Ending | None:
+    """How the final board shows the game's end in `lang`, or None while it goes on."""
+    outcome = game.outcome
+    if outcome is None:
+        return None
+    resigned = outcome.loser if outcome.termination is Termination.RESIGNATION else None
+    return Ending(
+        text.image_result(lang, game),
+        winner=outcome.winner,
+        mate=outcome.termination is Termination.CHECKMATE and game.last_move is not None,
+        resigned=resigned,
+    )
 
 
 class BoardRenderer:
@@ -26,15 +49,23 @@ class BoardRenderer:
 
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
+        self._gifs: OrderedDict[_GifKey, bytes] = OrderedDict()
+
+    async def _run(self, work: Callable[[], _T]) -> _T:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
+        return await asyncio.get_running_loop().run_in_executor(self._pool, work)
 
     async def file(
         self, game: GameSnapshot, lang: str, *, perspective: Color | None = None
     ) -> discord.File:
-        """The game's board as a PNG attachment, its caption and alt text in `lang`."""
+        """The game's board as a PNG attachment, its caption and alt text in `lang`; a
+        finished game's shows how it ended."""
         position = game.game.position
         last = game.last_move
         sente, gote = game.sente.name, game.gote.name
-        caption = text.image_caption(lang, game)
+        ending = ending_of(lang, game)
+        caption = None if ending is not None else text.image_caption(lang, game)
         alt = text.board_alt_text(lang, game)
 
         def work() -> bytes:
@@ -45,16 +76,67 @@ class BoardRenderer:
                 sente_name=sente,
                 gote_name=gote,
                 caption=caption,
+                ending=ending,
             )
 
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
-        png = await asyncio.get_running_loop().run_in_executor(self._pool, work)
+        png = await self._run(work)
+        return discord.File(io.BytesIO(png), filename=f"game-{game.id}.png", description=alt)
+
+    async def animation(self, game: GameSnapshot, lang: str) -> discord.File:
+        """The game from its start to its current move as an animated GIF, the last frame
+        showing how it ended if it has; built once per game, move and language."""
+        key = (game.id, game.ply, game.position_mark, lang, game.outcome is not None)
+        data = self._gifs.get(key)
+        if data is None:
+            data = await self._run(self._gif_work(game, lang))
+            self._gifs[key] = data
+            while len(self._gifs) > GIF_CACHE_SIZE:
+                self._gifs.popitem(last=False)
+        self._gifs.move_to_end(key)
         return discord.File(
-            io.BytesIO(png), filename=f"game-{game.id}.png", description=alt[:ALT_TEXT_LIMIT]
+            io.BytesIO(data),
+            filename=f"game-{game.id}.gif",
+            description=text.animation_alt_text(lang, game),
         )
+
+    @staticmethod
+    def _gif_work(game: GameSnapshot, lang: str) -> Callable[[], bytes]:
+        """The rendering of the animation as a function for the pool: everything it needs
+        is read from the snapshot and worded here, on the event loop."""
+        start = game.game.start.copy()  # the worker thread gets its own
+        moves = list(game.game.moves)
+        ending = ending_of(lang, game)
+        framed = len(moves) + (0 if ending is not None else 1)
+        turn = start.turn
+        captions = []
+        for ply in range(framed):
+            captions.append(text.frame_caption(lang, ply, turn))
+            turn = turn.opponent
+        sente, gote = game.sente.name, game.gote.name
+
+        def work() -> bytes:
+            return render_gif(
+                start,
+                moves,
+                sente_name=sente,
+                gote_name=gote,
+                captions=captions,
+                ending=ending,
+            )
+
+        return work
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+def upload_size(file: discord.File) -> int:
+    """The bytes an attachment will upload (checked against the server's upload limit,
+    which a long game's animation could pass where a board never does)."""
+    stream = file.fp
+    position = stream.tell()
+    size = stream.seek(0, io.SEEK_END)
+    stream.seek(position)
+    return size

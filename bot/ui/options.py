@@ -20,6 +20,17 @@ from .replies import reader_language
 log = logging.getLogger(__name__)
 MAX_CHOICES = 25  # Discord shows at most this many choices or suggestions
 
+#: The commands whose `game` may be a finished game: those that only look at a game, or
+#: keep the member's own notes on it. Every other command acts on a game in play, so its
+#: suggestions and its default game are active games only.
+FINISHED_GAMES_TOO = frozenset({"board", "export", "replay", "note", "notes"})
+
+
+def takes_finished(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the command used takes finished games (see `FINISHED_GAMES_TOO`)."""
+    command = interaction.command
+    return command is not None and command.name in FINISHED_GAMES_TOO
+
 
 def server_of(interaction: discord.Interaction[Any]) -> int:
     """The server a command was used in. Every command is for servers only, so Discord
@@ -38,7 +49,8 @@ def parse_game_id(value: str) -> int:
 
 
 class GameOption(app_commands.Transformer):
-    """A game id typed or picked from the member's own games in this server."""
+    """A game id typed or picked from the member's own games in this server: their
+    active games, then, for a command that takes them, their latest finished ones."""
 
     async def transform(self, interaction: discord.Interaction[Any], value: str) -> int:
         return parse_game_id(value)
@@ -47,8 +59,11 @@ class GameOption(app_commands.Transformer):
         self, interaction: discord.Interaction[Any], value: str
     ) -> list[Choice[str]]:
         try:
-            games = await host_of(interaction).service.games.active_for(
-                interaction.user.id, guild_id=server_of(interaction)
+            games = await host_of(interaction).service.games.choices(
+                interaction.user.id,
+                guild_id=server_of(interaction),
+                finished=takes_finished(interaction),
+                limit=MAX_CHOICES,
             )
         except Exception:
             log.exception("game suggestions failed")
@@ -89,10 +104,12 @@ async def game_meant(
     bot: GameBot, interaction: discord.Interaction[Any], game_id: int | None
 ) -> int:
     """The id of the game a command means (see `Games.resolve_id`): the `game` option,
-    else the game of this thread, else the member's only game to move here."""
+    else the game of this thread (finished or not), else the member's only game to move
+    here."""
     return await bot.service.games.resolve_id(
         interaction.user.id,
         guild_id=server_of(interaction),
         game_id=game_id,
         thread_id=interaction.channel_id,
+        finished=takes_finished(interaction),
     )

@@ -16,8 +16,10 @@ from typing import Any
 import discord
 
 from bot.services import GameSnapshot, PlayerRef, VacationChange
+from rules import Termination
 
 from . import text
+from .boards import upload_size
 from .host import GameBot
 from .replies import pings
 
@@ -55,17 +57,19 @@ async def post_to_game(
     wording: Wording,
     *,
     with_board: bool = False,
+    with_animation: bool = False,
     ping: PlayerRef | None = None,
     view: Callable[[str], discord.ui.View | None] | None = None,
 ) -> discord.Message:
     """Post `wording` in the game's thread, in the server's language (with the board
-    image, and the `view` built in that language, if it builds one), pinging only `ping`."""
+    image, and the game's animation with it, and the `view` built in that language, if it
+    builds one), pinging only `ping`."""
     lang = await bot.post_language(game.guild_id)
     built = None if view is None else view(lang)
     extra: dict[str, Any] = {} if built is None else {"view": built}
     if with_board:
         try:
-            extra["file"] = await bot.boards.file(game, lang)
+            extra["files"] = await board_files(bot, game, lang, animated=with_animation)
         except Exception as error:
             log.exception("could not render game %s's board", game.id)
             raise NotPosted(game.id) from error
@@ -76,6 +80,17 @@ async def post_to_game(
     except (discord.HTTPException, LookupError) as error:
         log.warning("could not post in game %s's thread", game.id, exc_info=True)
         raise NotPosted(game.id) from error
+
+
+def _fits(bot: GameBot, game: GameSnapshot, file: discord.File) -> bool:
+    """Whether the game's server takes `file` as an upload; a game too long for it is
+    posted without its animation (`/export` says why)."""
+    guild = bot.get_guild(game.guild_id)
+    limit = guild.filesize_limit if guild else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
+    if upload_size(file) <= limit:
+        return True
+    log.warning("game %s: its animation is over the upload limit", game.id)
+    return False
 
 
 async def post_board(
@@ -96,20 +111,71 @@ def ending_buttons(bot: GameBot, game: GameSnapshot) -> Callable[[str], discord.
 
 
 async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None = None) -> None:
-    """Post the ending (`wording`, by default how it ended) with the final board, then
-    note it is posted: a restart posts endings that were stored but not posted (see
+    """Post the ending (`wording`, by default how it ended) with the final board and, in
+    the same message, the whole game as an animation, then note it is posted: a restart
+    posts endings that were stored but not posted (see
     `Deadlines.post_left_over_endings`)."""
     if game.outcome is None:
         return
     log.info("game %s ended: %s", game.id, game.outcome.termination.value)
     outcome = game.outcome
-    await post_board(
+    await post_to_game(
         bot,
         game,
         wording or (lambda lang: text.outcome_text(lang, outcome, game)),
+        with_board=True,
+        with_animation=deserves_animation(game),
         view=ending_buttons(bot, game),
     )
     await bot.service.deadlines.ending_posted(game.id)
+    await close_thread(bot, game)
+
+
+async def close_thread(bot: GameBot, game: GameSnapshot) -> None:
+    """Rename a finished game's thread with its result (`#12 ☗alice vs ☖bob · ☗ wins`, in
+    the server's language) and archive it, so that the server's thread list shows which
+    games go on. Not locked: a member's post, or the bot's (a late note, a reminder left
+    over), reopens it as Discord reopens any archived thread. The bot opened the thread,
+    so it may do this without Manage Threads; if Discord refuses anyway, the thread only
+    stays as it was, and the ending already posted stands."""
+    if game.thread_id is None or game.outcome is None:
+        return
+    name = text.thread_name(await bot.post_language(game.guild_id), game)
+    try:
+        thread = bot.get_channel(game.thread_id) or await bot.fetch_channel(game.thread_id)
+        if not isinstance(thread, discord.Thread) or (thread.archived and thread.name == name):
+            return
+        if thread.archived:  # an archived thread takes no change before it is reopened
+            thread = await thread.edit(archived=False)
+        await thread.edit(name=name, archived=True)
+    except discord.HTTPException:
+        log.warning("could not rename and archive game %s's thread", game.id, exc_info=True)
+
+
+async def board_files(
+    bot: GameBot, game: GameSnapshot, lang: str, *, animated: bool
+) -> list[discord.File]:
+    """The game's board, and if `animated` its animation after it. A board that cannot be
+    rendered raises; an animation that fails or is too large for an upload is left out
+    with a log line, as it only replays what the record holds."""
+    files = [await bot.boards.file(game, lang)]
+    if animated:
+        try:
+            animation = await bot.boards.animation(game, lang)
+        except Exception:
+            log.exception("could not render game %s's animation", game.id)
+        else:
+            if _fits(bot, game, animation):
+                files.append(animation)
+    return files
+
+
+def deserves_animation(game: GameSnapshot) -> bool:
+    """Whether a finished game's ending carries its animation: not an aborted game (it
+    ended before both players moved and has no result) nor one without a move, whose
+    animation would be its final board again."""
+    outcome = game.outcome
+    return outcome is not None and outcome.termination is not Termination.ABORT and game.ply > 0
 
 
 async def tell_vacation(bot: GameBot, change: VacationChange) -> None:

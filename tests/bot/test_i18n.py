@@ -179,6 +179,7 @@ _TREE_TABLES = {
     "RULE_CHOICE_NOTES",
     "TAKEBACK_NAMES",
     "PERSPECTIVE_NAMES",
+    "STYLE_NAMES",
     "FORMAT_NAMES",
     "LANGUAGE_NAMES",
 }
@@ -225,7 +226,7 @@ def test_no_prose_outside_the_catalogs() -> None:
     found = [
         line
         for folder in folders
-        for path in sorted(folder.glob("*.py"))
+        for path in sorted(folder.rglob("*.py"))
         for line in _unmarked_prose(path)
     ]
     assert found == []

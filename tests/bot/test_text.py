@@ -2,66 +2,33 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
-from bot.db import GameRow, PlayerRow
+from bot.cogs.exports import ANIMATION
 from bot.services import (
     FORMATS,
     PRESETS,
+    GameList,
     GameSnapshot,
+    GameSummary,
     ImpasseRule,
+    ListedStatus,
     MoveText,
     PlayedMove,
     PlayerRef,
     Preferences,
+    Result,
     TimeControl,
     VacationStatus,
 )
 from bot.services.challenges import COLOR_WISHES
-from bot.services.loading import color_name, snapshot
+from bot.services.games import LISTED
 from bot.ui import text as wording
 from bot.ui.notify import game_link
-from rules import Color, Game, Outcome, Termination
-
-ALICE = PlayerRef(1001, "alice")
-BOB = PlayerRef(1002, "**@everyone** bob")
-DEADLINE = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
-
-
-def game_view(game: Game | None = None, outcome: Outcome | None = None) -> GameSnapshot:
-    """A snapshot built the way the service builds one: from a row and a replayed game."""
-    game = game or Game(moves=["7g7f"])
-    started = DEADLINE - timedelta(days=3)
-    row = GameRow(
-        id=7,
-        guild_id=1,
-        channel_id=2,
-        thread_id=3,
-        message_id=None,
-        sente=PlayerRow(ALICE.user_id, ALICE.name),
-        gote=PlayerRow(BOB.user_id, BOB.name),
-        handicap="even",
-        start_sfen=game.start.sfen(),
-        bank=timedelta(),
-        period=None if outcome else DEADLINE - started,
-        impasse_rule="27",
-        status="finished" if outcome else "active",
-        termination=None if outcome is None else outcome.termination.value,
-        winner=None if outcome is None else color_name(outcome.winner),
-        ply=len(game.moves),
-        sfen=game.position.sfen(),
-        sente_bank=timedelta(),
-        gote_bank=timedelta(),
-        turn_started_at=started,
-        count_proposed_by=None,
-        started_at=started,
-        finished_at=None,
-        deadline=None,
-    )
-    written = MoveText("7g7f", "７六歩", "P-76") if game.moves else None
-    return snapshot(row, game, written)
+from rules import Color, Outcome, Termination
+from tests.support.snapshots import ALICE, BOB, DEADLINE, game_view
 
 
 def test_names_cannot_format_or_ping() -> None:
@@ -119,8 +86,36 @@ def test_thread_name_fits() -> None:
         **{**{f: getattr(view, f) for f in view.__dataclass_fields__}, "sente": long}
     )
     assert len(wording.thread_name("en", view)) <= 100
-    assert wording.thread_name("en", game_view()).startswith("☗alice vs ☖")
-    assert wording.thread_name("ja", game_view()).startswith("☗alice 対 ☖")
+    assert wording.thread_name("en", game_view()).startswith("#7 ☗alice vs ☖")
+    assert wording.thread_name("ja", game_view()).startswith("#7 ☗alice 対 ☖")
+
+
+@pytest.mark.parametrize(
+    ("outcome", "english", "japanese"),
+    [
+        (Outcome(Termination.CHECKMATE, Color.SENTE), "☗ wins", "☗の勝ち"),
+        (Outcome(Termination.RESIGNATION, Color.GOTE), "☖ wins", "☖の勝ち"),
+        (Outcome(Termination.SENNICHITE, None), "draw", "引き分け"),
+        (Outcome(Termination.ABORT, None), "aborted", "中止"),
+    ],
+)
+def test_a_finished_games_thread_name_ends_with_its_result(
+    outcome: Outcome, english: str, japanese: str
+) -> None:
+    view = game_view(outcome=outcome)
+    assert wording.thread_name("en", view) == f"#7 ☗alice vs ☖{BOB.name} · {english}"
+    assert wording.thread_name("ja", view) == f"#7 ☗alice 対 ☖{BOB.name} · {japanese}"
+
+
+def test_long_names_are_shortened_so_the_number_and_result_show() -> None:
+    view = game_view(outcome=Outcome(Termination.CHECKMATE, Color.GOTE))
+    fields = {f: getattr(view, f) for f in view.__dataclass_fields__}
+    long = GameSnapshot(
+        **{**fields, "sente": PlayerRef(5, "s" * 60), "gote": PlayerRef(6, "g" * 60)}
+    )
+    name = wording.thread_name("en", long)
+    assert name == f"#7 ☗{'s' * 40}… vs ☖{'g' * 40}… · ☖ wins"
+    assert len(name) == 100
 
 
 def test_help_fits_a_message() -> None:
@@ -146,7 +141,7 @@ def test_every_preset_format_rule_and_colour_has_a_name() -> None:
     assert wording.time_control_text("ja", TimeControl.parse("7d+1d")) == (
         "持ち時間7日、使い切った後は1手1日"
     )
-    assert set(wording.FORMAT_NAMES) == set(FORMATS)
+    assert set(wording.FORMAT_NAMES) == {*FORMATS, ANIMATION}  # the records, and the GIF
     assert set(wording.RULE_NAMES) == set(ImpasseRule) == set(wording.RULE_CHOICE_NOTES)
     assert set(wording.COLOR_NAMES) == set(COLOR_WISHES)
     assert set(wording.PERSPECTIVE_NAMES) == set(Color)
@@ -199,3 +194,30 @@ def test_how_many_games_were_told_reads_right_for_one_and_many(lang: str) -> Non
     assert ("thread" in one) if lang == "en" else ("対局スレッド" in one)
     assert "3" in many and "3" not in none.split("\n")[-1]
     assert none.count("\n") == one.count("\n") - 1  # no sentence about games told
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_full_list_of_finished_games_fits_and_says_how_many_more(lang: str) -> None:
+    """`/games` lists at most `LISTED` games: with the longest names Discord allows and
+    eighteen-digit thread ids, they still fit a message, and the rest are counted."""
+    games = [
+        GameSummary(
+            id=100_000 + n,
+            opponent=PlayerRef(n, "m" * 32),
+            your_color=Color.GOTE,
+            your_turn=False,
+            ply=250,
+            deadline=None,
+            thread_id=10**17 + n,
+            guild_id=1,
+            result=list(Result)[n % 4],
+            finished_at=DEADLINE,
+        )
+        for n in range(LISTED)
+    ]
+    listing = wording.games_list_text(
+        lang, ALICE, GameList(games, 40), ListedStatus.FINISHED, own=True
+    )
+    assert len(listing) <= wording.MAX_MESSAGE
+    assert listing.endswith("…and 40 more." if lang == "en" else "…ほか40局あります。")
+    assert listing.count("<#") == LISTED and listing.count("<t:") == LISTED

@@ -51,7 +51,8 @@ async def test_whole_game_in_three_notations_with_every_rejection(club: Club) ->
     assert wrong_member.ephemeral and "bob" in wrong_member.content
 
     table = await club.accept(challenge, bob)
-    assert table.thread.name == "☗alice vs ☖bob"
+    assert table.thread.name == f"#{table.game_id} ☗alice vs ☖bob"
+    assert table.start.content.startswith(f"**Game #{table.game_id}**")
     assert_board(table.start.attachments)
     assert table.start.mentioned_user_ids == [alice.user.id]
 
@@ -164,6 +165,9 @@ async def test_professional_game_typed_in_japanese_exports_the_same_moves(
     loser = players[len(moves) % 2]
     ask = await club.fake.slash("resign", user=loser, channel=table.thread)
     await club.fake.click(ask, f"rs:{table.game_id}", user=loser)
+    # The ending comes after the click's answer, with the whole game's GIF to render.
+    [ending] = await club.posts(table.thread, "resigned")
+    assert [a.filename[-3:] for a in ending.attachments] == ["png", "gif"]
 
     for fmt in ("kif", "csa"):
         export = await club.fake.slash(

@@ -32,7 +32,7 @@ from .models import (
     FakeUser,
     RequestRecord,
 )
-from .rest import CALLBACK, CREATE_MESSAGE, OPEN_DM
+from .rest import CALLBACK, CREATE_MESSAGE, MODIFY_CHANNEL, OPEN_DM
 from .results import Choice, HarnessTimeout, InteractionRejected, InteractionResult
 from .runner import BotRunner, E2EGuard
 from .server import DiscordPointer
@@ -40,6 +40,7 @@ from .server import DiscordPointer
 __all__ = [
     "CALLBACK",
     "CREATE_MESSAGE",
+    "MODIFY_CHANNEL",
     "OPEN_DM",
     "BotRunner",
     "ChannelType",

@@ -141,6 +141,9 @@ class ErrorCode:
     MISSING_PERMISSIONS: Final = 50013
     INVALID_RECIPIENTS: Final = 50033
     INVALID_FORM_BODY: Final = 50035
+    #: An archived thread cannot take the change asked (reopen it first), or a locked one
+    #: a message from someone who may not manage threads.
+    THREAD_ARCHIVED: Final = 50083
     INVALID_JSON: Final = 50109
     THREAD_ALREADY_CREATED: Final = 160004
 
@@ -154,6 +157,8 @@ MAX_ACTION_ROWS: Final = 5
 MAX_ROW_BUTTONS: Final = 5
 MAX_CHOICES: Final = 25
 MAX_FILES: Final = 10
+#: An attachment's description (its alt text).
+MAX_ATTACHMENT_DESCRIPTION: Final = 1024
 MAX_STRING_OPTION: Final = 6000
 #: What a bot may upload per file in a server without boosts (sent in every interaction).
 ATTACHMENT_SIZE_LIMIT: Final = 10 * 1024 * 1024

@@ -23,6 +23,7 @@ from .constants import (
 from .gateway import Gateway, NoBotConnected
 from .models import JSON, FakeChannel, FakeInteraction, FakeMember, FakeMessage
 from .state import World
+from .threads import reopen_for_post
 
 
 class UserCannotDoThat(AssertionError):
@@ -186,6 +187,13 @@ class MemberActions:
             option["value"] = value
         elif kind == OptionType.BOOLEAN and isinstance(value, bool):
             option["value"] = value
+        elif kind == OptionType.INTEGER and isinstance(value, int) and not isinstance(value, bool):
+            least, most = definition.get("min_value"), definition.get("max_value")
+            if (least is not None and value < least) or (most is not None and value > most):
+                raise UserCannotDoThat(
+                    f"option {name!r}: Discord accepts {least} to {most}, got {value}"
+                )
+            option["value"] = value
         else:
             raise UserCannotDoThat(f"option {name!r} (type {kind}) cannot take {value!r} here")
         choices = definition.get("choices")
@@ -224,8 +232,11 @@ class MemberActions:
             world.snowflake(), channel.id, channel.guild_id, member.user, content=content,
             source="user", published=True,
         )  # fmt: skip
+        reopened = reopen_for_post(world, channel, user_id=member.user.id)
         world.messages[message.id] = message
         channel.last_message_id = message.id
+        if reopened:
+            await self.gateway.dispatch("THREAD_UPDATE", channel.payload())
         payload = world.message_payload(message)
         payload["member"] = member.payload(with_user=False)
         await self.gateway.dispatch("MESSAGE_CREATE", payload)

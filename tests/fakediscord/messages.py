@@ -13,7 +13,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from .constants import ATTACHMENT_SIZE_LIMIT, MAX_FILES, ErrorCode, InteractionType, MessageFlag
+from .constants import (
+    ATTACHMENT_SIZE_LIMIT,
+    MAX_ATTACHMENT_DESCRIPTION,
+    MAX_FILES,
+    ErrorCode,
+    InteractionType,
+    MessageFlag,
+)
 from .gateway import Gateway
 from .models import JSON, FakeAttachment, FakeChannel, FakeInteraction, FakeMessage
 from .state import World
@@ -85,6 +92,13 @@ def _attachments(
             raise form_error(
                 f"attachments.{i}.id", "Must be a snowflake or a file index."
             ) from None
+        description = entry.get("description")
+        if description is not None and len(str(description)) > MAX_ATTACHMENT_DESCRIPTION:
+            raise form_error(
+                f"attachments.{i}.description",
+                f"Must be {MAX_ATTACHMENT_DESCRIPTION} or fewer in length.",
+                "BASE_TYPE_MAX_LENGTH",
+            )
         if ref in by_index and ref not in used:
             used.add(ref)
             result.append(_attachment(world, by_index[ref], channel_id, entry, ephemeral=ephemeral))

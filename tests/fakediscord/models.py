@@ -26,9 +26,13 @@ def iso(ts: float) -> str:
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height of a PNG (from its IHDR chunk), so attachments look like images."""
+    """Width and height of a PNG (from its IHDR chunk) or a GIF (from its screen
+    descriptor), so attachments look like images."""
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         width, height = struct.unpack(">II", data[16:24])
+        return int(width), int(height)
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        width, height = struct.unpack("<HH", data[6:10])
         return int(width), int(height)
     return None
 
@@ -171,6 +175,12 @@ class FakeChannel:
     message_count: int = 0
     last_message_id: int | None = None
     recipient: FakeUser | None = None
+    #: A thread's state: archived (hidden, reopened by a post unless locked), locked (only
+    #: members who may manage threads reopen it), and when its archived state last changed.
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: float | None = None
 
     @property
     def is_thread(self) -> bool:
@@ -209,10 +219,10 @@ class FakeChannel:
                 total_message_sent=self.message_count,
                 applied_tags=[],
                 thread_metadata={
-                    "archived": False,
-                    "auto_archive_duration": 1440,
-                    "archive_timestamp": iso(self.created_at),
-                    "locked": False,
+                    "archived": self.archived,
+                    "auto_archive_duration": self.auto_archive_duration,
+                    "archive_timestamp": iso(self.archive_timestamp or self.created_at),
+                    "locked": self.locked,
                     "invitable": True,
                     "create_timestamp": iso(self.created_at),
                 },

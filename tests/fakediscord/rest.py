@@ -29,8 +29,9 @@ from .constants import (
 )
 from .gateway import Gateway
 from .messages import Publish, Upload, apply_edit, message_type, new_message, publish, store
-from .models import JSON, FakeCommand, FakeInteraction, FakeMessage, RequestRecord
+from .models import JSON, FakeChannel, FakeCommand, FakeInteraction, FakeMessage, RequestRecord
 from .state import World
+from .threads import ARCHIVE_DURATIONS, archived_error, modify_thread, reopen_for_post
 from .validation import (
     DiscordHTTPError,
     check_length,
@@ -370,13 +371,35 @@ class RestApi:
         message = new_message(
             world, channel, req.json or {}, req.files, source="channel", allowed_flags=CHANNEL_FLAGS
         )
+        announce = [publish(self.gateway, message)]
+        if reopen_for_post(world, channel, user_id=world.bot_user.id):
+            announce.insert(0, self._thread_update(channel))
         store(world, message)
-        return Reply(200, world.message_payload(message), [publish(self.gateway, message)])
+        return Reply(200, world.message_payload(message), announce)
+
+    def _thread_update(self, thread: FakeChannel) -> Publish:
+        payload = thread.payload()
+
+        async def announce() -> None:
+            await self.gateway.dispatch("THREAD_UPDATE", payload)
+
+        return announce
+
+    async def modify_channel(self, req: Request) -> Reply:
+        """A thread renamed, archived, reopened or locked (see `threads`)."""
+        world = self.world
+        channel = world.channel_or_404(req.params["channel_id"])
+        if not channel.is_thread:
+            raise not_modelled("changing a channel that is not a thread")
+        modify_thread(world, channel, req.json or {}, user_id=world.bot_user.id)
+        return Reply(200, channel.payload(), [self._thread_update(channel)])
 
     async def edit_message(self, req: Request) -> Reply:
         world = self.world
         channel = world.channel_or_404(req.params["channel_id"])
         message = world.message_or_404(channel, req.params["message_id"])
+        if channel.archived:
+            raise archived_error()
         if message.author.id != world.bot_user.id:
             raise DiscordHTTPError(
                 403,
@@ -404,9 +427,13 @@ class RestApi:
             )
         body = req.json or {}
         check_length(body.get("name"), "name", low=1, high=100)
+        duration = body.get("auto_archive_duration") or 1440  # the parent's default
+        if duration not in ARCHIVE_DURATIONS:
+            raise form_error("auto_archive_duration", f"Value must be one of {ARCHIVE_DURATIONS}.")
         thread = world.new_thread(
             parent, body["name"], owner_id=world.bot_user.id, thread_id=message.id
         )
+        thread.auto_archive_duration = duration
         message.thread_id = thread.id
         created = {**thread.payload(), "newly_created": True}
 
@@ -453,6 +480,7 @@ ROUTES: Final[tuple[Route, ...]] = (
         "DELETE", _WEBHOOK + "/messages/{message_id}", RestApi.delete_webhook_message, auth=False
     ),
     _route("GET", "/channels/{channel_id}", RestApi.get_channel),
+    _route("PATCH", "/channels/{channel_id}", RestApi.modify_channel),
     _route("GET", "/channels/{channel_id}/messages", RestApi.list_messages),
     _route("POST", "/channels/{channel_id}/messages", RestApi.create_message),
     _route("GET", "/channels/{channel_id}/messages/{message_id}", RestApi.get_message),
@@ -469,3 +497,4 @@ ROUTE_KEYS: Final = frozenset(r.key for r in ROUTES)
 CALLBACK: Final = "POST /interactions/{interaction_id}/{token}/callback"
 CREATE_MESSAGE: Final = "POST /channels/{channel_id}/messages"
 OPEN_DM: Final = "POST /users/@me/channels"
+MODIFY_CHANNEL: Final = "PATCH /channels/{channel_id}"

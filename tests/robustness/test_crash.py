@@ -1509,7 +1509,7 @@ class CrashRun:
                 text = message.content
                 matched = MOVE_LINE.match(text)
                 at = self.clock_at(message.created_at)
-                if text.startswith("☗ Sente:"):
+                if text.startswith(f"**Game #{game.id}**\n☗ Sente:"):
                     starts += 1
                 elif matched:
                     ply = int(matched.group(1))

@@ -21,9 +21,11 @@ def png_width(attachment: FakeAttachment) -> int:
 
 
 def assert_board(attachments: list[FakeAttachment], min_width: int = 720) -> None:
-    """The last attachment is a board image of at least ``min_width`` pixels."""
-    assert attachments, "expected a board image"
-    assert png_width(attachments[-1]) >= min_width
+    """The board image (the PNG among the attachments; an ending also carries the game's
+    GIF) is at least ``min_width`` pixels wide."""
+    boards = [a for a in attachments if a.filename.endswith(".png")]
+    assert boards, f"expected a board image among {[a.filename for a in attachments]}"
+    assert png_width(boards[-1]) >= min_width
 
 
 def assert_replays(view: GameSnapshot) -> None:

@@ -139,3 +139,36 @@ async def test_channel_message_rules(fake_discord: FakeDiscord, guild: FakeGuild
             assert [m["id"] for m in await reply.json()] == [posted["id"]]
     assert [r.code for r in fake.rejections] == [50006, 50005, 10008, 10003]
     fake.rejections.clear()  # seen; do not fail this test at teardown
+
+
+async def test_attachments_carry_alt_text_within_its_limit_and_gif_sizes(
+    fake_discord: FakeDiscord, guild: FakeGuild
+) -> None:
+    """An attachment's description (alt text) is at most 1,024 characters, and a GIF is
+    an image with its width and height, as a PNG is."""
+    fake = fake_discord
+    general = fake.channel("general", guild)
+    gif = b"GIF89a" + (844).to_bytes(2, "little") + (759).to_bytes(2, "little") + bytes(20)
+    auth = {"Authorization": f"Bot {fake.token}"}
+    messages = f"{fake.api_base}/channels/{general.id}/messages"
+
+    def form(description: str) -> aiohttp.FormData:
+        data = aiohttp.FormData()
+        payload = {"content": "x", "attachments": [{"id": 0, "description": description}]}
+        data.add_field("payload_json", json.dumps(payload), content_type="application/json")
+        data.add_field("files[0]", gif, filename="game.gif", content_type="image/gif")
+        return data
+
+    async with aiohttp.ClientSession(headers=auth) as http:
+        async with http.post(messages, data=form("d" * 1025)) as reply:
+            refused = await reply.json()
+        async with http.post(messages, data=form("d" * 1024)) as reply:
+            posted = await reply.json()
+    assert refused["code"] == ErrorCode.INVALID_FORM_BODY
+    assert "description" in refused["errors"]["attachments"]["0"]
+    [attachment] = posted["attachments"]
+    assert (attachment["width"], attachment["height"]) == (844, 759)
+    assert attachment["content_type"] == "image/gif"
+    assert len(attachment["description"]) == 1024
+    assert [r.code for r in fake.rejections] == [ErrorCode.INVALID_FORM_BODY]
+    fake.rejections.clear()  # seen; do not fail this test at teardown

@@ -20,8 +20,10 @@ imports from it, and `base` last.
 
 # isort: off
 from .answers import *  # noqa: F403
+from .boards import *  # noqa: F403
 from .correspondence import *  # noqa: F403
 from .help import *  # noqa: F403
+from .finished import *  # noqa: F403
 from .games import *  # noqa: F403
 from .challenges import *  # noqa: F403
 from .ratings import *  # noqa: F403

@@ -14,6 +14,7 @@ from rules import Sentence
 from ..i18n import SOURCE_LANGUAGE
 from .base import MAX_MESSAGE, deadline_text, mention, safe, translator
 from .controls import LANGUAGE_NAMES
+from .finished import result_word
 
 # ---------------------------------------------------------------- short answers
 
@@ -115,8 +116,16 @@ def export_caption(lang: str, game_id: int, fmt: str, link: str) -> str:
 
 
 def game_choice(lang: str, game: GameSummary) -> str:
-    """One game among the suggestions of a `game` option."""
+    """One game among the suggestions of a `game` option: an active game with whose turn
+    it is, a finished one with its result for the member."""
     _ = translator(lang)
+    if game.result is not None:
+        return _("#{id} vs {opponent} · {result} in {ply} moves").format(
+            id=game.id,
+            opponent=game.opponent.name,
+            result=result_word(lang, game.result),
+            ply=game.ply,
+        )[:100]
     turn = _("your turn") if game.your_turn else _("waiting")
     return _("#{id} vs {opponent} · move {ply} · {turn}").format(
         id=game.id, opponent=game.opponent.name, ply=game.ply, turn=turn

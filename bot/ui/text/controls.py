@@ -46,7 +46,7 @@ COMMANDS = {
     "challenge": "Challenge a member to a shogi game, or anyone here if you name no one.",
     "move": "Play a move: P-7f, ７六歩, 7g7f, ...",
     "board": "Show a game's board.",
-    "games": "List active games.",
+    "games": "List a member's games: active, finished or all.",
     "resign": "Resign a game (asks to confirm).",
     "abort": "Abort a game before both players have moved.",
     "jishogi": "Impasse count, proposals and declaration.",
@@ -59,6 +59,7 @@ COMMANDS = {
     "note": "Write a private note on a game, at its current move.",
     "notes": "List or delete your private notes on a game.",
     "vacation": "Pause your clocks while you are away (14 days a year).",
+    "replay": "Step through a game's moves on its board, privately.",
     "rating": "A member's rating in this server.",
     "leaderboard": "The best ratings in this server.",
     "profile": "A member's games, rating history and favourite openings.",
@@ -73,6 +74,7 @@ OPTIONS = {
     "game": "A game id (pick from the list); default: this thread's game or your game to move",
     "finished_game": "A game id, finished games too; default: this thread's game or your game",
     "perspective": "Whose side faces you (default: yours)",
+    "style": "A picture, or a text diagram a screen reader can read (default: picture)",
     "member": "Whose games (default: yours)",
     "format": "Record format",
     "public": "Post it for everyone (default: yes for the game's players, no for others)",
@@ -85,10 +87,13 @@ OPTIONS = {
     "note_text": "Your note; only you will see it (up to 1,000 characters)",
     "delete": "The number of a note to delete, or all (all your notes on this game)",
     "action": "Start or end your vacation, or see it (default: see it)",
+    "status": "Which games (default: active)",
+    "from_move": "The move to begin at (default: the start)",
     "rated": "Count the game for ratings; handicap games never count (default: yes)",
     "rated_member": "Whose (default: yours)",
     "show_all": "Post it for everyone (default: only you see it)",
 }
+STATUS_NAMES = {"active": "Active", "finished": "Finished", "all": "All"}
 VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}
 COLOR_NAMES = {
     "random": "Random",
@@ -126,12 +131,14 @@ TAKEBACK_NAMES = {
     TakebackPolicy.NEVER: "Never",
 }
 PERSPECTIVE_NAMES = {Color.SENTE: "Sente", Color.GOTE: "Gote"}
+STYLE_NAMES = {"image": "Picture", "text": "Text diagram"}
 FORMAT_NAMES = {
     "kif": "KIF",
     "ki2": "KI2",
     "csa": "CSA",
     "sfen": "SFEN (current position)",
     "usi": "USI (position ... moves ...)",
+    "gif": "GIF (the game as an animation)",
 }
 
 

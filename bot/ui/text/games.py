@@ -39,11 +39,6 @@ from .ratings import rated_setting, rating_changes_text
 # ---------------------------------------------------------------- challenges and games
 
 
-def thread_name(lang: str, game: GameSnapshot) -> str:
-    """The name of a game's thread (Discord allows 100 characters)."""
-    return players_text(lang, game)[:100]
-
-
 def challenge_text(lang: str, challenge: Challenge) -> str:
     """The challenge message: who challenges whom, the settings, the expiry."""
     _ = translator(lang)
@@ -94,9 +89,10 @@ def game_start_text(lang: str, game: GameSnapshot) -> str:
     """The first post in a game's thread: the players, the time, who moves first."""
     _ = translator(lang)
     lines = [
+        _("**Game #{id}**").format(id=game.id),
         _("☗ Sente: {sente}   ☖ Gote: {gote}").format(
             sente=safe(game.sente.name), gote=safe(game.gote.name)
-        )
+        ),
     ]
     if game.handicap is not Handicap.EVEN:
         lines.append(
@@ -278,47 +274,10 @@ def image_caption(lang: str, game: GameSnapshot) -> str:
     return _("Move {ply} · {side} wins").format(ply=game.ply, side=side_name(lang, outcome.winner))
 
 
-def board_alt_text(lang: str, game: GameSnapshot) -> str:
-    """The alt text of a board image, for screen readers."""
-    _ = translator(lang)
-    values = {"players": players_text(lang, game), "caption": image_caption(lang, game)}
-    written = game.last_move_text
-    if written is None:
-        return _("Shogi board. {players}. {caption}.").format_map(values)
-    values["move"] = move_echo(lang, game.turn.opponent, written)
-    return _("Shogi board. {players}. {caption}. Last move: {move}.").format_map(values)
-
-
 def players_text(lang: str, game: GameSnapshot) -> str:
     """Who plays whom, as written (not escaped: for alt text and thread names)."""
     _ = translator(lang)
     return _("☗{sente} vs ☖{gote}").format(sente=game.sente.name, gote=game.gote.name)
-
-
-def games_list_text(lang: str, owner: PlayerRef, games: list[GameSummary], *, own: bool) -> str:
-    """`/games`: a member's active games, theirs to move first; `own` when the reader is
-    that member (then it is "your turn", else theirs "to move")."""
-    _ = translator(lang)
-    if not games:
-        return _("{name} has no active games. Start one with `/challenge`.").format(
-            name=safe(owner.name)
-        )
-    lines = [_("Active games of {name}:").format(name=safe(owner.name))]
-    for summary in games:
-        to_move = _("**your turn**") if own else _("**to move**")
-        turn = to_move if summary.your_turn else _("waiting")
-        deadline = f", {timestamp(summary.deadline)}" if summary.deadline else ""
-        lines.append(
-            _("• {where}: {color} vs {opponent}, move {ply}, {turn}").format(
-                where=_where(lang, summary),
-                color=summary.your_color.symbol,
-                opponent=safe(summary.opponent.name),
-                ply=summary.ply,
-                turn=turn,
-            )
-            + deadline
-        )
-    return truncate("\n".join(lines))
 
 
 def _where(lang: str, summary: GameSummary) -> str:

@@ -22,6 +22,8 @@ and an analysis link. `/language` sets the language of the bot's posts in this s
 `/note` keeps a private note on any game, `/notes` lists them; your private `/export` \
 carries them. `/vacation` pauses your clocks while you are away (14 days a year). \
 `/forecast` stores replies to the moves you expect, played for you when they come.
+Finished games: `/games status:finished`, `/replay`, `/export format:gif` (an animation). \
+`/board style:text` gives a text diagram. Rated games: `/rating`, `/leaderboard`, `/profile`.
 **Rules in brief:** checkmate wins; a player with no legal move loses; a pawn drop may not \
 give checkmate; no two unpromoted pawns of yours on one file; pieces that could never move \
 again must promote. The same position four times is a draw (sennichite), unless one player \

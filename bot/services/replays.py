@@ -1,0 +1,70 @@
+"""A game as it stood at an earlier ply, for `/replay`: the board then and the moves around it.
+
+Only what the game's thread has already shown is ever drawn: every ply up to the game's
+current one (an active game's too, so that an onlooker can study how it came about), and
+nothing past it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules import Game
+
+from .loading import move_text
+from .values import GameSnapshot, MoveText, ReplayStep
+
+#: How many moves before and after the current one the replay lists.
+MOVES_AROUND = 3
+
+
+def step_at(game: GameSnapshot, ply: int) -> ReplayStep:
+    """`game` after its first `ply` moves (kept between the start and its last move).
+
+    Example: `step_at(game, 0).board` is the start position, with no last move.
+    """
+    played = game.game.moves
+    last = len(played)
+    ply = max(0, min(ply, last))
+    first = max(1, min(ply - MOVES_AROUND, last - 2 * MOVES_AROUND))
+    end = min(last, max(ply + MOVES_AROUND, 2 * MOVES_AROUND + 1))
+    return ReplayStep(
+        board=_board_at(game, ply),
+        ply=ply,
+        last=last,
+        first=first,
+        moves=_written(game.game, first, end),
+    )
+
+
+def _board_at(game: GameSnapshot, ply: int) -> GameSnapshot:
+    """The snapshot drawn for `ply`: the position then, its last move, and the result only
+    when it is the game's last ply."""
+    if ply == len(game.game.moves):
+        return game
+    earlier = Game(game.game.start, game.game.moves[:ply])
+    last_text = _written(game.game, ply, ply)[0] if ply else None
+    return replace(
+        game,
+        game=earlier,
+        outcome=None,
+        to_move=None,
+        deadline=None,
+        last_move=earlier.moves[-1] if ply else None,
+        last_move_text=last_text,
+        ply=ply,
+        pending_count_proposal=None,
+    )
+
+
+def _written(game: Game, first: int, end: int) -> tuple[MoveText, ...]:
+    """Moves `first` to `end` of `game` (numbered from 1), each in three notations."""
+    if first > end:
+        return ()
+    position = game.position_at(first - 1)
+    texts = []
+    for index in range(first - 1, end):
+        move = game.moves[index]
+        texts.append(move_text(position, move, game.moves[index - 1] if index else None))
+        position.push_unchecked(move)
+    return tuple(texts)

@@ -1,0 +1,169 @@
+"""Looking back: thread names that carry the game's number and, at the end, its result;
+`/games` with finished games; `/replay`'s caption and move list."""
+
+from __future__ import annotations
+
+from bot.services import GameList, GameSnapshot, GameSummary, ListedStatus, PlayerRef, ReplayStep
+from bot.services import Result as GameResult
+from rules import Outcome, Termination
+
+from ..i18n import N_, gettext
+from .base import move_echo, safe, timestamp, translator, truncate
+from .games import result_text
+
+MAX_THREAD_NAME = 100  # Discord's limit on a channel's or thread's name
+
+#: A finished game's result for the member it is listed for.
+RESULT_WORDS = {
+    GameResult.WON: N_("won"),
+    GameResult.LOST: N_("lost"),
+    GameResult.DRAW: N_("draw"),
+    GameResult.ABORTED: N_("aborted"),
+}
+
+
+def result_word(lang: str, result: GameResult) -> str:
+    return gettext(lang, RESULT_WORDS[result])
+
+
+def outcome_tag(lang: str, outcome: Outcome) -> str:
+    """A result in a few characters, as a thread's name ends: ☗ wins, draw, aborted."""
+    _ = translator(lang)
+    if outcome.termination is Termination.ABORT:
+        return _("aborted")
+    if outcome.winner is None:
+        return _("draw")
+    return _("{side} wins").format(side=outcome.winner.symbol)
+
+
+def thread_name(lang: str, game: GameSnapshot) -> str:
+    """A game's thread name: `#12 ☗alice vs ☖bob`, and once it has ended, its result
+    after a dot. Names too long for Discord's 100 characters are shortened, each ending
+    in an ellipsis, so that the number and the result always show."""
+    _ = translator(lang)
+    suffix = "" if game.outcome is None else " · " + outcome_tag(lang, game.outcome)
+    names = (game.sente.name, game.gote.name)
+    room = max(len(name) for name in names)
+    while True:
+        sente, gote = (_shortened(name, room) for name in names)
+        players = _("☗{sente} vs ☖{gote}").format(sente=sente, gote=gote)
+        name = f"#{game.id} {players}{suffix}"
+        if len(name) <= MAX_THREAD_NAME or room <= 1:
+            return name[:MAX_THREAD_NAME]
+        room -= 1
+
+
+def _shortened(name: str, room: int) -> str:
+    return name if len(name) <= room else name[: max(room - 1, 0)].rstrip() + "…"
+
+
+# ---------------------------------------------------------------- /games
+
+_HEADINGS = {
+    ListedStatus.ACTIVE: N_("Active games of {name}:"),
+    ListedStatus.FINISHED: N_("Finished games of {name}, latest first:"),
+    ListedStatus.ALL: N_("Games of {name}:"),
+}
+
+
+def games_list_text(
+    lang: str, owner: PlayerRef, listed: GameList, status: ListedStatus, *, own: bool
+) -> str:
+    """`/games`: a member's games, active ones first (theirs to move first), then finished
+    ones with their result for that member and when they ended; `own` when the reader is
+    that member (then it is "your turn", else theirs "to move")."""
+    _ = translator(lang)
+    name = safe(owner.name)
+    if not listed.games:
+        return _empty_list(lang, name, status)
+    lines = [gettext(lang, _HEADINGS[status]).format(name=name)]
+    for summary in listed.games:
+        if summary.is_active:
+            lines.append(_active_line(lang, summary, own=own))
+        else:
+            lines.append(_finished_line(lang, summary))
+    if listed.more:
+        lines.append(_("…and {count} more.").format(count=listed.more))
+    return truncate("\n".join(lines))
+
+
+def _empty_list(lang: str, name: str, status: ListedStatus) -> str:
+    _ = translator(lang)
+    if status is ListedStatus.FINISHED:
+        return _("{name} has no finished games here yet.").format(name=name)
+    if status is ListedStatus.ALL:
+        return _("{name} has no games here yet. Start one with `/challenge`.").format(name=name)
+    return _(
+        "{name} has no active games. Start one with `/challenge`;"
+        " finished games are listed with `/games status:finished`."
+    ).format(name=name)
+
+
+def _where(summary: GameSummary) -> str:
+    """The game's number, and a link to its thread if it has one."""
+    number = f"#{summary.id}"
+    return f"{number} <#{summary.thread_id}>" if summary.thread_id else number
+
+
+def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
+    _ = translator(lang)
+    to_move = _("**your turn**") if own else _("**to move**")
+    turn = to_move if summary.your_turn else _("waiting")
+    deadline = f", {timestamp(summary.deadline)}" if summary.deadline else ""
+    return (
+        _("• {where}: {color} vs {opponent}, move {ply}, {turn}").format(
+            where=_where(summary),
+            color=summary.your_color.symbol,
+            opponent=safe(summary.opponent.name),
+            ply=summary.ply,
+            turn=turn,
+        )
+        + deadline
+    )
+
+
+def _finished_line(lang: str, summary: GameSummary) -> str:
+    _ = translator(lang)
+    assert summary.result is not None
+    ended = f", {timestamp(summary.finished_at, 'd')}" if summary.finished_at else ""
+    return (
+        _("• {where}: {color} vs {opponent}, **{result}** in {ply} moves").format(
+            where=_where(summary),
+            color=summary.your_color.symbol,
+            opponent=safe(summary.opponent.name),
+            result=result_word(lang, summary.result),
+            ply=summary.ply,
+        )
+        + ended
+    )
+
+
+# ---------------------------------------------------------------- /replay
+
+
+def replay_text(lang: str, step: ReplayStep) -> str:
+    """Above a `/replay` board: which game, which move of how many, and the moves around
+    it, the current one marked."""
+    _ = translator(lang)
+    board = step.board
+    players = _("☗{sente} vs ☖{gote}").format(
+        sente=safe(board.sente.name), gote=safe(board.gote.name)
+    )
+    if step.ply == 0:
+        where = _("start position (the game has {last} moves)").format(last=step.last)
+    else:
+        where = _("move {ply} of {last}").format(ply=step.ply, last=step.last)
+    lines = [
+        _("Replay of game #{id}, {players}: {where}").format(
+            id=board.id, players=players, where=where
+        )
+    ]
+    first_mover = board.game.start.turn
+    for offset, move in enumerate(step.moves):
+        number = step.first + offset
+        color = first_mover if number % 2 else first_mover.opponent
+        mark = "▶" if number == step.ply else " "
+        lines.append(f"`{mark}{number:>3}` {move_echo(lang, color, move)}")
+    if step.ply == step.last and board.outcome is not None:
+        lines.append(result_text(lang, board.outcome, board))
+    return truncate("\n".join(lines))

@@ -1,0 +1,79 @@
+"""The game's animation as the bot attaches it: a real GIF of the game up to its current
+move, built once per game, move and language, and the cache bounded."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+import render
+from bot.ui.boards import GIF_CACHE_SIZE, BoardRenderer, ending_of, upload_size
+from bot.ui.threads import deserves_animation
+from rules import Color, Game, Outcome, Termination
+from tests.support.snapshots import game_view
+
+OPENING = ["7g7f", "3c3d", "8h2b+", "3a2b"]
+#: Long enough for a game view at each of more plies than the cache keeps.
+LONGER = ["7g7f", "3c3d", "2g2f", "8c8d", "2f2e", "8d8e", "6i7h", "4a3b", "2e2d", "2c2d"]
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of moves of each GIF actually rendered (not taken from the cache)."""
+    rendered: list[int] = []
+    real = render.render_gif
+
+    def counting(*args: object, **kwargs: object) -> bytes:
+        rendered.append(len(args[1]))  # type: ignore[arg-type]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("bot.ui.boards.render_gif", counting)
+    return rendered
+
+
+async def test_a_gif_of_the_game_so_far_rendered_once(renders: list[int]) -> None:
+    renderer = BoardRenderer()
+    try:
+        view = game_view(Game(moves=OPENING))
+        first = await renderer.animation(view, "en")
+        again = await renderer.animation(view, "en")
+        japanese = await renderer.animation(view, "ja")
+    finally:
+        renderer.close()
+    data = first.fp.read()
+    assert again.fp.read() == data and upload_size(japanese) > 0
+    assert renders == [4, 4]  # once per language
+    with Image.open(io.BytesIO(data)) as gif:
+        assert gif.format == "GIF" and getattr(gif, "n_frames", 1) == len(OPENING) + 1
+    assert first.filename == "game-7.gif"
+    assert first.description is not None and "Sente: king 5i" in first.description
+
+
+async def test_the_cache_keeps_the_latest_games_only(renders: list[int]) -> None:
+    renderer = BoardRenderer()
+    views = [game_view(Game(moves=LONGER[:n])) for n in range(GIF_CACHE_SIZE + 1)]
+    try:
+        for view in views:
+            await renderer.animation(view, "en")
+        await renderer.animation(views[-1], "en")  # kept
+        await renderer.animation(views[0], "en")  # the oldest was dropped
+    finally:
+        renderer.close()
+    assert len(renders) == len(views) + 1 and renders[-1] == 0
+
+
+def test_the_ending_drawn_and_who_gets_an_animation() -> None:
+    moves = Game(moves=OPENING)
+    resigned = game_view(moves, Outcome(Termination.RESIGNATION, Color.GOTE))
+    ending = ending_of("ja", resigned)
+    assert ending is not None and ending.resigned is Color.SENTE and not ending.mate
+    assert ending.winner is Color.GOTE and "投了" in ending.result
+    assert ending_of("en", game_view(moves)) is None
+    assert deserves_animation(resigned)
+    assert not deserves_animation(game_view(moves))  # still going
+    assert not deserves_animation(
+        game_view(Game(moves=OPENING[:1]), Outcome(Termination.ABORT, None))
+    )
+    assert not deserves_animation(game_view(Game(), Outcome(Termination.RESIGNATION, Color.GOTE)))
