@@ -45,6 +45,15 @@ class Settings:
         values.update(os.environ if environ is None else environ)
         return cls.from_mapping(values)
 
+    @staticmethod
+    def values(env_file: str | Path | None = ".env") -> dict[str, str]:
+        """The raw settings: the `.env` file, then the real environment over it."""
+        values: dict[str, str] = {}
+        if env_file is not None and Path(env_file).is_file():
+            values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        values.update(os.environ)
+        return values
+
     @classmethod
     def from_mapping(cls, values: Mapping[str, str]) -> Settings:
         token = values.get("DISCORD_TOKEN", "").strip()
@@ -75,6 +84,13 @@ class Settings:
     @property
     def logging_level(self) -> int:
         return int(logging.getLevelName(self.log_level))
+
+
+def database_path(values: Mapping[str, str]) -> Path:
+    """Where the SQLite database is (`DATABASE_PATH`, else the default), for the tools
+    that need the database but not Discord (`python -m bot.db`)."""
+    database = values.get("DATABASE_PATH", "").strip()
+    return Path(database) if database else DEFAULT_DATABASE
 
 
 def shard_scope(shards: str | None, shard_count: int | None) -> ShardScope | None:
