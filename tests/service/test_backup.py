@@ -66,7 +66,7 @@ async def test_a_backup_never_overwrites_and_a_damaged_copy_is_reported(
     page = int.from_bytes(data[16:18], "big")  # the page size, from the file's header
     # The schema's page kept, every table's and index's page after it overwritten.
     copy.write_bytes(data[:page] + b"\xab" * (len(data) - page))
-    with pytest.raises(BackupError, match="damaged|cannot be read"):
+    with pytest.raises(BackupError, match=r"damaged|cannot be read"):
         check(copy)
 
 
