@@ -342,6 +342,8 @@ class Moves:
             changes: tuple[RatingChange, ...] = ()
             if ending is not None:  # rated with the move that ended the game, so exactly once
                 changes = await rate_ending(tx, row, ending, now)
+                # This process posts the ending; another takes it over only if it dies.
+                await self._store.claim_ending(tx, row.id, now)
             if renamed is not None:
                 await tx.players.upsert(renamed, now)
             return reply, changes

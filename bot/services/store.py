@@ -322,9 +322,7 @@ class GameStore:
                 expected_ply=expected_ply,
             )
             if done:
-                # This process posts the ending; another takes it over only if it dies.
-                now = self.now()
-                await tx.ending_claims.claim(row.id, self.worker, now, now + ENDING_LEASE)
+                await self.claim_ending(tx, row.id, self.now())
                 await tx.deadlines.clear(row.id)
                 await tx.takebacks.lapse(row.id, at)  # nothing is taken back in an ended game
                 await tx.forecasts.clear(row.id)  # nor played by forecast
@@ -348,6 +346,13 @@ class GameStore:
         ended = replace(with_outcome(game, finished, outcome), rating_changes=changes)
         self._games.put(ended)
         return ended
+
+    async def claim_ending(self, tx: Session, game_id: int, now: datetime) -> None:
+        """In the transaction that ends a game: this process will post the ending, and
+        holds it for `ENDING_LEASE`; another process takes it over only if this one dies
+        before posting it (see `Deadlines.post_left_over_endings`). Every transaction
+        that ends a game calls this."""
+        await tx.ending_claims.claim(game_id, self.worker, now, now + ENDING_LEASE)
 
     async def finish_or_refuse(
         self, game: GameSnapshot, outcome: Outcome, *, expected_ply: int | None

@@ -21,10 +21,11 @@ from bot.services import GameService, PositionChanged, ServiceError
 from bot.services.store import ENDING_LEASE
 from rules import Termination
 
-from .conftest import ALICE, BOB, CAROL, FakeClock, RecordingEvents, start_game
+from .conftest import ALICE, BOB, CAROL, FakeClock, RecordingEvents, play_all, start_game
 
 DAY = timedelta(days=1)
 COUNT = 2
+SHORT_MATE = ["7g7f", "6a7b", "8h3c+", "4a4b", "3c4b", "5a6a", "G*5b"]
 
 
 def guild_of_shard(shard: int, count: int = COUNT) -> int:
@@ -149,6 +150,22 @@ async def test_an_ending_is_posted_by_the_process_that_stored_it_until_its_lease
         await process.service.deadlines.check()
         assert await process.service.deadlines.next_wakeup() is None
     assert first.events.unannounced == [] and len(second.events.unannounced) == 1
+
+
+async def test_a_mating_move_claims_its_ending_as_a_resignation_does(
+    processes: list[Process], clock: FakeClock
+) -> None:
+    first, second = processes
+    game = await start_game(first.service, guild_id=GUILD_1)
+    played = await play_all(first.service, game.id, SHORT_MATE)
+    assert played.game.outcome is not None
+    assert played.game.outcome.termination is Termination.CHECKMATE
+    for process in processes:  # the first is posting it: nobody takes it over
+        await process.service.deadlines.check()
+        assert process.events.unannounced == []
+    clock.advance(minutes=3)
+    await second.service.deadlines.check()
+    assert [view.id for view in second.events.unannounced] == [game.id]
 
 
 async def test_a_restart_posts_what_its_predecessor_left_once_the_lease_has_run_out(
