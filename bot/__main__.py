@@ -25,6 +25,8 @@ import discord
 from .client import create_bot
 from .config import ConfigError, Settings, shard_scope
 from .db import Database, ShardScope
+from .logs import configure
+from .monitoring import MISSING, metrics_available
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,9 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.logging_level,
-        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
+    if settings.metrics_port is not None and not metrics_available():
+        print(f"Configuration error: {MISSING}", file=sys.stderr)
+        return 2
+    configure(
+        settings.logging_level, settings.log_format, scope=scope, secret=settings.discord_token
     )
     try:
         asyncio.run(_run(settings, sync_global=args.sync, scope=scope))

@@ -19,8 +19,10 @@ from discord.ext import commands
 
 from .config import Settings
 from .db import Database, ShardScope
+from .monitoring import Monitor
 from .publishing import PublishReport, announce_ready, publish_at_start
 from .services import DeadlineScheduler, GameService
+from .services.stats import Timing
 from .services.store import utc_now
 from .ui.errors import GameTree
 from .ui.host import GameBot
@@ -83,6 +85,7 @@ class ShogiBot(GameBot):
         self._database = database
         self._owns_database = database is None
         self._scheduler: DeadlineScheduler | None = None
+        self._monitor: Monitor | None = None
         self._warm_up: asyncio.Task[int] | None = None
         self._publication: PublishReport | None = None
         self._announced = False
@@ -92,12 +95,25 @@ class ShogiBot(GameBot):
         assert self._service is not None
         self._scheduler = DeadlineScheduler(self._service.deadlines)
         self._scheduler.start()
+        if self.settings.metrics_port is not None:
+            self._monitor = Monitor(self, self.settings.metrics_port)
+            await self._monitor.start()
         # Replay recently active games into the cache in the background, so the first
         # move after a restart does not pay for a full replay.
         self._warm_up = asyncio.get_running_loop().create_task(
             self._service.games.warm_up(limit=WARM_UP_GAMES), name="warm-up"
         )
         await self._publish_commands()
+
+    @property
+    def scheduler(self) -> DeadlineScheduler | None:
+        """The deadline task, once the bot is set up (the operator's `/healthz` reads it)."""
+        return self._scheduler
+
+    @property
+    def render_timings(self) -> dict[str, Timing]:
+        """How long images took to render (the operator's `/metrics` reads it)."""
+        return self.boards.timings
 
     async def load_features(self) -> None:
         """Open the database, build the service and load every feature: after this the
@@ -145,6 +161,9 @@ class ShogiBot(GameBot):
             announce_ready(self, self._publication, publishes=self.publishes_commands)
 
     async def close(self) -> None:
+        if self._monitor is not None:
+            await self._monitor.stop()
+            self._monitor = None
         if self._warm_up is not None and not self._warm_up.done():
             self._warm_up.cancel()
             await asyncio.gather(self._warm_up, return_exceptions=True)

@@ -19,6 +19,7 @@ from .db.shards import ShardScope
 
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "shogi.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
 
 
 class ConfigError(ValueError):
@@ -33,6 +34,10 @@ class Settings:
     database_path: Path = DEFAULT_DATABASE
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    #: `text` (one line a record, for a person) or `json` (one object a line, for a machine).
+    log_format: str = "text"
+    #: The port of `/healthz` and `/metrics` on 127.0.0.1 (None: no such endpoint).
+    metrics_port: int | None = None
 
     @classmethod
     def from_env(
@@ -74,11 +79,22 @@ class Settings:
         level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}.")
+        log_format = values.get("LOG_FORMAT", "text").strip().lower() or "text"
+        if log_format not in LOG_FORMATS:
+            raise ConfigError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}.")
+        port_text = values.get("METRICS_PORT", "").strip()
+        metrics_port = None
+        if port_text:
+            if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+                raise ConfigError("METRICS_PORT must be a port number (1 to 65535), or left empty.")
+            metrics_port = int(port_text)
         return cls(
             discord_token=token,
             database_path=Path(database) if database else DEFAULT_DATABASE,
             dev_guild_id=dev_guild_id,
             log_level=level,
+            log_format=log_format,
+            metrics_port=metrics_port,
         )
 
     @property

@@ -276,6 +276,11 @@ class GameRepository(Repository):
             == 1
         )
 
+    async def count_active(self) -> int:
+        """How many games are being played."""
+        row = await self._one("SELECT COUNT(*) FROM games WHERE status = 'active'")
+        return 0 if row is None else int(row[0])
+
     async def unannounced_endings(self) -> list[int]:
         """Finished games whose ending was never posted (the bot stopped in between)."""
         rows = await self._all(

@@ -23,6 +23,7 @@ from bot.db import ShardScope
 from .challenges import Challenges
 from .errors import ServiceError
 from .loading import current_deadline
+from .logcontext import about_server
 from .store import ENDING_LEASE, GameStore
 from .vacations import Vacations
 
@@ -62,6 +63,7 @@ class Deadlines:
         With a shard scope, only the games and challenges of the scope's servers: each
         process settles its own. Endings left unposted and vacations belong to no shard:
         any process takes them, each claimed once."""
+        about_server(None)  # the lines of the last check's last game are behind us
         await self.post_left_over_endings()
         try:
             for change in await self._vacations.run_out():
@@ -80,7 +82,7 @@ class Deadlines:
                 log.exception("could not end game %s on time", deadline.game_id)
         for deadline in reminders:
             try:
-                await self._remind(deadline.game_id, deadline.due_at, now)
+                await self._remind(deadline.game_id, deadline.due_at, deadline.remind_at, now)
             except Exception:
                 log.exception("could not send the reminder of game %s", deadline.game_id)
         for challenge in expired:
@@ -135,16 +137,26 @@ class Deadlines:
     async def _end_if_overdue(self, game_id: int, now: datetime) -> None:
         loaded = await self._store.load(game_id)
         deadline = current_deadline(loaded.row)
-        if deadline is not None and now >= deadline:
-            await self._store.time_out(loaded, deadline)
+        if deadline is None or now < deadline:
+            return
+        if await self._store.time_out(loaded, deadline) is not None:
+            self._late("timeout", deadline)
 
-    async def _remind(self, game_id: int, due: datetime, now: datetime) -> None:
+    async def _remind(
+        self, game_id: int, due: datetime, remind_at: datetime, now: datetime
+    ) -> None:
         async with self._store.db.transaction() as tx:
             claimed = await tx.deadlines.claim_reminder(game_id, due, now)
         if claimed:
+            self._late("reminder", remind_at)
             loaded = await self._store.load(game_id)
             if loaded.is_active:
                 await self._store.events.deadline_reminder(loaded)
+
+    def _late(self, kind: str, moment: datetime) -> None:
+        """Count how long after `moment` a time-out or reminder was claimed."""
+        late = (self.now() - moment).total_seconds()
+        self._store.stats.lateness[kind].observe(late)
 
 
 class _Checker(Protocol):
@@ -182,6 +194,16 @@ class DeadlineScheduler:
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
+
+    def lag(self) -> timedelta:
+        """How far behind the task is: the time since it should have checked (the next
+        deadline, reminder or expiry it planned for) without having finished a check
+        since. Zero while it waits for a moment still to come; it grows when the task
+        is stuck in a check or the loop is too busy to wake it."""
+        planned = self._next
+        if planned is None:
+            return timedelta()
+        return max(self._deadlines.now() - planned - _SLACK, timedelta())
 
     def start(self) -> None:
         if not self.running:

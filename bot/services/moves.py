@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -348,6 +349,8 @@ class Moves:
                 await tx.players.upsert(renamed, now)
             return reply, changes
 
+        stats = self._store.stats
+        started = time.perf_counter()
         try:
             # One round trip to the database for all of it, the forecast reply included.
             reply, changes = await self._store.db.run(store)
@@ -356,6 +359,8 @@ class Moves:
             self._store.forget(row.id)
             self._store.require_active(await self._store.load(row.id))
             raise PositionChanged(MOVED_ON) from None
+        stats.move_transactions.observe(time.perf_counter() - started)
+        stats.moves += 1 if reply is None else 2
         if renamed is not None and color is Color.SENTE:
             row = replace(row, sente=renamed)
         elif renamed is not None:

@@ -37,7 +37,9 @@ from .loading import (
     turn_of,
     with_outcome,
 )
+from .logcontext import about_game
 from .rated import change_of, rate_ending
+from .stats import ServiceStats
 from .values import Challenge, GameEvents, GameSnapshot, RatingChange, VacationChange
 
 log = logging.getLogger(__name__)
@@ -138,6 +140,7 @@ class GameStore:
         worker: str | None = None,
     ) -> None:
         self.db = db
+        self.stats = ServiceStats()
         #: This process among those sharing the database: the name its leases carry.
         self.worker = worker or worker_name()
         self.events = SafeEvents(events)
@@ -179,6 +182,7 @@ class GameStore:
             row = await q.games.get(game_id)
         if row is None:
             raise no_such_game(game_id)
+        about_game(game_id, row.guild_id)
         cached = self._games.get(row)
         if cached is not None:
             return cached
