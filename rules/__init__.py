@@ -20,6 +20,7 @@ from .handicaps import Handicap
 from .moves import Move
 from .perft import perft
 from .position import Position
+from .sfen import StartWarning
 from .types import Color, Piece, Role, Square
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "Sentence",
     "SfenError",
     "Square",
+    "StartWarning",
     "Termination",
     "perft",
 ]

@@ -40,6 +40,7 @@ class Termination(Enum):
     IMPASSE_24 = "impasse24"
     IMPASSE_27 = "impasse27"
     IMPASSE_JSA24 = "jsa24"
+    FOUL = "foul"  # a record's 反則勝ち / 反則負け: a foul the moves themselves do not show
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,7 +77,7 @@ def camp_count(position: Position, color: Color) -> CampCount:
             points += piece_points(piece.role)
     return CampCount(
         color=color,
-        king_in_camp=in_zone(color, position.king_square(color)),
+        king_in_camp=position.has_king(color) and in_zone(color, position.king_square(color)),
         pieces_in_camp=pieces,
         camp_points=points + _hand_points(position, color),
         total_points=total_points(position, color),
@@ -169,7 +169,9 @@ def count_24(position: Position, *, missing: int = 0) -> AgreedCount:
     """Count for the agreed 24-point rule; `missing` credits a handicap's pieces to gote."""
     sente = total_points(position, Color.SENTE)
     gote = total_points(position, Color.GOTE) + missing
-    applicable = all(in_zone(color, position.king_square(color)) for color in Color)
+    applicable = all(
+        position.has_king(color) and in_zone(color, position.king_square(color)) for color in Color
+    )
     reason = (
         None if applicable else Sentence("Both kings must be in the enemy camp before counting.")
     )

@@ -21,6 +21,7 @@ from . import sfen as sfen_io
 from .errors import IllegalMoveError, Sentence, SfenError
 from .handicaps import Handicap
 from .moves import DROP_ROLES, MOVES, Move, encode
+from .sfen import StartWarning
 from .tables import (
     KNIGHT_SOURCES,
     MUST_PROMOTE,
@@ -71,21 +72,63 @@ class Position:
 
     @classmethod
     def from_sfen(cls, text: str) -> Position:
-        """Read an SFEN, rejecting anything that is not a legal position (`SfenError`).
+        """Read an SFEN a game may start from, rejecting anything else (`SfenError`).
+
+        This is the strict check for play. A game starts only where every rule can be
+        applied from the first move on: at most one set of pieces and one king a side,
+        no nifu on the board and no piece that could never move again (a game could
+        not have reached them, so a result played from there could be disputed), at
+        least one king (otherwise nobody can ever be mated), and the side not to move
+        not in check (its king could be taken). One side without a king is allowed: a
+        tsume problem gives the attacker none, and it is played out like any game.
 
         >>> Position.from_sfen("4k4/9/9/9/9/9/9/9/4K4 b P 1").sfen()
         '4k4/9/9/9/9/9/9/9/4K4 b P 1'
+        >>> Position.from_sfen("4k4/9/9/9/9/9/9/9/9 b G 1").sfen()  # a tsume: no sente king
+        '4k4/9/9/9/9/9/9/9/9 b G 1'
         """
+        position, warnings = cls._read(text)
+        if warnings:
+            raise SfenError(warnings[0].code, warnings[0].sentence)
+        position._refuse_check_on_waiting_side()
+        return position
+
+    @classmethod
+    def from_sfen_with_warnings(cls, text: str) -> tuple[Position, tuple[StartWarning, ...]]:
+        """Read the start position a record gives, as it gives it.
+
+        Irregular placements (nifu, a piece on a square it could never leave, no king at
+        all) come back as warnings: every move from there can still be checked, and
+        other shogi software reads such records. What no position can be stays an
+        `SfenError`: more pieces than a set, two kings of a side, the side not to move
+        in check.
+
+        >>> position, warnings = Position.from_sfen_with_warnings("4k4/9/9/9/4P4/4P4/9/9/9 b - 1")
+        >>> [warning.code for warning in warnings]
+        ['nifu']
+        """
+        position, warnings = cls._read(text)
+        position._refuse_check_on_waiting_side()
+        return position, tuple(warnings)
+
+    @classmethod
+    def _read(cls, text: str) -> tuple[Position, list[StartWarning]]:
         fields = sfen_io.parse_sfen(text)
-        sfen_io.check_material(fields.board, fields.hands)
+        warnings = sfen_io.check_material(fields.board, fields.hands)
         position = cls()
         position.board = fields.board
         position.hands = fields.hands
         position.turn_index = fields.turn
         position.move_number = fields.move_number
-        position.kings = [fields.board.index(_KING), fields.board.index(_KING + 16)]
-        waiting = 1 - fields.turn
-        if position._is_attacked(position.kings[waiting], fields.turn):
+        position.kings = [
+            fields.board.index(code) if code in fields.board else -1 for code in (_KING, _KING + 16)
+        ]
+        return position, warnings
+
+    def _refuse_check_on_waiting_side(self) -> None:
+        waiting = 1 - self.turn_index
+        king = self.kings[waiting]
+        if king >= 0 and self._is_attacked(king, self.turn_index):
             raise SfenError(
                 "opponent_in_check",
                 Sentence(
@@ -93,7 +136,6 @@ class Position:
                     side=Color(waiting),
                 ),
             )
-        return position
 
     @classmethod
     def initial(cls, handicap: Handicap | str | None = None) -> Position:
@@ -133,8 +175,16 @@ class Position:
         counts = self.hands[color]
         return {role: counts[role] for role in HAND_ROLES if counts[role]}
 
+    def has_king(self, color: Color) -> bool:
+        """Whether `color` has a king on the board (a tsume's attacker has none)."""
+        return self.kings[color] >= 0
+
     def king_square(self, color: Color) -> Square:
-        return SQUARES[self.kings[color]]
+        """Where `color`'s king stands; ValueError for a side without one."""
+        square = self.kings[color]
+        if square < 0:
+            raise ValueError(f"{color.name.lower()} has no king")
+        return SQUARES[square]
 
     def sfen(self) -> str:
         return f"{self.key()} {self.move_number}"
@@ -202,11 +252,15 @@ class Position:
         return found
 
     def checkers(self) -> list[Square]:
-        """The squares of the pieces giving check to the side to move."""
-        return self.attackers(self.kings[self.turn_index], Color(1 - self.turn_index))
+        """The squares of the pieces giving check to the side to move (none without a king)."""
+        king = self.kings[self.turn_index]
+        return [] if king < 0 else self.attackers(king, Color(1 - self.turn_index))
 
     def is_check(self) -> bool:
-        return self._is_attacked(self.kings[self.turn_index], 1 - self.turn_index)
+        """Whether the side to move is in check. A side without a king never is: it cannot
+        be mated, and loses only by having no legal move, resigning or running out of time."""
+        king = self.kings[self.turn_index]
+        return king >= 0 and self._is_attacked(king, 1 - self.turn_index)
 
     def is_checkmate(self) -> bool:
         return self.is_check() and not self._legal_codes()
@@ -243,51 +297,15 @@ class Position:
         board = self.board
         us = self.turn_index
         them = 1 - us
-        king_sq = self.kings[us]
         own_base = 16 * us
-        slides_them = SLIDE_ATTACKS_FROM[them]
-        steps_them = STEP_ATTACKS_FROM[them]
 
-        # 1. Checkers and pins, looking outward from our king.
+        # 1-2. Checkers, pins and king moves (a side without a king has none of them).
         check_lines: list[tuple[int, ...]] = []
         pins: dict[int, tuple[int, ...]] = {}
-        for i, ray in enumerate(RAYS8[king_sq]):
-            shield = -1
-            for distance, target in enumerate(ray):
-                code = board[target]
-                if not code:
-                    continue
-                if code >> 4 == us:
-                    if shield >= 0:
-                        break
-                    shield = target
-                    continue
-                if slides_them[i][code]:
-                    if shield < 0:
-                        check_lines.append(ray[: distance + 1])
-                    else:
-                        pins[shield] = ray[: distance + 1]
-                elif distance == 0 and steps_them[i][code]:
-                    check_lines.append(ray[:1])
-                break
-        enemy_knight = _KNIGHT + 16 * them
-        for source in KNIGHT_SOURCES[them][king_sq]:
-            if board[source] == enemy_knight:
-                check_lines.append((source,))
-
         codes: list[int] = []
         append = codes.append
-
-        # 2. King moves: the destination must be safe with the king lifted off its square.
-        board[king_sq] = 0
-        king_base = king_sq * 162
-        for target in STEP_TARGETS[_KING + own_base][king_sq]:
-            code = board[target]
-            if code and code >> 4 == us:
-                continue
-            if not self._is_attacked(target, them):
-                append(king_base + target * 2)
-        board[king_sq] = _KING + own_base
+        if self.kings[us] >= 0:
+            self._checks_and_king_moves(check_lines, pins, codes)
         if len(check_lines) > 1:
             return codes
 
@@ -351,8 +369,9 @@ class Position:
             targets: Iterable[int] = [sq for sq in range(81) if not board[sq]]
         else:
             targets = check_lines[0][:-1]
+        # A pawn can mate only from the square in front of the enemy king (none without one).
         enemy_king = self.kings[them]
-        mate_square = enemy_king + 9 if us == 0 else enemy_king - 9
+        mate_square = -1 if enemy_king < 0 else enemy_king + 9 if us == 0 else enemy_king - 9
         for role in roles:
             drop_base = (80 + role) * 162
             if role == _PAWN:
@@ -371,6 +390,53 @@ class Position:
                 for target in targets:
                     append(drop_base + target * 2)
         return codes
+
+    def _checks_and_king_moves(
+        self, check_lines: list[tuple[int, ...]], pins: dict[int, tuple[int, ...]], codes: list[int]
+    ) -> None:
+        """Fill the checking lines and pins around the side to move's king, and its moves."""
+        board = self.board
+        us = self.turn_index
+        them = 1 - us
+        king_sq = self.kings[us]
+        own_base = 16 * us
+        slides_them = SLIDE_ATTACKS_FROM[them]
+        steps_them = STEP_ATTACKS_FROM[them]
+        append = codes.append
+        for i, ray in enumerate(RAYS8[king_sq]):
+            shield = -1
+            for distance, target in enumerate(ray):
+                code = board[target]
+                if not code:
+                    continue
+                if code >> 4 == us:
+                    if shield >= 0:
+                        break
+                    shield = target
+                    continue
+                if slides_them[i][code]:
+                    if shield < 0:
+                        check_lines.append(ray[: distance + 1])
+                    else:
+                        pins[shield] = ray[: distance + 1]
+                elif distance == 0 and steps_them[i][code]:
+                    check_lines.append(ray[:1])
+                break
+        enemy_knight = _KNIGHT + 16 * them
+        for source in KNIGHT_SOURCES[them][king_sq]:
+            if board[source] == enemy_knight:
+                check_lines.append((source,))
+
+        # 2. King moves: the destination must be safe with the king lifted off its square.
+        board[king_sq] = 0
+        king_base = king_sq * 162
+        for target in STEP_TARGETS[_KING + own_base][king_sq]:
+            code = board[target]
+            if code and code >> 4 == us:
+                continue
+            if not self._is_attacked(target, them):
+                append(king_base + target * 2)
+        board[king_sq] = _KING + own_base
 
     def _drop_mates(self, target: int) -> bool:
         """Would a pawn dropped on `target` (in front of the enemy king) be checkmate?"""

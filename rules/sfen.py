@@ -3,6 +3,15 @@
 Other libraries are permissive here (python-shogi adds up `pppp`, cshogi keeps
 the last count, neither rejects nifu); a bot that accepts SFENs from users must
 not be, so every way an SFEN can be wrong has its own stable error code.
+
+Two degrees of wrong. Some positions cannot be shogi at all: more pieces than one set
+holds, two kings of a side, a malformed text; they are errors everywhere. Others are
+irregular but still positions whose moves can be read and checked: two unpromoted
+pawns of a side on a file (nifu), a piece that could never move again, no king on the
+board at all. A published record or problem sometimes starts from one (a composition
+built around nine pawns on a file), so a record's own start reports them as
+`StartWarning`s, while a game about to be played treats them as errors. A side
+without a king is not irregular: it is how every tsume problem is set up.
 """
 
 from __future__ import annotations
@@ -24,6 +33,19 @@ MAX_PIECES: dict[Role, int] = {
     Role.ROOK: 2,
     Role.KING: 2,
 }
+
+
+@dataclass(frozen=True, slots=True)
+class StartWarning:
+    """Something irregular about a start position that does not stop reading its moves.
+
+    `code` is stable (`nifu`, `dead_piece`, `king_missing`), the same code the strict reader
+    raises as an `SfenError`; `sentence` says what is irregular, in any language.
+    """
+
+    code: str
+    sentence: Sentence
+
 
 _LETTERS = {role.sfen: role for role in Role if not role.is_promoted}
 _PLUS_ALONE = Sentence("'+' must be followed by a piece letter.")
@@ -178,11 +200,17 @@ def _parse_hands(text: str) -> list[list[int]]:
     return hands
 
 
-def check_material(board: list[int], hands: list[list[int]]) -> None:
-    """Piece counts, kings, nifu and dead pieces: everything that needs no attack tables."""
+def check_material(board: list[int], hands: list[list[int]]) -> list[StartWarning]:
+    """Piece counts, kings, nifu and dead pieces: everything that needs no attack tables.
+
+    Raises `SfenError` for what no shogi position can be (more than one set, two kings
+    of a side); returns the irregularities a record's start may have, in board order.
+    """
     totals = dict.fromkeys(MAX_PIECES, 0)
     kings = [0, 0]
+    warnings: list[StartWarning] = []
     pawn_files: set[tuple[int, int]] = set()
+    nifu_files: set[tuple[int, int]] = set()
     for square, code in enumerate(board):
         if not code:
             continue
@@ -192,31 +220,34 @@ def check_material(board: list[int], hands: list[list[int]]) -> None:
             kings[color] += 1
         if role is Role.PAWN:
             key = (color, square % 9)
-            if key in pawn_files:
-                raise SfenError(
-                    "nifu",
-                    Sentence(
-                        "There are two unpromoted {side} pawns on file {file} (nifu).",
-                        side=Color(color),
-                        file=SQUARES[square].file,
-                    ),
+            if key in pawn_files and key not in nifu_files:
+                nifu_files.add(key)
+                warnings.append(
+                    StartWarning(
+                        "nifu",
+                        Sentence(
+                            "There are two unpromoted {side} pawns on file {file} (nifu).",
+                            side=Color(color),
+                            file=SQUARES[square].file,
+                        ),
+                    )
                 )
             pawn_files.add(key)
         if role in (Role.PAWN, Role.LANCE, Role.KNIGHT) and is_dead_square(color, role, square):
-            raise SfenError(
-                "dead_piece",
-                Sentence(
-                    "The {piece} on {square} could never move again.",
-                    piece=role,
-                    square=SQUARES[square],
-                ),
+            warnings.append(
+                StartWarning(
+                    "dead_piece",
+                    Sentence(
+                        "The {piece} on {square} could never move again.",
+                        piece=role,
+                        square=SQUARES[square],
+                    ),
+                )
             )
     for hand in hands:
         for role in HAND_ROLES:
             totals[role] += hand[role]
     for color in Color:
-        if kings[color] == 0:
-            raise SfenError("king_missing", Sentence("There is no {side} king.", side=color))
         if kings[color] > 1:
             raise SfenError(
                 "king_extra", Sentence("There is more than one {side} king.", side=color)
@@ -232,6 +263,9 @@ def check_material(board: list[int], hands: list[list[int]]) -> None:
                     most=most,
                 ),
             )
+    if kings == [0, 0]:
+        warnings.append(StartWarning("king_missing", Sentence("There is no king on the board.")))
+    return warnings
 
 
 # What SFEN writes for each board code (0 is empty), and for each hand count. Writing a

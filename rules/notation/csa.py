@@ -23,6 +23,7 @@ from datetime import datetime
 from ..game import Game
 from ..moves import Move
 from ..position import Position
+from ..sfen import StartWarning
 from ..types import HAND_ROLES, Color, Role
 from .common import CSA_CODES, CSA_ROLES
 from .parse import parse_move
@@ -56,8 +57,14 @@ _CSA_KEYS = {name: key for key, name in HEADER_NAMES.items()}
 END_CODES = {
     "%TORYO": RESIGN, "%TSUMI": MATE, "%TIME_UP": TIME, "%CHUDAN": ABORT,
     "%SENNICHITE": REPETITION, "%JISHOGI": IMPASSE, "%HIKIWAKE": IMPASSE, "%KACHI": DECLARE,
+    "%ILLEGAL_MOVE": FOUL_LOSS, "%+ILLEGAL_ACTION": FOUL_LOSS, "%-ILLEGAL_ACTION": FOUL_LOSS,
 }  # fmt: skip
 _WRITTEN = {key: code for code, key in reversed(END_CODES.items())}
+_WRITTEN[FOUL_LOSS] = "%ILLEGAL_MOVE"
+# The side whose illegal action ended the game, by its code: the other side won.
+_ACTION_BY = {"%+ILLEGAL_ACTION": Color.SENTE, "%-ILLEGAL_ACTION": Color.GOTE}
+# floodgate's summary reasons that name an ending the end code may not say by itself.
+_SUMMARY_REASONS = {"toryo": RESIGN, "jishogi": IMPASSE}
 _EVEN = Position.initial()
 
 
@@ -134,22 +141,46 @@ def write_csa(
         lines.append(csa_move(position, move))
         lines += [f"'*{line}" for line in notes.get(number, ())]
         position.push_unchecked(move)
+    lines += _end_lines(record)
+    return "\n".join(lines) + "\n"
+
+
+def _end_lines(record: Record) -> list[str]:
+    """The end code, and floodgate's summary line where the code alone misleads.
+
+    CSA's `%TORYO` says the side to move resigned. A resignation on the opponent's turn is
+    written as the resigner's `%±ILLEGAL_ACTION` (acting out of turn is one, in CSA terms),
+    which other readers take as that side's loss, with `'summary:toryo:...` after it
+    saying it was a resignation. A 24-point count is `%JISHOGI` (an impasse, not a foul
+    nor a declaration), with the summary naming the winner of a count someone lost.
+    """
+    game = record.game
     key = ending_of(game)
-    if key in (FOUL_WIN, FOUL_LOSS):
-        assert game.outcome is not None and game.outcome.winner is not None
-        lines.append(f"%{_sign(game.outcome.winner.opponent)}ILLEGAL_ACTION")
-    elif key is not None:
+    if key is None:
+        return []
+    outcome = game.outcome
+    assert outcome is not None
+    won = outcome.winner
+    lines = []
+    if key == RESIGN and won == game.position.turn:
+        lines.append(f"%{_sign(game.position.turn.opponent)}ILLEGAL_ACTION")
+    elif key in (FOUL_WIN, FOUL_LOSS):
+        assert won is not None
+        lines.append(f"%{_sign(won.opponent)}ILLEGAL_ACTION")
+    else:
         lines.append(_WRITTEN[key])
-    if key in (RESIGN, TIME):  # floodgate's summary line: who won, also out of turn
-        assert game.outcome is not None
-        won = game.outcome.winner
+    if key in (RESIGN, TIME) or (key == IMPASSE and won is not None):
+        reason = {RESIGN: "toryo", TIME: "time up", IMPASSE: "jishogi"}[key]
         names = [
             (n or side).replace(":", "_")
             for n, side in ((record.sente, "sente"), (record.gote, "gote"))
         ]
         results = ["win" if won == color else "lose" for color in Color]
-        lines.append(f"'summary:{key}:{names[0]} {results[0]}:{names[1]} {results[1]}")
-    return "\n".join(lines) + "\n"
+        lines.append(f"'summary:{reason}:{names[0]} {results[0]}:{names[1]} {results[1]}")
+    if key == IMPASSE and won is not None:
+        count = game.count_24()
+        lines.append(f"'jishogi: sente {count.sente_points}, gote {count.gote_points}")
+    return lines
 
 
 class _Setup:
@@ -226,7 +257,8 @@ class _Setup:
         for role, count in totals.items():
             self.hands[color][role] += max(count, 0)
 
-    def position(self, turn: Color) -> Position:
+    def position(self, turn: Color) -> tuple[Position, tuple[StartWarning, ...]]:
+        """The start the P lines built, with what is irregular about it."""
         ranks = []
         for row in range(9):
             out, empty = "", 0
@@ -244,7 +276,7 @@ class _Setup:
                 letter = role.sfen if color == Color.SENTE else role.sfen.lower()
                 hand += (str(count) if count > 1 else "") + letter if count else ""
         side = "b" if turn == Color.SENTE else "w"
-        return Position.from_sfen(f"{'/'.join(ranks)} {side} {hand or '-'} 1")
+        return Position.from_sfen_with_warnings(f"{'/'.join(ranks)} {side} {hand or '-'} 1")
 
 
 def read_csa(data: bytes | str) -> Record:
@@ -259,12 +291,14 @@ def read_csa(data: bytes | str) -> Record:
     game: Game | None = None
     last: Move | None = None
     winner: Color | None = None
+    reason: str | None = None
     for number, raw in enumerate(decode(data).splitlines(), 1):
         line = raw.strip()
         if line.startswith("'summary:"):
             results = re.findall(r" (win|lose)(?=:|$)", line)
             if len(results) == 2 and results[0] != results[1]:
                 winner = Color.SENTE if results[0] == "win" else Color.GOTE
+                reason = line.split(":")[1]
         if not line or line.startswith("'"):
             continue
         if line == "/":
@@ -274,7 +308,10 @@ def read_csa(data: bytes | str) -> Record:
                 continue
             try:
                 if game is None and item in ("+", "-"):
-                    game = Game(setup.position(Color.SENTE if item == "+" else Color.GOTE))
+                    start, record.warnings = setup.position(
+                        Color.SENTE if item == "+" else Color.GOTE
+                    )
+                    game = Game(start)
                 elif game is None:
                     _header(setup, record, item)
                 elif item[0] in "+-":
@@ -291,7 +328,10 @@ def read_csa(data: bytes | str) -> Record:
     if game is None:
         raise RecordError("The record never says who moves first (a line with + or -).")
     if record.end in END_CODES:
-        apply_ending(game, END_CODES[record.end], winner)
+        key = _SUMMARY_REASONS.get(reason or "", END_CODES[record.end])
+        if record.end in _ACTION_BY:
+            winner = winner or _ACTION_BY[record.end].opponent
+        apply_ending(game, key, winner)
     record.game = game
     return record
 

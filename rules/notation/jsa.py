@@ -109,10 +109,12 @@ def matches(
             ):
                 return False
         elif role in GOLD_LIKE or len(group) < 2:
+            # Alone, or gold-like: 右 and 左 say from which side of the destination it comes;
+            # a piece on the destination's own file comes from neither (５六歩右).
             file, there = _file(source, color), _file(target, color)
             if (char == RIGHT and file > there) or (char == LEFT and file < there):
                 return False
-            if role in GOLD_LIKE and file == there:
+            if file == there:
                 return False
         elif relative(source, target, role, color, group) != char:
             return False

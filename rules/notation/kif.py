@@ -16,12 +16,14 @@ from ..game import Game
 from ..handicaps import Handicap
 from ..moves import Move
 from ..position import Position
+from ..sfen import StartWarning
 from ..types import Color, Role
 from . import bod
 from .common import TURN_MARKS, AmbiguousMoveError
 from .parse import parse_move
 from .records import (
     ABORT,
+    COUNT_MARK,
     DECLARE,
     FOUL_LOSS,
     FOUL_WIN,
@@ -35,6 +37,7 @@ from .records import (
     RecordError,
     apply_ending,
     as_record,
+    count_comment,
     decode,
     ending_of,
     place_comments,
@@ -142,6 +145,7 @@ def write_kif(
     key = ending_of(game)
     if key is not None:
         lines.append(f"{len(game.moves) + 1:>4} {WRITTEN_END[key]}")
+        lines += [text for text in [count_comment(game, _uneven(game))] if text]
         lines.append(summary(game, _uneven(game)) or "")
     return "\n".join(lines) + "\n"
 
@@ -192,6 +196,7 @@ def write_ki2(
         lines.append(" ".join(row))
     closing = summary(game, _uneven(game))
     if closing:
+        lines += [text for text in [count_comment(game, _uneven(game))] if text]
         lines.append(closing)
     return "\n".join(lines) + "\n"
 
@@ -215,6 +220,8 @@ class _Reader:
         self.end: str | None = None
         self.ending: str | None = None
         self.summary: str | None = None
+        self.warnings: tuple[StartWarning, ...] = ()
+        self.counted = False  # the record marks its end as a 24-point count
 
     def header(self, number: int, line: str) -> bool:
         """Take a header or diagram line; False when the line is neither."""
@@ -253,7 +260,7 @@ class _Reader:
                 raise RecordError("a board diagram has nine rows.", self.diagram_line)
             sfen = bod.diagram_sfen(self.rows, self.hands, self.turn)
             try:
-                position = Position.from_sfen(sfen)
+                position, self.warnings = Position.from_sfen_with_warnings(sfen)
             except SfenError as error:
                 message = f"the board diagram is not a legal position ({error})"
                 raise RecordError(message, self.diagram_line) from None
@@ -298,6 +305,8 @@ class _Reader:
         key = self.ending
         if key is None and self.end is None and self.summary is not None:
             key = read_summary(self.summary)
+        if self.counted and key == RESIGN:  # a KI2 count: only the comment says so
+            key = IMPASSE
         if key is not None:
             winner = summary_winner(self.summary) if self.summary else None
             apply_ending(game, key, winner)
@@ -308,6 +317,7 @@ class _Reader:
             started=self.headers.get("開始日時"),
             headers=self.headers,
             end=self.end or self.summary,
+            warnings=self.warnings,
         )
 
 
@@ -320,6 +330,10 @@ def _lines(data: bytes | str) -> Iterator[tuple[int, str]]:
         if line.startswith("変化"):
             return
         yield number, line
+
+
+def _counted(data: bytes | str) -> bool:
+    return any(line.startswith(COUNT_MARK) for line in decode(data).splitlines())
 
 
 def read_kif(data: bytes | str) -> Record:
@@ -359,6 +373,7 @@ def read_ki2(data: bytes | str) -> Record:
     ['7g7f', '3c3d', '8h2b+', '3a2b']
     """
     reader = _Reader()
+    reader.counted = _counted(data)
     for number, line in _lines(data):
         if line.startswith("まで"):
             reader.summary = line

@@ -152,7 +152,7 @@ def _western(text: str, strict: bool) -> Intent | None:
     origin = _square(match[2]) if match[2] else None
     return Intent(
         "western", role=role, target=_square(match[4]), origin=origin, drop=drop,
-        promotion=_promotion(match[5]),
+        promotion=_promotion(match[5]), board_mark=separator in ("-", "x"),
     )  # fmt: skip
 
 
@@ -163,15 +163,13 @@ def _japanese(text: str, strict: bool) -> Intent | None:
     dest = match["dest"] or match["dest2"]
     action = (match["action"] or "").rstrip("り")
     origin = _square(match["origin"]) if match["origin"] else None
-    if action == "打" and origin is not None:
-        return None
     return Intent(
         "japanese",
         role=READ_NAMES[match["piece"]],
         target=_square(dest) if dest else None,
         same=bool(match["same1"] or match["same2"]),
         origin=origin,
-        drop=True if action == "打" else False if origin is not None else None,
+        drop=True if action == "打" else False if origin is not None else None,  # 打(69): refused
         modifiers=match["mods"],
         promotion=True if action == "成" else False if action in ("不成", "生") else None,
         default_promotion=False if origin is not None else None,

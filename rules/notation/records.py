@@ -1,8 +1,9 @@
 """Whole games as records: the container, the shared helpers, SFEN/USI and the lishogi link.
 
 A `Record` is a `rules.game.Game` plus what the file said about it (players, start
-date, other headers, the end word as written). Readers return a `Record`; writers
-take a `Game` or a `Record`. Every reading problem is a `RecordError` naming the line.
+date, other headers, the end word as written, what was irregular about its start).
+Readers return a `Record`; writers take a `Game` or a `Record`. Every reading problem
+is a `RecordError` naming the line.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..errors import tidy
 from ..game import Game, Outcome, Termination
 from ..moves import Move
 from ..position import Position
+from ..sfen import StartWarning
 from ..types import Color
 
 
@@ -35,6 +37,10 @@ class RecordError(ValueError):
 class Record:
     """A game with what its file said about it. `game.outcome` holds the result.
 
+    `warnings` says what is irregular about the start position the record gives (nifu,
+    a piece that could never move, no king at all): its moves are read all the same, as
+    other shogi software reads them, but a game on Discord cannot start from there.
+
     >>> record = Record(Game(moves=["7g7f"]), sente="Ann", gote="Bo", started="2024/01/02")
     >>> record.game.position.turn, record.sente
     (<Color.GOTE: 1>, 'Ann')
@@ -46,6 +52,7 @@ class Record:
     started: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
     end: str | None = None
+    warnings: tuple[StartWarning, ...] = ()
 
 
 def as_record(
@@ -65,6 +72,7 @@ def as_record(
         started if started is not None else record.started,
         dict(record.headers),
         record.end,
+        record.warnings,
     )
 
 
@@ -121,7 +129,11 @@ DECLARE, FOUL_WIN, FOUL_LOSS = "declare", "foul_win", "foul_loss"
 
 
 def ending_of(game: Game) -> str | None:
-    """The ending key of a finished game, None while it goes on."""
+    """The ending key of a finished game, None while it goes on.
+
+    A 24-point count is `IMPASSE` whoever won (the outcome keeps the winner): it is
+    neither a declaration nor a foul, whichever side was to move.
+    """
     outcome = game.outcome
     if outcome is None:
         return None
@@ -134,12 +146,13 @@ def ending_of(game: Game) -> str | None:
         Termination.TIME: TIME,
         Termination.ABORT: ABORT,
         Termination.SENNICHITE: REPETITION,
+        Termination.IMPASSE_24: IMPASSE,
     }
     if kind in simple:
         return simple[kind]
     if outcome.winner is None:
         return IMPASSE
-    if kind is Termination.PERPETUAL_CHECK:
+    if kind in (Termination.PERPETUAL_CHECK, Termination.FOUL):
         return FOUL_WIN if outcome.winner == to_move else FOUL_LOSS
     return DECLARE if outcome.winner == to_move else FOUL_LOSS
 
@@ -147,9 +160,9 @@ def ending_of(game: Game) -> str | None:
 def apply_ending(game: Game, key: str, winner: Color | None = None) -> None:
     """Give `game` the outcome an end word describes, unless the moves decided it already.
 
-    Without a stated `winner`, the side to move is the one who resigned, lost on time
-    or declared. A foul (反則) that the moves do not show has no `Termination`; it stays
-    in `Record.end` only.
+    Without a stated `winner`, the side to move is the one who resigned, lost on time,
+    declared, committed the foul of 反則負け or won by the foul of 反則勝ち. An impasse
+    with a stated winner is a 24-point count that someone lost; without one, a draw.
     """
     if game.outcome is not None or key == MATE:
         return
@@ -163,9 +176,13 @@ def apply_ending(game: Game, key: str, winner: Color | None = None) -> None:
     elif key == REPETITION:
         game.set_outcome(Outcome(Termination.SENNICHITE, None))
     elif key == IMPASSE:
-        game.set_outcome(Outcome(Termination.IMPASSE_24, None))
+        game.set_outcome(Outcome(Termination.IMPASSE_24, winner))
     elif key == DECLARE:
         game.set_outcome(Outcome(Termination.IMPASSE_27, to_move if winner is None else winner))
+    elif key == FOUL_WIN:
+        game.set_outcome(Outcome(Termination.FOUL, to_move if winner is None else winner))
+    elif key == FOUL_LOSS:
+        game.set_outcome(Outcome(Termination.FOUL, to_move.opponent if winner is None else winner))
 
 
 def side_name(color: Color | None, handicap: bool) -> str:
@@ -176,7 +193,12 @@ def side_name(color: Color | None, handicap: bool) -> str:
 
 
 def summary(game: Game, handicap: bool) -> str | None:
-    """The closing `まで…` line of KIF and KI2, None while the game goes on."""
+    """The closing `まで…` line of KIF and KI2, None while the game goes on.
+
+    A count someone lost reads `まで100手で後手の勝ち`, after the `COUNT_MARK` comment
+    with the points: readers that know only `…の勝ち` find the winner (some take any
+    more text on that line, or the word 持将棋 in it, as no result), and ours the count.
+    """
     key = ending_of(game)
     if key is None:
         return None
@@ -184,6 +206,8 @@ def summary(game: Game, handicap: bool) -> str | None:
     plies = len(game.moves)
     winner = side_name(game.outcome.winner, handicap)
     to_move = side_name(game.position.turn, handicap)
+    if key == IMPASSE and game.outcome.winner is not None:
+        return f"まで{plies}手で{winner}の勝ち"
     text = {
         RESIGN: f"{winner}の勝ち",
         MATE: f"{winner}の勝ち",
@@ -198,17 +222,34 @@ def summary(game: Game, handicap: bool) -> str | None:
     return f"まで{plies}手で{text}"
 
 
+#: The comment before the closing line of a 24-point count that someone lost.
+COUNT_MARK = "*持将棋（24点法）"
+
+
+def count_comment(game: Game, handicap: bool) -> str | None:
+    """`*持将棋（24点法）：先手23点、後手31点` for a count someone lost, else None."""
+    if game.outcome is None or game.outcome.termination is not Termination.IMPASSE_24:
+        return None
+    if game.outcome.winner is None:
+        return None
+    count = game.count_24()
+    sente, gote = side_name(Color.SENTE, handicap), side_name(Color.GOTE, handicap)
+    return f"{COUNT_MARK}：{sente}{count.sente_points}点、{gote}{count.gote_points}点"
+
+
 def summary_winner(line: str) -> Color | None:
-    """The winner a `まで…` line names (`…で先手の勝ち`), if any."""
-    found = re.search("(先手|下手|後手|上手)の(入玉)?勝ち", line)
+    """The winner a `まで…` line names: `…で先手の勝ち`, or the other side of
+    `…で先手の反則負け`."""
+    found = re.search("(先手|下手|後手|上手)の(入玉|反則)?(勝ち|負け)", line)
     if found is None:
         return None
-    return Color.SENTE if found[1] in ("先手", "下手") else Color.GOTE
+    named = Color.SENTE if found[1] in ("先手", "下手") else Color.GOTE
+    return named if found[3] == "勝ち" else named.opponent
 
 
 def read_summary(line: str) -> str | None:
     """The ending key a `まで…` line states (KI2 has no other end mark)."""
-    rest = line.partition("手で")[2]
+    rest = line.partition("手で")[2] or line.partition("手")[2]  # まで49手詰: a problem's end
     for word, key in (
         ("中断", ABORT), ("千日手", REPETITION), ("持将棋", IMPASSE), ("詰", MATE),
         ("時間切れ", TIME), ("切れ負け", TIME), ("入玉", DECLARE), ("宣言", DECLARE),
@@ -264,11 +305,12 @@ def read_usi(data: bytes | str) -> Record:
         words = words[1:]
     head, _, tail = " ".join(words).partition("moves")
     head_words = head.split()
+    warnings: tuple[StartWarning, ...] = ()
     try:
         if not head_words or head_words == ["startpos"]:
             start = Position.initial()
         else:
-            start = Position.from_sfen(
+            start, warnings = Position.from_sfen_with_warnings(
                 " ".join(head_words[1:] if head_words[0] == "sfen" else head_words)
             )
     except ValueError as error:
@@ -284,7 +326,7 @@ def read_usi(data: bytes | str) -> Record:
             raise RecordError(
                 f"move {index} ({text}) could not be played: {error}", number
             ) from None
-    return Record(game)
+    return Record(game, warnings=warnings)
 
 
 LINK_MOVES = 300

@@ -26,7 +26,8 @@ class Intent:
 
     `drop` is True (marked as a drop), False (marked as a board move) or None (not
     said); `promotion` likewise; `default_promotion` is what an unstated promotion
-    means in that notation (no promotion in USI and KIF, None = ask).
+    means in that notation (no promotion in USI and KIF, None = ask). `board_mark` says
+    the text wrote Western `-` or `x`, which claims a board move.
     """
 
     family: str
@@ -40,6 +41,7 @@ class Intent:
     default_promotion: bool | None = None
     after: Role | None = None
     mark: Color | None = None
+    board_mark: bool = False
 
 
 def _illegal(reason: IllegalReason, sentence: Sentence) -> IllegalMoveError:
@@ -130,10 +132,49 @@ def resolve(position: Position, intent: Intent, text: str, last_move: Move | Non
     here = [move for move in legal if move.to_square == target]
     if intent.drop:
         assert intent.role is not None
+        _refuse_drop_details(intent, text)
         return _drop(position, intent.role, target, here, intent.promotion)
     if intent.origin is not None:
         return _from_origin(position, intent, intent.origin, target, here, text, legal)
     return _by_piece(position, intent, target, here, text, legal)
+
+
+def _refuse_drop_details(intent: Intent, text: str) -> None:
+    """A drop comes from the hand: an origin or a modifier cannot describe it."""
+    if intent.origin is not None:
+        raise _illegal(
+            IllegalReason.MALFORMED,
+            Sentence(
+                "'{text}' marks a drop, which comes from the hand and has no origin;"
+                " leave out {origin} or the drop mark.",
+                text=text,
+                origin=intent.origin,
+            ),
+        )
+    if intent.modifiers:
+        raise _illegal(
+            IllegalReason.MALFORMED,
+            Sentence(
+                "'{text}' marks a drop, but {modifiers} says how a piece on the board moves;"
+                " leave one of them out.",
+                text=text,
+                modifiers=intent.modifiers,
+            ),
+        )
+
+
+def _promoted_readings(
+    position: Position, intent: Intent, role: Role, here: list[Move]
+) -> list[Move]:
+    """Board moves of the promoted `role` that a Western base letter may have meant.
+
+    `R` is a rook and `+R` (or `D`) a dragon; a player who writes `R87` with a dragon
+    able to get there and a rook in hand may mean either, so neither is guessed.
+    """
+    if intent.family != "western" or not role.can_promote:
+        return []
+    code = role.promoted + 16 * position.turn
+    return [m for m in here if m.from_square is not None and position.board[m.from_square] == code]
 
 
 def _drop(
@@ -192,6 +233,8 @@ def _from_origin(
     legal: list[Move],
 ) -> Move:
     piece = position.piece_at(origin)
+    if origin == target:  # 同　銀(22) after a move to 2b: no silver of the mover's is there
+        _refuse_standing_on_target(position, intent, origin)
     if piece is None or piece.color != position.turn:
         raise position.explain_illegal(Move.board(origin, target, bool(intent.promotion)))
     if intent.role is not None and piece.role != intent.role:
@@ -237,6 +280,34 @@ def _from_origin(
     return _choose_promotion(position, moves, intent, origin, target, text, legal)
 
 
+def _refuse_standing_on_target(position: Position, intent: Intent, square: Square) -> None:
+    """An origin that is the destination itself names no piece that could move there."""
+    piece = position.piece_at(square)
+    if piece is None:
+        raise _illegal(
+            IllegalReason.NO_PIECE, Sentence("There is no piece on {square}.", square=square)
+        )
+    if intent.role is not None and piece.role != intent.role:
+        raise _illegal(
+            IllegalReason.NO_PIECE,
+            Sentence(
+                "There is no {piece} on {square}: the piece there is a {actual}.",
+                piece=intent.role,
+                square=square,
+                actual=piece.role,
+            ),
+        )
+    if piece.color != position.turn:
+        raise _illegal(
+            IllegalReason.NOT_OWN_PIECE,
+            Sentence("The {piece} on {square} is not yours.", piece=piece.role, square=square),
+        )
+    raise _illegal(
+        IllegalReason.CAPTURES_OWN_PIECE,
+        Sentence("{square} holds your own {piece}.", square=square, piece=piece.role),
+    )
+
+
 def _by_piece(
     position: Position,
     intent: Intent,
@@ -255,7 +326,24 @@ def _by_piece(
     if not origins:
         in_hand = role in DROP_ROLES and position.hands[us][role] > 0
         if in_hand and intent.drop is None and not intent.modifiers:
-            return _drop(position, role, target, here, intent.promotion)
+            promoted = _promoted_readings(position, intent, role, here)
+            drop = Move.drop_at(role, target)
+            if not promoted:
+                return _drop(position, role, target, here, intent.promotion)
+            if drop in here and not intent.board_mark:
+                raise _ambiguous(position, [*promoted, drop], intent, text, legal)
+            raise _illegal(
+                IllegalReason.NO_PIECE,
+                Sentence(
+                    "You have no {piece} on the board that can move to {square};"
+                    " write {hint} to move the {after} or {drop} to drop.",
+                    piece=role,
+                    square=target,
+                    hint=western_move(position, promoted[0]),
+                    after=role.promoted,
+                    drop=western_move(position, drop),
+                ),
+            )
         if chosen:
             tries = [Move.board(s, target, p) for s in chosen for p in (False, True)]
             raise _best_explanation(position, tries)

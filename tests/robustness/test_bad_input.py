@@ -310,7 +310,9 @@ def _record_findings(count: int, seed: int, every_reader: bool) -> tuple[Finding
                 errors.add(f"{reader.__name__}/{kind}: {type(error).__name__}", data, repr(error))
             else:
                 game: Game = record.game
-                replayed = Game(game.start.sfen(), [m.usi() for m in game.moves])
+                # A record's start may be irregular (nifu...): it reads back as the record did.
+                start = Position.from_sfen_with_warnings(game.start.sfen())[0]
+                replayed = Game(start, [m.usi() for m in game.moves])
                 if replayed.position != game.position:
                     errors.add(f"{reader.__name__}/{kind}: does not replay", data, "")
     return errors, messages

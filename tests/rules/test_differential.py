@@ -117,6 +117,8 @@ def _uchifuzume_refused(position: Position, their_moves: set[str]) -> bool:
     us = position.turn_index
     if not position.hands[us][Role.PAWN] or position.is_check():
         return False
+    if not position.has_king(Color(1 - us)):
+        return False
     enemy_king = position.king_square(Color(1 - us))
     rank = enemy_king.rank + (1 if us == 0 else -1)
     if not 1 <= rank <= 9 or rank == (1 if us == 0 else 9):
@@ -155,7 +157,7 @@ def _compare(position: Position, board: cshogi.Board, where: str, stats: Stats) 
         problems.append(f"is_stalemate: ours {position.is_stalemate()}, expected {their_no_move}")
     if position.has_legal_move() != bool(their_set):
         problems.append(f"has_legal_move: ours {position.has_legal_move()}, cshogi {their_set!r}")
-    their_sfen = Position.from_sfen(board.sfen()).sfen()
+    their_sfen = Position.from_sfen_with_warnings(board.sfen())[0].sfen()
     if position.sfen() != their_sfen:
         problems.append(f"sfen: ours {position.sfen()!r}, cshogi {their_sfen!r}")
     if problems:
@@ -182,7 +184,7 @@ def play_games(name: str, sfen: str, budget: int) -> Stats:
         policy_name = policy_names[stats.games % len(policy_names)]
         policy = POLICIES[policy_name]
         stats.games += 1
-        position = Position.from_sfen(sfen)
+        position = Position.from_sfen_with_warnings(sfen)[0]
         board = cshogi.Board(sfen)
         played: list[str] = []
         for _ply in range(MAX_PLIES):

@@ -115,6 +115,9 @@ def _resigned() -> Game:
 
 
 # Each error the data sets below do not already raise, by the action that raises it.
+GOLD_IN_HAND = Position.from_sfen("lnsgk1snl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b G 1")
+DRAGON_AND_ROOK = Position.from_sfen("4k4/9/9/9/9/9/9/9/1+R2K4 b R 1")
+
 ACTIONS: dict[str, Callable[[], object]] = {
     "usi-not-text": lambda: Move.from_usi(5),  # type: ignore[arg-type]
     "usi-same-square": lambda: Move.board(10, 10),
@@ -145,6 +148,14 @@ ACTIONS: dict[str, Callable[[], object]] = {
     "declare-27-points": lambda: Game(TEN_TOKINS).declare(Color.SENTE),
     "declare-24-points": lambda: Game(TEN_TOKINS).declare_jsa24(Color.SENTE, failed_loses=False),
     "count-kings-home": lambda: Game().settle_by_count(),
+    "drop-with-origin": lambda: parse_move(GOLD_IN_HAND, "G69*58"),
+    "drop-with-modifier": lambda: parse_move(GOLD_IN_HAND, "５八金引打"),
+    "base-letter-for-dragon": lambda: parse_move(DRAGON_AND_ROOK, "R-87"),
+    "same-square-origin": lambda: parse_move(
+        Position.from_sfen("lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 4"),
+        "同　銀(22)",
+        last_move=Move.from_usi("8h2b+"),
+    ),
 }
 
 

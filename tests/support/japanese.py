@@ -11,7 +11,7 @@ from tests.fakediscord import FakeMessage, InteractionResult
 #: +7776FU) and the names of record formats.
 _NOT_PROSE = re.compile(
     r"<[@#]\d+>|<t:\d+:\w>|`[^`]*`|<?https?://\S+|「[^」]*」"
-    r"|(?a:[\w+*=-]*\d[\w+*=-]*)|(?<![A-Za-z])(?:KIF|KI2|CSA|SFEN|USI|lishogi)(?![A-Za-z])"
+    r"|(?a:[\w+*=-]*\d[\w+*=-]*)|(?<![A-Za-z])(?:KIF|KI2|CSA|SFEN|USI|GIF|lishogi)(?![A-Za-z])"
 )
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 

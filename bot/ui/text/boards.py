@@ -31,6 +31,7 @@ _IMAGE_RESULTS = {
     Termination.PERPETUAL_CHECK: N_("Move {ply} · {side} wins, perpetual check"),
     Termination.RESIGNATION: N_("Move {ply} · {side} wins by resignation"),
     Termination.TIME: N_("Move {ply} · {side} wins on time"),
+    Termination.FOUL: N_("Move {ply} · {side} wins by a foul"),
     Termination.IMPASSE_24: N_("Move {ply} · {side} wins by impasse"),
     Termination.IMPASSE_27: N_("Move {ply} · {side} wins by impasse"),
     Termination.IMPASSE_JSA24: N_("Move {ply} · {side} wins by impasse"),

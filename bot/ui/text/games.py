@@ -123,6 +123,7 @@ _HOW = {
     Termination.RESIGNATION: N_("by resignation"),
     Termination.TIME: N_("on time"),
     Termination.ABORT: N_("by abort"),
+    Termination.FOUL: N_("by a foul"),
     Termination.IMPASSE_24: N_("by the impasse count"),
     Termination.IMPASSE_27: N_("by an impasse declaration"),
     Termination.IMPASSE_JSA24: N_("by an impasse declaration"),
@@ -154,6 +155,7 @@ _RESULTS = {
     (Termination.RESIGNATION, True): N_("{loser} resigned after move {ply}: {winner} wins."),
     (Termination.TIME, True): N_("{loser} ran out of time after move {ply}: {winner} wins."),
     (Termination.ABORT, False): N_("The game was aborted; it has no result."),
+    (Termination.FOUL, True): N_("{loser} lost by a foul after move {ply}: {winner} wins."),
     (Termination.IMPASSE_24, True): N_("Impasse count after move {ply}: {winner} wins."),
     (Termination.IMPASSE_24, False): N_("Impasse count after move {ply}: jishogi, a draw."),
     (Termination.IMPASSE_27, True): N_(
