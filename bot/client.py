@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -23,7 +23,7 @@ from .monitoring import Monitor
 from .publishing import PublishReport, announce_ready, publish_at_start
 from .services import DeadlineScheduler, GameService
 from .services.stats import Timing
-from .services.store import utc_now
+from .services.store import ENDING_LEASE, utc_now
 from .ui.errors import GameTree
 from .ui.host import GameBot
 from .ui.i18n import CommandTranslator
@@ -93,7 +93,10 @@ class ShogiBot(GameBot):
     async def setup_hook(self) -> None:
         await self.load_features()
         assert self._service is not None
-        self._scheduler = DeadlineScheduler(self._service.deadlines)
+        # One of several processes looks again every few minutes even with nothing due:
+        # a peer may have died with an ending unposted, whose lease then runs out.
+        max_sleep = timedelta(hours=1) if self.scope is None else 2 * ENDING_LEASE
+        self._scheduler = DeadlineScheduler(self._service.deadlines, max_sleep=max_sleep)
         self._scheduler.start()
         if self.settings.metrics_port is not None:
             self._monitor = Monitor(self, self.settings.metrics_port)

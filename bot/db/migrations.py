@@ -330,12 +330,13 @@ _V11 = (
 # the process that ends a game claims the right to post its ending in the ending's own
 # transaction, for a short lease; a process finding an ending still unposted takes it over
 # only once the lease has run out (its holder died between storing and posting). One row
-# per ending being or to be posted; the row of a posted ending is no longer read.
+# per ending being or to be posted; the row of a posted ending is no longer read. Written
+# in the SQL both backends read alike (BIGINT: microseconds since 1970 need 64 bits).
 _V12 = (
     """CREATE TABLE ending_claims (
-        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
         claimed_by TEXT NOT NULL,
-        claimed_until INTEGER NOT NULL
+        claimed_until BIGINT NOT NULL
     )""",
 )
 
