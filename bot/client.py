@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from .config import Settings
 from .db import Database, ShardScope
+from .engine import EnginePool
 from .monitoring import Monitor
 from .publishing import PublishReport, announce_ready, publish_at_start
 from .services import DeadlineScheduler, GameService
@@ -48,6 +49,8 @@ EXTENSIONS = (
     "bot.cogs.ratings",
     "bot.cogs.vacations",
     "bot.cogs.replay",
+    "bot.cogs.computer",
+    "bot.cogs.analysis",
 )
 WARM_UP_GAMES = 200
 
@@ -89,6 +92,7 @@ class ShogiBot(GameBot):
         self._warm_up: asyncio.Task[int] | None = None
         self._publication: PublishReport | None = None
         self._announced = False
+        self._engine: EnginePool | None = None
 
     async def setup_hook(self) -> None:
         await self.load_features()
@@ -123,9 +127,16 @@ class ShogiBot(GameBot):
         command tree is complete (what `setup_hook` publishes, and what tests inspect)."""
         if self._database is None:
             self._database = await Database.open(self.settings.database_path)
+        if self.settings.engine_path is not None:
+            self._engine = EnginePool(
+                self.settings.engine_path,
+                self.settings.engine_options,
+                jobs=self.settings.engine_jobs,
+            )
         self._service = GameService(
             self._database,
             clock=self._clock or utc_now,
+            engine=self._engine,
             scope=self.scope,
             shared_database=self.scope is not None,
         )
@@ -175,6 +186,8 @@ class ShogiBot(GameBot):
         if self._service is not None:
             await self._service.close()  # reports still being posted need the connection
         await self.turn_messages.close()  # so do direct messages still being sent
+        if self._engine is not None:
+            await self._engine.close()
         await super().close()
         self.boards.close()
         if self._database is not None and self._owns_database:

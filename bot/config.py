@@ -16,6 +16,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from .db.shards import ShardScope
+from .engine.pool import parse_options
 
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "shogi.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -38,6 +39,11 @@ class Settings:
     log_format: str = "text"
     #: The port of `/healthz` and `/metrics` on 127.0.0.1 (None: no such endpoint).
     metrics_port: int | None = None
+    #: A USI engine to play the computer's games and analyse finished ones (None: none).
+    engine_path: str | None = None
+    engine_options: Mapping[str, str] = field(default_factory=dict)
+    #: How many engine searches may run at once, over the whole bot.
+    engine_jobs: int = 1
 
     @classmethod
     def from_env(
@@ -88,6 +94,7 @@ class Settings:
             if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
                 raise ConfigError("METRICS_PORT must be a port number (1 to 65535), or left empty.")
             metrics_port = int(port_text)
+        engine_path, engine_options, engine_jobs = _engine_settings(values)
         return cls(
             discord_token=token,
             database_path=Path(database) if database else DEFAULT_DATABASE,
@@ -95,6 +102,9 @@ class Settings:
             log_level=level,
             log_format=log_format,
             metrics_port=metrics_port,
+            engine_path=engine_path,
+            engine_options=engine_options,
+            engine_jobs=engine_jobs,
         )
 
     @property
@@ -136,3 +146,22 @@ def shard_scope(shards: str | None, shard_count: int | None) -> ShardScope | Non
             f"to {shard_count - 1}."
         )
     return ShardScope(frozenset(chosen), shard_count)
+
+
+def _engine_settings(values: Mapping[str, str]) -> tuple[str | None, dict[str, str], int]:
+    """`ENGINE_PATH` (an executable program), `ENGINE_OPTIONS` (`Name=value;...`) and
+    `ENGINE_JOBS` (a positive number), checked now rather than at the first search."""
+    path = values.get("ENGINE_PATH", "").strip()
+    if path and not (Path(path).is_file() and os.access(path, os.X_OK)):
+        raise ConfigError(
+            f"ENGINE_PATH is {path!r}, which is not a program this user can run "
+            "(install one, e.g. apt-get install fairy-stockfish, or leave ENGINE_PATH empty)."
+        )
+    try:
+        options = parse_options(values.get("ENGINE_OPTIONS", ""))
+    except ValueError as error:
+        raise ConfigError(f"ENGINE_OPTIONS: {error} (e.g. Hash=64;USI_OwnBook=false).") from None
+    jobs_text = values.get("ENGINE_JOBS", "1").strip() or "1"
+    if not jobs_text.isdigit() or int(jobs_text) < 1:
+        raise ConfigError("ENGINE_JOBS must be a whole number of engine searches, 1 or more.")
+    return path or None, options, int(jobs_text)

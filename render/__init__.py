@@ -21,7 +21,7 @@ from rules import Color, Move, Position
 from . import layout
 from .animate import render_gif
 from .board import KING_KANJI, compose, render_png, warm
-from .chart import render_rating_chart
+from .chart import render_evaluation_chart, render_rating_chart
 from .describe import describe
 from .ending import Ending
 
@@ -31,6 +31,7 @@ __all__ = [
     "describe",
     "layout",
     "render_board",
+    "render_evaluation_chart",
     "render_gif",
     "render_image",
     "render_rating_chart",

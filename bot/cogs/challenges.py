@@ -119,7 +119,10 @@ class RematchButton(GameButton, template=r"rm:(?P<game_id>\d+)"):
         await _begin(bot, rematch.game, message, by=interaction.user.id)
 
 
-def _rematch_button(game: GameSnapshot, lang: str) -> RematchButton:
+def _rematch_button(game: GameSnapshot, lang: str) -> RematchButton | None:
+    """A game against the computer has its own way to play again (its feature's)."""
+    if game.sente.is_bot or game.gote.is_bot:
+        return None
     return RematchButton(game.id, lang)
 
 

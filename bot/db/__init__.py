@@ -6,6 +6,7 @@ so a PostgreSQL backend could replace this package without touching it.
 """
 
 from .database import Database, Session
+from .engine import ComputerRow, EvaluationRow
 from .errors import Conflict, DatabaseError, SchemaTooNewError
 from .forecasts import ForecastRow
 from .migrations import LATEST_VERSION
@@ -36,10 +37,12 @@ __all__ = [
     "AwayRow",
     "BulkGame",
     "ChallengeRow",
+    "ComputerRow",
     "Conflict",
     "Database",
     "DatabaseError",
     "DeadlineRow",
+    "EvaluationRow",
     "ForecastRow",
     "GameAdvance",
     "GameCounts",

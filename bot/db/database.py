@@ -32,6 +32,7 @@ import aiosqlite
 from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
 from .endings import EndingClaimRepository
+from .engine import AnalysisRepository, ComputerRepository
 from .forecasts import ForecastRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
@@ -68,6 +69,8 @@ class Session:
 
         self.takebacks = TakebackRepository(statements)
         self.forecasts = ForecastRepository(statements)
+        self.computer = ComputerRepository(statements)
+        self.analyses = AnalysisRepository(statements)
 
 
 class Database:

@@ -326,13 +326,32 @@ _V11 = (
     "CREATE INDEX rating_history_by_player ON rating_history (guild_id, user_id, id)",
 )
 
+_V12 = (
+    # The computer's seat in a game against the bot: which player it is and how strong.
+    """CREATE TABLE computer_games (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        level INTEGER NOT NULL CHECK (level BETWEEN 1 AND 8)
+    )""",
+    # The engine's evaluation of each position of a finished game, from the view of the
+    # side to move there (centipawns, or moves to mate), with its best move.
+    """CREATE TABLE analyses (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        ply INTEGER NOT NULL CHECK (ply >= 0),
+        score_cp INTEGER,
+        mate INTEGER,
+        best_usi TEXT,
+        PRIMARY KEY (game_id, ply)
+    ) WITHOUT ROWID""",
+)
+
 # Who is posting a game's ending, until when. Several bot processes share one database:
 # the process that ends a game claims the right to post its ending in the ending's own
 # transaction, for a short lease; a process finding an ending still unposted takes it over
 # only once the lease has run out (its holder died between storing and posting). One row
 # per ending being or to be posted; the row of a posted ending is no longer read. Written
 # in the SQL both backends read alike (BIGINT: microseconds since 1970 need 64 bits).
-_V12 = (
+_V13 = (
     """CREATE TABLE ending_claims (
         game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
         claimed_by TEXT NOT NULL,
@@ -357,7 +376,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         check="PRAGMA foreign_key_check(challenges)",
     ),
     Migration(11, "ratings: rated challenges and games, ratings per server, their history", _V11),
-    Migration(12, "ending_claims: which process posts an ending, on a lease", _V12),
+    Migration(12, "computer games and analyses: the engine's seat and its evaluations", _V12),
+    Migration(13, "ending_claims: which process posts an ending, on a lease", _V13),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -6,7 +6,9 @@ a `ServiceError` carrying one sentence for the player (a `rules.Sentence`, which
 the Discord layer says in the reader's language).
 """
 
+from .analysis import BLUNDER, CAP, MISTAKE, Analysis, Mark, MarkedMove
 from .clocks import PRESETS, TimeControl
+from .computer import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
 from .deadlines import DeadlineScheduler
 from .errors import (
     AmbiguousMove,
@@ -71,17 +73,25 @@ from .values import (
 
 __all__ = [
     "ALLOWANCE",
+    "BLUNDER",
+    "CAP",
     "FORMATS",
     "LEADERBOARD_SIZE",
+    "LEVELS",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
+    "MISTAKE",
+    "NO_ENGINE",
     "PRESETS",
     "AmbiguousMove",
+    "Analysis",
     "BadImpasseRule",
     "BadTakebackPolicy",
     "BadTimeControl",
     "Challenge",
     "ChooseGame",
+    "ComputerFailed",
+    "ComputerMove",
     "DeadlineScheduler",
     "ExportFile",
     "Forecast",
@@ -98,6 +108,8 @@ __all__ = [
     "ImpasseRule",
     "LeaderboardLine",
     "ListedStatus",
+    "Mark",
+    "MarkedMove",
     "MovePreview",
     "MoveRejected",
     "MoveText",

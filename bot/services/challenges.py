@@ -111,6 +111,7 @@ class Challenges:
         takebacks: TakebackPolicy | str = TakebackPolicy.ALLOWED,
         rematch_of: int | None = None,
         rated: bool = True,
+        computer: bool = False,
     ) -> Challenge:
         """Offer a game to `opponent`, or to anyone if None. `color` is the challenger's
         side (in a handicap game gote gives the handicap); `start_sfen` starts from a set-up
@@ -118,14 +119,15 @@ class Challenges:
         a move back in the game; `rematch_of` is the finished game this offers to play again
         (see `Rematches`; a game's second open rematch is a `bot.db.Conflict`); `rated`,
         whether it counts for ratings (a handicap game or a set-up position never does,
-        whatever was asked: the challenge then says it is unrated).
+        whatever was asked: the challenge then says it is unrated); `computer`, that the
+        opponent is the bot itself, which its engine plays (see `Computer`).
 
         Example: `await challenges.offer(guild_id=1, channel_id=2, challenger=alice,
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
         """
         if opponent is not None and challenger.user_id == opponent.user_id:
             raise ServiceError(Sentence("You cannot challenge yourself; pick another member."))
-        if (opponent is not None and opponent.is_bot) or challenger.is_bot:
+        if (opponent is not None and opponent.is_bot and not computer) or challenger.is_bot:
             raise ServiceError(Sentence("Bots cannot play shogi here; challenge a member instead."))
         if color not in COLOR_WISHES:
             raise ServiceError(Sentence("The colour is sente, gote or random."))

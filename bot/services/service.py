@@ -12,8 +12,11 @@ from collections.abc import Callable
 from datetime import datetime
 
 from bot.db import Database, ShardScope
+from bot.engine import EnginePool
 
+from .analysis import ANALYSIS_MS, Analyses
 from .challenges import Challenges
+from .computer import Computer
 from .deadlines import Deadlines
 from .exports import Exports
 from .forecasts import Forecasts
@@ -57,6 +60,8 @@ class GameService:
         events: GameEvents | None = None,
         rng: random.Random | None = None,
         cache_size: int = 512,
+        engine: EnginePool | None = None,
+        analysis_ms: int = ANALYSIS_MS,
         scope: ShardScope | None = None,
         shared_database: bool = False,
     ) -> None:
@@ -75,12 +80,15 @@ class GameService:
         self.servers = Servers(self.store, read_through=shared_database)
         self.preferences = PlayerPreferences(self.store, read_through=shared_database)
         self.ratings = Ratings(self.store)
+        # The engine (None without one): the computer's moves and analyses share its jobs.
+        self.computer = Computer(self.store, self.challenges, self.moves, engine)
+        self.analyses = Analyses(self.store, engine, movetime_ms=analysis_ms)
 
     def report_to(self, events: GameEvents | None) -> None:
         """Send the service's events (time-outs, reminders, expiries) to `events`."""
         self.store.events.target = events
 
     async def close(self) -> None:
-        """Finish the reports still under way (the database stays open: it is the
-        caller's)."""
+        """Finish the reports still under way (the database and the engine stay open:
+        they are the caller's)."""
         await self.store.events.drain()

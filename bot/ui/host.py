@@ -20,22 +20,28 @@ from .notify import TurnMessages
 #: A button a feature puts under every game's ending post (a rematch, say): built for the
 #: game, labelled in the post's language; None leaves that game without it.
 EndingButton = Callable[[GameSnapshot, str], discord.ui.Item[Any] | None]
+#: What a feature does when the turn of the bot itself begins in a game (the computer
+#: feature makes its engine play): called at once, it must not wait for anything.
+BotTurn = Callable[[GameSnapshot], None]
 
 
 class GameBot(commands.Bot):
     """What every feature needs: `service` (set up in `setup_hook`), `boards`,
-    `turn_messages` (the direct messages of players whose turn came), and `ending_buttons`
-    (what features put under an ending, wherever it is posted)."""
+    `turn_messages` (the direct messages of players whose turn came), `ending_buttons`
+    (what features put under an ending, wherever it is posted) and `bot_turns` (what
+    features do when the bot's own turn begins in a game against it)."""
 
     boards: BoardRenderer
     turn_messages: TurnMessages
     ending_buttons: list[EndingButton]
+    bot_turns: list[BotTurn]
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.boards = BoardRenderer()
         self.turn_messages = TurnMessages(self)
         self.ending_buttons = []
+        self.bot_turns = []
         self._service: GameService | None = None
 
     def ending_view(self, game: GameSnapshot, lang: str) -> discord.ui.View | None:

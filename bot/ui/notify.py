@@ -49,9 +49,14 @@ class TurnMessages:
     def turn_began(self, game: GameSnapshot, *, by: int | None = None) -> None:
         """The turn of `game.to_move` began (the opponent moved, the game started, they were
         given time): message them if they asked for it. `by` is the member whose action it
-        was; they are not told of a turn they just gave themselves."""
+        was; they are not told of a turn they just gave themselves. The bot's own turn
+        (a game against the computer) goes to the features that play it instead."""
         player = game.to_move
-        if player is None or player.is_bot or player.user_id == by:
+        if player is not None and player.is_bot:  # the computer's turn: its feature plays
+            for began in self._bot.bot_turns:
+                began(game)
+            return
+        if player is None or player.user_id == by:
             return
         if player.user_id in self._closed:
             return

@@ -1,10 +1,10 @@
 """The shape of the code: imports point one way, and every module imports on its own.
 
-Layers, lowest first: `rules` (pure shogi), `render` (images), `bot.config` and `bot.db`
-(settings, storage), `bot.services` (the game, no Discord), `bot.ui` (Discord plumbing),
-`bot.cogs` (the features), then the start-up wiring. A module may import its own layer
-and those below, never one above; features do not import each other, and the client
-loads them by name without importing them.
+Layers, lowest first: `rules` (pure shogi), `render` (images), `bot.config`, `bot.db` and
+`bot.engine` (settings, storage, the engine process), `bot.services` (the game, no
+Discord), `bot.ui` (Discord plumbing), `bot.cogs` (the features), then the start-up
+wiring. A module may import its own layer and those below, never one above; features do
+not import each other, and the client loads them by name without importing them.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ PACKAGES = ("rules", "render", "bot")
 LAYERS = (
     ("rules",),
     ("render",),
-    ("bot.config", "bot.db"),
+    ("bot.config", "bot.db", "bot.engine"),
     ("bot.services",),
     ("bot.ui",),
     ("bot.cogs",),
@@ -35,6 +35,7 @@ FORBIDDEN = {
     "rules": {"discord", "aiosqlite", "asyncio", "PIL", "aiohttp"},
     "render": {"discord", "aiosqlite", "asyncio", "aiohttp"},
     "bot.db": {"discord"},
+    "bot.engine": {"discord", "aiosqlite", "rules"},
     "bot.services": {"discord"},
 }
 

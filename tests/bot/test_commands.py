@@ -17,7 +17,9 @@ import pytest
 from bot import create_bot
 from bot.client import EXTENSIONS, ShogiBot
 from bot.config import Settings
+from bot.ui import text
 from bot.ui.errors import GameButton
+from bot.ui.i18n import translate
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 TEXT_LIMIT = 100
@@ -114,3 +116,19 @@ async def test_features_unload_cleanly(bot: ShogiBot) -> None:
     for extension in EXTENSIONS:
         await bot.reload_extension(extension)
     assert len(bot.tree.get_commands()) == len(payloads(bot))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_help_names_every_command_and_fits_a_message(bot: ShogiBot, lang: str) -> None:
+    """`/help` is where a new member learns the commands: each one published is named in
+    it, as that language's players see it (`/挑戦` for a Japanese reader)."""
+    help_text = text.help_text(lang)
+    assert len(help_text) <= text.MAX_MESSAGE
+    missing = []
+    for command in bot.tree.get_commands():
+        if command.name == "help":
+            continue
+        named = translate(lang, command.name, "command_name") or command.name
+        if f"/{named}" not in help_text:
+            missing.append(named)
+    assert missing == []

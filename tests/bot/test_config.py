@@ -120,3 +120,29 @@ def test_bad_shard_options_stop_the_bot_before_it_connects(
     env.write_text(f"DISCORD_TOKEN={TOKEN}\n")
     assert main(["--env-file", str(env), "--shards", "4", "--shard-count", "4"]) == 2
     assert "shard ids go from 0 to 3" in capsys.readouterr().err
+
+
+def test_engine_settings_are_read_and_checked(tmp_path: Path) -> None:
+    program = tmp_path / "engine"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    settings = Settings.from_mapping(
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "ENGINE_PATH": str(program),
+            "ENGINE_OPTIONS": "Hash=64; USI_OwnBook=false",
+            "ENGINE_JOBS": "2",
+        }
+    )
+    assert settings.engine_path == str(program) and settings.engine_jobs == 2
+    assert dict(settings.engine_options) == {"Hash": "64", "USI_OwnBook": "false"}
+    assert Settings.from_mapping({"DISCORD_TOKEN": TOKEN}).engine_path is None
+    for values, key in [
+        ({"ENGINE_PATH": str(tmp_path / "missing")}, "ENGINE_PATH"),
+        ({"ENGINE_PATH": str(tmp_path)}, "ENGINE_PATH"),
+        ({"ENGINE_OPTIONS": "Hash"}, "ENGINE_OPTIONS"),
+        ({"ENGINE_JOBS": "0"}, "ENGINE_JOBS"),
+        ({"ENGINE_JOBS": "many"}, "ENGINE_JOBS"),
+    ]:
+        with pytest.raises(ConfigError, match=key):
+            Settings.from_mapping({"DISCORD_TOKEN": TOKEN, **values})

@@ -68,6 +68,8 @@ EXPECTED_COLUMNS = {
         "volatility",
     ],
     "ending_claims": ["game_id", "claimed_by", "claimed_until"],
+    "computer_games": ["game_id", "user_id", "level"],
+    "analyses": ["game_id", "ply", "score_cp", "mate", "best_usi"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",

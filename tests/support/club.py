@@ -42,8 +42,8 @@ class Club:
 
     ``names`` renames the three members (e.g. to names that look like markdown);
     ``locales`` are their Discord languages and ``server_locale`` the server's (e.g.
-    ``"ja"``).  The bot's own ERROR logs ("unexpected error in /move" ...) fail the test, as
-    discord.py's do.
+    ``"ja"``), ``engine_path`` the engine the bot runs.  The bot's own ERROR logs
+    ("unexpected error in /move" ...) fail the test, as discord.py's do.
     """
 
     fake: FakeDiscord
@@ -54,6 +54,8 @@ class Club:
     names: tuple[str, str, str] = ("alice", "bob", "carol")
     locales: tuple[str, str, str] = ("en-US", "en-US", "en-US")
     server_locale: str = "en-US"
+    #: The USI engine the bot runs (`ENGINE_PATH`); None: the bot has none.
+    engine_path: str | None = None
     bot: ShogiBot | None = None
 
     def __post_init__(self) -> None:
@@ -73,7 +75,9 @@ class Club:
     @property
     def settings(self) -> Settings:
         return Settings(
-            discord_token="fake-token-for-e2e", database_path=self.tmp_path / "shogi.db"
+            discord_token="fake-token-for-e2e",
+            database_path=self.tmp_path / "shogi.db",
+            engine_path=self.engine_path,
         )
 
     @property

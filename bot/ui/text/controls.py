@@ -30,6 +30,8 @@ BUTTON_LABELS = {
     "cf:cancel": N_("Cancel move"),
     "tb:accept": N_("Accept takeback"),
     "tb:decline": N_("Decline takeback"),
+    "cp": N_("Retry"),
+    "ca": N_("Play again"),
 }
 
 
@@ -63,6 +65,8 @@ COMMANDS = {
     "rating": "A member's rating in this server.",
     "leaderboard": "The best ratings in this server.",
     "profile": "A member's games, rating history and favourite openings.",
+    "computer": "Play the computer at a level from 1 (beginner) to 8 (strongest).",
+    "analyse": "Analyse a finished game with the engine: mistakes, best moves, a chart.",
 }
 OPTIONS = {
     "opponent": "The member you want to play (leave it out: anyone here may accept)",
@@ -92,6 +96,8 @@ OPTIONS = {
     "rated": "Count the game for ratings; handicap games never count (default: yes)",
     "rated_member": "Whose (default: yours)",
     "show_all": "Post it for everyone (default: only you see it)",
+    "level": "How strong the computer plays, 1 (beginner) to 8 (strongest)",
+    "computer_time": "Your time per move (default: unlimited); the computer answers at once",
 }
 STATUS_NAMES = {"active": "Active", "finished": "Finished", "all": "All"}
 VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}

@@ -1,0 +1,279 @@
+"""Playing the computer (コンピュータ対局): `/computer`, the computer's turns, and Retry.
+
+`/computer level:3` starts a game against the bot itself at once, in a thread of its own
+like any game. Whenever the bot's turn begins (the game started, the member moved, a
+forecast reply was played), `bot_turns` calls this feature, which asks the service for
+the engine's move in a task of its own and posts it like a member's move: board, mention
+of the member, ending and rematch. If the engine fails twice, the thread hears of it with
+a Retry button; a restart also looks again at every game waiting for the computer.
+Under the ending, Play again starts the next game (same level, colours swapped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from dataclasses import replace
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+
+from bot.services import ComputerFailed, GameSnapshot, PlayedMove, PlayerRef, ServiceError
+from bot.ui import text
+from bot.ui.errors import GameButton, view_of
+from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.i18n import SOURCE_LANGUAGE
+from bot.ui.options import server_of
+from bot.ui.replies import player_of, reader_language, send_ephemeral
+from bot.ui.threads import (
+    NotPosted,
+    announce_end,
+    close_thread,
+    deserves_animation,
+    ending_buttons,
+    post_board,
+    post_to_game,
+)
+
+log = logging.getLogger(__name__)
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, the longest Discord allows
+
+
+class RetryButton(GameButton, template=r"cp:(?P<game_id>\d+)"):
+    """Under the post saying the engine failed: ask the computer for its move again.
+    Anyone may press it; it does nothing unless it is the computer's turn."""
+
+    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
+        super().__init__(
+            f"cp:{game_id}", text.button_label(lang, "cp"), discord.ButtonStyle.primary
+        )
+        self.game_id = game_id
+
+    async def press(self, interaction: discord.Interaction[Any]) -> None:
+        bot = host_of(interaction)
+        guild_id = server_of(interaction)
+        # Refused (a game between members, another server's) before anything is said.
+        await bot.service.computer.seat_in(self.game_id, guild_id=guild_id)
+        await send_ephemeral(interaction, text.computer_thinking_text(reader_language(interaction)))
+        await take_turn(bot, self.game_id)
+
+
+class AgainButton(GameButton, template=r"ca:(?P<game_id>\d+)"):
+    """Under the ending of a game against the computer: its member plays it again (same
+    level and time, colours swapped), in a new thread."""
+
+    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
+        label = text.button_label(lang, "ca")
+        super().__init__(f"ca:{game_id}", label, discord.ButtonStyle.primary)
+        self.game_id = game_id
+
+    async def press(self, interaction: discord.Interaction[Any]) -> None:
+        bot = host_of(interaction)
+        computer = bot.service.computer
+        game = await computer.again(
+            self.game_id, interaction.user.id, guild_id=server_of(interaction)
+        )
+        seat = await computer.seat(game.id)
+        level = seat.level if seat is not None else 0
+        reader = reader_language(interaction)
+        await send_ephemeral(interaction, text.computer_start_text(reader, game, level))
+        lang = await bot.post_language(game.guild_id)
+        message = None
+        try:  # the game has started: without its message, the board goes to the channel
+            channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                message = await channel.send(
+                    text.computer_start_text(lang, game, level),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+        except discord.HTTPException:
+            log.warning("could not announce game %s in its channel", game.id, exc_info=True)
+        await begin(bot, game, message, by=interaction.user.id)
+
+
+def _again_button(game: GameSnapshot, lang: str) -> AgainButton | None:
+    if not (game.sente.is_bot or game.gote.is_bot):
+        return None
+    return AgainButton(game.id, lang)
+
+
+async def begin(
+    bot: GameBot, game: GameSnapshot, message: discord.Message | None, *, by: int
+) -> None:
+    """A game against the computer just started: its thread on `message`, the start
+    board there, and the first turn (the computer's, or the member's message)."""
+    if message is not None:
+        lang = await bot.post_language(game.guild_id)
+        try:
+            thread = await message.create_thread(
+                name=text.thread_name(lang, game), auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+            await bot.service.games.set_thread(game.id, thread.id)
+            game = await bot.service.games.get(game.id)
+        except discord.HTTPException:
+            log.warning("could not open a thread for game %s", game.id, exc_info=True)
+    started = game
+    try:
+        first = started.to_move
+        ping = None if first is None or first.is_bot else first
+        wording = functools.partial(text.game_start_text, game=started)
+        await post_board(bot, started, wording, ping=ping)
+    finally:
+        bot.turn_messages.turn_began(started, by=by)
+
+
+def _as_bot(bot: GameBot) -> PlayerRef:
+    user = bot.user
+    assert user is not None  # logged in before any command or turn
+    return PlayerRef(user.id, user.display_name, True)
+
+
+async def take_turn(bot: GameBot, game_id: int) -> None:
+    """The computer's move in the game, if it is its turn, posted in the thread; the
+    member's turn message after it. A failed engine is reported with Retry."""
+    try:
+        done = await bot.service.computer.play_turn(game_id)
+    except ComputerFailed:
+        game = await bot.service.games.get(game_id)
+        log.warning("game %s: the computer failed to move twice", game_id)
+        await post_to_game(
+            bot,
+            game,
+            lambda lang: text.computer_failed_text(lang, game),
+            view=lambda lang: view_of(RetryButton(game_id, lang)),
+        )
+        return
+    except ServiceError as error:  # the engine was taken away since the game began
+        refused = error.sentence
+        game = await bot.service.games.get(game_id)
+        await post_to_game(bot, game, lambda lang: text.say(lang, refused))
+        return
+    if done is None:
+        return
+    if done.resigned is not None:
+        await announce_end(bot, done.resigned)
+        return
+    played = done.played
+    assert played is not None
+    log.info("game %s ply %s: %s by the computer", game_id, played.game.ply, played.move.usi)
+    await _post_move(bot, played, forecast=False)
+    if played.forecast is not None:
+        await _post_move(bot, played.forecast, forecast=True)
+    bot.turn_messages.turn_began(played.latest, by=_as_bot(bot).user_id)
+
+
+async def _post_move(bot: GameBot, played: PlayedMove, *, forecast: bool) -> None:
+    """A move in the thread, as the play feature posts a member's (a forecast reply the
+    computer's move triggered, too)."""
+    shown = played
+    if played.forecast is not None:  # the reply comes at once: nobody to ping here
+        shown = replace(played, next_player=None)
+    wording = text.forecast_played_text if forecast else text.move_text
+    view = None if played.outcome is None else ending_buttons(bot, played.game)
+    await post_to_game(
+        bot,
+        played.game,
+        lambda lang: wording(lang, shown),
+        with_board=True,
+        with_animation=deserves_animation(played.game),
+        ping=shown.next_player,
+        view=view,
+    )
+    if played.outcome is not None:
+        await bot.service.deadlines.ending_posted(played.game.id)
+        await close_thread(bot, played.game)
+
+
+class ComputerFeature(Feature):
+    """Games against the computer."""
+
+    BUTTONS = (RetryButton, AgainButton)
+
+    def __init__(self, bot: GameBot) -> None:
+        super().__init__(bot)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._resumed = False
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.bot_turns.append(self._bot_turn)
+        self.bot.ending_buttons.append(_again_button)
+
+    async def cog_unload(self) -> None:
+        self.bot.bot_turns.remove(self._bot_turn)
+        self.bot.ending_buttons.remove(_again_button)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await super().cog_unload()
+
+    def _bot_turn(self, game: GameSnapshot) -> None:
+        """The bot's turn began in `game`: think in a task of its own (the member's
+        answer never waits for the engine)."""
+        self._start(game.id)
+
+    def _start(self, game_id: int) -> None:
+        task = asyncio.get_running_loop().create_task(
+            self._turn(game_id), name=f"computer-{game_id}"
+        )
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _turn(self, game_id: int) -> None:
+        try:
+            await take_turn(self.bot, game_id)
+        except NotPosted:
+            log.warning("game %s: the computer's move is stored but not posted", game_id)
+        except Exception:
+            log.exception("game %s: the computer's turn failed", game_id)
+
+    @Feature.listener()
+    async def on_ready(self) -> None:
+        """After a restart: every game waiting for the computer's move gets it."""
+        if self._resumed or self.bot.service.computer.engine is None:
+            return
+        self._resumed = True
+        for game_id in await self.bot.service.computer.waiting():
+            self._start(game_id)
+
+    @app_commands.command(name="computer", description=text.COMMANDS["computer"])
+    @app_commands.describe(
+        level=text.OPTIONS["level"], color=text.OPTIONS["color"], time=text.OPTIONS["computer_time"]
+    )
+    @app_commands.choices(
+        color=[Choice(name=name, value=value) for value, name in text.COLOR_NAMES.items()],
+    )
+    @app_commands.guild_only()
+    async def computer(
+        self,
+        interaction: discord.Interaction[Any],
+        level: app_commands.Range[int, 1, 8],
+        color: str = "random",
+        time: str = "unlimited",
+    ) -> None:
+        """Start the game at once, open its thread, post the start board."""
+        bot = self.bot
+        member = player_of(interaction)
+        game = await bot.service.computer.start(
+            guild_id=server_of(interaction),
+            channel_id=interaction.channel_id or 0,
+            member=member,
+            computer=_as_bot(bot),
+            level=level,
+            color=color,
+            time_control=time,
+        )
+        lang = await bot.post_language(game.guild_id)
+        await interaction.response.send_message(
+            text.computer_start_text(lang, game, level),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await begin(bot, game, await interaction.original_response(), by=member.user_id)
+        log.info("game %s: %s plays the computer at level %s", game.id, member.user_id, level)
+
+
+async def setup(bot: GameBot) -> None:
+    await bot.add_cog(ComputerFeature(bot))

@@ -1,0 +1,13 @@
+"""A shogi engine over USI, run as a separate process and talked to over pipes.
+
+Engines are GPL programs: the bot never links one, it starts the program the owner named
+(`ENGINE_PATH`) and speaks USI to it through its standard input and output. `EnginePool`
+keeps the processes and a global limit on the searches running at once, so a busy server
+cannot starve the bot; `UsiEngine` is one process. No Discord and no rules here: the
+service checks every move an engine answers like any player's input.
+"""
+
+from .pool import EnginePool
+from .usi import EngineError, Score, Search, UsiEngine
+
+__all__ = ["EngineError", "EnginePool", "Score", "Search", "UsiEngine"]

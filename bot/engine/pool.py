@@ -1,0 +1,110 @@
+"""The bot's engine: a few USI processes behind one global limit on searches at once.
+
+Searches wait their turn in a queue (`asyncio.Semaphore`, first come first served) so
+however many games and analyses ask at once, at most `jobs` engine processes think at a
+time, each on one thread: the bot keeps the rest of the machine. A process that failed
+is thrown away, and the next search starts a fresh one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+
+from .usi import EngineError, Search, UsiEngine
+
+log = logging.getLogger(__name__)
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """`ENGINE_OPTIONS` as USI options: `Name=value` pairs separated by `;`.
+
+    >>> parse_options("Hash=64; USI_OwnBook=false")
+    {'Hash': '64', 'USI_OwnBook': 'false'}
+    """
+    options: dict[str, str] = {}
+    for part in text.split(";"):
+        if not part.strip():
+            continue
+        name, equals, value = part.partition("=")
+        if not equals or not name.strip() or any(c in part for c in "\r\n"):
+            raise ValueError(f"an engine option is written Name=value, not {part.strip()!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
+class EnginePool:
+    """Searches for the whole bot, at most `jobs` at once.
+
+    Example::
+
+        pool = EnginePool("/usr/games/fairy-stockfish", jobs=1)
+        search = await pool.search(sfen, ["7g7f"], movetime_ms=300, skill=0)
+        await pool.close()
+    """
+
+    def __init__(
+        self, path: str, options: Mapping[str, str] | None = None, *, jobs: int = 1
+    ) -> None:
+        if jobs < 1:
+            raise ValueError("an engine pool needs at least one job")
+        self.path = path
+        self.options = dict(options or {})
+        self.jobs = jobs
+        self._turns = asyncio.Semaphore(jobs)
+        self._idle: list[UsiEngine] = []
+        self._busy: set[UsiEngine] = set()
+        self.started = 0  # processes started so far: a restart shows here
+
+    async def search(
+        self,
+        sfen: str,
+        moves: Sequence[str] = (),
+        *,
+        movetime_ms: int,
+        skill: int | None = None,
+    ) -> Search:
+        """The engine's move, once a job is free; `EngineError` if the process failed
+        (it is gone, and the next search starts another)."""
+        async with self._turns:
+            engine = await self._engine()
+            self._busy.add(engine)
+            try:
+                search = await engine.search(sfen, moves, movetime_ms=movetime_ms, skill=skill)
+            except BaseException:
+                await engine.close()
+                raise
+            finally:
+                self._busy.discard(engine)
+            self._idle.append(engine)
+            return search
+
+    async def _engine(self) -> UsiEngine:
+        while self._idle:
+            engine = self._idle.pop()
+            if engine.alive:
+                return engine
+        engine = UsiEngine(self.path, self.options)
+        await engine.start()
+        self.started += 1
+        log.info("engine %s started (%d so far)", self.path, self.started)
+        return engine
+
+    async def restart(self) -> None:
+        """Stop the idle processes (one answered nonsense): the next search starts afresh."""
+        idle, self._idle = self._idle, []
+        await asyncio.gather(*(engine.close() for engine in idle), return_exceptions=True)
+
+    def processes(self) -> list[UsiEngine]:
+        """The processes running now, busy or idle (for tests that kill one)."""
+        return [e for e in (*self._busy, *self._idle) if e.alive]
+
+    async def close(self) -> None:
+        """Stop every process."""
+        engines, self._idle = [*self._idle, *self._busy], []
+        self._busy.clear()
+        await asyncio.gather(*(engine.close() for engine in engines), return_exceptions=True)
+
+
+__all__ = ["EngineError", "EnginePool", "parse_options"]

@@ -1,0 +1,233 @@
+"""One USI engine process: start it, set its options, ask it for a move, stop it.
+
+Each search sends the whole position (`position sfen ... moves ...`), so a process keeps
+no game state between searches and any process of the pool can answer any game. A search
+that does not end within its time plus a grace period means the engine hangs: the process
+is killed and `EngineError` raised, as for a process that died or printed no move; the
+caller decides whether to try again on a fresh process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+#: How long an engine may take to start and answer `usi` / `isready`.
+START_SECONDS = 10.0
+#: How much longer than its time a search may take before the engine counts as hung
+#: (engines overshoot a little; a loaded machine schedules them late).
+GRACE_SECONDS = 5.0
+#: How long a process is given to quit before it is killed.
+QUIT_SECONDS = 1.0
+#: The longest line an engine may print (a long principal variation fits easily).
+LINE_LIMIT = 1 << 16
+
+
+class EngineError(Exception):
+    """The engine could not answer: it would not start, died, hung or printed nonsense."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """An evaluation from the view of the side to move: centipawns, or moves to mate
+    (`mate` > 0: the side to move mates; < 0, or 0 with no move: it is mated)."""
+
+    cp: int | None = None
+    mate: int | None = None
+
+    def capped(self, cap: int) -> int:
+        """The score in centipawns within ±`cap`; any mate counts as the cap itself.
+
+        >>> Score(mate=-3).capped(3000), Score(cp=120).capped(3000)
+        (-3000, 120)
+        """
+        if self.mate is not None:
+            return cap if self.mate > 0 else -cap
+        return max(-cap, min(cap, self.cp or 0))
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """An engine's answer: its move in USI (or `resign` / `win`) and its last score."""
+
+    best: str
+    score: Score | None
+
+
+def parse_score(line: str) -> Score | None:
+    """The score of an `info` line, if it has one.
+
+    >>> parse_score("info depth 3 score cp -202 nodes 139 pv 5a4b")
+    Score(cp=-202, mate=None)
+    >>> parse_score("info depth 9 score mate -4 pv 5a4b")
+    Score(cp=None, mate=-4)
+    """
+    words = line.split()
+    try:
+        at = words.index("score")
+        kind, value = words[at + 1], words[at + 2]
+        number = int(value.lstrip("+")) if value not in ("+", "-") else (1 if value == "+" else -1)
+    except (ValueError, IndexError):
+        return None
+    if kind == "cp":
+        return Score(cp=number)
+    if kind == "mate":
+        return Score(mate=number)
+    return None
+
+
+class UsiEngine:
+    """One engine process over pipes; `start()` it, then `search()` as often as needed.
+
+    Example::
+
+        engine = UsiEngine("/usr/games/fairy-stockfish")
+        await engine.start()
+        search = await engine.search("lnsgkgsnl/1r5b1/... b - 1", [], movetime_ms=200)
+        search.best  # "2g2f"
+    """
+
+    def __init__(self, path: str, options: Mapping[str, str] | None = None) -> None:
+        self.path = path
+        self.options = dict(options or {})
+        self.offered: set[str] = set()  # the options the engine says it has
+        self._process: asyncio.subprocess.Process | None = None
+        self._skill: int | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.returncode is None
+
+    async def start(self) -> None:
+        """Start the process, say `usi`, set one thread and the owner's options."""
+        try:
+            self._process = await asyncio.create_subprocess_exec(
+                self.path,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.DEVNULL,
+                limit=LINE_LIMIT,
+            )
+        except OSError as error:
+            raise EngineError(f"cannot start {self.path}: {error}") from error
+        try:
+            await asyncio.wait_for(self._handshake(), START_SECONDS)
+        except (TimeoutError, EngineError) as error:
+            await self.close()
+            raise EngineError(f"{self.path} did not start as a USI engine: {error}") from error
+
+    async def _handshake(self) -> None:
+        self._send("usi")
+        async for line in self._lines():
+            if line.startswith("option name "):
+                self.offered.add(line[len("option name ") :].split(" type ")[0])
+            if line == "usiok":
+                break
+        # One thread, whatever the machine: the bot shares it with everything else. An
+        # engine of many variants (Fairy-Stockfish) is told it plays shogi, whatever its
+        # default; options the engine does not offer are not sent, except the owner's.
+        defaults = {"Threads": "1", "USI_Ponder": "false", "UCI_Variant": "shogi"}
+        settings = {**defaults, **self.options}
+        for name, value in settings.items():
+            if name in self.offered or name in self.options:
+                self._send(f"setoption name {name} value {value}")
+        await self._ready()
+        self._send("usinewgame")
+
+    async def _ready(self) -> None:
+        self._send("isready")
+        async for line in self._lines():
+            if line == "readyok":
+                return
+
+    async def search(
+        self,
+        sfen: str,
+        moves: Sequence[str],
+        *,
+        movetime_ms: int,
+        skill: int | None = None,
+    ) -> Search:
+        """The engine's move in the position `sfen` after `moves` (USI), thinking for
+        `movetime_ms`; `skill` sets its `Skill Level` where it has one."""
+        if not self.alive:
+            raise EngineError("the engine is not running")
+        try:
+            return await asyncio.wait_for(
+                self._search(sfen, moves, movetime_ms, skill),
+                movetime_ms / 1000 + GRACE_SECONDS,
+            )
+        except TimeoutError:
+            await self.close()
+            raise EngineError(f"no move within {movetime_ms} ms (killed)") from None
+        except EngineError:
+            await self.close()
+            raise
+
+    async def _search(
+        self, sfen: str, moves: Sequence[str], movetime_ms: int, skill: int | None
+    ) -> Search:
+        if skill is not None and skill != self._skill and "Skill Level" in self.offered:
+            self._send(f"setoption name Skill Level value {skill}")
+            self._skill = skill
+            await self._ready()
+        position = f"position sfen {sfen}" + (f" moves {' '.join(moves)}" if moves else "")
+        self._send(position)
+        self._send(f"go movetime {movetime_ms}")
+        score: Score | None = None
+        async for line in self._lines():
+            if line.startswith("info ") and " score " in line:
+                score = parse_score(line) or score
+            elif line.startswith("bestmove"):
+                words = line.split()
+                if len(words) < 2:
+                    raise EngineError(f"a bestmove without a move: {line!r}")
+                return Search(words[1], score)
+        raise EngineError("the engine stopped before answering")  # pragma: no cover
+
+    def _send(self, command: str) -> None:
+        process = self._process
+        if process is None or process.stdin is None or process.returncode is not None:
+            raise EngineError("the engine is not running")
+        try:
+            process.stdin.write(command.encode() + b"\n")
+        except (BrokenPipeError, ConnectionResetError) as error:
+            raise EngineError(f"the engine closed its input: {error}") from error
+
+    async def _lines(self) -> AsyncIterator[str]:
+        """The engine's lines until it closes its output (then `EngineError`)."""
+        process = self._process
+        assert process is not None and process.stdout is not None
+        while True:
+            try:
+                raw = await process.stdout.readline()
+            except (ValueError, asyncio.LimitOverrunError) as error:
+                raise EngineError(f"an overlong line from the engine: {error}") from error
+            if not raw:
+                raise EngineError(f"the engine exited (code {await process.wait()})")
+            yield raw.decode(errors="replace").strip()
+
+    async def close(self) -> None:
+        """Ask the engine to quit, and kill it if it does not."""
+        process, self._process = self._process, None
+        if process is None or process.returncode is not None:
+            return
+        with contextlib.suppress(EngineError, OSError):
+            if process.stdin is not None:
+                process.stdin.write(b"quit\n")
+                await process.stdin.drain()
+        try:
+            await asyncio.wait_for(process.wait(), QUIT_SECONDS)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            await process.wait()

@@ -1,0 +1,233 @@
+"""The computer through the real bot: `/computer` against the real fairy-stockfish (a game
+played to its end, an engine killed mid-search), a fake engine that answers illegal moves
+(the thread hears of it and Retry plays), and `/analyse`: refused during the game, then
+the finished game analysed with its progress in one message, the chart, and a second
+answer from what was stored. Without an engine, both say so in one sentence."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import signal
+from pathlib import Path
+
+from PIL import Image
+
+from tests.fakediscord import BotRunner, E2EGuard, FakeChannel, FakeDiscord, InteractionResult
+from tests.support.club import Club, open_club
+from tests.support.engines import fairy_stockfish, fake_engine
+from tests.support.japanese import assert_japanese, english_in
+
+#: A computer move at level 8 takes two seconds; the harness waits longer than that.
+ENGINE_WAIT = 20.0
+
+
+async def computer_club(
+    fake: FakeDiscord,
+    runner: BotRunner,
+    guard: E2EGuard,
+    tmp_path: Path,
+    engine: str,
+    **options: object,
+) -> Club:
+    return await open_club(fake, runner, guard, tmp_path, engine_path=engine, **options)
+
+
+async def start(club: Club, level: int, color: str) -> tuple[int, FakeChannel]:
+    """`/computer` by alice: the game's id and its thread (with the start board)."""
+    result = await club.fake.slash(
+        "computer", {"level": level, "color": color}, user=club.alice, channel=club.channel
+    )
+    assert not result.ephemeral, result.content
+    assert "a game against the computer" in result.content or "コンピュータ対局" in result.content
+    [thread] = club.fake.threads(club.channel)
+    await club.fake.wait_for(
+        lambda: any(m.attachments for m in club.fake.channel_history(thread)),
+        what="the start board",
+    )
+    [game] = await club.service.games.active_for(club.alice.user.id)
+    return game.id, thread
+
+
+async def computer_moved(club: Club, game_id: int, ply: int) -> None:
+    """Until the game has reached `ply` (the computer's reply stored and posted)."""
+
+    async def reached() -> None:
+        while (await club.game(game_id)).ply < ply:
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(reached(), ENGINE_WAIT)
+    await club.fake.wait_quiet()
+
+
+async def test_without_an_engine_the_commands_say_so(club: Club) -> None:
+    asked = await club.fake.slash("computer", {"level": 3}, user=club.alice, channel=club.channel)
+    assert asked.ephemeral and "No computer engine is set up" in asked.content
+    table = await club.new_game()
+    await club.service.moves.resign(table.game_id, club.alice.user.id)
+    analysed = await club.fake.slash(
+        "analyse", {"game": str(table.game_id)}, user=club.alice, channel=table.thread
+    )
+    assert analysed.ephemeral and "No computer engine is set up" in analysed.content
+
+
+async def test_a_game_against_the_real_engine_then_its_analysis(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, fairy_stockfish())
+    game_id, thread = await start(club, level=1, color="gote")
+    await computer_moved(club, game_id, 1)  # the computer is sente: it moves first
+    first = (await club.game(game_id)).game.moves[0].usi()
+    [post] = club.bot_posts(thread, "1. ☗")
+    assert post.attachments and f"<@{club.alice.user.id}>" in post.content
+    early = await club.fake.slash("analyse", {}, user=club.alice, channel=thread)
+    assert early.ephemeral and "Only finished games are analysed" in early.content
+
+    for ply in (2, 4, 6):
+        legal = (await club.service.games.legal_moves(game_id, club.alice.user.id))[0].usi
+        answer = await club.fake.slash("move", {"move": legal}, user=club.alice, channel=thread)
+        assert not answer.ephemeral, answer.content
+        await computer_moved(club, game_id, ply + 1)
+    game = await club.game(game_id)
+    assert game.ply == 7 and game.game.moves[0].usi() == first and game.to_move is not None
+    assert game.to_move.user_id == club.alice.user.id
+
+    ask = await club.fake.slash("resign", user=club.alice, channel=thread)
+    await club.fake.click(ask, f"rs:{game_id}", user=club.alice)
+    [ending] = await club.posts(thread, "resigned")
+    assert "wins" in ending.content
+    assert (await club.game(game_id)).outcome is not None
+
+    analysed = await club.fake.slash("analyse", {}, user=club.alice, channel=thread, wait=False)
+    await analysed.wait_response(ENGINE_WAIT)
+    await club.fake.wait_for(
+        lambda: "Analysis of game" in analysed.content, what="the analysis", timeout=ENGINE_WAIT
+    )
+    message = analysed.reply
+    assert message is not None and message.ephemeral
+    progress = [str(old.get("content")) for old in message.history]
+    assert any("positions evaluated" in shown for shown in progress), progress
+    assert "mistakes" in analysed.content and "centipawns" in analysed.content
+    [chart] = message.attachments
+    image = Image.open(io.BytesIO(chart.data))
+    assert image.format == "PNG" and image.size[0] > 300
+    await club.fake.wait_quiet()
+
+    again = await club.fake.slash("analyse", {"public": True}, user=club.bob, channel=thread)
+    assert not again.ephemeral and "Analysis of game" in again.content
+    assert not again.deferred  # stored: answered at once
+    assert again.files
+
+
+async def test_an_engine_killed_mid_search_still_moves(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, fairy_stockfish())
+    game_id, thread = await start(club, level=8, color="gote")  # two seconds a move
+    pool = club.service.computer.engine
+    assert pool is not None
+
+    async def searching() -> None:
+        while not pool.processes():
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(searching(), ENGINE_WAIT)
+    await asyncio.sleep(0.3)
+    pid = pool.processes()[0].pid
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    await computer_moved(club, game_id, 1)
+    assert club.bot_posts(thread, "1. ☗") and pool.started == 2
+
+
+async def test_an_engine_answering_illegal_moves_is_reported_and_retried(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    program, _ = fake_engine(tmp_path, "illegal illegal")
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program)
+    game_id, thread = await start(club, level=2, color="gote")
+    [failed] = await club.posts(thread, "could not find a move")
+    assert failed.custom_ids == [f"cp:{game_id}"]
+    assert (await club.game(game_id)).ply == 0  # nothing stored; the game waits
+    retry = await club.fake.click(failed, f"cp:{game_id}", user=club.carol)
+    assert retry.ephemeral and "thinking" in retry.content
+    await computer_moved(club, game_id, 1)
+    assert club.bot_posts(thread, "1. ☗")
+
+
+async def test_the_computer_in_japanese(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    program, _ = fake_engine(tmp_path, "garbage garbage")
+    club = await computer_club(
+        fake_discord,
+        bot_runner,
+        e2e_guard,
+        tmp_path,
+        program,
+        names=("山田太郎", "はなこ🌸", "観戦者"),
+        locales=("ja", "ja", "ja"),
+        server_locale="ja",
+    )
+    game_id, thread = await start(club, level=5, color="gote")
+    [failed] = await club.posts(thread, "再試行")
+    assert "指し手を返せませんでした" in failed.content
+    early: InteractionResult = await club.fake.slash("analyse", {}, user=club.alice, channel=thread)
+    await club.service.moves.resign(game_id, club.alice.user.id)
+    analysed = await club.fake.slash("analyse", {}, user=club.alice, channel=thread, wait=False)
+    await club.fake.wait_for(
+        lambda: "の解析" in analysed.content, what="the analysis", timeout=ENGINE_WAIT
+    )
+    assert "悪手" in analysed.content
+    assert_japanese(early, failed)
+    bot_name = (await club.game(game_id)).sente.name  # the computer's seat: the bot's name
+    assert english_in(analysed.content.replace(bot_name, "")) == []
+
+
+async def test_a_restart_gives_the_computer_its_waiting_turn(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    program, _ = fake_engine(tmp_path, "crash crash")
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program)
+    game_id, thread = await start(club, level=4, color="gote")
+    await club.posts(thread, "could not find a move")
+    assert (await club.game(game_id)).ply == 0
+    await club.restart()
+    await computer_moved(club, game_id, 1)
+    assert club.bot_posts(thread, "1. ☗")
+
+
+async def test_play_again_under_the_ending_starts_the_next_game(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    program, _ = fake_engine(tmp_path, "resign")
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program)
+    game_id, thread = await start(club, level=6, color="gote")
+    [ending] = await club.posts(thread, "resigned")
+    assert ending.custom_ids == [f"ca:{game_id}"]  # no Rematch: the bot accepts no challenge
+    refused = await club.fake.click(ending, f"ca:{game_id}", user=club.bob)
+    assert refused.ephemeral and "Only alice can play this game again" in refused.content
+    again = await club.fake.click(ending, f"ca:{game_id}", user=club.alice)
+    assert again.ephemeral and "level 6" in again.content
+    await club.fake.wait_for(lambda: len(club.fake.threads(club.channel)) == 2, what="a thread")
+    [game] = await club.service.games.active_for(club.alice.user.id)
+    assert game.id != game_id
+    snapshot = await club.game(game.id)
+    assert snapshot.sente.user_id == club.alice.user.id  # colours swapped
+    assert (await club.service.computer.seat(game.id)) is not None
+
+
+async def test_an_engine_taken_away_is_said_in_the_thread(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    """The owner removed ENGINE_PATH while a game against the computer went on: the bot's
+    turn says so in one sentence, and nothing is logged as an error."""
+    program, _ = fake_engine(tmp_path)
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program)
+    game_id, thread = await start(club, level=1, color="sente")
+    club.engine_path = None
+    await club.restart()
+    await club.fake.slash("move", {"move": "7g7f"}, user=club.alice, channel=thread)
+    [said] = await club.posts(thread, "No computer engine is set up")
+    assert said.custom_ids == [] and (await club.game(game_id)).ply == 1
