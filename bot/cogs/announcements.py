@@ -14,12 +14,13 @@ import discord
 
 from bot.services import Challenge, GameSnapshot, VacationChange
 from bot.ui import text
+from bot.ui.challenges import close_challenge_message
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import server_of
 from bot.ui.replies import reader_language, send_ephemeral
-from bot.ui.threads import announce_end, close_thread, game_channel, post_to_game, tell_vacation
+from bot.ui.threads import announce_end, ending_posted, game_channel, post_to_game, tell_vacation
 from rules import Termination
 
 log = logging.getLogger(__name__)
@@ -72,8 +73,7 @@ class Announcer:
             endings.add(text.truncate(text.idle_abort_text(lang, game)))
         if await self._already_posted(game, endings):
             log.info("game %s: its ending was posted after all", game.id)
-            await self.bot.service.deadlines.ending_posted(game.id)
-            await close_thread(self.bot, game)  # that run may have stopped before this too
+            await ending_posted(self.bot, game)  # that run may have stopped before this too
             return
         await announce_end(self.bot, game)
 
@@ -107,22 +107,7 @@ class Announcer:
     async def challenge_expired(self, challenge: Challenge) -> None:
         """Close the expired challenge's message: its buttons go, the reason shows."""
         log.info("challenge %s expired", challenge.id)
-        if challenge.message_id is None:
-            return
-        try:
-            channel = self.bot.get_channel(challenge.channel_id) or await self.bot.fetch_channel(
-                challenge.channel_id
-            )
-            if isinstance(channel, discord.abc.Messageable):
-                message = await channel.fetch_message(challenge.message_id)
-                lang = await self.bot.post_language(challenge.guild_id)
-                await message.edit(
-                    content=text.challenge_closed(lang, challenge),
-                    view=None,
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-        except discord.HTTPException:
-            log.warning("could not mark challenge %s as expired", challenge.id, exc_info=True)
+        await close_challenge_message(self.bot, challenge)
 
 
 class AnnouncementsFeature(Feature):

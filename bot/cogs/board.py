@@ -1,18 +1,21 @@
-"""Looking at games: `/board` (a position as an image) and `/games` (a member's list)."""
+"""Looking at games: `/board` (a game's position, or any position or record, as an image)
+and `/games` (a member's list)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import ListedStatus, PlayerRef
+from bot.services import ListedStatus, check_record_size, read_position
 from bot.ui import text
+from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
-from bot.ui.replies import Reply, player_of, reader_language
+from bot.ui.replies import Reply, as_player, reader_language
 from rules import Color
 
 
@@ -25,6 +28,9 @@ class BoardFeature(Feature):
         perspective=text.OPTIONS["perspective"],
         style=text.OPTIONS["style"],
         public=text.OPTIONS["public"],
+        position=text.OPTIONS["position"],
+        record=text.OPTIONS["record"],
+        at_move=text.OPTIONS["at_move"],
     )
     @app_commands.choices(
         perspective=[Choice(name=text.PERSPECTIVE_NAMES[c], value=c.name.lower()) for c in Color],
@@ -38,12 +44,25 @@ class BoardFeature(Feature):
         perspective: str | None = None,
         style: str = "image",
         public: bool | None = None,
+        position: app_commands.Range[str, 1, 6000] | None = None,
+        record: discord.Attachment | None = None,
+        at_move: app_commands.Range[int, 0, 10_000] | None = None,
     ) -> None:
         """The board from the viewer's side unless they choose one; public for the
         game's players, private for others unless they ask. `style:text` gives it as a
         text diagram under the same caption, for screen readers and text-only readers;
         a diagram is always written from sente's side, as records write it, so it takes
-        no perspective."""
+        no perspective. With `position` or `record`, any position instead of a game's."""
+        if position is not None or record is not None:
+            if game is not None or (position is not None and record is not None):
+                raise OptionError(text.GAME_OR_POSITION)
+            facing = Color.SENTE if perspective is None else Color[perspective.upper()]
+            await self._show_position(
+                interaction, position or record, at_move, facing, style, public=bool(public)
+            )
+            return
+        if at_move is not None:
+            raise OptionError(text.BOARD_MOVE_WITHOUT_RECORD)
         reply = Reply(interaction)
         games = self.bot.service.games
         guild_id = server_of(interaction)
@@ -63,6 +82,36 @@ class BoardFeature(Feature):
         file = await reply.within(board, ephemeral=not publicly)
         await reply.send(text.board_caption(lang, shown), file=file, ephemeral=not publicly)
 
+    async def _show_position(
+        self,
+        interaction: discord.Interaction[Any],
+        given: str | discord.Attachment | None,
+        at_move: int | None,
+        facing: Color,
+        style: str,
+        *,
+        public: bool,
+    ) -> None:
+        """An SFEN or a record (pasted, or a file, refused unread when too large) at a
+        ply; private unless asked, as it belongs to no game's thread."""
+        reply = Reply(interaction)
+        if isinstance(given, discord.Attachment):
+            check_record_size(given.size)
+            data: str | bytes = await reply.within(given.read(), ephemeral=not public)
+        else:
+            data = given or ""
+        reading = asyncio.to_thread(read_position, data, at_move)  # ~0.1 ms a move
+        shown = await reply.within(reading, ephemeral=not public)
+        lang = await answer_language(self.bot, interaction, public=public)
+        caption = text.position_caption(lang, shown)
+        if style == "text":
+            diagram = "\n".join(text.position_diagram(lang, shown.position))
+            await reply.send(text.truncate(f"{caption}\n```\n{diagram}\n```"), ephemeral=not public)
+            return
+        board = self.bot.boards.position_file(shown, lang, perspective=facing)
+        file = await reply.within(board, ephemeral=not public)
+        await reply.send(caption, file=file, ephemeral=not public)
+
     @app_commands.command(name="games", description=text.COMMANDS["games"])
     @app_commands.describe(member=text.OPTIONS["member"], status=text.OPTIONS["status"])
     @app_commands.choices(
@@ -77,11 +126,7 @@ class BoardFeature(Feature):
     ) -> None:
         """A member's games in this server, privately: active ones, finished ones with
         their result for that member, or both."""
-        owner = (
-            PlayerRef(member.id, member.display_name, member.bot)
-            if member is not None
-            else player_of(interaction)
-        )
+        owner = as_player(member or interaction.user)
         which = ListedStatus(status)
         listed = await self.bot.service.games.listed(
             owner.user_id, guild_id=server_of(interaction), status=which

@@ -24,16 +24,17 @@ from bot.services import (
     Challenge,
     GameSnapshot,
     ImpasseRule,
-    PlayerRef,
     TakebackPolicy,
     TimeControl,
+    start_of,
 )
 from bot.ui import text
-from bot.ui.errors import GameButton, view_of
+from bot.ui.challenges import close_challenge_message
+from bot.ui.errors import GameButton, OptionError, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, server_of
-from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
+from bot.ui.replies import Reply, as_player, pings, player_of, reader_language, send_ephemeral
 from bot.ui.threads import post_board
 from rules import Handicap
 
@@ -105,17 +106,7 @@ class RematchButton(GameButton, template=r"rm:(?P<game_id>\d+)"):
                 await send_ephemeral(interaction, text.say(reader, text.REMATCH_NOT_POSTED))
             return
         await send_ephemeral(interaction, text.rematch_accepted(reader, challenge))
-        message = _challenge_message(bot, challenge)
-        lang = await bot.post_language(challenge.guild_id)
-        if message is not None:
-            try:
-                await message.edit(
-                    content=text.challenge_closed(lang, challenge),
-                    view=None,
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-            except discord.HTTPException:
-                log.warning("could not close challenge %s's message", challenge.id, exc_info=True)
+        message = await close_challenge_message(bot, challenge)
         await _begin(bot, rematch.game, message, by=interaction.user.id)
 
 
@@ -131,9 +122,7 @@ async def _post_challenge(bot: GameBot, challenge: Challenge, *, user_id: int) -
     cannot be posted could never be answered, so it is withdrawn (False)."""
     lang = await bot.post_language(challenge.guild_id)
     try:
-        channel = bot.get_channel(challenge.channel_id) or await bot.fetch_channel(
-            challenge.channel_id
-        )
+        channel = await bot.channel(challenge.channel_id)
         if not isinstance(channel, discord.abc.Messageable):
             raise LookupError(f"channel {challenge.channel_id} takes no messages")
         message = await channel.send(
@@ -147,16 +136,6 @@ async def _post_challenge(bot: GameBot, challenge: Challenge, *, user_id: int) -
         return False
     await bot.service.challenges.set_message(challenge.id, message.id)
     return True
-
-
-def _challenge_message(bot: GameBot, challenge: Challenge) -> discord.PartialMessage | None:
-    """The message showing `challenge`, to edit and to open the game's thread on."""
-    if challenge.message_id is None:
-        return None
-    channel = bot.get_channel(challenge.channel_id)
-    if not isinstance(channel, discord.TextChannel | discord.Thread):
-        return None
-    return channel.get_partial_message(challenge.message_id)
 
 
 async def _start_game(
@@ -241,6 +220,8 @@ class ChallengeFeature(Feature):
         impasse=text.OPTIONS["impasse"],
         takebacks=text.OPTIONS["takebacks"],
         rated=text.OPTIONS["rated"],
+        start=text.OPTIONS["start"],
+        start_move=text.OPTIONS["start_move"],
     )
     @app_commands.choices(
         color=[Choice(name=name, value=value) for value, name in text.COLOR_NAMES.items()],
@@ -259,21 +240,26 @@ class ChallengeFeature(Feature):
         impasse: str = "27",
         takebacks: str = "allowed",
         rated: bool = True,
+        start: app_commands.Range[str, 1, 6000] | None = None,
+        start_move: app_commands.Range[int, 0, 10_000] | None = None,
     ) -> None:
-        """Post the challenge, pinging only the member challenged (nobody, for an open one)."""
+        """Post the challenge, pinging only the member challenged (nobody, for an open one).
+        `start` (an SFEN, or a record at `start_move`) sets up the position to play from."""
+        if start is None and start_move is not None:
+            raise OptionError(text.START_MOVE_WITHOUT_START)
+        start_sfen = None if start is None else start_of(start, start_move)
         challenge = await self.bot.service.challenges.offer(
             guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,
             challenger=player_of(interaction),
-            opponent=None
-            if opponent is None
-            else PlayerRef(opponent.id, opponent.display_name, opponent.bot),
+            opponent=None if opponent is None else as_player(opponent),
             color=color,
             time_control=time,
             handicap=handicap,
             impasse_rule=impasse,
             takebacks=takebacks,
             rated=rated,
+            start_sfen=start_sfen,
         )
         lang = await self.bot.post_language(challenge.guild_id)
         await interaction.response.send_message(

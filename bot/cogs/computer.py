@@ -28,15 +28,7 @@ from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import server_of
 from bot.ui.replies import player_of, reader_language, send_ephemeral
-from bot.ui.threads import (
-    NotPosted,
-    announce_end,
-    close_thread,
-    deserves_animation,
-    ending_buttons,
-    post_board,
-    post_to_game,
-)
+from bot.ui.threads import NotPosted, announce_end, ending_posted, post_board, post_to_game
 
 log = logging.getLogger(__name__)
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, the longest Discord allows
@@ -172,19 +164,9 @@ async def _post_move(bot: GameBot, played: PlayedMove, *, forecast: bool) -> Non
     if played.forecast is not None:  # the reply comes at once: nobody to ping here
         shown = replace(played, next_player=None)
     wording = text.forecast_played_text if forecast else text.move_text
-    view = None if played.outcome is None else ending_buttons(bot, played.game)
-    await post_to_game(
-        bot,
-        played.game,
-        lambda lang: wording(lang, shown),
-        with_board=True,
-        with_animation=deserves_animation(played.game),
-        ping=shown.next_player,
-        view=view,
-    )
+    await post_board(bot, played.game, lambda lang: wording(lang, shown), ping=shown.next_player)
     if played.outcome is not None:
-        await bot.service.deadlines.ending_posted(played.game.id)
-        await close_thread(bot, played.game)
+        await ending_posted(bot, played.game)
 
 
 class ComputerFeature(Feature):

@@ -19,7 +19,6 @@ before it counts.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -35,13 +34,7 @@ from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
 from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
 from bot.ui.suggestions import rank_moves
-from bot.ui.threads import (
-    board_files,
-    close_thread,
-    deserves_animation,
-    ending_buttons,
-    post_to_game,
-)
+from bot.ui.threads import board_files, ending_posted, post_board
 
 log = logging.getLogger(__name__)
 ALREADY_ANSWERED = 40060  # Discord's code for a second answer to one interaction
@@ -208,14 +201,11 @@ async def _announce_forecast(bot: GameBot, played: PlayedMove) -> None:
     if answer is None:
         return
     log.info("game %s ply %s: %s by forecast", answer.game.id, answer.game.ply, answer.move.usi)
-    await post_to_game(
+    await post_board(
         bot,
         answer.game,
         lambda lang: text.forecast_played_text(lang, answer),
-        with_board=True,
-        with_animation=deserves_animation(answer.game),
         ping=answer.next_player,
-        view=_ending_view(bot, answer),
     )
     await _note_ending(bot, answer)
 
@@ -284,15 +274,7 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
         )
         await send_ephemeral(interaction, note)
     shown = _as_posted(played)
-    await post_to_game(
-        bot,
-        game,
-        lambda lang: text.move_text(lang, shown),
-        with_board=True,
-        with_animation=deserves_animation(game),
-        ping=shown.next_player,
-        view=_ending_view(bot, played),
-    )
+    await post_board(bot, game, lambda lang: text.move_text(lang, shown), ping=shown.next_player)
     await _note_ending(bot, played)
 
 
@@ -309,16 +291,14 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
     interaction, game_id = reply.interaction, played.game.id
     try:
         lang = await bot.post_language(played.game.guild_id)
-        animated = deserves_animation(played.game)
-        work = board_files(bot, played.game, lang, animated=animated)
-        files = await reply.within(work, ephemeral=True)
+        files = await reply.within(board_files(bot, played.game, lang), ephemeral=True)
         if interaction.response.is_done():
             note = text.played_note(reader_language(interaction), played.move)
             await reply.send(note, ephemeral=True)
             return False
         shown = _as_posted(played)
         content = text.move_text(lang, shown)
-        view = None if played.outcome is None else bot.ending_view(played.game, lang)
+        view = bot.ending_view(played.game, lang)
         extra = {} if view is None else {"view": view}
         await reply.send(content, files=files, allowed_mentions=pings(shown.next_player), **extra)
     except discord.HTTPException as error:
@@ -334,19 +314,11 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
     return True
 
 
-def _ending_view(
-    bot: GameBot, played: PlayedMove
-) -> Callable[[str], discord.ui.View | None] | None:
-    """The buttons under a move that ended the game (a rematch, ...), as under any ending."""
-    return None if played.outcome is None else ending_buttons(bot, played.game)
-
-
 async def _note_ending(bot: GameBot, played: PlayedMove) -> None:
     """A move that ended the game (mate, repetition) announced the ending with its board
     and the game's animation; the thread is then renamed with the result and archived."""
     if played.outcome is not None:
-        await bot.service.deadlines.ending_posted(played.game.id)
-        await close_thread(bot, played.game)
+        await ending_posted(bot, played.game)
 
 
 class PlayFeature(Feature):

@@ -7,40 +7,18 @@ everyone, so a curious look does not fill the channel.
 
 from __future__ import annotations
 
-import asyncio
-import io
 import logging
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.services import Profile
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import answer_language, server_of
-from bot.ui.replies import Reply
-from render import render_rating_chart
+from bot.ui.replies import Reply, as_player
 
 log = logging.getLogger(__name__)
-
-
-def _who(interaction: discord.Interaction[Any], member: discord.Member | None) -> tuple[int, str]:
-    """The member asked about (the asker by default): id and display name."""
-    if member is not None:
-        return member.id, member.display_name
-    return interaction.user.id, interaction.user.display_name
-
-
-def chart_file(lang: str, name: str, profile: Profile) -> discord.File:
-    """The profile's rating history as a PNG attachment."""
-    ratings = [point.rating for point in profile.history]
-    png = render_rating_chart(ratings, title=text.chart_title(lang, name))
-    return discord.File(
-        io.BytesIO(png),
-        filename=f"rating-{profile.user_id}.png",
-        description=text.chart_description(lang, name, profile),
-    )
 
 
 class RatingsFeature(Feature):
@@ -56,10 +34,10 @@ class RatingsFeature(Feature):
         public: bool = False,
     ) -> None:
         """A member's rating in this server, their place and how many rated games."""
-        user_id, name = _who(interaction, member)
-        found = await self.bot.service.ratings.of(server_of(interaction), user_id)
+        who = as_player(member or interaction.user)  # the asker by default
+        found = await self.bot.service.ratings.of(server_of(interaction), who.user_id)
         lang = await answer_language(self.bot, interaction, public=public)
-        await Reply(interaction).send(text.rating_text(lang, name, found), ephemeral=not public)
+        await Reply(interaction).send(text.rating_text(lang, who.name, found), ephemeral=not public)
 
     @app_commands.command(name="leaderboard", description=text.COMMANDS["leaderboard"])
     @app_commands.describe(public=text.OPTIONS["show_all"])
@@ -83,12 +61,13 @@ class RatingsFeature(Feature):
     ) -> None:
         """A member's games, rating with its chart, and favourite openings."""
         reply = Reply(interaction)
-        user_id, name = _who(interaction, member)
+        who = as_player(member or interaction.user)  # the asker by default
+        user_id, name = who.user_id, who.name
         found = await self.bot.service.ratings.profile(server_of(interaction), user_id)
         lang = await answer_language(self.bot, interaction, public=public)
         extra: dict[str, Any] = {}
         if found.history:
-            chart = asyncio.to_thread(chart_file, lang, name, found)
+            chart = self.bot.boards.rating_chart(found, name, lang)
             extra["file"] = await reply.within(chart, ephemeral=not public)
         await reply.send(text.profile_text(lang, name, found), ephemeral=not public, **extra)
         log.info("profile of %s shown", user_id)

@@ -75,6 +75,12 @@ class DirectStatements:
         self._connection.executemany(sql, rows).close()
 
 
+def _clash(error: sqlite3.IntegrityError) -> bool:
+    """A unique or primary-key clash: a race lost. Any other integrity error (a foreign
+    key, a check) is a bug, not a race."""
+    return "UNIQUE" in str(error) or "PRIMARY KEY" in str(error)
+
+
 class Repository:
     """Base of the repositories: one method per query, each returning dataclasses.
 
@@ -99,9 +105,21 @@ class Repository:
         try:
             return await self._statements.change(sql, params)
         except sqlite3.IntegrityError as error:
-            if "UNIQUE" in str(error) or "PRIMARY KEY" in str(error):
+            if _clash(error):
                 raise Conflict(str(error)) from error
             raise
+
+    async def _insert(self, sql: str, params: Params = ()) -> int:
+        """Run an `INSERT ... RETURNING id`; the new row's id. A clash becomes `Conflict`,
+        as in `_write`."""
+        try:
+            row = await self._one(sql, params)
+        except sqlite3.IntegrityError as error:
+            if _clash(error):
+                raise Conflict(str(error)) from error
+            raise
+        assert row is not None
+        return int(row[0])
 
     async def _write_many(self, sql: str, rows: Iterable[Params]) -> None:
         await self._statements.change_many(sql, rows)

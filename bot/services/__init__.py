@@ -31,6 +31,13 @@ from .errors import (
 from .exports import FORMATS
 from .glicko2 import Rating
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
+from .positions import (
+    MAX_RECORD_BYTES,
+    ShownPosition,
+    check_record_size,
+    read_position,
+    start_of,
+)
 from .ratings import (
     LEADERBOARD_SIZE,
     LeaderboardLine,
@@ -80,6 +87,7 @@ __all__ = [
     "LEVELS",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
+    "MAX_RECORD_BYTES",
     "MISTAKE",
     "NO_ENGINE",
     "PRESETS",
@@ -132,6 +140,7 @@ __all__ = [
     "ReplayStep",
     "Result",
     "ServiceError",
+    "ShownPosition",
     "Takeback",
     "TakebackPolicy",
     "TakebackRefused",
@@ -141,5 +150,8 @@ __all__ = [
     "VacationChange",
     "VacationRefused",
     "VacationStatus",
+    "check_record_size",
     "note_number",
+    "read_position",
+    "start_of",
 ]

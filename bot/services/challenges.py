@@ -157,12 +157,7 @@ class Challenges:
             expires_at=now + CHALLENGE_LIFETIME,
             takebacks=policy.value,
             rematch_of=rematch_of,
-            rated=rated
-            and may_be_rated(
-                chosen,
-                start_sfen,
-                bots=challenger.is_bot or (opponent is not None and opponent.is_bot),
-            ),
+            rated=rated and may_be_rated(chosen, start_sfen),  # bots were refused above
         )
 
         async def store(tx: Session) -> ChallengeRow | None:

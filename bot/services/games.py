@@ -6,6 +6,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 
+from bot.db import GameRow, Session
 from rules import Sentence
 
 from .errors import ChooseGame, NotFound, ServiceError
@@ -131,31 +132,39 @@ class Games:
 
         Example: `await games.listed(alice, guild_id=g, status=ListedStatus.FINISHED)`.
         """
-        listed: list[GameSummary] = []
-        total = 0
-        if status is not ListedStatus.FINISHED:
-            active = await self.active_for(user_id, guild_id=guild_id)
-            listed, total = active[:limit], len(active)
-        if status is not ListedStatus.ACTIVE:
-            room = limit - len(listed)
-            async with self._store.db.query() as q:
-                rows = await q.games.finished_for(user_id, guild_id, limit=room) if room else []
-            async with self._store.db.query() as q:
-                total += await q.games.count_for(user_id, guild_id, "finished")
-            listed += [line_of(row, user_id) for row in rows]
-        return GameList(listed, total - len(listed))
+        return await self._listing(user_id, guild_id, status, limit, count=True)
 
     async def choices(
         self, user_id: int, *, guild_id: int, finished: bool, limit: int
     ) -> list[GameSummary]:
         """The games a `game` option suggests: the member's active games (theirs to move
         first), then, with `finished`, their latest finished ones; at most `limit`."""
-        shown = await self.active_for(user_id, guild_id=guild_id)
-        if finished and len(shown) < limit:
-            async with self._store.db.query() as q:
-                rows = await q.games.finished_for(user_id, guild_id, limit=limit - len(shown))
-            shown += [line_of(row, user_id) for row in rows]
-        return shown[:limit]
+        status = ListedStatus.ALL if finished else ListedStatus.ACTIVE
+        return (await self._listing(user_id, guild_id, status, limit, count=False)).games
+
+    async def _listing(
+        self, user_id: int, guild_id: int, status: ListedStatus, limit: int, *, count: bool
+    ) -> GameList:
+        """The games `listed` and `choices` show, read in one snapshot and one round trip;
+        with `count`, how many finished games are left out is counted in that snapshot too,
+        so that it agrees with the list."""
+
+        async def read(tx: Session) -> tuple[list[GameRow], list[GameRow], int]:
+            active: list[GameRow] = []
+            if status is not ListedStatus.FINISHED:
+                active = await tx.games.active_for(user_id, guild_id)
+            if status is ListedStatus.ACTIVE:
+                return active, [], 0
+            room = max(limit - len(active), 0)
+            finished = await tx.games.finished_for(user_id, guild_id, limit=room) if room else []
+            if not count:
+                return active, finished, len(finished)
+            return active, finished, await tx.games.count_for(user_id, guild_id, "finished")
+
+        active_rows, finished_rows, finished_total = await self._store.db.run(read, write=False)
+        active = _sorted_summaries([line_of(row, user_id) for row in active_rows])
+        shown = active[:limit] + [line_of(row, user_id) for row in finished_rows]
+        return GameList(shown, len(active) + finished_total - len(shown))
 
     async def at_ply(self, game_id: int, ply: int, *, guild_id: int | None) -> ReplayStep:
         """The game as it stood after `ply` moves (brought between its start and its

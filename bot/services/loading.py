@@ -148,6 +148,21 @@ def move_text(position: Position, move: Move, last_move: Move | None) -> MoveTex
     )
 
 
+def moves_written(game: Game, start: int, stop: int) -> tuple[MoveText, ...]:
+    """`game.moves[start:stop]`, each written in the position it was played in (so that
+    同 and the disambiguations read as they did then).
+
+    Example: `moves_written(game, 0, 2)` is the game's first two moves.
+    """
+    position = game.position_at(start)
+    written = []
+    for index in range(start, stop):
+        move = game.moves[index]
+        written.append(move_text(position, move, game.moves[index - 1] if index else None))
+        position.push_unchecked(move)
+    return tuple(written)
+
+
 class ReplayError(Exception):
     """A stored move list that does not replay legally: the database is damaged."""
 

@@ -1,8 +1,9 @@
 """Which games are rated, and how an ending changes ratings.
 
-A game is rated when its challenger chose so and it is an even game between members:
-a handicap, a set-up start position or a bot makes its result say little about the
-players' strength, so such games never are. Aborted games are never rated.
+A game is rated when its challenger chose so and it is an even game: a handicap or a
+set-up start position makes its result say little about the players' strength, so such
+games never are (nor bots' games, which are never played: a challenge refuses them).
+Aborted games are never rated.
 
 `rate_ending` runs inside the transaction that stores a game's ending, after the
 conditional update that makes the ending happen once: whichever of two racing endings
@@ -27,9 +28,9 @@ from .glicko2 import DEFAULT, DRAW, LOSS, WIN, Rating, rate_game
 from .values import RatingChange
 
 
-def may_be_rated(handicap: Handicap, start_sfen: str | None, *, bots: bool) -> bool:
+def may_be_rated(handicap: Handicap, start_sfen: str | None) -> bool:
     """Whether a game of these settings can count for ratings at all."""
-    return handicap is Handicap.EVEN and start_sfen is None and not bots
+    return handicap is Handicap.EVEN and start_sfen is None
 
 
 def score_of(outcome: Outcome) -> float | None:

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.db import GameCounts, RatingEntry, RatingRow, Session
-from rules import Handicap, Move, Position
+from rules import Game, Handicap, Position
 
 from .glicko2 import Rating, aged
-from .loading import move_text
+from .loading import moves_written
 from .rated import change_of, glicko, replay
 from .store import GameStore
 from .values import MoveText, RatingChange
@@ -80,15 +80,7 @@ class Profile:
 
 
 def _opening(usi: tuple[str, ...]) -> tuple[MoveText, ...]:
-    position = Position.initial()
-    written: list[MoveText] = []
-    last: Move | None = None
-    for text in usi:
-        move = Move.from_usi(text)
-        written.append(move_text(position, move, last))
-        position.push(move)
-        last = move
-    return tuple(written)
+    return moves_written(Game(Position.initial(), usi), 0, len(usi))
 
 
 def _history(entries: list[RatingEntry]) -> tuple[RatingPoint, ...]:

@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from rules import Game
 
-from .loading import move_text
-from .values import GameSnapshot, MoveText, ReplayStep
+from .loading import moves_written
+from .values import GameSnapshot, ReplayStep
 
 #: How many moves before and after the current one the replay lists.
 MOVES_AROUND = 3
@@ -33,7 +33,7 @@ def step_at(game: GameSnapshot, ply: int) -> ReplayStep:
         ply=ply,
         last=last,
         first=first,
-        moves=_written(game.game, first, end),
+        moves=moves_written(game.game, first - 1, end),
     )
 
 
@@ -43,7 +43,7 @@ def _board_at(game: GameSnapshot, ply: int) -> GameSnapshot:
     if ply == len(game.game.moves):
         return game
     earlier = Game(game.game.start, game.game.moves[:ply])
-    last_text = _written(game.game, ply, ply)[0] if ply else None
+    last_text = moves_written(game.game, ply - 1, ply)[0] if ply else None
     return replace(
         game,
         game=earlier,
@@ -55,16 +55,3 @@ def _board_at(game: GameSnapshot, ply: int) -> GameSnapshot:
         ply=ply,
         pending_count_proposal=None,
     )
-
-
-def _written(game: Game, first: int, end: int) -> tuple[MoveText, ...]:
-    """Moves `first` to `end` of `game` (numbered from 1), each in three notations."""
-    if first > end:
-        return ()
-    position = game.position_at(first - 1)
-    texts = []
-    for index in range(first - 1, end):
-        move = game.moves[index]
-        texts.append(move_text(position, move, game.moves[index - 1] if index else None))
-        position.push_unchecked(move)
-    return tuple(texts)

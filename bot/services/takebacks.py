@@ -45,9 +45,9 @@ from rules import Game, Sentence
 
 from .clocks import reminder_at
 from .errors import NotFound, PositionChanged, TakebackRefused
-from .loading import clock_state, deadline_of, move_text, player_ref
+from .loading import clock_state, deadline_of, moves_written, player_ref
 from .store import MOVED_ON, GameStore
-from .values import GameSnapshot, MoveText, Takeback, TakebackPolicy, TakebackRequest
+from .values import GameSnapshot, Takeback, TakebackPolicy, TakebackRequest
 
 NO_SUCH_REQUEST = Sentence("That takeback request does not exist in this game.")
 #: A request answered after a move was played (or pressed on an old request's button).
@@ -72,16 +72,6 @@ def _request(row: TakebackRow) -> TakebackRequest:
         requested_at=row.requested_at,
         answered_at=row.answered_at,
     )
-
-
-def moves_written(game: Game, ply: int, plies: int) -> tuple[MoveText, ...]:
-    """The `plies` moves before `ply` of `game`, each written in the position it was
-    played in (so that 同 and the disambiguations read as they did)."""
-    written = []
-    for index in range(ply - plies, ply):
-        before = game.moves[index - 1] if index else None
-        written.append(move_text(game.position_at(index), game.moves[index], before))
-    return tuple(written)
 
 
 async def banks_at(tx: Session, loaded: GameSnapshot, ply: int) -> tuple[timedelta, timedelta]:
@@ -361,5 +351,5 @@ class Takebacks:
             asker=player_ref(game.row, asker_color),
             asker_color=asker_color,
             answerer=player_ref(game.row, asker_color.opponent),
-            moves=moves_written(played, request.ply, request.plies),
+            moves=moves_written(played, request.ply - request.plies, request.ply),
         )

@@ -1,4 +1,5 @@
-"""Board images and game animations as Discord attachments, rendered off the event loop."""
+"""Board images, game animations and rating charts as Discord attachments, rendered off
+the event loop in one small pool of threads."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from typing import TypeVar
 
 import discord
 
-from bot.services import GameSnapshot
+from bot.services import GameSnapshot, Profile, ShownPosition
 from bot.services.stats import Timing
-from render import Ending, render_board, render_gif
+from render import Ending, render_board, render_gif, render_rating_chart
 from rules import Color, Termination
 
 from . import text
@@ -47,13 +48,14 @@ def ending_of(lang: str, game: GameSnapshot) -> Ending | None:
 
 
 class BoardRenderer:
-    """Renders a game's board in a small pool of threads; `close()` when the bot stops."""
+    """Renders a game's board, its animation and a member's rating chart in a small pool
+    of threads; `close()` when the bot stops."""
 
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
         self._gifs: OrderedDict[_GifKey, bytes] = OrderedDict()
         #: How long rendering took, by image kind (for the operator's `/metrics`).
-        self.timings: dict[str, Timing] = {"board": Timing(), "gif": Timing()}
+        self.timings: dict[str, Timing] = {"board": Timing(), "gif": Timing(), "chart": Timing()}
 
     async def _run(self, work: Callable[[], _T], kind: str = "board") -> _T:
         if self._pool is None:
@@ -88,6 +90,27 @@ class BoardRenderer:
 
         png = await self._run(work)
         return discord.File(io.BytesIO(png), filename=f"game-{game.id}.png", description=alt)
+
+    async def position_file(
+        self, shown: ShownPosition, lang: str, *, perspective: Color = Color.SENTE
+    ) -> discord.File:
+        """A position from an SFEN or a record as a PNG attachment, with the record's
+        names when it gives them, its caption and alt text in `lang`."""
+        caption = text.position_image_caption(lang, shown)
+        alt = text.position_alt_text(lang, shown)
+
+        def work() -> bytes:
+            return render_board(
+                shown.position,
+                last_move=shown.last_move,
+                perspective=perspective,
+                sente_name=shown.sente,
+                gote_name=shown.gote,
+                caption=caption,
+            )
+
+        png = await self._run(work)
+        return discord.File(io.BytesIO(png), filename="position.png", description=alt)
 
     async def animation(self, game: GameSnapshot, lang: str) -> discord.File:
         """The game from its start to its current move as an animated GIF, the last frame
@@ -132,6 +155,17 @@ class BoardRenderer:
             )
 
         return work
+
+    async def rating_chart(self, profile: Profile, name: str, lang: str) -> discord.File:
+        """The profile's rating history as a PNG attachment, titled and described in `lang`."""
+        ratings = [point.rating for point in profile.history]
+        title = text.chart_title(lang, name)
+        png = await self._run(lambda: render_rating_chart(ratings, title=title), "chart")
+        return discord.File(
+            io.BytesIO(png),
+            filename=f"rating-{profile.user_id}.png",
+            description=text.chart_description(lang, name, profile),
+        )
 
     def close(self) -> None:
         if self._pool is not None:

@@ -45,9 +45,11 @@ class GameBot(commands.Bot):
         self._service: GameService | None = None
 
     def ending_view(self, game: GameSnapshot, lang: str) -> discord.ui.View | None:
-        """The buttons under `game`'s ending post, labelled in `lang`; None if no feature
-        loaded offers one. A game ends in several places (a mating move, a resignation, a
-        time-out, ...): each posts its ending with this view."""
+        """The buttons under `game`'s ending post, labelled in `lang`; None while the game
+        goes on, or if no feature loaded offers one. A game ends in several places (a mating
+        move, a resignation, a time-out, ...): each posts its ending with this view."""
+        if game.outcome is None:
+            return None
         items = [item for build in self.ending_buttons if (item := build(game, lang)) is not None]
         if not items:
             return None
@@ -61,6 +63,13 @@ class GameBot(commands.Bot):
         if self._service is None:
             raise RuntimeError("the bot is not set up yet")
         return self._service
+
+    async def channel(
+        self, channel_id: int
+    ) -> discord.abc.GuildChannel | discord.Thread | discord.abc.PrivateChannel:
+        """A channel or thread by id: the cached one, else Discord's (`discord.HTTPException`
+        if it is gone or the bot may not see it)."""
+        return self.get_channel(channel_id) or await self.fetch_channel(channel_id)
 
     async def post_language(self, guild_id: int | None) -> str:
         """The language of the bot's public posts in a server: the one its administrators

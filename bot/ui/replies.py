@@ -27,10 +27,14 @@ DEFER_AFTER = 1.5  # seconds: past this, defer so Discord's 3-second limit is ne
 PUBLIC_THINKING = "public_thinking"
 
 
+def as_player(user: discord.abc.User) -> PlayerRef:
+    """A member as the service knows players: the name they show here, and whether a bot."""
+    return PlayerRef(user.id, user.display_name, user.bot)
+
+
 def player_of(interaction: discord.Interaction[Any]) -> PlayerRef:
     """The member who acted, as the service knows players."""
-    user = interaction.user
-    return PlayerRef(user.id, user.display_name, user.bot)
+    return as_player(interaction.user)
 
 
 def reader_language(interaction: discord.Interaction[Any]) -> str:

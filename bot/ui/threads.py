@@ -40,12 +40,10 @@ async def game_channel(bot: GameBot, game: GameSnapshot) -> discord.abc.Messagea
     for channel_id in (game.thread_id, game.channel_id):
         if channel_id is None:
             continue
-        channel = bot.get_channel(channel_id)
-        if channel is None:
-            try:
-                channel = await bot.fetch_channel(channel_id)
-            except discord.HTTPException:
-                continue
+        try:
+            channel = await bot.channel(channel_id)
+        except discord.HTTPException:
+            continue
         if isinstance(channel, discord.abc.Messageable):
             return channel
     raise LookupError(f"no channel left for game {game.id}")
@@ -57,19 +55,18 @@ async def post_to_game(
     wording: Wording,
     *,
     with_board: bool = False,
-    with_animation: bool = False,
     ping: PlayerRef | None = None,
     view: Callable[[str], discord.ui.View | None] | None = None,
 ) -> discord.Message:
     """Post `wording` in the game's thread, in the server's language (with the board
-    image, and the game's animation with it, and the `view` built in that language, if it
-    builds one), pinging only `ping`."""
+    image, and after an ending the game's animation with it, and the `view` built in that
+    language, if it builds one), pinging only `ping`."""
     lang = await bot.post_language(game.guild_id)
     built = None if view is None else view(lang)
     extra: dict[str, Any] = {} if built is None else {"view": built}
     if with_board:
         try:
-            extra["files"] = await board_files(bot, game, lang, animated=with_animation)
+            extra["files"] = await board_files(bot, game, lang)
         except Exception as error:
             log.exception("could not render game %s's board", game.id)
             raise NotPosted(game.id) from error
@@ -94,20 +91,13 @@ def _fits(bot: GameBot, game: GameSnapshot, file: discord.File) -> bool:
 
 
 async def post_board(
-    bot: GameBot,
-    game: GameSnapshot,
-    wording: Wording,
-    *,
-    ping: PlayerRef | None = None,
-    view: Callable[[str], discord.ui.View | None] | None = None,
+    bot: GameBot, game: GameSnapshot, wording: Wording, *, ping: PlayerRef | None = None
 ) -> discord.Message:
-    """`post_to_game` with the game's board, rendered now."""
+    """`post_to_game` with the game's board, rendered now; a game that has ended (by a
+    move, a resignation, a time-out, ...) also gets its animation and the buttons under
+    an ending (see `GameBot.ending_view`), wherever it ended."""
+    view = functools.partial(bot.ending_view, game)
     return await post_to_game(bot, game, wording, with_board=True, ping=ping, view=view)
-
-
-def ending_buttons(bot: GameBot, game: GameSnapshot) -> Callable[[str], discord.ui.View | None]:
-    """The view under `game`'s ending post, in the post's language (see `GameBot.ending_view`)."""
-    return functools.partial(bot.ending_view, game)
 
 
 async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None = None) -> None:
@@ -119,14 +109,13 @@ async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None
         return
     log.info("game %s ended: %s", game.id, game.outcome.termination.value)
     outcome = game.outcome
-    await post_to_game(
-        bot,
-        game,
-        wording or (lambda lang: text.outcome_text(lang, outcome, game)),
-        with_board=True,
-        with_animation=deserves_animation(game),
-        view=ending_buttons(bot, game),
-    )
+    await post_board(bot, game, wording or (lambda lang: text.outcome_text(lang, outcome, game)))
+    await ending_posted(bot, game)
+
+
+async def ending_posted(bot: GameBot, game: GameSnapshot) -> None:
+    """What follows the post of `game`'s ending, wherever it was made: note it is posted
+    (so that a restart does not post it again), then close the game's thread."""
     await bot.service.deadlines.ending_posted(game.id)
     await close_thread(bot, game)
 
@@ -142,7 +131,7 @@ async def close_thread(bot: GameBot, game: GameSnapshot) -> None:
         return
     name = text.thread_name(await bot.post_language(game.guild_id), game)
     try:
-        thread = bot.get_channel(game.thread_id) or await bot.fetch_channel(game.thread_id)
+        thread = await bot.channel(game.thread_id)
         if not isinstance(thread, discord.Thread) or (thread.archived and thread.name == name):
             return
         if thread.archived:  # an archived thread takes no change before it is reopened
@@ -152,14 +141,12 @@ async def close_thread(bot: GameBot, game: GameSnapshot) -> None:
         log.warning("could not rename and archive game %s's thread", game.id, exc_info=True)
 
 
-async def board_files(
-    bot: GameBot, game: GameSnapshot, lang: str, *, animated: bool
-) -> list[discord.File]:
-    """The game's board, and if `animated` its animation after it. A board that cannot be
-    rendered raises; an animation that fails or is too large for an upload is left out
-    with a log line, as it only replays what the record holds."""
+async def board_files(bot: GameBot, game: GameSnapshot, lang: str) -> list[discord.File]:
+    """The game's board, and after an ending (see `deserves_animation`) its animation. A
+    board that cannot be rendered raises; an animation that fails or is too large for an
+    upload is left out with a log line, as it only replays what the record holds."""
     files = [await bot.boards.file(game, lang)]
-    if animated:
+    if deserves_animation(game):
         try:
             animation = await bot.boards.animation(game, lang)
         except Exception:

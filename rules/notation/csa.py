@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from ..errors import Sentence, quote
 from ..game import Game
 from ..moves import Move
 from ..position import Position
@@ -42,6 +43,7 @@ from .records import (
     RecordError,
     apply_ending,
     as_record,
+    because,
     decode,
     ending_of,
     place_comments,
@@ -303,7 +305,11 @@ def read_csa(data: bytes | str) -> Record:
             continue
         if line == "/":
             break
-        for item in (part.strip() for part in line.split(",")):
+        column = 0
+        for part in raw.split(","):
+            item = part.strip()
+            at = column + len(part) - len(part.lstrip())
+            column += len(part) + 1
             if not item:
                 continue
             try:
@@ -324,9 +330,14 @@ def read_csa(data: bytes | str) -> Record:
                 elif not item.startswith("T"):
                     raise ValueError(f"'{item[:40]}' is not a move, a time or an end code")
             except ValueError as error:
-                raise RecordError(f"'{item[:40]}' could not be read: {error}", number) from None
+                why = Sentence(
+                    "'{text}' could not be read: {reason}",
+                    text=quote(item, 40),
+                    reason=because(error),
+                )
+                raise RecordError(why, number, at + 1) from None
     if game is None:
-        raise RecordError("The record never says who moves first (a line with + or -).")
+        raise RecordError(Sentence("The record never says who moves first (a line with + or -)."))
     if record.end in END_CODES:
         key = _SUMMARY_REASONS.get(reason or "", END_CODES[record.end])
         if record.end in _ACTION_BY:

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from datetime import datetime
 
-from ..errors import SfenError
+from ..errors import Sentence, SfenError, quote
 from ..game import Game
 from ..handicaps import Handicap
 from ..moves import Move
@@ -37,6 +37,7 @@ from .records import (
     RecordError,
     apply_ending,
     as_record,
+    because,
     count_comment,
     decode,
     ending_of,
@@ -246,10 +247,13 @@ class _Reader:
             else:
                 return False
         except ValueError as error:
-            raise RecordError(f"the board diagram could not be read ({error}).", number) from None
+            reason = Sentence(
+                "the board diagram could not be read: {reason}", reason=because(error)
+            )
+            raise RecordError(reason, number) from None
         starts = line.startswith("|") or key in bod.HAND_KEYS or key == "手合割"
         if self.game is not None and starts:
-            raise RecordError("the start position is given after the first move.", number)
+            raise RecordError(Sentence("the start position is given after the first move."), number)
         return True
 
     def start(self) -> Game:
@@ -257,29 +261,36 @@ class _Reader:
             return self.game
         if self.rows:
             if len(self.rows) != 9:
-                raise RecordError("a board diagram has nine rows.", self.diagram_line)
+                raise RecordError(Sentence("a board diagram has nine rows."), self.diagram_line)
             sfen = bod.diagram_sfen(self.rows, self.hands, self.turn)
             try:
                 position, self.warnings = Position.from_sfen_with_warnings(sfen)
             except SfenError as error:
-                message = f"the board diagram is not a legal position ({error})"
-                raise RecordError(message, self.diagram_line) from None
+                reason = Sentence(
+                    "the board diagram is not a legal position: {reason}", reason=error.sentence
+                )
+                raise RecordError(reason, self.diagram_line) from None
         elif self.handicap is not None:
             number, name = self.handicap
             try:
                 position = Position.initial(Handicap.parse(name))
             except ValueError:
-                message = f"unknown handicap '{name}'; give the start as a board diagram."
-                raise RecordError(message, number) from None
+                reason = Sentence(
+                    "unknown handicap '{name}'; give the start as a board diagram.",
+                    name=quote(name),
+                )
+                raise RecordError(reason, number) from None
         else:
             position = Position.initial()
         self.game = Game(position)
         return self.game
 
-    def play(self, number: int, text: str, style: str) -> None:
+    def play(self, number: int, text: str, style: str, column: int) -> None:
+        """Play the move written as `text` at `column` (1-based) of line `number`."""
         game = self.start()
         if self.ending is not None or self.end is not None:
-            raise RecordError(f"'{text}' follows the end of the game.", number)
+            reason = Sentence("'{text}' follows the end of the game.", text=quote(text))
+            raise RecordError(reason, number, column)
         try:
             try:
                 move = parse_move(game.position, text, last_move=self.last, style=style)
@@ -290,13 +301,17 @@ class _Reader:
                 move = next(m for m in error.candidates if not m.promotion)
             game.push(move)
         except ValueError as error:
-            raise RecordError(f"could not play '{text}': {error}", number) from None
+            reason = Sentence(
+                "could not play '{text}': {reason}", text=quote(text), reason=because(error)
+            )
+            raise RecordError(reason, number, column) from None
         self.last = move
 
-    def stop(self, number: int, word: str) -> None:
+    def stop(self, number: int, word: str, column: int) -> None:
         self.start()
         if self.end is not None:
-            raise RecordError(f"'{word}' follows the end of the game.", number)
+            reason = Sentence("'{text}' follows the end of the game.", text=quote(word))
+            raise RecordError(reason, number, column)
         self.end = word
         self.ending = END_WORDS.get(word)
 
@@ -321,15 +336,21 @@ class _Reader:
         )
 
 
-def _lines(data: bytes | str) -> Iterator[tuple[int, str]]:
-    """Numbered lines that carry something (not blank, not a comment), up to variations."""
+def _lines(data: bytes | str) -> Iterator[tuple[int, str, int]]:
+    """Numbered lines that carry something (not blank, not a comment), up to variations,
+    stripped, each with the number of characters stripped before it (to name columns)."""
     for number, raw in enumerate(decode(data).splitlines(), 1):
         line = raw.strip()
         if not line or line[0] in "#*&'":
             continue
         if line.startswith("変化"):
             return
-        yield number, line
+        yield number, line, len(raw) - len(raw.lstrip())
+
+
+def _not_read(line: str, number: int, indent: int) -> RecordError:
+    reason = Sentence("'{text}' is not a header, diagram row or move.", text=quote(line, 40))
+    return RecordError(reason, number, indent + 1)
 
 
 def _counted(data: bytes | str) -> bool:
@@ -344,24 +365,30 @@ def read_kif(data: bytes | str) -> Record:
     ('RESIGNATION', ['7g7f'])
     """
     reader = _Reader()
-    for number, line in _lines(data):
+    for number, line, indent in _lines(data):
         if line.startswith("まで"):
             reader.summary = line
             continue
         match = _KIF_MOVE.fullmatch(line)
         if match is None:
             if not reader.header(number, line):
-                raise RecordError(f"'{line[:40]}' is not a header, diagram row or move.", number)
+                raise _not_read(line, number, indent)
             continue
         expected = len(reader.game.moves) + 1 if reader.game else 1
         if int(match[1]) != expected:
-            raise RecordError(f"move {match[1]} where move {expected} was expected.", number)
+            reason = Sentence(
+                "move {found} where move {expected} was expected.",
+                found=quote(match[1]),
+                expected=expected,
+            )
+            raise RecordError(reason, number, indent + 1)
         text = _TIME.sub("", match[2]).strip().rstrip("+").strip()
         word = text.split()[0] if text else ""
+        column = indent + match.start(2) + 1
         if word in END_WORDS or word.startswith(OTHER_END_WORDS):
-            reader.stop(number, word)
+            reader.stop(number, word, column)
         else:
-            reader.play(number, text, "kif")
+            reader.play(number, text, "kif", column)
     return reader.finish()
 
 
@@ -374,12 +401,12 @@ def read_ki2(data: bytes | str) -> Record:
     """
     reader = _Reader()
     reader.counted = _counted(data)
-    for number, line in _lines(data):
+    for number, line, indent in _lines(data):
         if line.startswith("まで"):
             reader.summary = line
         elif line[0] in TURN_MARKS:
-            for token in _MARKED.findall(line):
-                reader.play(number, token.strip(), "japanese")
+            for token in _MARKED.finditer(line):
+                reader.play(number, token[0].strip(), "japanese", indent + token.start() + 1)
         elif not reader.header(number, line):
-            raise RecordError(f"'{line[:40]}' is not a header, diagram row or move.", number)
+            raise _not_read(line, number, indent)
     return reader.finish()

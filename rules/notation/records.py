@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..errors import tidy
+from ..errors import Sentence, quote, tidy
 from ..game import Game, Outcome, Termination
 from ..moves import Move
 from ..position import Position
@@ -22,15 +22,48 @@ from ..types import Color
 
 
 class RecordError(ValueError):
-    """A record that could not be read; `line` is the 1-based line number (None: whole file).
+    """A record that could not be read; `line` is the 1-based line number (None: whole file)
+    and `column` the 1-based character where the unreadable part starts (None: the line).
 
-    >>> str(RecordError("the move is not legal here.", 12))
+    `reason` says what is wrong as a `Sentence`, and `sentence` adds where, so a player
+    reads both in their own language; `str(error)` is the English text.
+
+    >>> str(RecordError(Sentence("the move is not legal here."), 12))
     'Line 12: the move is not legal here.'
+    >>> str(RecordError(Sentence("the move is not legal here."), 12, 5))
+    'Line 12, column 5: the move is not legal here.'
     """
 
-    def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(tidy(message if line is None else f"Line {line}: {message}"))
+    def __init__(
+        self, reason: Sentence, line: int | None = None, column: int | None = None
+    ) -> None:
+        self.reason = reason
         self.line = line
+        self.column = column
+        super().__init__(tidy(str(self.sentence)))
+
+    @property
+    def sentence(self) -> Sentence:
+        """Where the record went wrong and why, for a player."""
+        if self.line is None:
+            return self.reason
+        if self.column is None:
+            return Sentence("Line {line}: {reason}", line=self.line, reason=self.reason)
+        return Sentence(
+            "Line {line}, column {column}: {reason}",
+            line=self.line,
+            column=self.column,
+            reason=self.reason,
+        )
+
+
+def because(error: ValueError) -> Sentence:
+    """Why a part of a record could not be read: the error's own sentence when it has one
+    (an illegal move, a wrong SFEN), else its English text, cut short."""
+    sentence = getattr(error, "sentence", None)
+    if isinstance(sentence, Sentence):
+        return sentence
+    return Sentence("{detail}", detail=tidy(str(error), 200))
 
 
 @dataclass
@@ -107,7 +140,7 @@ def decode(data: bytes | str) -> str:
     if isinstance(data, str):
         return data.lstrip("\ufeff")
     if not isinstance(data, bytes | bytearray):
-        raise RecordError("A record must be given as text or bytes.")
+        raise RecordError(Sentence("A record must be given as text or bytes."))
     raw = bytes(data)
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
@@ -118,7 +151,7 @@ def decode(data: bytes | str) -> str:
     try:
         return raw.decode("cp932")
     except UnicodeDecodeError:
-        raise RecordError("The record is neither UTF-8 nor Shift_JIS text.") from None
+        raise RecordError(Sentence("The record is neither UTF-8 nor Shift_JIS text.")) from None
 
 
 # --------------------------------------------------------------------- endings
@@ -298,7 +331,7 @@ def read_usi(data: bytes | str) -> Record:
     lines = [(n, line.strip()) for n, line in enumerate(decode(data).splitlines(), 1)]
     lines = [(n, line) for n, line in lines if line]
     if len(lines) != 1:
-        raise RecordError("A USI record is one line: position startpos moves 7g7f ...")
+        raise RecordError(Sentence("A USI record is one line: position startpos moves 7g7f ..."))
     number, line = lines[0]
     words = line.split()
     if words[0] == "position":
@@ -317,15 +350,22 @@ def read_usi(data: bytes | str) -> Record:
         if head_words and re.fullmatch(r"[1-9][a-i][1-9][a-i]\+?|[A-Z]\*[1-9][a-i]", head_words[0]):
             start, tail = Position.initial(), line
         else:
-            raise RecordError(str(error), number) from None
+            raise RecordError(because(error), number, line.find(head_words[0]) + 1) from None
     game = Game(start)
+    column = 0 if tail is line else line.find("moves") + len("moves")
     for index, text in enumerate(tail.split(), 1):
+        column = line.index(text, column)
         try:
             game.push(Move.from_usi(text))
         except ValueError as error:
-            raise RecordError(
-                f"move {index} ({text}) could not be played: {error}", number
-            ) from None
+            reason = Sentence(
+                "move {index} ({text}) could not be played: {reason}",
+                index=index,
+                text=quote(text),
+                reason=because(error),
+            )
+            raise RecordError(reason, number, column + 1) from None
+        column += len(text)
     return Record(game, warnings=warnings)
 
 

@@ -49,8 +49,7 @@ async def play(club: Club, table: Table, moves: list[str]) -> None:
 async def test_resignation_posts_the_final_board_and_the_whole_game_as_a_gif(club: Club) -> None:
     table = await club.new_game()
     await play(club, table, MATE[:3])
-    ask = await club.fake.slash("resign", user=club.bob, channel=table.thread)
-    await club.fake.click(ask, f"rs:{table.game_id}", user=club.bob)
+    await club.resign(table, club.bob)
     [ending] = await club.posts(table.thread, "resigned")
     assert [a.filename.rsplit(".", 1)[1] for a in ending.attachments] == ["png", "gif"]
     final = picture(by_suffix(ending, ".png"))
@@ -148,8 +147,7 @@ async def test_board_text_gif_and_alt_text_in_japanese(japanese_club: Club) -> N
     picture_board = await club.fake.slash("board", user=club.bob, channel=table.thread)
     [png] = picture_board.files
     assert alt_text_position("ja", png.description or "") == board_part(game.game.position)
-    ask = await club.fake.slash("resign", user=club.bob, channel=table.thread)
-    await club.fake.click(ask, f"rs:{table.game_id}", user=club.bob)
+    await club.resign(table, club.bob)
     [ending] = await club.posts(table.thread, "投了")
     gif = by_suffix(ending, ".gif")
     assert len(frames(gif)) == 4

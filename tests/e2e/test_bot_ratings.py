@@ -11,13 +11,8 @@ from PIL import Image
 
 from render.chart import HEIGHT, WIDTH
 from tests.fakediscord import FakeMember, InteractionResult
-from tests.support.club import Club, Table
+from tests.support.club import Club
 from tests.support.japanese import assert_japanese
-
-
-async def resign(club: Club, member: FakeMember, table: Table) -> None:
-    ask = await club.fake.slash("resign", user=member, channel=table.thread)
-    await club.fake.click(ask, f"rs:{table.game_id}", user=member)
 
 
 async def private(club: Club, command: str, asker: FakeMember, **options: object) -> str:
@@ -32,7 +27,7 @@ async def test_a_rated_ending_shows_the_change_and_fills_the_leaderboard(club: C
     assert "rated" in challenge.content and "unrated" not in challenge.content
     table = await club.accept(challenge, bob)
     await club.play(table, [(alice, "7g7f"), (bob, "3c3d")])
-    await resign(club, alice, table)
+    await club.resign(table, alice)
     [ending] = await club.posts(table.thread, "resigned")
     assert "Ratings: ☗alice 1500? → 1338? (-162), ☖bob 1500? → 1662? (+162)" in ending.content
 
@@ -58,7 +53,7 @@ async def test_unrated_and_handicap_games_change_no_rating(club: Club) -> None:
         challenge = await club.challenge(alice, bob, color="gote", **options)
         assert "unrated" in challenge.content
         table = await club.accept(challenge, bob)
-        await resign(club, alice, table)
+        await club.resign(table, alice)
         [ending] = await club.posts(table.thread, "resigned")
         assert "Ratings:" not in ending.content
     board = await private(club, "leaderboard", alice)
@@ -70,7 +65,7 @@ async def test_a_profile_counts_games_and_attaches_the_rating_chart(club: Club) 
     for _ in range(2):
         table = await club.new_game(alice, bob)
         await club.play(table, [(alice, "7g7f"), (bob, "3c3d")])
-        await resign(club, bob, table)
+        await club.resign(table, bob)
         await club.posts(table.thread, "resigned")
     await club.new_game(alice, carol)  # under way
 
@@ -97,7 +92,7 @@ async def test_ratings_in_japanese(japanese_club: Club) -> None:
     challenge = await club.challenge(alice, bob, color="sente")
     table = await club.accept(challenge, bob)
     await club.play(table, [(alice, "7g7f"), (bob, "3c3d")])
-    await resign(club, bob, table)
+    await club.resign(table, bob)
     [ending] = await club.posts(table.thread, "投了")
     assert "レーティング：☗山田太郎 1500? → 1662?（+162）" in ending.content
     results: list[InteractionResult] = [

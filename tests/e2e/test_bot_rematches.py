@@ -16,8 +16,7 @@ async def resign(
     club: Club, member: FakeMember, table: Table, said: str = "resigned"
 ) -> FakeMessage:
     """`member` resigns; the ending post (the one that says `said`)."""
-    ask = await club.fake.slash("resign", user=member, channel=table.thread)
-    await club.fake.click(ask, f"rs:{table.game_id}", user=member)
+    await club.resign(table, member)
     [ending] = await club.posts(table.thread, said)
     return ending
 

@@ -31,6 +31,7 @@ from .models import (
     FakeRole,
     FakeUser,
     RequestRecord,
+    UserFile,
 )
 from .rest import CALLBACK, CREATE_MESSAGE, MODIFY_CHANNEL, OPEN_DM
 from .results import Choice, HarnessTimeout, InteractionRejected, InteractionResult
@@ -66,4 +67,5 @@ __all__ = [
     "RequestRecord",
     "ResponseType",
     "UserCannotDoThat",
+    "UserFile",
 ]

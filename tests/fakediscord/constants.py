@@ -109,6 +109,7 @@ class OptionType:
     BOOLEAN: Final = 5
     USER: Final = 6
     NUMBER: Final = 10
+    ATTACHMENT: Final = 11
 
 
 class ComponentType:

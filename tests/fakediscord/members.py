@@ -10,9 +10,11 @@ prove nothing about the bot, so it fails at once with :class:`UserCannotDoThat`.
 from __future__ import annotations
 
 import asyncio
+import mimetypes
 import secrets
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import quote
 
 from .constants import (
     ATTACHMENT_SIZE_LIMIT,
@@ -21,7 +23,15 @@ from .constants import (
     OptionType,
 )
 from .gateway import Gateway, NoBotConnected
-from .models import JSON, FakeChannel, FakeInteraction, FakeMember, FakeMessage
+from .models import (
+    JSON,
+    FakeAttachment,
+    FakeChannel,
+    FakeInteraction,
+    FakeMember,
+    FakeMessage,
+    UserFile,
+)
 from .state import World
 from .threads import reopen_for_post
 
@@ -187,6 +197,10 @@ class MemberActions:
             option["value"] = value
         elif kind == OptionType.BOOLEAN and isinstance(value, bool):
             option["value"] = value
+        elif kind == OptionType.ATTACHMENT and isinstance(value, UserFile):
+            attachment = self._upload(value)
+            option["value"] = str(attachment.id)
+            resolved.setdefault("attachments", {})[str(attachment.id)] = attachment.payload()
         elif kind == OptionType.INTEGER and isinstance(value, int) and not isinstance(value, bool):
             least, most = definition.get("min_value"), definition.get("max_value")
             if (least is not None and value < least) or (most is not None and value > most):
@@ -202,6 +216,22 @@ class MemberActions:
                 f"option {name!r} must be one of {[c['value'] for c in choices]}"
             )
         return option
+
+    def _upload(self, file: UserFile) -> FakeAttachment:
+        """What the client does before sending a command with a file: upload it, up to the
+        member's upload limit, to an ephemeral CDN address the bot may download from."""
+        if len(file.data) > ATTACHMENT_SIZE_LIMIT:
+            raise UserCannotDoThat(
+                f"{file.filename}: Discord takes files up to {ATTACHMENT_SIZE_LIMIT} bytes"
+            )
+        attachment_id = self.world.snowflake()
+        path = f"ephemeral-attachments/{self.world.application_id}/{attachment_id}/{file.filename}"
+        self.world.cdn_files[path] = file.data
+        content_type = mimetypes.guess_type(file.filename)[0] or "application/octet-stream"
+        url = f"{self.world.cdn_base}/{quote(path)}"
+        return FakeAttachment(
+            attachment_id, file.filename, file.data, content_type, url, ephemeral=True
+        )
 
     def check_clickable(self, message: FakeMessage, custom_id: str, member: FakeMember) -> None:
         """Fails unless ``member`` can see and press the button ``custom_id`` on ``message``."""

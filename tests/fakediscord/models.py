@@ -289,6 +289,15 @@ class FakeAttachment:
         return body
 
 
+@dataclass(frozen=True)
+class UserFile:
+    """A file a member picks for an attachment option in Discord's client: the client
+    uploads it first, and the interaction carries it under ``resolved.attachments``."""
+
+    filename: str
+    data: bytes
+
+
 @dataclass(eq=False)
 class FakeMessage:
     """A message as Discord stores it, plus how it got there (``source``) and its edits."""

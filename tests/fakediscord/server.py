@@ -64,6 +64,7 @@ class Server:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._handle_api)
         app.router.add_get("/gateway/", self.gateway.handle)
+        app.router.add_get("/cdn/{path:.*}", self._handle_cdn)
         app.router.add_route("*", "/{tail:.*}", self._handle_unknown)
         self._runner = web.AppRunner(
             app, handle_signals=False, access_log=None, shutdown_timeout=1.0
@@ -102,7 +103,8 @@ class Server:
 
     @property
     def cdn_base(self) -> str:
-        """What ``discord.asset.Asset.BASE`` must be (the fake serves nothing there)."""
+        """What ``discord.asset.Asset.BASE`` must be (the fake serves there only the files
+        members uploaded for attachment options)."""
         return self.url + "/cdn"
 
     # -- faults ---------------------------------------------------------------------------------
@@ -126,6 +128,17 @@ class Server:
         return None
 
     # -- HTTP plumbing --------------------------------------------------------------------------
+
+    async def _handle_cdn(self, request: web.Request) -> web.StreamResponse:
+        """A file a member uploaded for an attachment option, as the CDN serves it; the
+        fake keeps no other files there (the bot's own uploads are read from the model)."""
+        data = self.world.cdn_files.get(request.match_info["path"])
+        if data is None:
+            return await self._handle_unknown(request)
+        self.world.requests.append(
+            RequestRecord(request.method, request.path, None, asyncio.get_running_loop().time())
+        )
+        return web.Response(body=data, content_type="application/octet-stream")
 
     async def _handle_unknown(self, request: web.Request) -> web.StreamResponse:
         loop = asyncio.get_running_loop()

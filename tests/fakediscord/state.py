@@ -60,6 +60,8 @@ class World:
         self.interactions_by_token: dict[str, FakeInteraction] = {}
         #: Where attachment URLs point (the server sets it once it has a port).
         self.cdn_base = "http://127.0.0.1/cdn"
+        #: Files members uploaded for attachment options, by their path under the CDN.
+        self.cdn_files: dict[str, bytes] = {}
 
         self.requests: list[RequestRecord] = []
         #: Requests to routes (and gateway opcodes) the fake does not know: a test failure.

@@ -76,5 +76,5 @@ def test_same_square_origin_names_the_missing_piece() -> None:
     assert error.reason is IllegalReason.NO_PIECE
     assert str(error) == "There is no silver on 2b: the piece there is a horse."
     record = "手合割：平手\n1 ７六歩(77)\n2 ３四歩(33)\n3 ２二角成(88)\n4 同　銀(22)\n"
-    with pytest.raises(ValueError, match=r"Line 5: .*no silver on 2b"):
+    with pytest.raises(ValueError, match=r"Line 5, column 3: .*no silver on 2b"):
         read_kif(record)

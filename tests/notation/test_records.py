@@ -11,7 +11,7 @@ import cshogi.CSA
 import cshogi.KIF
 import pytest
 
-from rules import Color, Move, Position
+from rules import Color, Move, Position, Sentence
 from rules.game import Game, Outcome, Termination
 from rules.notation import (
     Record,
@@ -284,7 +284,7 @@ def test_errors_name_the_line(text: str, line: int) -> None:
     with pytest.raises(RecordError) as caught:
         read_record(text)
     assert caught.value.line == line
-    assert str(caught.value).startswith(f"Line {line}: ")
+    assert re.match(rf"Line {line}(, column [0-9]+)?: ", str(caught.value))
 
 
 def test_unreadable_bytes() -> None:
@@ -360,3 +360,37 @@ def test_problem_records_carry_their_warnings() -> None:
     assert tsume.warnings == ()
     assert not tsume.game.start.has_king(Color.SENTE)
     assert tsume.end == "まで49手詰"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column"),
+    [
+        ("手合割：平手\n   1 ７六歩(77)\n   2 ３五歩(33)\n", 3, 6),  # KIF: the move's text
+        ("▲７六歩 △３四歩 ▲７六歩\n", 1, 11),  # KI2: the third move on the line
+        ("V2.2\nPI\n+\n+7776FU,T3,-3334FU,  +7776FU\n", 4, 22),  # CSA: the item
+        ("position startpos moves 7g7f  3c3d 7g7f", 1, 36),  # USI: the move
+        ("手合割：平手\n  ？？？\n", 2, 3),  # a line that is nothing
+    ],
+    ids=["kif", "ki2", "csa", "usi", "not-a-line"],
+)
+def test_errors_name_the_column(text: str, line: int, column: int) -> None:
+    """The column is where the unreadable part starts, counted in characters of the line
+    as written (indentation included), so a player can find it in what they pasted."""
+    with pytest.raises(RecordError) as caught:
+        read_record(text)
+    assert (caught.value.line, caught.value.column) == (line, column)
+    assert caught.value.sentence.params["column"] == column
+    assert text.splitlines()[line - 1][column - 1 :].lstrip("▲△+-")[:1] not in ("", " ")
+
+
+def test_an_error_reason_is_a_sentence_a_player_reads() -> None:
+    """The reason of a move that cannot be played keeps the rules' own sentence (which
+    the bot says in the reader's language), not only its English text."""
+    with pytest.raises(RecordError) as caught:
+        read_record("▲７六歩 △３四歩 ▲５五飛\n")
+    sentence = caught.value.sentence
+    assert sentence.template == "Line {line}, column {column}: {reason}"
+    reason = sentence.params["reason"]
+    assert isinstance(reason, Sentence) and reason.template == "could not play '{text}': {reason}"
+    assert isinstance(reason.params["reason"], Sentence)
+    assert str(sentence).startswith("Line 1, column 11: could not play '▲５五飛': ")

@@ -31,7 +31,15 @@ from rules import (
     SfenError,
     Square,
 )
-from rules.notation import AmbiguousMoveError, parse_move
+from rules.notation import (
+    AmbiguousMoveError,
+    RecordError,
+    parse_move,
+    read_csa,
+    read_kif,
+    read_record,
+    read_usi,
+)
 from rules.notation.common import japanese_square
 from tests.support.catalogs import LOCALE, mark_calls, marked_texts, placeholders, read_catalog
 
@@ -42,7 +50,9 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
 CASES = ROOT / "tests" / "data" / "rules-cases.json"
 
-SentenceError = InvalidMoveError | IllegalMoveError | GameError | AmbiguousMoveError | SfenError
+SentenceError = (
+    InvalidMoveError | IllegalMoveError | GameError | AmbiguousMoveError | SfenError | RecordError
+)
 
 # What each parameter name holds, so that the bot can write it in the reader's language.
 # Any other name holds an int or a str (a player's text, already shortened by `quote`).
@@ -118,6 +128,13 @@ def _resigned() -> Game:
 GOLD_IN_HAND = Position.from_sfen("lnsgk1snl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b G 1")
 DRAGON_AND_ROOK = Position.from_sfen("4k4/9/9/9/9/9/9/9/1+R2K4 b R 1")
 
+# Two sente kings on the first rank: a diagram no reader takes.
+TWO_KINGS_KIF = "\n".join(
+    ["| ・ ・ ・ ・v玉 ・ ・ ・ ・|一"]
+    + ["| ・ ・ ・ ・ ・ ・ ・ ・ ・|" + rank for rank in "二三四五六七八"]
+    + ["| ・ ・ ・ 玉 玉 ・ ・ ・ ・|九", ""]
+)
+
 ACTIONS: dict[str, Callable[[], object]] = {
     "usi-not-text": lambda: Move.from_usi(5),  # type: ignore[arg-type]
     "usi-same-square": lambda: Move.board(10, 10),
@@ -151,6 +168,23 @@ ACTIONS: dict[str, Callable[[], object]] = {
     "drop-with-origin": lambda: parse_move(GOLD_IN_HAND, "G69*58"),
     "drop-with-modifier": lambda: parse_move(GOLD_IN_HAND, "５八金引打"),
     "base-letter-for-dragon": lambda: parse_move(DRAGON_AND_ROOK, "R-87"),
+    "record-not-text": lambda: read_record(5),  # type: ignore[arg-type]
+    "record-not-decodable": lambda: read_record(b"\x82"),  # half a Shift_JIS character
+    "usi-two-lines": lambda: read_usi("7g7f\n3c3d"),
+    "usi-move": lambda: read_usi("position startpos moves 7g7f 7g7f"),
+    "usi-start": lambda: read_usi("position sfen 4k4/9/9/9/9/9/9/9/3KK4 b - 1"),
+    "kif-diagram-row": lambda: read_kif("|v香v桂|一\n"),
+    "kif-start-after-move": lambda: read_kif("   1 ７六歩(77)\n手合割：平手\n"),
+    "kif-short-diagram": lambda: read_kif("|v香v桂v銀v金v玉v金v銀v桂v香|一\n   1 ７六歩(77)\n"),
+    "kif-illegal-diagram": lambda: read_kif(TWO_KINGS_KIF),
+    "kif-handicap": lambda: read_kif("手合割：なにか\n   1 ７六歩(77)\n"),
+    "kif-after-end": lambda: read_kif("   1 ７六歩(77)\n   2 投了\n   2 投了\n"),
+    "kif-move": lambda: read_kif("   1 ７六歩(77)\n   2 ５五飛(82)\n"),
+    "kif-not-a-line": lambda: read_kif("これは何\n"),
+    "kif-numbering": lambda: read_kif("   2 ７六歩(77)\n"),
+    "csa-item": lambda: read_csa("V2.2\nPI\n+\n+7776FU,Q\n"),
+    "csa-header": lambda: read_csa("V2.2\nQ\n+\n"),
+    "csa-no-turn": lambda: read_csa("V2.2\nN+a\n"),
     "same-square-origin": lambda: parse_move(
         Position.from_sfen("lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 4"),
         "同　銀(22)",
@@ -162,7 +196,14 @@ ACTIONS: dict[str, Callable[[], object]] = {
 def raised(action: Callable[[], object]) -> SentenceError:
     try:
         action()
-    except (InvalidMoveError, IllegalMoveError, GameError, AmbiguousMoveError, SfenError) as error:
+    except (
+        InvalidMoveError,
+        IllegalMoveError,
+        GameError,
+        AmbiguousMoveError,
+        SfenError,
+        RecordError,
+    ) as error:
         return error
     raise AssertionError("no error")
 
@@ -256,11 +297,16 @@ def test_the_errors_of_the_shared_cases_say_their_sentences() -> None:
 
 def test_every_template_is_raised_by_some_case() -> None:
     """The cases above reach every sentence the rules can say, so each is checked for real."""
-    said = {error.sentence.template for error in all_errors()}
-    for error in all_errors():
-        value = error.sentence.params.get("reason")
+    said: set[str] = set()
+
+    def say(sentence: Sentence) -> None:  # a record's reason holds a move's, and so on
+        said.add(sentence.template)
+        value = sentence.params.get("reason")
         if isinstance(value, Sentence):
-            said.add(value.template)
+            say(value)
+
+    for error in all_errors():
+        say(error.sentence)
     assert set(templates()) - said == set()
 
 

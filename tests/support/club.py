@@ -190,6 +190,12 @@ class Club:
             result = await self.move(user, text, table, fast=True)
             assert not result.ephemeral, f"{text!r} by {user.user.username}: {result.content}"
 
+    async def resign(self, table: Table, member: FakeMember) -> None:
+        """``member`` resigns the table's game: /resign in its thread, then the button that
+        confirms it."""
+        ask = await self.fake.slash("resign", user=member, channel=table.thread)
+        await self.fake.click(ask, f"rs:{table.game_id}", user=member)
+
 
 async def open_club(
     fake: FakeDiscord, runner: BotRunner, guard: E2EGuard, tmp_path: Path, **options: Any

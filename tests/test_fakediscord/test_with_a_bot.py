@@ -19,6 +19,7 @@ from tests.fakediscord import (
     FakeMember,
     ResponseType,
     UserCannotDoThat,
+    UserFile,
 )
 
 from .toybot import ToyBot
@@ -273,3 +274,27 @@ async def test_a_deferred_button_edits_its_message_afterwards(
     assert pressed.response_type == ResponseType.DEFERRED_UPDATE_MESSAGE
     assert posted.content == "Done later" and posted.custom_ids == []
     assert [h["content"] for h in posted.history] == ["Press it"]
+
+
+async def test_an_attachment_option_reaches_the_bot_and_downloads(
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
+) -> None:
+    """The client uploads the file first; the interaction names it in ``resolved`` and the
+    bot downloads its bytes from the CDN address given there. A file over the upload
+    limit never leaves the client."""
+    fake = fake_discord
+    data = "▲７六歩".encode()
+    result = await fake.slash(
+        "upload", {"file": UserFile("棋譜 1.kif", data)}, user=alice, channel=general
+    )
+    assert result.ephemeral
+    assert result.content == f"棋譜 1.kif: {len(data)} bytes, '▲７六歩'"
+    assert any("/cdn/ephemeral-attachments/" in r.path for r in fake.requests)
+    with pytest.raises(UserCannotDoThat, match="up to"):
+        await fake.slash(
+            "upload", {"file": UserFile("big.kif", b" " * (10 * 1024 * 1024 + 1))},
+            user=alice, channel=general,
+        )  # fmt: skip

@@ -212,6 +212,14 @@ class ToyBot(commands.Bot):
             assert history[0].id == fetched.id
             await fetched.edit(content=f"a note ({len(history)} messages)")
 
+        @tree.command(description="Read back a file you attach")
+        @app_commands.describe(file="The file to read")
+        async def upload(interaction: discord.Interaction[Any], file: discord.Attachment) -> None:
+            data = await file.read()
+            await interaction.response.send_message(
+                f"{file.filename}: {file.size} bytes, {data.decode()!r}", ephemeral=True
+            )
+
         @tree.command(description="Send yourself a direct message")
         async def dm(interaction: discord.Interaction[Any], text: str) -> None:
             channel = await self.create_dm(discord.Object(interaction.user.id))

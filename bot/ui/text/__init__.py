@@ -21,6 +21,7 @@ imports from it, and `base` last.
 # isort: off
 from .computer import *  # noqa: F403
 from .answers import *  # noqa: F403
+from .positions import *  # noqa: F403
 from .boards import *  # noqa: F403
 from .correspondence import *  # noqa: F403
 from .help import *  # noqa: F403

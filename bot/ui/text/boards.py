@@ -57,12 +57,6 @@ def image_result(lang: str, game: GameSnapshot) -> str:
     return image_caption(lang, game)
 
 
-def frame_caption(lang: str, ply: int, turn: Color) -> str:
-    """The caption of one frame of the game's animation: the move count and whose turn."""
-    _ = translator(lang)
-    return _("Move {ply} · {side} to move").format(ply=ply, side=side_name(lang, turn))
-
-
 # ---------------------------------------------------------------- the position in words
 
 #: Pieces in the order a reader meets them: the king, the major pieces, then down.
@@ -186,18 +180,22 @@ def text_diagram(lang: str, game: GameSnapshot) -> str:
     (P-7f), which they type already and can read without kanji: upper case for sente,
     lower case for gote, as in SFEN, a `+` before a promoted piece, and the ranks a..i
     on the right as the squares are written (7f)."""
-    position = game.game.position
     over = game.outcome is not None
-    if lang == SOURCE_LANGUAGE:
-        lines = _letters_diagram(lang, position)
-        if not over:
-            lines.append(_turn_line(lang, game))
-    else:
-        lines = write_bod(position, handicap=game.handicap is not Handicap.EVEN)
-        if not over and game.turn is Color.SENTE:  # the diagram names only gote's turn
-            lines.append(_turn_line(lang, game))
+    lines = position_diagram(lang, game.game.position, handicap=game.handicap)
+    if not over and (lang == SOURCE_LANGUAGE or game.turn is Color.SENTE):
+        lines.append(_turn_line(lang, game))  # a BOD names only gote's turn
     lines.append(_move_line(lang, game))
     return "```\n" + "\n".join(lines) + "\n```"
+
+
+def position_diagram(
+    lang: str, position: Position, *, handicap: Handicap = Handicap.EVEN
+) -> list[str]:
+    """The lines of a position's diagram: a BOD in Japanese, letters in English (see
+    `text_diagram`); the turn is left to the caller, as a BOD names only gote's."""
+    if lang == SOURCE_LANGUAGE:
+        return _letters_diagram(lang, position)
+    return write_bod(position, handicap=handicap is not Handicap.EVEN)
 
 
 def _turn_line(lang: str, game: GameSnapshot) -> str:

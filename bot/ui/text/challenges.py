@@ -4,9 +4,9 @@ the player who pressed Rematch is told."""
 from __future__ import annotations
 
 from bot.services import Challenge, PlayerRef
-from rules import Sentence
+from rules import Color, Sentence
 
-from .base import mention, safe, translator
+from .base import mention, safe, side_name, translator
 
 REMATCH_NOT_POSTED = Sentence(
     "The rematch could not be posted in its channel, so it was withdrawn; try again later."
@@ -51,4 +51,14 @@ def rematch_accepted(lang: str, challenge: Challenge) -> str:
     _ = translator(lang)
     return _("You accepted {name}'s rematch: good game!").format(
         name=safe(challenge.challenger.name)
+    )
+
+
+def start_text(lang: str, sfen: str) -> str:
+    """The set-up start a challenge offers: its SFEN in a code span (to copy into any
+    shogi program) and who moves first there."""
+    _ = translator(lang)
+    turn = Color.SENTE if sfen.split()[1] == "b" else Color.GOTE
+    return _("Start position: `{sfen}` ({side} moves first).").format(
+        sfen=sfen, side=side_name(lang, turn)
     )

@@ -4,6 +4,7 @@ descriptions of commands, options and choices that discord.py publishes."""
 from __future__ import annotations
 
 from bot.services import (
+    MAX_RECORD_BYTES,
     ImpasseRule,
     TakebackPolicy,
 )
@@ -47,7 +48,7 @@ def button_label(lang: str, key: str) -> str:
 COMMANDS = {
     "challenge": "Challenge a member to a shogi game, or anyone here if you name no one.",
     "move": "Play a move: P-7f, ７六歩, 7g7f, ...",
-    "board": "Show a game's board.",
+    "board": "Show a game's board, or any position or record.",
     "games": "List a member's games: active, finished or all.",
     "resign": "Resign a game (asks to confirm).",
     "abort": "Abort a game before both players have moved.",
@@ -96,6 +97,11 @@ OPTIONS = {
     "rated": "Count the game for ratings; handicap games never count (default: yes)",
     "rated_member": "Whose (default: yours)",
     "show_all": "Post it for everyone (default: only you see it)",
+    "position": "An SFEN or a pasted record (KIF, KI2, CSA, USI) to show instead of a game",
+    "record": f"A record file (.kif, .ki2, .csa, .usi), up to {MAX_RECORD_BYTES // 1024} KiB",
+    "at_move": "Show the position after this many moves (default: the last)",
+    "start": "Start from this position: an SFEN, or a record (then see start_move)",
+    "start_move": "With a record as start: the position after this many moves (default: last)",
     "level": "How strong the computer plays, 1 (beginner) to 8 (strongest)",
     "computer_time": "Your time per move (default: unlimited); the computer answers at once",
 }

@@ -32,7 +32,7 @@ from .base import (
     translator,
     truncate,
 )
-from .challenges import challenge_heading, challenge_taken
+from .challenges import challenge_heading, challenge_taken, start_text
 from .controls import rule_name
 from .ratings import rated_setting, rating_changes_text
 
@@ -60,8 +60,12 @@ def challenge_text(lang: str, challenge: Challenge) -> str:
     lines = [
         challenge_heading(lang, challenge),
         _("Settings: {settings}.").format(settings=_(", ").join(settings)),
-        _("The challenge expires {relative}.").format(relative=timestamp(challenge.expires_at)),
     ]
+    if challenge.start_sfen is not None and challenge.handicap is Handicap.EVEN:
+        lines.append(start_text(lang, challenge.start_sfen))
+    lines.append(
+        _("The challenge expires {relative}.").format(relative=timestamp(challenge.expires_at))
+    )
     return "\n".join(lines)
 
 
@@ -261,14 +265,19 @@ def board_caption(lang: str, game: GameSnapshot) -> str:
     return "\n".join(lines)
 
 
+def frame_caption(lang: str, ply: int, turn: Color) -> str:
+    """The line drawn on a board while the game goes on (each frame of its animation
+    too): the move count and whose turn."""
+    _ = translator(lang)
+    return _("Move {ply} · {side} to move").format(ply=ply, side=side_name(lang, turn))
+
+
 def image_caption(lang: str, game: GameSnapshot) -> str:
     """The line drawn on the board image: the move count, whose turn, or the result."""
     _ = translator(lang)
     outcome = game.outcome
     if outcome is None:
-        return _("Move {ply} · {side} to move").format(
-            ply=game.ply, side=side_name(lang, game.turn)
-        )
+        return frame_caption(lang, game.ply, game.turn)
     if outcome.termination is Termination.ABORT:
         return _("Move {ply} · aborted").format(ply=game.ply)
     if outcome.winner is None:

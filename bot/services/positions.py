@@ -1,0 +1,136 @@
+"""Positions and records from anywhere: an SFEN, a pasted record (KIF, KI2, CSA, USI) or a
+record file, read for `/board` (any position a record can give, an irregular start with
+its warnings) and for `/challenge` (a start a game can be played from).
+
+Reading is pure and needs no database; it takes about 0.1 ms a move
+(`bench/bench_positions.py`), so a long record is read off the event loop by the caller.
+Every refusal is a `ServiceError` with one sentence that says what is wrong and, for a
+record, where (line and column).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rules import Game, Move, Outcome, Position, Sentence
+from rules.notation import RecordError, read_record
+
+from .errors import ServiceError
+from .loading import move_text
+from .values import MoveText
+
+#: The largest record file read: a record of 1,000 moves is about 30 KiB, so this holds
+#: any real game with its comments while a stray video or archive is refused unread.
+MAX_RECORD_BYTES = 256 * 1024
+
+#: Discord's slash-command text boxes turn a pasted record's line breaks into spaces; a
+#: KIF line starts with a move number, a `key：value` header or a comment mark, so it is
+#: split there again.
+_KIF_BREAK = re.compile(r"\s+(?=[0-9]+\s+\S|[^\s：:]+：|[*&#])")
+
+
+@dataclass(frozen=True, slots=True)
+class ShownPosition:
+    """A record's position at one ply, with what a board needs to show it.
+
+    `ply` counts the moves played from the record's start (0: the start itself) out of
+    `moves`; `warnings` say what is irregular about the record's start (nifu, no king at
+    all...); `outcome` is the record's result, given only at its last ply.
+    """
+
+    position: Position
+    ply: int
+    moves: int
+    last_move: Move | None
+    last_move_text: MoveText | None
+    sente: str | None
+    gote: str | None
+    warnings: tuple[Sentence, ...]
+    outcome: Outcome | None
+
+
+def check_record_size(size: int) -> None:
+    """Refuse a record file larger than `MAX_RECORD_BYTES`, before it is downloaded."""
+    if size > MAX_RECORD_BYTES:
+        raise ServiceError(
+            Sentence(
+                "That file is {size} KiB; a record file may be at most {limit} KiB.",
+                size=-(-size // 1024),
+                limit=MAX_RECORD_BYTES // 1024,
+            )
+        )
+
+
+def _unfolded(text: str) -> str:
+    """A pasted record with its line breaks back: a one-line KIF is split before each
+    move number and header; other formats read as they are (KI2 and USI need no breaks,
+    CSA takes commas)."""
+    if "\n" in text or not re.search(r"\S+：|\([1-9]{2}\)", text):
+        return text
+    return _KIF_BREAK.sub("\n", text.strip())
+
+
+def _record_game(data: str | bytes) -> tuple[Game, str | None, str | None, tuple[Sentence, ...]]:
+    if isinstance(data, bytes):
+        check_record_size(len(data))
+    if not data.strip():  # an empty file too: it would read as the usual start
+        raise ServiceError(Sentence("Give a position (an SFEN) or a record to show."))
+    try:
+        record = read_record(data if isinstance(data, bytes) else _unfolded(data))
+    except RecordError as error:
+        raise ServiceError(error.sentence) from None
+    warnings = tuple(warning.sentence for warning in record.warnings)
+    return record.game, record.sente, record.gote, warnings
+
+
+def _ply(game: Game, ply: int | None) -> int:
+    """The ply asked for, checked against the record (None: its last)."""
+    moves = len(game.moves)
+    if ply is None:
+        return moves
+    if not 0 <= ply <= moves:
+        raise ServiceError(
+            Sentence(
+                "That record has {moves} moves: pick a move from 0 (the start) to {moves}.",
+                moves=moves,
+            )
+        )
+    return ply
+
+
+def read_position(data: str | bytes, ply: int | None = None) -> ShownPosition:
+    """The position of an SFEN or a record (text, or a file's bytes in UTF-8 or Shift_JIS)
+    after `ply` of its moves (None: all of them).
+
+    Example: `read_position("▲７六歩 △３四歩", 1).last_move_text.japanese == "７六歩"`.
+    """
+    game, sente, gote, warnings = _record_game(data)
+    shown = _ply(game, ply)
+    position = game.position_at(shown)
+    last_move = game.moves[shown - 1] if shown else None
+    written = None
+    if last_move is not None:
+        before = game.position_at(shown - 1)
+        written = move_text(before, last_move, game.moves[shown - 2] if shown > 1 else None)
+    return ShownPosition(
+        position=position,
+        ply=shown,
+        moves=len(game.moves),
+        last_move=last_move,
+        last_move_text=written,
+        sente=sente,
+        gote=gote,
+        warnings=warnings,
+        outcome=game.outcome if shown == len(game.moves) else None,
+    )
+
+
+def start_of(data: str | bytes, ply: int | None = None) -> str:
+    """The SFEN of a start asked for at `/challenge`: an SFEN, or a record's position at
+    `ply` (None: its end). Whether a game can start there is `Challenges.offer`'s check
+    (the strict reader), as for a rematch's start.
+
+    Example: `start_of("4k4/9/4G4/9/9/9/9/9/9 b G 1")` is that SFEN (a tsume start).
+    """
+    return read_position(data, ply).position.sfen()

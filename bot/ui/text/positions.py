@@ -1,0 +1,71 @@
+"""Wording of positions and records from anywhere: `/board` showing an SFEN or a record at
+a ply (its caption, alt text and the note on an irregular start), and the start a
+challenge offers to play from."""
+
+from __future__ import annotations
+
+from bot.services import ShownPosition
+from rules import Color, Sentence
+
+from ..i18n import SOURCE_LANGUAGE
+from .base import move_echo, safe, say, side_name, translator
+from .boards import fit_sentences, position_sentences
+
+#: Said when `/board` is given both a game and a position.
+GAME_OR_POSITION = Sentence(
+    "Give a game, or a position or record to show, not both; a record as text or as a file."
+)
+#: Said when `/board` is given a move number but no record to take it from.
+BOARD_MOVE_WITHOUT_RECORD = Sentence(
+    "`at_move` goes with a position or record; to see a game at a move, use `/replay`."
+)
+#: Said when `/challenge` is given a move number but no start to take it from.
+START_MOVE_WITHOUT_START = Sentence("`start_move` goes with a record given in `start`.")
+
+
+def position_image_caption(lang: str, shown: ShownPosition) -> str:
+    """The line drawn on the board: the move and whose turn."""
+    _ = translator(lang)
+    turn = side_name(lang, shown.position.turn)
+    return _("Move {ply} · {side} to move").format(ply=shown.ply, side=turn)
+
+
+def _heading(lang: str, shown: ShownPosition) -> str:
+    _ = translator(lang)
+    if shown.sente is None and shown.gote is None:
+        return _("Move {ply} of {moves}").format(ply=shown.ply, moves=shown.moves)
+    return _("☗{sente} vs ☖{gote} · move {ply} of {moves}").format(
+        sente=safe(shown.sente or side_name(lang, Color.SENTE)),
+        gote=safe(shown.gote or side_name(lang, Color.GOTE)),
+        ply=shown.ply,
+        moves=shown.moves,
+    )
+
+
+def position_caption(lang: str, shown: ShownPosition) -> str:
+    """The text above a shown position: the names and move, the last move, whose turn,
+    and a note when the record's start is irregular (nifu, no king at all...)."""
+    _ = translator(lang)
+    lines = [_heading(lang, shown)]
+    if shown.last_move_text is not None:
+        mover = shown.position.turn.opponent
+        lines.append(
+            _("Last move: {move}").format(move=move_echo(lang, mover, shown.last_move_text))
+        )
+    lines.append(position_image_caption(lang, shown))
+    if shown.warnings:
+        joiner = " " if lang == SOURCE_LANGUAGE else ""
+        found = joiner.join(say(lang, warning) for warning in shown.warnings)
+        lines.append(
+            _("Note: the record starts from an irregular position: {warnings}").format(
+                warnings=found
+            )
+        )
+    return "\n".join(lines)
+
+
+def position_alt_text(lang: str, shown: ShownPosition) -> str:
+    """The alt text of a shown position: what it is, then the whole position in words."""
+    _ = translator(lang)
+    head = _("Shogi board. {caption}.").format(caption=position_image_caption(lang, shown))
+    return fit_sentences(lang, [head, *position_sentences(lang, shown.position)])

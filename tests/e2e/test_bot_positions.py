@@ -1,0 +1,207 @@
+"""Positions and records from anywhere, end to end: `/board` with an SFEN, a pasted record
+and an attached file at a ply, bad input named by line and column in both languages, an
+oversize file refused; a challenge from a tsume SFEN played to mate, one from a record at
+a ply, and their exports read back; the ambiguous R87 asked with buttons."""
+
+from __future__ import annotations
+
+import io
+
+import cshogi
+import cshogi.CSA
+import cshogi.KIF
+from PIL import Image
+
+from bot.services import MAX_RECORD_BYTES
+from rules import Color, Move, Position, Termination
+from rules.notation import read_record
+from tests.fakediscord import FakeAttachment, InteractionResult, UserFile
+from tests.support.boardwords import alt_text_position, board_part
+from tests.support.checks import button_id, without_mark
+from tests.support.club import Club
+from tests.support.japanese import assert_japanese
+
+TSUME = "4k4/9/4G4/9/9/9/9/9/9 b G 1"  # G*5b mates; sente has no king
+KIF = (
+    "手合割：平手\n先手：羽生\n後手：佐藤\n"
+    "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n"
+)
+AFTER_TWO = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+BAD_KIF = "手合割：平手\n   1 ７六歩(77)\n   2 ５五飛(82)\n"  # line 3, column 6
+
+
+def png(attachment: FakeAttachment) -> Image.Image:
+    with Image.open(io.BytesIO(attachment.data)) as image:
+        assert image.format == "PNG"
+        return image.convert("RGB")
+
+
+def shown_position(result: InteractionResult) -> str:
+    """The position the image's alt text describes, in the words `board_part` uses."""
+    [image] = result.files
+    assert image.description is not None
+    png(image)
+    return alt_text_position("en", image.description)
+
+
+async def board(club: Club, **options: object) -> InteractionResult:
+    return await club.fake.slash("board", options, user=club.carol, channel=club.channel)
+
+
+async def test_board_shows_an_sfen_a_pasted_record_and_a_file_at_a_ply(club: Club) -> None:
+    sfen = await board(club, position=TSUME)
+    assert sfen.ephemeral and "Move 0 of 0" in sfen.content
+    assert shown_position(sfen) == board_part(Position.from_sfen(TSUME))
+
+    pasted = await board(club, position=KIF.replace("\n", " "), at_move=2)  # as Discord sends it
+    assert pasted.ephemeral
+    assert "☗羽生 vs ☖佐藤 · move 2 of 4" in pasted.content
+    assert "Last move: ☖３四歩 (P-34)" in pasted.content
+    assert shown_position(pasted) == board_part(Position.from_sfen(AFTER_TWO))
+
+    kif_file = UserFile("game.kif", KIF.encode("cp932"))  # as Japanese software saves it
+    attached = await board(club, record=kif_file, at_move=3, public=True)
+    assert not attached.ephemeral and "move 3 of 4" in attached.content
+    assert "☗２二角成" in attached.content
+    after_three = Position.from_sfen(AFTER_TWO)
+    after_three.push(Move.from_usi("8h2b+"))
+    assert shown_position(attached) == board_part(after_three)
+
+
+async def test_a_position_as_a_text_diagram(club: Club) -> None:
+    diagram = await board(club, position=TSUME, style="text")
+    assert diagram.ephemeral and diagram.files == []
+    assert "Move 0 · sente to move" in diagram.content and "```" in diagram.content
+
+
+async def test_an_irregular_start_is_shown_with_a_note(club: Club) -> None:
+    nifu = await board(club, position="4k4/9/9/4p4/4p4/9/9/9/4K4 b - 1")
+    assert nifu.files and "irregular position" in nifu.content and "nifu" in nifu.content
+
+
+async def test_bad_input_says_where(club: Club) -> None:
+    english = await board(club, position=BAD_KIF.replace("\n", " "))
+    assert english.ephemeral and english.files == []
+    assert "Line 3, column " in english.content and "could not play '５五飛(82)'" in english.content
+    attached = await board(club, record=UserFile("bad.kif", BAD_KIF.encode()))
+    assert attached.content.startswith("Line 3, column 6: could not play '５五飛(82)'")
+    too_far = await board(club, position=KIF, at_move=9)
+    assert "4 moves: pick a move from 0" in too_far.content
+
+
+async def test_japanese_readers_read_where_and_the_record_in_japanese(japanese_club: Club) -> None:
+    japanese = await japanese_club.fake.slash(
+        "board",
+        {"record": UserFile("bad.kif", BAD_KIF.encode("cp932"))},
+        user=japanese_club.carol,
+        channel=japanese_club.channel,
+    )
+    assert japanese.content.startswith("3行目6文字目：「５五飛(82)」は指せません：")
+    assert_japanese(japanese)
+    shown = await japanese_club.fake.slash(
+        "board",
+        {"position": KIF.replace("\n", " "), "at_move": 2},
+        user=japanese_club.carol,
+        channel=japanese_club.channel,
+    )
+    assert "☗羽生 対 ☖佐藤・2手目（全4手）" in shown.content and "☖３四歩" in shown.content
+    assert_japanese(shown)
+
+
+async def test_options_that_do_not_go_together_are_refused(club: Club) -> None:
+    table = await club.new_game()
+    both = await club.fake.slash(
+        "board", {"game": str(table.game_id), "position": TSUME}, user=club.alice,
+        channel=club.channel,
+    )  # fmt: skip
+    assert both.ephemeral and "not both" in both.content and both.files == []
+    alone = await board(club, at_move=3)
+    assert alone.ephemeral and "`/replay`" in alone.content
+    start_move = await club.fake.slash(
+        "challenge", {"opponent": club.bob, "start_move": 2}, user=club.alice, channel=club.channel
+    )
+    assert start_move.ephemeral and "goes with a record" in start_move.content
+
+
+async def test_an_oversize_file_is_refused_unread(club: Club) -> None:
+    big = UserFile("huge.kif", b"*" * (MAX_RECORD_BYTES + 1))
+    result = await board(club, record=big)
+    assert result.ephemeral and result.files == []
+    assert "a record file may be at most 256 KiB" in result.content
+    downloads = [r for r in club.fake.requests if "/cdn/ephemeral-attachments/" in r.path]
+    assert downloads == []  # refused from its size, before reading
+
+
+async def test_a_tsume_challenge_is_played_to_mate_and_exports_with_its_start(
+    club: Club,
+) -> None:
+    challenge = await club.challenge(club.alice, club.bob, color="sente", start=TSUME)
+    assert f"Start position: `{TSUME}` (sente moves first)." in challenge.content
+    assert "unrated" in challenge.content
+    table = await club.accept(challenge, club.bob)
+    mate = await club.move(club.alice, "G*5b", table)
+    assert not mate.ephemeral and "Checkmate" in mate.content
+    game = await club.game(table.game_id)
+    assert game.outcome is not None and game.outcome.termination is Termination.CHECKMATE
+    assert game.outcome.winner is Color.SENTE
+
+    exported = await club.fake.slash(
+        "export", {"format": "kif"}, user=club.alice, channel=table.thread
+    )
+    [kif_file] = [a for a in exported.files if a.filename.endswith(".kif")]
+    kif = kif_file.data.decode()
+    assert "手合割" not in kif and cshogi.KIF.board_to_bod(cshogi.Board(TSUME)) in kif
+    back = read_record(kif)
+    assert back.game.start.sfen() == TSUME and [m.usi() for m in back.game.moves] == ["G*5b"]
+    assert [cshogi.move_to_usi(m) for m in cshogi.KIF.Parser.parse_str(kif).moves] == ["G*5b"]
+    exported = await club.fake.slash(
+        "export", {"format": "csa"}, user=club.alice, channel=table.thread
+    )
+    [csa_file] = [a for a in exported.files if a.filename.endswith(".csa")]
+    theirs = cshogi.CSA.Parser.parse_str(csa_file.data.decode())[0]
+    assert theirs.sfen.split()[:3] == TSUME.split()[:3]
+    assert [cshogi.move_to_usi(m) for m in theirs.moves] == ["G*5b"]
+
+
+async def test_a_challenge_from_a_record_at_a_ply(club: Club) -> None:
+    challenge = await club.challenge(
+        club.alice, club.bob, color="gote", start=KIF.replace("\n", " "), start_move=2
+    )
+    assert f"`{AFTER_TWO}`" in challenge.content
+    table = await club.accept(challenge, club.bob)
+    game = await club.game(table.game_id)
+    assert game.game.start.sfen() == AFTER_TWO
+    assert game.to_move is not None and game.to_move.user_id == club.bob.user.id
+    refused = await club.fake.slash(
+        "challenge",
+        {"opponent": club.bob, "start": "4k4/9/9/4p4/4p4/9/9/9/4K4 b - 1"},
+        user=club.alice,
+        channel=club.channel,
+    )
+    assert refused.ephemeral and "cannot be used" in refused.content and "nifu" in refused.content
+
+
+async def test_a_challenge_shows_its_start_in_japanese(japanese_club: Club) -> None:
+    japanese = await japanese_club.fake.slash(
+        "challenge",
+        {"opponent": japanese_club.bob, "start": TSUME},
+        user=japanese_club.alice,
+        channel=japanese_club.channel,
+    )
+    assert f"開始局面：`{TSUME}`（先手から指します）。" in japanese.content
+    assert_japanese(japanese)
+
+
+async def test_an_ambiguous_r87_is_asked_with_a_button_each(club: Club) -> None:
+    """A dragon that can go to 8g and a rook in hand: the bare R87 asks which."""
+    table = await club.new_game(start="4k4/1+R7/9/9/9/9/9/9/4K4 b R 1")
+    asked = await club.move(club.alice, "R87", table)
+    assert asked.ephemeral and len(asked.labels) == 2
+    drop = f"pr:{table.game_id}:0:R*8g"
+    assert sorted(without_mark(c) for c in asked.custom_ids) == sorted(
+        [drop, f"pr:{table.game_id}:0:8b8g"]
+    )
+    chosen = await club.fake.click(asked, button_id(asked.custom_ids, drop), user=club.alice)
+    assert chosen.ephemeral
+    game = await club.game(table.game_id)
+    assert [m.usi() for m in game.game.moves] == ["R*8g"]
