@@ -6,6 +6,10 @@ to show them everywhere), or with `DEV_GUILD_ID` set, to that one server
 only, where they show at once. `--sync` publishes even if they look up to
 date (when someone changed or removed them by hand). The log says who the
 bot is and gives the link that invites it to a server.
+
+`--shards 0-3 --shard-count 8` runs only those shards of eight, for a bot in so
+many servers that it runs several processes (on one PostgreSQL or SQLite
+database); without them, one process connects for every server.
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ import aiohttp
 import discord
 
 from .client import create_bot
-from .config import ConfigError, Settings
-from .db import Database
+from .config import ConfigError, Settings, shard_scope
+from .db import Database, ShardScope
+from .logs import configure
+from .monitoring import MISSING, metrics_available
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,18 +38,33 @@ def main(argv: list[str] | None = None) -> int:
         "(they are published by themselves when they change)",
     )
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    parser.add_argument(
+        "--shards",
+        metavar="IDS",
+        help="run only these shards, e.g. 0-3 or 0,2,5-7 (with --shard-count); the process "
+        "that runs shard 0 publishes the commands",
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        metavar="N",
+        help="how many shards the bot has in all, over every process (with --shards)",
+    )
     args = parser.parse_args(argv)
     try:
         settings = Settings.from_env(env_file=args.env_file)
+        scope = shard_scope(args.shards, args.shard_count)
     except ConfigError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.logging_level,
-        format="%(asctime)s %(levelname)-8s %(name)s: %(message)s",
+    if settings.metrics_port is not None and not metrics_available():
+        print(f"Configuration error: {MISSING}", file=sys.stderr)
+        return 2
+    configure(
+        settings.logging_level, settings.log_format, scope=scope, secret=settings.discord_token
     )
     try:
-        asyncio.run(_run(settings, sync_global=args.sync))
+        asyncio.run(_run(settings, sync_global=args.sync, scope=scope))
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
         return 1
@@ -58,11 +79,17 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-async def _run(settings: Settings, *, sync_global: bool) -> None:
+async def _run(settings: Settings, *, sync_global: bool, scope: ShardScope | None) -> None:
     database = await Database.open(settings.database)
-    logging.getLogger(__name__).info("database ready at %s", settings.database_location)
+    log = logging.getLogger(__name__)
+    log.info("database ready at %s", settings.database_location)
+    if scope is not None:
+        shards = ", ".join(str(shard) for shard in sorted(scope.shard_ids))
+        log.info("running shards %s of %s", shards, scope.shard_count)
     try:
-        async with create_bot(settings, database=database, sync_global=sync_global) as bot:
+        async with create_bot(
+            settings, database=database, sync_global=sync_global, scope=scope
+        ) as bot:
             await bot.start(settings.discord_token)
     finally:
         await database.close()

@@ -11,18 +11,20 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from .config import Settings
-from .db import Database
+from .db import Database, ShardScope
 from .engine import EnginePool
+from .monitoring import Monitor
 from .publishing import PublishReport, announce_ready, publish_at_start
 from .services import DeadlineScheduler, GameService
-from .services.store import utc_now
+from .services.stats import Timing
+from .services.store import ENDING_LEASE, utc_now
 from .ui.errors import GameTree
 from .ui.host import GameBot
 from .ui.i18n import CommandTranslator
@@ -63,6 +65,7 @@ class ShogiBot(GameBot):
         database: Database | None = None,
         clock: Callable[[], datetime] | None = None,
         sync_global: bool = False,
+        scope: ShardScope | None = None,
         **options: Any,
     ) -> None:
         # Only guild and channel events: the bot reads no messages (everything comes as an
@@ -74,13 +77,18 @@ class ShogiBot(GameBot):
         # bot never joins a voice channel, and the warnings would only puzzle its owner.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
+        if scope is not None:  # read by `AutoShardedBot` (a plain `Bot` takes no such options)
+            options.update(shard_ids=sorted(scope.shard_ids), shard_count=scope.shard_count)
         super().__init__(command_prefix=commands.when_mentioned, **options)
         self.settings = settings
         self.sync_global = sync_global
+        #: The shards this process runs (None: all of them, in one process).
+        self.scope = scope
         self._clock = clock
         self._database = database
         self._owns_database = database is None
         self._scheduler: DeadlineScheduler | None = None
+        self._monitor: Monitor | None = None
         self._warm_up: asyncio.Task[int] | None = None
         self._publication: PublishReport | None = None
         self._announced = False
@@ -89,14 +97,30 @@ class ShogiBot(GameBot):
     async def setup_hook(self) -> None:
         await self.load_features()
         assert self._service is not None
-        self._scheduler = DeadlineScheduler(self._service.deadlines)
+        # One of several processes looks again every few minutes even with nothing due:
+        # a peer may have died with an ending unposted, whose lease then runs out.
+        max_sleep = timedelta(hours=1) if self.scope is None else 2 * ENDING_LEASE
+        self._scheduler = DeadlineScheduler(self._service.deadlines, max_sleep=max_sleep)
         self._scheduler.start()
+        if self.settings.metrics_port is not None:
+            self._monitor = Monitor(self, self.settings.metrics_port)
+            await self._monitor.start()
         # Replay recently active games into the cache in the background, so the first
         # move after a restart does not pay for a full replay.
         self._warm_up = asyncio.get_running_loop().create_task(
             self._service.games.warm_up(limit=WARM_UP_GAMES), name="warm-up"
         )
         await self._publish_commands()
+
+    @property
+    def scheduler(self) -> DeadlineScheduler | None:
+        """The deadline task, once the bot is set up (the operator's `/healthz` reads it)."""
+        return self._scheduler
+
+    @property
+    def render_timings(self) -> dict[str, Timing]:
+        """How long images took to render (the operator's `/metrics` reads it)."""
+        return self.boards.timings
 
     async def load_features(self) -> None:
         """Open the database, build the service and load every feature: after this the
@@ -110,16 +134,31 @@ class ShogiBot(GameBot):
                 jobs=self.settings.engine_jobs,
             )
         self._service = GameService(
-            self._database, clock=self._clock or utc_now, engine=self._engine
+            self._database,
+            clock=self._clock or utc_now,
+            engine=self._engine,
+            scope=self.scope,
+            shared_database=self.scope is not None,
         )
         await self.tree.set_translator(CommandTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
 
+    @property
+    def publishes_commands(self) -> bool:
+        """Whether this process publishes the slash commands: the one that runs shard 0.
+        Commands belong to the application, not to a shard, so one process publishes
+        them; every complete set of shard processes has exactly one shard 0, so no flag
+        can be forgotten or given twice (two publishing at once during a deploy would
+        only publish the same commands twice)."""
+        return self.scope is None or 0 in self.scope.shard_ids
+
     async def _publish_commands(self) -> None:
         """Publish the slash commands if they changed since the last start (or if forced
         with `--sync`), so a first start shows them without a deploy step."""
         assert self._database is not None and self.application_id is not None
+        if not self.publishes_commands:
+            return
         self._publication = await publish_at_start(
             self.tree,
             self._database,
@@ -133,9 +172,12 @@ class ShogiBot(GameBot):
         again after every reconnect that could not resume."""
         if not self._announced:
             self._announced = True
-            announce_ready(self, self._publication)
+            announce_ready(self, self._publication, publishes=self.publishes_commands)
 
     async def close(self) -> None:
+        if self._monitor is not None:
+            await self._monitor.stop()
+            self._monitor = None
         if self._warm_up is not None and not self._warm_up.done():
             self._warm_up.cancel()
             await asyncio.gather(self._warm_up, return_exceptions=True)
@@ -152,12 +194,21 @@ class ShogiBot(GameBot):
             await self._database.close()
 
 
-def create_bot(settings: Settings, **client_options: Any) -> ShogiBot:
+class ShardedShogiBot(ShogiBot, commands.AutoShardedBot):
+    """The bot as one of several shard processes: discord.py's `AutoShardedBot` for the
+    shards of its scope (one gateway connection each)."""
+
+
+def create_bot(
+    settings: Settings, *, scope: ShardScope | None = None, **client_options: Any
+) -> ShogiBot:
     """Build the bot (no network, no database until it starts).
 
     Options: `database` (an open `Database` to use instead of the settings' path),
     `clock` (for tests), `sync_global` (publish the commands even if they look up to
-    date: `--sync`), and any discord.py client option such as `intents` or
-    `guild_ready_timeout`.
+    date: `--sync`), `scope` (run only these shards: `--shards`, `--shard-count`),
+    and any discord.py client option such as `intents` or `guild_ready_timeout`.
     """
+    if scope is not None:
+        return ShardedShogiBot(settings, scope=scope, **client_options)
     return ShogiBot(settings, **client_options)

@@ -18,10 +18,12 @@ from urllib.parse import urlsplit
 from dotenv import dotenv_values
 
 from .db.database import without_password
+from .db.shards import ShardScope
 from .engine.pool import parse_options
 
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "shogi.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
 
 
 class ConfigError(ValueError):
@@ -39,6 +41,10 @@ class Settings:
     database_url: str | None = field(default=None, repr=False)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    #: `text` (one line a record, for a person) or `json` (one object a line, for a machine).
+    log_format: str = "text"
+    #: The port of `/healthz` and `/metrics` on 127.0.0.1 (None: no such endpoint).
+    metrics_port: int | None = None
     #: A USI engine to play the computer's games and analyse finished ones (None: none).
     engine_path: str | None = None
     engine_options: Mapping[str, str] = field(default_factory=dict)
@@ -55,6 +61,15 @@ class Settings:
             values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
         values.update(os.environ if environ is None else environ)
         return cls.from_mapping(values)
+
+    @staticmethod
+    def values(env_file: str | Path | None = ".env") -> dict[str, str]:
+        """The raw settings: the `.env` file, then the real environment over it."""
+        values: dict[str, str] = {}
+        if env_file is not None and Path(env_file).is_file():
+            values.update({k: v for k, v in dotenv_values(env_file).items() if v is not None})
+        values.update(os.environ)
+        return values
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, str]) -> Settings:
@@ -82,6 +97,15 @@ class Settings:
         level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}.")
+        log_format = values.get("LOG_FORMAT", "text").strip().lower() or "text"
+        if log_format not in LOG_FORMATS:
+            raise ConfigError(f"LOG_FORMAT must be one of {', '.join(LOG_FORMATS)}.")
+        port_text = values.get("METRICS_PORT", "").strip()
+        metrics_port = None
+        if port_text:
+            if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+                raise ConfigError("METRICS_PORT must be a port number (1 to 65535), or left empty.")
+            metrics_port = int(port_text)
         engine_path, engine_options, engine_jobs = _engine_settings(values)
         return cls(
             discord_token=token,
@@ -89,6 +113,8 @@ class Settings:
             database_url=database_url,
             dev_guild_id=dev_guild_id,
             log_level=level,
+            log_format=log_format,
+            metrics_port=metrics_port,
             engine_path=engine_path,
             engine_options=engine_options,
             engine_jobs=engine_jobs,
@@ -131,6 +157,42 @@ def _database_url(text: str) -> str | None:
             "postgresql://user:password@host:5432/database."
         )
     return text
+
+
+def database_path(values: Mapping[str, str]) -> Path:
+    """Where the SQLite database is (`DATABASE_PATH`, else the default), for the tools
+    that need the database but not Discord (`python -m bot.db`)."""
+    database = values.get("DATABASE_PATH", "").strip()
+    return Path(database) if database else DEFAULT_DATABASE
+
+
+def shard_scope(shards: str | None, shard_count: int | None) -> ShardScope | None:
+    """The shards one process runs, from `--shards 0-3 --shard-count 8` (ranges and
+    single ids separated by commas: `0-1,4`); None without either option: one process
+    for every server, with the shard count Discord recommends."""
+    if shards is None and shard_count is None:
+        return None
+    if shards is None or shard_count is None:
+        raise ConfigError("--shards and --shard-count go together: give both, or neither.")
+    if shard_count < 1:
+        raise ConfigError("--shard-count must be 1 or more.")
+    chosen: set[int] = set()
+    for part in shards.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ConfigError(
+                f"--shards {shards!r}: write shard ids and ranges like 0-3 or 0,2,5-7."
+            )
+        low, high = int(first), int(last) if dash else int(first)
+        if low > high:
+            raise ConfigError(f"--shards {shards!r}: the range {part.strip()} runs backwards.")
+        chosen.update(range(low, high + 1))
+    if max(chosen) >= shard_count:
+        raise ConfigError(
+            f"--shards {shards!r}: with --shard-count {shard_count} the shard ids go from 0 "
+            f"to {shard_count - 1}."
+        )
+    return ShardScope(frozenset(chosen), shard_count)
 
 
 def _engine_settings(values: Mapping[str, str]) -> tuple[str | None, dict[str, str], int]:

@@ -300,15 +300,20 @@ async def publish_at_start(
         return None
 
 
-def announce_ready(client: discord.Client, report: PublishReport | None) -> None:
+def announce_ready(
+    client: discord.Client, report: PublishReport | None, *, publishes: bool = True
+) -> None:
     """The lines a newcomer needs once the bot is up: who it is, where, its commands, and
     the link that adds it to a server (nothing else says what the bot is called or how to
-    invite it)."""
+    invite it). `publishes`: False for a shard process that leaves the commands to the
+    one that runs shard 0."""
     user = client.user
     who = "an unknown user" if user is None else f"{user} (id {user.id})"
     servers = len(client.guilds)
     log.info("logged in as %s, in %d server%s", who, servers, "" if servers == 1 else "s")
-    if report is None:
+    if not publishes:
+        log.info("slash commands: published by the process that runs shard 0")
+    elif report is None:
         log.info("slash commands: not published (see the error above); the next start retries")
     else:
         log.info("slash commands: %s", report.describe())

@@ -30,6 +30,7 @@ from .rows import (
     TakebackRow,
     VacationRow,
 )
+from .shards import ShardScope, shard_of
 
 __all__ = [
     "LATEST_VERSION",
@@ -61,6 +62,8 @@ __all__ = [
     "RatingRow",
     "SchemaTooNewError",
     "Session",
+    "ShardScope",
     "TakebackRow",
     "VacationRow",
+    "shard_of",
 ]

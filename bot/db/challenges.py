@@ -14,6 +14,7 @@ from .rows import (
     from_us,
     to_us,
 )
+from .shards import ShardScope, scope_sql
 
 
 class PlayerRepository(Repository):
@@ -139,15 +140,19 @@ class ChallengeRepository(Repository):
             == 1
         )
 
-    async def expired(self, now: datetime) -> list[ChallengeRow]:
-        """Open challenges whose week is over, oldest first."""
+    async def expired(self, now: datetime, scope: ShardScope | None = None) -> list[ChallengeRow]:
+        """Open challenges whose week is over, oldest first (of `scope`'s servers)."""
+        mine, shards = scope_sql(scope, "c.guild_id")
         rows = await self._all(
-            f"SELECT {_CHALLENGE_COLUMNS} WHERE c.status = 'open' AND c.expires_at <= ?"
+            f"SELECT {_CHALLENGE_COLUMNS} WHERE c.status = 'open' AND c.expires_at <= ?{mine}"
             " ORDER BY c.expires_at, c.id",
-            (to_us(now),),
+            (to_us(now), *shards),
         )
         return [_challenge(row) for row in rows]
 
-    async def next_expiry(self) -> datetime | None:
-        row = await self._one("SELECT MIN(expires_at) FROM challenges WHERE status = 'open'")
+    async def next_expiry(self, scope: ShardScope | None = None) -> datetime | None:
+        mine, shards = scope_sql(scope, "guild_id")
+        row = await self._one(
+            f"SELECT MIN(expires_at) FROM challenges WHERE status = 'open'{mine}", shards
+        )
         return None if row is None or row[0] is None else from_us(row[0])

@@ -40,6 +40,7 @@ import aiosqlite
 
 from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
+from .endings import EndingClaimRepository
 from .engine import AnalysisRepository, ComputerRepository
 from .forecasts import ForecastRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
@@ -72,6 +73,7 @@ class Session:
         self.notes = NoteRepository(statements)
         self.vacations = VacationRepository(statements)
         self.ratings = RatingRepository(statements)
+        self.ending_claims = EndingClaimRepository(statements)
         self.profiles = ProfileRepository(statements)
 
         self.takebacks = TakebackRepository(statements)

@@ -27,6 +27,7 @@ from .rows import (
     from_us,
     to_us,
 )
+from .shards import ShardScope, scope_sql
 
 _GAME_COLUMNS = """
     g.id, g.guild_id, g.channel_id, g.thread_id, g.message_id,
@@ -275,6 +276,11 @@ class GameRepository(Repository):
             == 1
         )
 
+    async def count_active(self) -> int:
+        """How many games are being played."""
+        row = await self._one("SELECT COUNT(*) FROM games WHERE status = 'active'")
+        return 0 if row is None else int(row[0])
+
     async def unannounced_endings(self) -> list[int]:
         """Finished games whose ending was never posted (the bot stopped in between)."""
         rows = await self._all(
@@ -471,22 +477,26 @@ class DeadlineRepository(Repository):
     async def clear(self, game_id: int) -> None:
         await self._write("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
 
-    async def overdue(self, now: datetime) -> list[DeadlineRow]:
+    async def overdue(self, now: datetime, scope: ShardScope | None = None) -> list[DeadlineRow]:
         """Deadlines of active games that have passed, earliest first (not those of
-        players on vacation: their clocks stand still)."""
+        players on vacation: their clocks stand still); with `scope`, only its servers'."""
+        mine, shards = scope_sql(scope, "g.guild_id")
         rows = await self._all(
             f"SELECT {_DEADLINE_COLUMNS} WHERE d.due_at <= ? AND g.status = 'active'"
-            f"{_RUNNING} ORDER BY d.due_at, d.game_id",
-            (to_us(now),),
+            f"{_RUNNING}{mine} ORDER BY d.due_at, d.game_id",
+            (to_us(now), *shards),
         )
         return [_deadline(row) for row in rows]
 
-    async def reminders_due(self, now: datetime) -> list[DeadlineRow]:
+    async def reminders_due(
+        self, now: datetime, scope: ShardScope | None = None
+    ) -> list[DeadlineRow]:
+        mine, shards = scope_sql(scope, "g.guild_id")
         rows = await self._all(
             f"SELECT {_DEADLINE_COLUMNS} WHERE d.reminded_at IS NULL AND d.remind_at <= ?"
-            f" AND d.due_at > ? AND g.status = 'active'{_RUNNING}"
+            f" AND d.due_at > ? AND g.status = 'active'{_RUNNING}{mine}"
             " ORDER BY d.remind_at, d.game_id",
-            (to_us(now), to_us(now)),
+            (to_us(now), to_us(now), *shards),
         )
         return [_deadline(row) for row in rows]
 
@@ -502,12 +512,15 @@ class DeadlineRepository(Repository):
             == 1
         )
 
-    async def next_event(self) -> datetime | None:
-        """The earliest pending deadline or reminder of an active game."""
+    async def next_event(self, scope: ShardScope | None = None) -> datetime | None:
+        """The earliest pending deadline or reminder of an active game (of `scope`)."""
+        mine, shards = scope_sql(scope, "g.guild_id")
         row = await self._one(
             "SELECT MIN(CASE WHEN d.reminded_at IS NULL AND d.remind_at < d.due_at"
             " THEN d.remind_at ELSE d.due_at END)"
             " FROM deadlines d JOIN games g ON g.id = d.game_id WHERE g.status = 'active'"
             + _RUNNING
+            + mine,
+            shards,
         )
         return None if row is None or row[0] is None else from_us(row[0])

@@ -392,6 +392,20 @@ _V12 = (
     ) WITHOUT ROWID""",
 )
 
+# Who is posting a game's ending, until when. Several bot processes share one database:
+# the process that ends a game claims the right to post its ending in the ending's own
+# transaction, for a short lease; a process finding an ending still unposted takes it over
+# only once the lease has run out (its holder died between storing and posting). One row
+# per ending being or to be posted; the row of a posted ending is no longer read. Written
+# in the SQL both backends read alike (BIGINT: microseconds since 1970 need 64 bits).
+_V13 = (
+    """CREATE TABLE ending_claims (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        claimed_by TEXT NOT NULL,
+        claimed_until BIGINT NOT NULL
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -411,6 +425,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     Migration(11, "ratings: rated challenges and games, ratings per server, their history", _V11),
     Migration(12, "computer games and analyses: the engine's seat and its evaluations", _V12),
+    Migration(13, "ending_claims: which process posts an ending, on a lease", _V13),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -2,10 +2,11 @@
 
 Exactly once, across restarts and processes: each action first *claims* its
 row with a conditional update (the game still active at the same ply; the
-reminder of this very deadline not yet sent; the challenge still open) and
-only the claimant reports the event. A claim is committed before the event is
-sent, so a crash in between loses that one message rather than sending it
-twice, and a restart must never send anything twice.
+reminder of this very deadline not yet sent; the challenge still open; an
+unposted ending's lease run out) and only the claimant reports the event. A
+claim is committed before the event is sent, so a crash in between loses that
+one message rather than sending it twice, and a restart must never send
+anything twice.
 """
 
 from __future__ import annotations
@@ -17,10 +18,13 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from bot.db import ShardScope
+
 from .challenges import Challenges
 from .errors import ServiceError
 from .loading import current_deadline
-from .store import GameStore
+from .logcontext import about_server
+from .store import ENDING_LEASE, GameStore
 from .vacations import Vacations
 
 log = logging.getLogger(__name__)
@@ -31,11 +35,18 @@ class Deadlines:
     """What falls due by itself: time-outs, reminders, expired challenges, and endings a
     previous run stored but never posted."""
 
-    def __init__(self, store: GameStore, challenges: Challenges, vacations: Vacations) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        challenges: Challenges,
+        vacations: Vacations,
+        *,
+        scope: ShardScope | None = None,
+    ) -> None:
         self._store = store
         self._challenges = challenges
         self._vacations = vacations
-        self._left_over_endings_posted = False
+        self._scope = scope
 
     def now(self) -> datetime:
         return self._store.now()
@@ -47,10 +58,13 @@ class Deadlines:
         """End vacations whose allowance ran out, end overdue games, send due reminders,
         expire old challenges; returns when the next of these falls due (None: nothing
         pending). Vacations come first: their end writes the paused games' deadlines
-        anew, and the deadlines of players still on vacation are never overdue."""
-        if not self._left_over_endings_posted:
-            self._left_over_endings_posted = True
-            await self.post_left_over_endings()
+        anew, and the deadlines of players still on vacation are never overdue.
+
+        With a shard scope, only the games and challenges of the scope's servers: each
+        process settles its own. Endings left unposted and vacations belong to no shard:
+        any process takes them, each claimed once."""
+        about_server(None)  # the lines of the last check's last game are behind us
+        await self.post_left_over_endings()
         try:
             for change in await self._vacations.run_out():
                 await self._store.events.vacation_ended(change)
@@ -58,9 +72,9 @@ class Deadlines:
             log.exception("could not end the vacations that ran out")
         now = self.now()
         async with self._store.db.read() as tx:
-            overdue = await tx.deadlines.overdue(now)
-            reminders = await tx.deadlines.reminders_due(now)
-            expired = await tx.challenges.expired(now)
+            overdue = await tx.deadlines.overdue(now, self._scope)
+            reminders = await tx.deadlines.reminders_due(now, self._scope)
+            expired = await tx.challenges.expired(now, self._scope)
         for deadline in overdue:
             try:
                 await self._end_if_overdue(deadline.game_id, now)
@@ -68,7 +82,7 @@ class Deadlines:
                 log.exception("could not end game %s on time", deadline.game_id)
         for deadline in reminders:
             try:
-                await self._remind(deadline.game_id, deadline.due_at, now)
+                await self._remind(deadline.game_id, deadline.due_at, deadline.remind_at, now)
             except Exception:
                 log.exception("could not send the reminder of game %s", deadline.game_id)
         for challenge in expired:
@@ -79,11 +93,18 @@ class Deadlines:
         return await self.next_wakeup()
 
     async def post_left_over_endings(self) -> int:
-        """Report every ending that was stored but never posted: a previous run stopped
-        between the two. The first deadline check of a run does this before anything
-        else, so no ending of this run can be among them. Returns how many."""
+        """Report every ending that was stored but never posted and that nobody is
+        posting: the process that stored it stopped in between and its lease ran out
+        (a restart, or a peer process that died). Each is claimed with a lease first, so
+        of several processes one posts it. Returns how many this process took."""
+        now, worker = self.now(), self._store.worker
         async with self._store.db.query() as q:
-            game_ids = await q.games.unannounced_endings()
+            candidates = await q.ending_claims.unposted(now, worker)
+        game_ids = []
+        for game_id in candidates:
+            async with self._store.db.transaction() as tx:
+                if await tx.ending_claims.claim(game_id, worker, now, now + ENDING_LEASE):
+                    game_ids.append(game_id)
         for game_id in game_ids:
             try:
                 game = await self._store.load(game_id)
@@ -101,12 +122,14 @@ class Deadlines:
             await tx.games.mark_end_announced(game_id, self.now())
 
     async def next_wakeup(self) -> datetime | None:
-        """The earliest pending deadline, reminder, challenge expiry or end of a vacation."""
+        """The earliest pending deadline, reminder, challenge expiry or end of a vacation
+        (of this process's servers), or the end of a lease on an unposted ending."""
         async with self._store.db.read() as tx:
             times = [
-                await tx.deadlines.next_event(),
-                await tx.challenges.next_expiry(),
+                await tx.deadlines.next_event(self._scope),
+                await tx.challenges.next_expiry(self._scope),
                 await tx.vacations.next_end(),
+                await tx.ending_claims.next_expiry(self._store.worker),
             ]
         pending = [moment for moment in times if moment is not None]
         return min(pending) if pending else None
@@ -114,16 +137,26 @@ class Deadlines:
     async def _end_if_overdue(self, game_id: int, now: datetime) -> None:
         loaded = await self._store.load(game_id)
         deadline = current_deadline(loaded.row)
-        if deadline is not None and now >= deadline:
-            await self._store.time_out(loaded, deadline)
+        if deadline is None or now < deadline:
+            return
+        if await self._store.time_out(loaded, deadline) is not None:
+            self._late("timeout", deadline)
 
-    async def _remind(self, game_id: int, due: datetime, now: datetime) -> None:
+    async def _remind(
+        self, game_id: int, due: datetime, remind_at: datetime, now: datetime
+    ) -> None:
         async with self._store.db.transaction() as tx:
             claimed = await tx.deadlines.claim_reminder(game_id, due, now)
         if claimed:
+            self._late("reminder", remind_at)
             loaded = await self._store.load(game_id)
             if loaded.is_active:
                 await self._store.events.deadline_reminder(loaded)
+
+    def _late(self, kind: str, moment: datetime) -> None:
+        """Count how long after `moment` a time-out or reminder was claimed."""
+        late = (self.now() - moment).total_seconds()
+        self._store.stats.lateness[kind].observe(late)
 
 
 class _Checker(Protocol):
@@ -161,6 +194,16 @@ class DeadlineScheduler:
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
+
+    def lag(self) -> timedelta:
+        """How far behind the task is: the time since it should have checked (the next
+        deadline, reminder or expiry it planned for) without having finished a check
+        since. Zero while it waits for a moment still to come; it grows when the task
+        is stuck in a check or the loop is too busy to wake it."""
+        planned = self._next
+        if planned is None:
+            return timedelta()
+        return max(self._deadlines.now() - planned - _SLACK, timedelta())
 
     def start(self) -> None:
         if not self.running:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -342,10 +343,14 @@ class Moves:
             changes: tuple[RatingChange, ...] = ()
             if ending is not None:  # rated with the move that ended the game, so exactly once
                 changes = await rate_ending(tx, row, ending, now)
+                # This process posts the ending; another takes it over only if it dies.
+                await self._store.claim_ending(tx, row.id, now)
             if renamed is not None:
                 await tx.players.upsert(renamed, now)
             return reply, changes
 
+        stats = self._store.stats
+        started = time.perf_counter()
         try:
             # One round trip to the database for all of it, the forecast reply included.
             reply, changes = await self._store.db.run(store)
@@ -354,6 +359,8 @@ class Moves:
             self._store.forget(row.id)
             self._store.require_active(await self._store.load(row.id))
             raise PositionChanged(MOVED_ON) from None
+        stats.move_transactions.observe(time.perf_counter() - started)
+        stats.moves += 1 if reply is None else 2
         if renamed is not None and color is Color.SENTE:
             row = replace(row, sente=renamed)
         elif renamed is not None:

@@ -6,8 +6,9 @@ them (one small row per player who ever chose), and then kept in memory, as the 
 languages are; a player changes them only through this part. A query per `/move` would
 cost a round trip to the database before the move is even loaded, and one for some
 players but not others would change who wins when two moves of one game arrive together.
-Several bot processes on one database would each keep their own copy: a change made
-through one is seen by the others after their restart.
+Several bot processes on one database cannot keep copies (a change made through one
+would not be seen by the others): there (`read_through`) each use reads the player's
+row, for every player alike.
 """
 
 from __future__ import annotations
@@ -27,13 +28,17 @@ DEFAULTS = Preferences()  # a player who never chose: no confirmation, no messag
 class PlayerPreferences:
     """Each player's choices; a player who never chose has `Preferences()` (all off)."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, *, read_through: bool = False) -> None:
         self._store = store
+        self._read_through = read_through
         self._known: dict[int, Preferences] | None = None  # every player who chose any
         self._loading = asyncio.Lock()
 
     async def of(self, user_id: int) -> Preferences:
         """The player's preferences (the defaults if they never chose)."""
+        if self._read_through:
+            async with self._store.db.query() as q:
+                return _preferences(await q.preferences.get(user_id))
         known = self._known if self._known is not None else await self._load()
         return known.get(user_id, DEFAULTS)
 
@@ -74,9 +79,10 @@ class PlayerPreferences:
                 await tx.preferences.set(wanted, now)
             return _preferences(wanted)
 
-        known = self._known if self._known is not None else await self._load()
         chosen = await self._store.db.run(store)
-        known[user_id] = chosen
+        if not self._read_through:
+            known = self._known if self._known is not None else await self._load()
+            known[user_id] = chosen
         return chosen
 
 

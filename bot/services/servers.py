@@ -3,6 +3,8 @@
 Every post in a game thread is worded in its server's language; reading it from
 the database for each post would cost a query per move, so the choice is kept
 in memory once read (a server changes it rarely, and only through this part).
+With several bot processes on one database, a choice made through another
+process would not be seen: then (`read_through`) it is read at each use.
 """
 
 from __future__ import annotations
@@ -16,16 +18,20 @@ POST_LANGUAGES = ("en", "ja")
 class Servers:
     """What each server chose; `language(guild_id)` is None where it follows Discord."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, *, read_through: bool = False) -> None:
         self._store = store
+        self._read_through = read_through
         self._languages: dict[int, str | None] = {}
 
     async def language(self, guild_id: int) -> str | None:
         """The language chosen for the server's posts, or None to follow the server's
         language in Discord."""
-        if guild_id not in self._languages:
+        if self._read_through or guild_id not in self._languages:
             async with self._store.db.query() as tx:
-                self._languages[guild_id] = await tx.servers.language(guild_id)
+                chosen = await tx.servers.language(guild_id)
+            if self._read_through:
+                return chosen
+            self._languages[guild_id] = chosen
         return self._languages[guild_id]
 
     async def set_language(self, guild_id: int, language: str | None) -> None:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.db import Database
+from bot.db import Database, ShardScope
 from bot.engine import EnginePool
 
 from .analysis import ANALYSIS_MS, Analyses
@@ -45,6 +45,11 @@ class GameService:
                                                    challenger=alice, opponent=bob)
         game = await service.challenges.accept(challenge.id, bob.user_id)
         played = await service.moves.play(game.id, game.to_move.user_id, "P-76")
+
+    With several bot processes on one database, `scope` is the servers this process
+    looks after (its deadlines are theirs only) and `shared_database` makes it read the
+    settings other processes may change (servers' languages, players' preferences) from
+    the database at each use instead of keeping them.
     """
 
     def __init__(
@@ -57,6 +62,8 @@ class GameService:
         cache_size: int = 512,
         engine: EnginePool | None = None,
         analysis_ms: int = ANALYSIS_MS,
+        scope: ShardScope | None = None,
+        shared_database: bool = False,
     ) -> None:
         self.store = GameStore(db, clock=clock, events=events, rng=rng, cache_size=cache_size)
         self.games = Games(self.store)
@@ -69,9 +76,9 @@ class GameService:
         self.notes = Notes(self.store)
         self.exports = Exports(self.store, self.notes)
         self.vacations = Vacations(self.store)
-        self.deadlines = Deadlines(self.store, self.challenges, self.vacations)
-        self.servers = Servers(self.store)
-        self.preferences = PlayerPreferences(self.store)
+        self.deadlines = Deadlines(self.store, self.challenges, self.vacations, scope=scope)
+        self.servers = Servers(self.store, read_through=shared_database)
+        self.preferences = PlayerPreferences(self.store, read_through=shared_database)
         self.ratings = Ratings(self.store)
         # The engine (None without one): the computer's moves and analyses share its jobs.
         self.computer = Computer(self.store, self.challenges, self.moves, engine)

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
+import secrets
+import socket
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.db import Database, GameRow, RatingEntry, Session
@@ -34,7 +37,9 @@ from .loading import (
     turn_of,
     with_outcome,
 )
+from .logcontext import about_game
 from .rated import change_of, rate_ending
+from .stats import ServiceStats
 from .values import Challenge, GameEvents, GameSnapshot, RatingChange, VacationChange
 
 log = logging.getLogger(__name__)
@@ -46,6 +51,18 @@ MOVED_ON = Sentence(
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+#: How long the process that stored an ending has to post it before another may. Posting
+#: takes seconds (a board rendered and uploaded); the lease only has to outlast that, and
+#: a process that died is replaced by then.
+ENDING_LEASE = timedelta(minutes=2)
+
+
+def worker_name() -> str:
+    """A name for this process that no other process sharing the database has: the
+    machine, the process id and a random part (a restarted process is another one)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 def no_such_game(game_id: int) -> NotFound:
@@ -120,8 +137,12 @@ class GameStore:
         events: GameEvents | None = None,
         rng: random.Random | None = None,
         cache_size: int = 512,
+        worker: str | None = None,
     ) -> None:
         self.db = db
+        self.stats = ServiceStats()
+        #: This process among those sharing the database: the name its leases carry.
+        self.worker = worker or worker_name()
         self.events = SafeEvents(events)
         self.rng = rng or random.Random()
         self.legal = LegalMoveCache()
@@ -161,6 +182,7 @@ class GameStore:
             row = await q.games.get(game_id)
         if row is None:
             raise no_such_game(game_id)
+        about_game(game_id, row.guild_id)
         cached = self._games.get(row)
         if cached is not None:
             return cached
@@ -304,6 +326,7 @@ class GameStore:
                 expected_ply=expected_ply,
             )
             if done:
+                await self.claim_ending(tx, row.id, self.now())
                 await tx.deadlines.clear(row.id)
                 await tx.takebacks.lapse(row.id, at)  # nothing is taken back in an ended game
                 await tx.forecasts.clear(row.id)  # nor played by forecast
@@ -327,6 +350,13 @@ class GameStore:
         ended = replace(with_outcome(game, finished, outcome), rating_changes=changes)
         self._games.put(ended)
         return ended
+
+    async def claim_ending(self, tx: Session, game_id: int, now: datetime) -> None:
+        """In the transaction that ends a game: this process will post the ending, and
+        holds it for `ENDING_LEASE`; another process takes it over only if this one dies
+        before posting it (see `Deadlines.post_left_over_endings`). Every transaction
+        that ends a game calls this."""
+        await tx.ending_claims.claim(game_id, self.worker, now, now + ENDING_LEASE)
 
     async def finish_or_refuse(
         self, game: GameSnapshot, outcome: Outcome, *, expected_ply: int | None

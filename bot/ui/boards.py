@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +14,7 @@ from typing import TypeVar
 import discord
 
 from bot.services import GameSnapshot, Profile, ShownPosition
+from bot.services.stats import Timing
 from render import Ending, render_board, render_gif, render_rating_chart
 from rules import Color, Termination
 
@@ -52,11 +54,16 @@ class BoardRenderer:
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
         self._gifs: OrderedDict[_GifKey, bytes] = OrderedDict()
+        #: How long rendering took, by image kind (for the operator's `/metrics`).
+        self.timings: dict[str, Timing] = {"board": Timing(), "gif": Timing(), "chart": Timing()}
 
-    async def _run(self, work: Callable[[], _T]) -> _T:
+    async def _run(self, work: Callable[[], _T], kind: str = "board") -> _T:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
-        return await asyncio.get_running_loop().run_in_executor(self._pool, work)
+        started = time.perf_counter()
+        result = await asyncio.get_running_loop().run_in_executor(self._pool, work)
+        self.timings[kind].observe(time.perf_counter() - started)
+        return result
 
     async def file(
         self, game: GameSnapshot, lang: str, *, perspective: Color | None = None
@@ -111,7 +118,7 @@ class BoardRenderer:
         key = (game.id, game.ply, game.position_mark, lang, game.outcome is not None)
         data = self._gifs.get(key)
         if data is None:
-            data = await self._run(self._gif_work(game, lang))
+            data = await self._run(self._gif_work(game, lang), "gif")
             self._gifs[key] = data
             while len(self._gifs) > GIF_CACHE_SIZE:
                 self._gifs.popitem(last=False)
@@ -153,7 +160,7 @@ class BoardRenderer:
         """The profile's rating history as a PNG attachment, titled and described in `lang`."""
         ratings = [point.rating for point in profile.history]
         title = text.chart_title(lang, name)
-        png = await self._run(lambda: render_rating_chart(ratings, title=title))
+        png = await self._run(lambda: render_rating_chart(ratings, title=title), "chart")
         return discord.File(
             io.BytesIO(png),
             filename=f"rating-{profile.user_id}.png",

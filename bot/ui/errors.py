@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 
 from bot.services import ChooseGame, GameOver, ServiceError
+from bot.services.logcontext import about_server
 from rules import GameError, IllegalMoveError, InvalidMoveError, Sentence, SfenError
 
 from . import text
@@ -99,6 +100,7 @@ class GameTree(app_commands.CommandTree[Any]):
     path of every command."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        about_server(interaction.guild_id)
         if interaction.type is discord.InteractionType.application_command:
             name = interaction.command.name if interaction.command else "?"
             log.info("/%s %s", name, _where(interaction))
@@ -130,6 +132,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)
         return build(**values)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        about_server(interaction.guild_id)
         log.info("button %s %s", self.custom_id, _where(interaction))
         try:
             await self.press(interaction)

@@ -26,7 +26,7 @@ LAYERS = (
     ("bot.services",),
     ("bot.ui",),
     ("bot.cogs",),
-    ("bot.publishing",),
+    ("bot.publishing", "bot.monitoring"),
     ("bot.client",),
     ("bot", "bot.__main__"),
 )

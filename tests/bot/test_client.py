@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import discord
+from discord.ext import commands
+
 from bot import create_bot
 from bot.config import Settings
+from bot.db import ShardScope
 
 
 def test_the_bot_asks_only_for_guild_events(tmp_path: Path) -> None:
@@ -16,3 +20,19 @@ def test_the_bot_asks_only_for_guild_events(tmp_path: Path) -> None:
     assert intents.guilds
     assert not intents.guild_messages and not intents.dm_messages
     assert not intents.message_content and not intents.members and not intents.presences
+
+
+def test_without_shard_options_one_process_runs_every_shard(tmp_path: Path) -> None:
+    bot = create_bot(Settings(discord_token="x", database_path=tmp_path / "db.sqlite"))
+    assert not isinstance(bot, discord.AutoShardedClient)
+    assert bot.scope is None and bot.publishes_commands
+
+
+def test_a_shard_process_runs_its_shards_and_only_shard_0_publishes(tmp_path: Path) -> None:
+    settings = Settings(discord_token="x", database_path=tmp_path / "db.sqlite")
+    first = create_bot(settings, scope=ShardScope(frozenset({0, 1}), 4))
+    second = create_bot(settings, scope=ShardScope(frozenset({3, 2}), 4))
+    for bot, shards in ((first, [0, 1]), (second, [2, 3])):
+        assert isinstance(bot, commands.AutoShardedBot)
+        assert bot.shard_ids == shards and bot.shard_count == 4
+    assert first.publishes_commands and not second.publishes_commands

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DATABASE, ConfigError, Settings
+from bot.config import DEFAULT_DATABASE, ConfigError, Settings, shard_scope
 
 TOKEN = "fake.token-for-tests.0123456789"
 
@@ -103,6 +103,46 @@ def test_python_m_bot_stops_with_a_sentence_without_a_token(
     err = capsys.readouterr().err
     assert err.startswith("Configuration error: DISCORD_TOKEN is missing")
     assert "Traceback" not in err
+
+
+def test_shard_options_name_the_shards_of_this_process() -> None:
+    assert shard_scope(None, None) is None
+    scope = shard_scope("0-3", 8)
+    assert scope is not None and scope.shard_ids == frozenset(range(4))
+    assert scope.shard_count == 8
+    scope = shard_scope(" 0, 2,5-7", 8)
+    assert scope is not None and scope.shard_ids == frozenset({0, 2, 5, 6, 7})
+
+
+@pytest.mark.parametrize(
+    ("shards", "count", "says"),
+    [
+        ("0-3", None, "go together"),
+        (None, 4, "go together"),
+        ("0-3", 0, "1 or more"),
+        ("0-8", 8, "from 0 to 7"),
+        ("3-1", 8, "backwards"),
+        ("a", 8, "like 0-3"),
+        ("1-", 8, "like 0-3"),
+        ("-1", 8, "like 0-3"),
+    ],
+)
+def test_bad_shard_options_are_one_sentence(
+    shards: str | None, count: int | None, says: str
+) -> None:
+    with pytest.raises(ConfigError, match=says):
+        shard_scope(shards, count)
+
+
+def test_bad_shard_options_stop_the_bot_before_it_connects(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.__main__ import main
+
+    env = tmp_path / "env"
+    env.write_text(f"DISCORD_TOKEN={TOKEN}\n")
+    assert main(["--env-file", str(env), "--shards", "4", "--shard-count", "4"]) == 2
+    assert "shard ids go from 0 to 3" in capsys.readouterr().err
 
 
 def test_engine_settings_are_read_and_checked(tmp_path: Path) -> None:

@@ -103,10 +103,17 @@ class FakeDiscord(World):
 
     # -- setting up a server --------------------------------------------------------------------
 
-    def add_guild(self, name: str = "Shogi Club", *, channels: tuple[str, ...] = ()) -> FakeGuild:
+    def add_guild(
+        self,
+        name: str = "Shogi Club",
+        *,
+        channels: tuple[str, ...] = (),
+        shard: tuple[int, int] | None = None,
+    ) -> FakeGuild:
         """A guild with @everyone, the bot as a member, and text ``channels``.  Add guilds
-        before the bot connects: the fake announces them only in answer to IDENTIFY."""
-        guild = self.new_guild(name)
+        before the bot connects: the fake announces them only in answer to IDENTIFY.
+        ``shard=(shard_id, shard_count)`` gives it an id on that shard."""
+        guild = self.new_guild(name, shard=shard)
         for channel in channels:
             self.new_channel(guild, channel)
         return guild

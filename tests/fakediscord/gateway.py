@@ -1,6 +1,10 @@
 """The gateway websocket: HELLO, heartbeats, IDENTIFY with READY and a GUILD_CREATE per guild,
 RESUME with the missed events replayed, and every DISPATCH the bot's intents ask for.
 
+With ``shard: [shard_id, shard_count]`` in IDENTIFY, the connection gets only the guilds of
+that shard (``(guild_id >> 22) % shard_count``) and their events, interactions included;
+events without a guild go to shard 0.  An impossible shard is closed with 4010.
+
 Why it keeps the sent events per session: a real bot loses its connection, and Discord then
 replays what it missed on RESUME (or, when the session cannot be resumed, answers
 INVALID_SESSION so the bot identifies again).  The fault tests cut the connection on purpose
@@ -51,6 +55,9 @@ class Session:
 
     session_id: str
     intents: int
+    #: ``[shard_id, shard_count]`` as the bot identified with (None: not sharded, which
+    #: Discord treats as shard 0 of 1: every guild).
+    shard: tuple[int, int] | None = None
     seq: int = 0
     sent: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=20_000))
     connection: Connection | None = None
@@ -70,6 +77,21 @@ class Session:
         return frame
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's sharding formula: which shard receives a guild's events."""
+    return (guild_id >> 22) % shard_count
+
+
+def guild_of(event: str, data: JSON) -> int | None:
+    """The guild an event belongs to (None: a direct message or no guild at all, which
+    Discord sends to shard 0)."""
+    if event.startswith("GUILD_") and "guild_id" not in data:
+        raw = data.get("id")
+    else:
+        raw = data.get("guild_id")
+    return None if raw is None else int(raw)
+
+
 def wants(intents: int, event: str, data: JSON | None = None) -> bool:
     """Whether a session with ``intents`` receives ``event``: guild events, and the
     messages of direct-message channels (their payload has no ``guild_id``)."""
@@ -82,7 +104,9 @@ def wants(intents: int, event: str, data: JSON | None = None) -> bool:
 
 
 class Gateway:
-    """Sessions and websocket connections of the bot (one bot at a time)."""
+    """Sessions and websocket connections of the bot: one bot at a time, or with sharding
+    one session per shard (several processes of one bot, each for some shards), each
+    receiving only its shard's guilds and their events, as Discord sends them."""
 
     def __init__(self, world: World) -> None:
         self.world = world
@@ -91,15 +115,32 @@ class Gateway:
         self.sessions: dict[str, Session] = {}
         #: The session of the bot that identified last.
         self.session: Session | None = None
+        #: With sharding, the session each shard's events go to: the last to identify or
+        #: resume as that shard.
+        self.shards: dict[int, Session] = {}
         self.identify_count = 0
         self._connections: set[Connection] = set()
 
-    async def dispatch(self, event: str, data: JSON) -> bool:
-        """Send a DISPATCH to the current session (kept for RESUME if it is disconnected).
-
-        Returns False when no bot has identified or its intents exclude the event.
-        """
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The session that receives a guild's events: the current one, or with sharding
+        the one of the guild's shard (guild-less events go to shard 0)."""
         session = self.session
+        if session is None or session.shard is None:
+            return session
+        shard = 0 if guild_id is None else shard_of(guild_id, session.shard[1])
+        return self.shards.get(shard)
+
+    async def dispatch(self, event: str, data: JSON) -> bool:
+        """Send a DISPATCH to the session of the event's guild (kept for RESUME if it is
+        disconnected).
+
+        Returns False when no bot has identified (for that shard) or its intents exclude
+        the event.
+        """
+        return await self.send_event(self.session_for(guild_of(event, data)), event, data)
+
+    async def send_event(self, session: Session | None, event: str, data: JSON) -> bool:
+        """Send a DISPATCH to ``session`` (see :meth:`dispatch`)."""
         if session is None or not wants(session.intents, event, data):
             return False
         async with session.lock:
@@ -173,16 +214,28 @@ class Gateway:
             await connection.ws.close(code=4004, message=b"Authentication failed.")
             return
         intents = int(data.get("intents", 0))
-        session = Session(secrets.token_hex(16), intents)
+        try:
+            shard = self._shard(data.get("shard"))
+        except ValueError:
+            await connection.ws.close(code=4010, message=b"Invalid shard.")
+            return
+        session = Session(secrets.token_hex(16), intents, shard)
         self.sessions[session.session_id] = session
         connection.session, session.connection = session, connection
         self.session = session
+        if shard is not None:
+            self.shards[shard[0]] = session
         self.identify_count += 1
+        guilds = [
+            guild
+            for guild in world.guilds.values()
+            if shard is None or shard_of(guild.id, shard[1]) == shard[0]
+        ]
         ready: JSON = {
             "v": 10,
             "user": world.bot_user.payload(),
             "user_settings": {},
-            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "relationships": [],
             "private_channels": [],
             "presences": [],
@@ -192,12 +245,29 @@ class Gateway:
             "application": {"id": str(world.application_id), "flags": 0},
             "_trace": ["fake-discord"],
         }
-        if "shard" in data:
-            ready["shard"] = data["shard"]
-        await self.dispatch("READY", ready)
-        for guild in list(world.guilds.values()):
-            await self.dispatch("GUILD_CREATE", world.guild_create_payload(guild, intents))
+        if shard is not None:
+            ready["shard"] = list(shard)
+        await self.send_event(session, "READY", ready)
+        for guild in guilds:
+            await self.send_event(
+                session, "GUILD_CREATE", world.guild_create_payload(guild, intents)
+            )
         await world.notify()
+
+    @staticmethod
+    def _shard(value: object) -> tuple[int, int] | None:
+        """IDENTIFY's ``shard``: ``[shard_id, shard_count]``, None when absent; ValueError
+        when Discord would refuse it (it closes the connection with 4010, Invalid shard)."""
+        if value is None:
+            return None
+        if not isinstance(value, list) or len(value) != 2:
+            raise ValueError(value)
+        shard_id, count = value
+        if not isinstance(shard_id, int) or not isinstance(count, int):
+            raise ValueError(value)
+        if count < 1 or not 0 <= shard_id < count:
+            raise ValueError(value)
+        return shard_id, count
 
     async def _resume(self, connection: Connection, data: JSON) -> None:
         if data.get("token") != self.world.token:
@@ -212,6 +282,8 @@ class Gateway:
             connection.session, session.connection = session, connection
             session.resumes += 1
             self.session = session
+            if session.shard is not None:
+                self.shards[session.shard[0]] = session
             missed = [frame for seq, frame in session.sent if seq > last_seq]
             for frame in [*missed, session.frame("RESUMED", {"_trace": ["fake-discord"]})]:
                 await connection.send(frame)

@@ -60,6 +60,15 @@ class SnowflakeFactory:
         self._last = candidate
         return candidate
 
+    def on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake whose guild would be on ``shard_id`` of ``shard_count``: the
+        shard is the id's millisecond modulo the count, so it may lie up to that many
+        milliseconds ahead (a test places guilds on shards; Discord's ids fall as they do)."""
+        millisecond = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, (self._last >> 22) + 1)
+        millisecond += (shard_id - millisecond) % shard_count
+        self._last = millisecond << 22
+        return self._last
+
 
 @dataclass(eq=False)
 class FakeUser:

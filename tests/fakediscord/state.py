@@ -90,9 +90,11 @@ class World:
         self.users[user.id] = user
         return user
 
-    def new_guild(self, name: str) -> FakeGuild:
-        """A guild with @everyone, the bot as a member with its managed role, no channels."""
-        guild = FakeGuild(self.snowflake(), name, self.owner.id)
+    def new_guild(self, name: str, *, shard: tuple[int, int] | None = None) -> FakeGuild:
+        """A guild with @everyone, the bot as a member with its managed role, no channels;
+        with ``shard`` (``(shard_id, shard_count)``), an id on that shard."""
+        guild_id = self.snowflake() if shard is None else self.snowflake.on_shard(*shard)
+        guild = FakeGuild(guild_id, name, self.owner.id)
         guild.roles[guild.id] = FakeRole(guild.id, guild.id, "@everyone", Perm.EVERYONE_DEFAULT)
         bot_role = FakeRole(
             self.snowflake(),

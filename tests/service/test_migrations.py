@@ -68,6 +68,7 @@ EXPECTED_COLUMNS = {
         "rating_before", "deviation_before", "volatility_before", "rating", "deviation",
         "volatility",
     ],
+    "ending_claims": ["game_id", "claimed_by", "claimed_until"],
     "computer_games": ["game_id", "user_id", "level"],
     "analyses": ["game_id", "ply", "score_cp", "mate", "best_usi"],
 }  # fmt: skip

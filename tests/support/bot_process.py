@@ -1,6 +1,6 @@
 """The bot in a process of its own, for the crash test (``tests/robustness/test_crash.py``).
 
-    python -m tests.support.bot_process URL TOKEN DATABASE CLOCK_FILE
+    python -m tests.support.bot_process URL TOKEN DATABASE CLOCK_FILE [SHARDS SHARD_COUNT]
 
 It runs the real bot exactly as ``bench/bench_e2e.py`` does (``create_bot`` with ``sync_global``,
 discord.py pointed at the fake Discord at ``URL``), so that the test can kill it with SIGKILL
@@ -21,6 +21,11 @@ outside the bot:
   test can tell how long the bot lived after claiming a time-out or a reminder.
 
 SIGTERM closes the bot cleanly (the test's last, unkilled run ends that way).
+
+With ``SHARDS SHARD_COUNT`` (``0-1 4``, as ``python -m bot --shards 0-1 --shard-count 4``) it
+runs as one of several shard processes (the shard test, ``tests/robustness/test_shards.py``);
+the fake Discord lets every shard identify at once, so the bot does not wait the five
+seconds between shards that Discord asks for.
 """
 
 from __future__ import annotations
@@ -97,19 +102,34 @@ async def watch_clock(path: Path, wake: Callable[[], None]) -> None:
             wake()
 
 
-async def run_bot(url: str, token: str, database: str, clock_file: str) -> None:
+async def no_identify_wait(shard_id: int | None, *, initial: bool = False) -> None:
+    """The fake Discord has no limit on how often shards identify."""
+
+
+async def run_bot(
+    url: str,
+    token: str,
+    database: str,
+    clock_file: str,
+    shards: str | None = None,
+    shard_count: str | None = None,
+) -> None:
     from bot import create_bot
-    from bot.config import Settings
+    from bot.config import Settings, shard_scope
 
     report_checks()
     clock_path = Path(clock_file)
+    scope = shard_scope(shards, None if shard_count is None else int(shard_count))
     with DiscordPointer.from_url(url):
         bot = create_bot(
             Settings(discord_token=token, database_path=Path(database)),
             sync_global=True,
             guild_ready_timeout=0.05,
             clock=FileClock(clock_path),
+            scope=scope,
         )
+        if scope is not None:
+            bot.before_identify_hook = no_identify_wait  # type: ignore[method-assign]
 
         async def on_ready() -> None:
             say("ready")
@@ -132,7 +152,7 @@ async def run_bot(url: str, token: str, database: str, clock_file: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 4:
+    if len(argv) not in (4, 6):
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     logging.basicConfig(

@@ -1,0 +1,63 @@
+"""Leases on posting endings: which process posts a stored ending, and until when.
+
+A game's ending is stored first and posted after. With one process, a crash in
+between leaves it unposted and the next start posts it. With several processes on
+one database, "unposted" alone does not tell a dead process's ending from one a
+live peer is posting right now; the lease does: the process that stores an ending
+claims it in the same transaction, and another takes it over only once the lease
+has run out.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .base import Repository
+from .rows import from_us, to_us
+
+
+class EndingClaimRepository(Repository):
+    async def claim(self, game_id: int, worker: str, now: datetime, until: datetime) -> bool:
+        """Take the posting of `game_id`'s ending until `until`, unless another process
+        holds a lease that has not run out at `now`; True if this process now holds it
+        (a holder may renew its own lease)."""
+        return (
+            await self._write(
+                "INSERT INTO ending_claims (game_id, claimed_by, claimed_until) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET claimed_by = excluded.claimed_by,"
+                " claimed_until = excluded.claimed_until"
+                " WHERE ending_claims.claimed_until <= ? OR ending_claims.claimed_by = ?",
+                (game_id, worker, to_us(until), to_us(now), worker),
+            )
+            == 1
+        )
+
+    async def unposted(self, now: datetime, worker: str) -> list[int]:
+        """Finished games whose ending is not posted and that `worker` may take over:
+        nobody claimed it, or another process did and its lease has run out at `now`.
+        (An ending `worker` itself failed to post is not retried: its post was refused.)"""
+        rows = await self._all(
+            "SELECT g.id FROM games g LEFT JOIN ending_claims c ON c.game_id = g.id"
+            " WHERE g.status = 'finished' AND g.end_announced_at IS NULL"
+            " AND (c.claimed_until IS NULL OR (c.claimed_until <= ? AND c.claimed_by <> ?))"
+            " ORDER BY g.id",
+            (to_us(now), worker),
+        )
+        return [row[0] for row in rows]
+
+    async def next_expiry(self, worker: str) -> datetime | None:
+        """When the first lease of another process than `worker` on a still unposted
+        ending runs out (then `worker` may take it over)."""
+        row = await self._one(
+            "SELECT MIN(c.claimed_until) FROM ending_claims c JOIN games g ON g.id = c.game_id"
+            " WHERE g.status = 'finished' AND g.end_announced_at IS NULL AND c.claimed_by <> ?",
+            (worker,),
+        )
+        return None if row is None or row[0] is None else from_us(row[0])
+
+    async def holder(self, game_id: int) -> tuple[str, datetime] | None:
+        """Who holds the lease on `game_id`'s ending, and until when (None: nobody)."""
+        row = await self._one(
+            "SELECT claimed_by, claimed_until FROM ending_claims WHERE game_id = ?", (game_id,)
+        )
+        return None if row is None else (str(row[0]), from_us(row[1]))
