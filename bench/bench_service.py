@@ -1,6 +1,7 @@
 """Benchmark of the game service on a database of 10,000 stored games.
 
     python bench/bench_service.py [--games 10000] [--samples 1000] [--seed 1] [--keep PATH]
+                                  [--database postgresql://user@host/empty_database]
 
 Games are random legal playouts of 0 to 150 moves (generated in worker
 processes, stored in bulk through the repository). Then, each on games picked
@@ -17,6 +18,10 @@ at random, it measures:
 
 The move texts are a mix of USI, Western and Japanese. It prints the median and
 99th percentile of each, and the database size. Target: `play` p99 <= 20 ms.
+
+With `--database`, the same games and the same measurements run next on that PostgreSQL
+database (it must be empty), and it prints `play` on each backend and the ratio of the
+99th percentiles (target: PostgreSQL's within 1.5x of SQLite's).
 """
 
 from __future__ import annotations
@@ -154,7 +159,10 @@ def report(name: str, samples: list[float]) -> None:
     )
 
 
-async def measure(db: Database, playouts: dict[int, Playout], samples: int, seed: int) -> None:
+async def measure(
+    db: Database, playouts: dict[int, Playout], samples: int, seed: int
+) -> list[float]:
+    """Every measurement on `db`, printed; the `play` samples (cold and warm)."""
     rng = random.Random(seed)
     active = [game_id for game_id, p in playouts.items() if p.next_move is not None]
     chosen = rng.sample(active, min(len(active), 3 * samples))
@@ -194,6 +202,24 @@ async def measure(db: Database, playouts: dict[int, Playout], samples: int, seed
     report("play + forecast reply", play_forecast)
     ratio = statistics.median(play_forecast) / statistics.median(play_warm)
     print(f"forecast reply / plain warm play (medians): {ratio:.2f}x (target <= 2x)")
+    return play_cold + play_warm
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+async def on_postgres(url: str, playouts: list[Playout], samples: int, seed: int) -> list[float]:
+    db = await Database.open(url)
+    try:
+        async with db.query() as q:
+            if await q.games.count():
+                raise SystemExit(f"{db.location} holds games already: give an empty database")
+        ids = await store(db, playouts, seed)
+        return await measure(db, dict(zip(ids, playouts, strict=True)), samples, seed)
+    finally:
+        await db.close()
 
 
 async def forecast_for(
@@ -221,19 +247,33 @@ async def main() -> None:
     parser.add_argument("--samples", type=int, default=1_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", type=Path, help="write the database here and keep it")
+    parser.add_argument(
+        "--database", metavar="URL", help="also measure on this (empty) PostgreSQL database"
+    )
     args = parser.parse_args()
     playouts = generate(args.games, args.seed)
     with tempfile.TemporaryDirectory() as scratch:
         path = args.keep or Path(scratch) / "bench.db"
         db = await Database.open(path)
         try:
+            print("== SQLite")
             ids = await store(db, playouts, args.seed)
             await db.checkpoint()
             size = path.stat().st_size
             print(f"database size: {size / 1e6:.1f} MB ({size / len(ids):,.0f} bytes per game)")
-            await measure(db, dict(zip(ids, playouts, strict=True)), args.samples, args.seed)
+            lite = await measure(db, dict(zip(ids, playouts, strict=True)), args.samples, args.seed)
         finally:
             await db.close()
+    if args.database is None:
+        return
+    print("== PostgreSQL")
+    postgres = await on_postgres(args.database, playouts, args.samples, args.seed)
+    print("== play (all), both backends")
+    for name, samples in (("SQLite", lite), ("PostgreSQL", postgres)):
+        median, p99 = statistics.median(samples), percentile(samples, 0.99)
+        print(f"{name:<11} median {median:6.2f} ms  p99 {p99:6.2f} ms")
+    ratio = percentile(postgres, 0.99) / percentile(lite, 0.99)
+    print(f"PostgreSQL / SQLite p99: {ratio:.2f}x (target <= 1.5x)")
 
 
 if __name__ == "__main__":

@@ -80,9 +80,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def _run(settings: Settings, *, sync_global: bool, scope: ShardScope | None) -> None:
-    database = await Database.open(settings.database_path)
+    database = await Database.open(settings.database)
     log = logging.getLogger(__name__)
-    log.info("database ready at %s", settings.database_path)
+    log.info("database ready at %s", settings.database_location)
     if scope is not None:
         shards = ", ".join(str(shard) for shard in sorted(scope.shard_ids))
         log.info("running shards %s of %s", shards, scope.shard_count)

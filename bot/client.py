@@ -122,7 +122,7 @@ class ShogiBot(GameBot):
         """Open the database, build the service and load every feature: after this the
         command tree is complete (what `setup_hook` publishes, and what tests inspect)."""
         if self._database is None:
-            self._database = await Database.open(self.settings.database_path)
+            self._database = await Database.open(self.settings.database)
         self._service = GameService(
             self._database,
             clock=self._clock or utc_now,

@@ -2,7 +2,8 @@
 
 A bad value stops the bot before it connects, with a sentence that names the
 key, so a newcomer never meets a stack trace from deep inside discord.py.
-The token is kept out of `repr()` so it cannot leak into logs.
+The token and the database address (which may carry a password) are kept out of
+`repr()` so they cannot leak into logs; `database_location` is the address to log.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
+
+from bot.db.database import without_password
 
 from .db.shards import ShardScope
 
@@ -32,6 +36,9 @@ class Settings:
 
     discord_token: str = field(repr=False)
     database_path: Path = DEFAULT_DATABASE
+    #: A PostgreSQL server's address (`postgresql://user:password@host:port/name`), which
+    #: replaces the SQLite file when set.
+    database_url: str | None = field(default=None, repr=False)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     #: `text` (one line a record, for a person) or `json` (one object a line, for a machine).
@@ -70,6 +77,12 @@ class Settings:
         if any(c.isspace() for c in token):
             raise ConfigError("DISCORD_TOKEN contains spaces; paste the token alone.")
         database = values.get("DATABASE_PATH", "").strip()
+        database_url = _database_url(values.get("DATABASE_URL", "").strip())
+        if database_url is not None and database:
+            raise ConfigError(
+                "DATABASE_URL and DATABASE_PATH are both set: keep DATABASE_URL for "
+                "PostgreSQL or DATABASE_PATH for a SQLite file, not both."
+            )
         guild_text = values.get("DEV_GUILD_ID", "").strip()
         dev_guild_id = None
         if guild_text:
@@ -91,11 +104,24 @@ class Settings:
         return cls(
             discord_token=token,
             database_path=Path(database) if database else DEFAULT_DATABASE,
+            database_url=database_url,
             dev_guild_id=dev_guild_id,
             log_level=level,
             log_format=log_format,
             metrics_port=metrics_port,
         )
+
+    @property
+    def database(self) -> str | Path:
+        """What `Database.open` takes: the PostgreSQL address, or the SQLite file."""
+        return self.database_path if self.database_url is None else self.database_url
+
+    @property
+    def database_location(self) -> str:
+        """Where the data lives, fit for a log: the address without its password."""
+        if self.database_url is None:
+            return str(self.database_path)
+        return without_password(self.database_url)
 
     @property
     def logging_level(self) -> int:
@@ -136,3 +162,25 @@ def shard_scope(shards: str | None, shard_count: int | None) -> ShardScope | Non
             f"to {shard_count - 1}."
         )
     return ShardScope(frozenset(chosen), shard_count)
+
+
+def _database_url(text: str) -> str | None:
+    """DATABASE_URL checked: empty, or a PostgreSQL address naming a host and a database."""
+    if not text:
+        return None
+    parts = urlsplit(text)
+    if parts.scheme not in ("postgresql", "postgres"):
+        raise ConfigError(
+            "DATABASE_URL must be a PostgreSQL address, "
+            "postgresql://user:password@host:5432/database (or empty for the SQLite file)."
+        )
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if not parts.hostname or port == -1 or parts.path.strip("/") == "":
+        raise ConfigError(
+            "DATABASE_URL must name a host and a database: "
+            "postgresql://user:password@host:5432/database."
+        )
+    return text

@@ -7,11 +7,19 @@
   long run).
 
 Tests marked ``slow`` still run by default; ``-m "not slow"`` skips them when iterating.
+
+The storage tests run on SQLite and on PostgreSQL; the PostgreSQL half needs a server
+(``TEST_DATABASE_URL``, see ``tests/support/postgres.py``).
 """
 
 from __future__ import annotations
 
 import pytest
+
+from tests.support import postgres
+from tests.support.postgres import postgres_database, postgres_url
+
+__all__ = ["postgres_database", "postgres_url"]
 
 DEFAULT_CSHOGI_POSITIONS = 60_000
 
@@ -49,6 +57,22 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "slow: a slower test (seconds); still runs by default, deselect with -m 'not slow'",
     )
+    config.addinivalue_line(
+        "markers", "postgres: needs the PostgreSQL server named by TEST_DATABASE_URL"
+    )
+    config.addinivalue_line(
+        "markers", "sqlite_only: about SQLite's own machinery; not run with the postgres `db`"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    postgres.select(config, items)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    line = postgres.summary_line(terminalreporter.config)
+    if line is not None:
+        terminalreporter.write_line(line, yellow=True)
 
 
 @pytest.fixture(scope="session")

@@ -1,12 +1,12 @@
-"""Storage: one SQLite file, numbered migrations, and repositories returning dataclasses.
+"""Storage: SQLite or PostgreSQL, numbered migrations, repositories returning dataclasses.
 
 All SQL of the bot lives in this package. The service talks to `Database`
-(transactions) and the repositories of a `Session`, never to a connection,
-so a PostgreSQL backend could replace this package without touching it.
+(transactions) and the repositories of a `Session`, never to a connection, so it
+does not know which backend holds its data (`Database.open` picks it).
 """
 
 from .database import Database, Session
-from .errors import Conflict, DatabaseError, SchemaTooNewError
+from .errors import Conflict, DatabaseError, IntegrityError, SchemaTooNewError
 from .forecasts import ForecastRow
 from .migrations import LATEST_VERSION
 from .notes import NoteRow
@@ -45,6 +45,7 @@ __all__ = [
     "GameCounts",
     "GameRewind",
     "GameRow",
+    "IntegrityError",
     "MoveRow",
     "NewChallenge",
     "NewGame",

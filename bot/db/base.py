@@ -1,11 +1,16 @@
 """The little every repository shares: running one statement on the session's connection.
 
-A repository runs its statements through `Statements`, which comes in two kinds: on the
+A repository runs its statements through `Statements`, which each backend provides: for
+PostgreSQL one asyncpg connection (`bot.db.postgres`); for SQLite two kinds: on the
 aiosqlite connection, where every statement is a round trip to aiosqlite's thread (a
 queue, a wake-up, a callback on the event loop), or straight on the sqlite3 connection,
 for a whole transaction that `Database.run` executes in that thread in one round trip.
 The repositories' methods are the same coroutines either way; in the second kind they
 never suspend, which is what lets `Database.run` complete them inside the thread.
+
+The repositories' SQL is written once, with `?` placeholders, in the dialect both
+databases share. Each backend's `Statements` turns its own unique-key violation into
+`Conflict` (one mapping per backend, so a repository never knows which one lost the race).
 """
 
 from __future__ import annotations
@@ -16,14 +21,16 @@ from typing import Any, Protocol
 
 import aiosqlite
 
-from .errors import Conflict
+from .errors import Conflict, DatabaseError, IntegrityError
 
 Row = Sequence[Any]
 Params = Sequence[object]
 
 
 class Statements(Protocol):
-    """What the repositories ask of a connection."""
+    """What the repositories ask of a connection. A write that clashes with a unique or
+    primary key raises `Conflict`, one that breaks another rule of the schema
+    `IntegrityError`, on every backend."""
 
     async def fetch(self, sql: str, params: Params) -> list[Row]: ...
 
@@ -32,6 +39,18 @@ class Statements(Protocol):
         ...
 
     async def change_many(self, sql: str, rows: Iterable[Params]) -> None: ...
+
+    async def lock(self, keys: Iterable[str]) -> None:
+        """Hold a lock on each key until the transaction ends, so that writers of the
+        same keys take turns where no conditional update or unique key orders them."""
+        ...
+
+
+def sqlite_conflict(error: sqlite3.IntegrityError) -> DatabaseError:
+    """SQLite's unique or primary-key clash as `Conflict`; any other broken rule (a
+    foreign key, a CHECK) as `IntegrityError`."""
+    text = str(error)
+    return Conflict(text) if "UNIQUE" in text or "PRIMARY KEY" in text else IntegrityError(text)
 
 
 class HoppingStatements:
@@ -42,18 +61,27 @@ class HoppingStatements:
 
     async def fetch(self, sql: str, params: Params) -> list[Row]:
         # `execute_fetchall` runs, fetches and closes in one round trip, a cursor in three.
-        rows = await self._connection.execute_fetchall(sql, params)
+        try:
+            rows = await self._connection.execute_fetchall(sql, params)
+        except sqlite3.IntegrityError as error:
+            raise sqlite_conflict(error) from error
         return [tuple(row) for row in rows]
 
     async def change(self, sql: str, params: Params) -> int:
         # The change counter instead of a cursor's rowcount: one round trip, not two. The
         # database lock keeps every other statement out meanwhile, and there are no triggers.
         before = self._connection.total_changes
-        await self._connection.execute_fetchall(sql, params)
+        try:
+            await self._connection.execute_fetchall(sql, params)
+        except sqlite3.IntegrityError as error:
+            raise sqlite_conflict(error) from error
         return self._connection.total_changes - before
 
     async def change_many(self, sql: str, rows: Iterable[Params]) -> None:
         await self._connection.executemany(sql, rows)
+
+    async def lock(self, keys: Iterable[str]) -> None:
+        """Nothing to do: a write transaction holds SQLite's one write lock already."""
 
 
 class DirectStatements:
@@ -64,15 +92,24 @@ class DirectStatements:
         self._connection = connection
 
     async def fetch(self, sql: str, params: Params) -> list[Row]:
-        return [tuple(row) for row in self._connection.execute(sql, params).fetchall()]
+        try:
+            return [tuple(row) for row in self._connection.execute(sql, params).fetchall()]
+        except sqlite3.IntegrityError as error:
+            raise sqlite_conflict(error) from error
 
     async def change(self, sql: str, params: Params) -> int:
         before = self._connection.total_changes
-        self._connection.execute(sql, params).close()
+        try:
+            self._connection.execute(sql, params).close()
+        except sqlite3.IntegrityError as error:
+            raise sqlite_conflict(error) from error
         return self._connection.total_changes - before
 
     async def change_many(self, sql: str, rows: Iterable[Params]) -> None:
         self._connection.executemany(sql, rows).close()
+
+    async def lock(self, keys: Iterable[str]) -> None:
+        """Nothing to do: a write transaction holds SQLite's one write lock already."""
 
 
 class Repository:
@@ -95,13 +132,8 @@ class Repository:
 
     async def _write(self, sql: str, params: Params = ()) -> int:
         """Run an INSERT/UPDATE/DELETE; the number of rows it touched. A unique or
-        primary-key clash becomes `Conflict` (someone else wrote that row first)."""
-        try:
-            return await self._statements.change(sql, params)
-        except sqlite3.IntegrityError as error:
-            if "UNIQUE" in str(error) or "PRIMARY KEY" in str(error):
-                raise Conflict(str(error)) from error
-            raise
+        primary-key clash raises `Conflict` (someone else wrote that row first)."""
+        return await self._statements.change(sql, params)
 
     async def _write_many(self, sql: str, rows: Iterable[Params]) -> None:
         await self._statements.change_many(sql, rows)

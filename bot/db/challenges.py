@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from .base import Repository, Row
-from .errors import Conflict
 from .rows import (
     ChallengeRow,
     NewChallenge,
@@ -75,34 +73,29 @@ class ChallengeRepository(Repository):
     async def create(self, new: NewChallenge) -> int:
         """Store an open challenge; `Conflict` if it is a rematch of a game that already
         has one open or accepted."""
-        try:
-            row = await self._one(
-                "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
-                " bank_us, period_us, handicap, impasse_rule, start_sfen, status, created_at,"
-                " expires_at, takebacks, rematch_of, rated)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?) RETURNING id",
-                (
-                    new.guild_id,
-                    new.channel_id,
-                    new.challenger_id,
-                    new.opponent_id,
-                    new.color,
-                    duration_us(new.bank),
-                    None if new.period is None else duration_us(new.period),
-                    new.handicap,
-                    new.impasse_rule,
-                    new.start_sfen,
-                    to_us(new.created_at),
-                    to_us(new.expires_at),
-                    new.takebacks,
-                    new.rematch_of,
-                    int(new.rated),
-                ),
-            )
-        except sqlite3.IntegrityError as error:
-            if "UNIQUE" in str(error):
-                raise Conflict(str(error)) from error
-            raise
+        row = await self._one(
+            "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
+            " bank_us, period_us, handicap, impasse_rule, start_sfen, status, created_at,"
+            " expires_at, takebacks, rematch_of, rated)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?) RETURNING id",
+            (
+                new.guild_id,
+                new.channel_id,
+                new.challenger_id,
+                new.opponent_id,
+                new.color,
+                duration_us(new.bank),
+                None if new.period is None else duration_us(new.period),
+                new.handicap,
+                new.impasse_rule,
+                new.start_sfen,
+                to_us(new.created_at),
+                to_us(new.expires_at),
+                new.takebacks,
+                new.rematch_of,
+                int(new.rated),
+            ),
+        )
         assert row is not None
         return int(row[0])
 

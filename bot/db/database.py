@@ -1,4 +1,11 @@
-"""One SQLite file behind one aiosqlite connection, with explicit transactions.
+"""The database the bot talks to, whichever backend holds it, and its SQLite backend.
+
+`Database.open(where)` picks the backend: a `postgresql://` address opens PostgreSQL
+(`bot.db.postgres`, through asyncpg, imported only then: it is an optional extra);
+anything else is a SQLite file (`sqlite:///path` or a bare path), or `:memory:`. The
+service sees only `Database` and the repositories of a `Session`.
+
+SQLite: one file behind one aiosqlite connection, with explicit transactions.
 
 Why one connection and a lock around everything: aiosqlite runs every call of a
 connection on one worker thread, so two coroutines sharing it would otherwise
@@ -20,12 +27,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import TypeVar, cast
+from urllib.parse import urlsplit, urlunsplit
 
 import aiosqlite
 
@@ -70,10 +79,80 @@ class Session:
         self.forecasts = ForecastRepository(statements)
 
 
-class Database:
-    """The bot's database. `db = await Database.open("data/shogi.db")`, then
-    `async with db.transaction() as tx: await tx.games.get(1)`, or `await db.run(work)`
-    for a whole transaction in one round trip to the database's thread."""
+def is_postgres_url(where: str | Path) -> bool:
+    return str(where).startswith(("postgresql://", "postgres://"))
+
+
+def without_password(url: str) -> str:
+    """`url` with its password, if any, replaced by `***` (for logs and messages)."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = f"{parts.username or ''}:***@{parts.netloc.rsplit('@', 1)[1]}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def sqlite_path(where: str | Path) -> str:
+    """The file (or `:memory:`) a SQLite location names, with or without `sqlite:///`."""
+    text = str(where)
+    return text.removeprefix("sqlite:///") if text.startswith("sqlite:///") else text
+
+
+class Database(ABC):
+    """The bot's database. `db = await Database.open("data/shogi.db")` (or a
+    `postgresql://` address), then `async with db.transaction() as tx: await
+    tx.games.get(1)`, or `await db.run(work)` for a whole transaction at once.
+
+    The same meanings on every backend: `transaction()` and `run()` are one write
+    transaction each, `read()` and `run(write=False)` see one consistent snapshot,
+    `query()` is for one statement, and a unique-key clash raises `Conflict`."""
+
+    #: Which backend: "sqlite" or "postgresql".
+    backend: str
+    #: Where the data lives, for messages (never a password).
+    location: str
+
+    @classmethod
+    async def open(cls, where: str | Path) -> Database:
+        """Open (creating if needed) and migrate; refuses a database newer than the code."""
+        if is_postgres_url(where):
+            from .postgres import PostgresDatabase
+
+            return await PostgresDatabase.connect(str(where))
+        return await SqliteDatabase.open_file(sqlite_path(where))
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def schema_version(self) -> int: ...
+
+    @abstractmethod
+    async def checkpoint(self) -> None:
+        """Make everything committed durable in the main store (before a backup)."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractAsyncContextManager[Session]:
+        """A write transaction: committed when the block ends, rolled back if it raises."""
+
+    @abstractmethod
+    def query(self) -> AbstractAsyncContextManager[Session]:
+        """For one read statement, without a transaction around it."""
+
+    @abstractmethod
+    def read(self) -> AbstractAsyncContextManager[Session]:
+        """A read-only transaction: several queries see one consistent snapshot."""
+
+    @abstractmethod
+    async def run(self, work: Callable[[Session], Awaitable[T]], *, write: bool = True) -> T:
+        """`work(session)` as one transaction (a read one with `write=False`)."""
+
+
+class SqliteDatabase(Database):
+    """One SQLite file behind one aiosqlite connection (see the module's docstring).
+    `run` executes a whole transaction in one round trip to aiosqlite's thread."""
+
+    backend = "sqlite"
 
     def __init__(self, connection: aiosqlite.Connection, location: str) -> None:
         self._connection = connection
@@ -84,7 +163,7 @@ class Database:
         self.location = location
 
     @classmethod
-    async def open(cls, path: str | Path) -> Database:
+    async def open_file(cls, path: str | Path) -> SqliteDatabase:
         """Open (creating if needed) and migrate; refuses a database newer than the code.
 
         `":memory:"` gives a private in-memory database (tests).

@@ -17,3 +17,8 @@ class MigrationCheckError(DatabaseError):
 
 class Conflict(DatabaseError):
     """A write lost a race: a row with the same key (a game's move at a ply) exists."""
+
+
+class IntegrityError(DatabaseError):
+    """A write broke a rule of the schema other than a unique key (a foreign key, a
+    CHECK, a NOT NULL): a bug in the caller, never a race. The same on every backend."""

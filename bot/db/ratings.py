@@ -109,6 +109,12 @@ class RatingRepository(Repository):
         )
         return None if row is None else _rating(row)
 
+    async def lock(self, guild_id: int, user_ids: Sequence[int]) -> None:
+        """Keep other transactions from rating these members in this server until this
+        one ends: a rating is read, computed on and written back, and two games ending
+        at once for one member must not both start from the same rating."""
+        await self._statements.lock(f"rating:{guild_id}:{user_id}" for user_id in user_ids)
+
     async def put(self, row: RatingRow) -> None:
         await self._write(_PUT, _put_params(row))
 
@@ -186,13 +192,14 @@ class ProfileRepository(Repository):
 
     async def counts(self, guild_id: int, user_id: int) -> GameCounts:
         row = await self._one(
+            # COUNT ... FILTER, not SUM of a comparison: PostgreSQL sums no booleans.
             "SELECT"
-            " COALESCE(SUM(status = 'finished' AND termination <> 'abort'), 0),"
-            " COALESCE(SUM(winner = CASE WHEN sente_id = ? THEN 'sente' ELSE 'gote' END), 0),"
-            " COALESCE(SUM(winner = CASE WHEN sente_id = ? THEN 'gote' ELSE 'sente' END), 0),"
-            " COALESCE(SUM(status = 'finished' AND winner IS NULL AND termination <> 'abort'),"
-            " 0),"
-            " COALESCE(SUM(status = 'active'), 0)"
+            " COUNT(*) FILTER (WHERE status = 'finished' AND termination <> 'abort'),"
+            " COUNT(*) FILTER (WHERE winner = CASE WHEN sente_id = ? THEN 'sente' ELSE 'gote' END),"
+            " COUNT(*) FILTER (WHERE winner = CASE WHEN sente_id = ? THEN 'gote' ELSE 'sente' END),"
+            " COUNT(*) FILTER (WHERE status = 'finished' AND winner IS NULL"
+            " AND termination <> 'abort'),"
+            " COUNT(*) FILTER (WHERE status = 'active')"
             " FROM games WHERE guild_id = ? AND (sente_id = ? OR gote_id = ?)",
             (user_id, user_id, guild_id, user_id, user_id),
         )

@@ -8,11 +8,9 @@ keeps one pending request per game (a second one racing in is a `Conflict`).
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import datetime
 
 from .base import Repository, Row
-from .errors import Conflict
 from .rows import NewTakeback, TakebackRow, from_us, to_us
 
 _COLUMNS = (
@@ -37,23 +35,18 @@ def _takeback(row: Row) -> TakebackRow:
 class TakebackRepository(Repository):
     async def create(self, new: NewTakeback) -> int:
         """Store a pending request; `Conflict` if the game already has one pending."""
-        try:
-            row = await self._one(
-                "INSERT INTO takebacks (game_id, asked_by, ply, plies, moves, status,"
-                " requested_at) VALUES (?, ?, ?, ?, ?, 'pending', ?) RETURNING id",
-                (
-                    new.game_id,
-                    new.asked_by,
-                    new.ply,
-                    new.plies,
-                    " ".join(new.moves),
-                    to_us(new.requested_at),
-                ),
-            )
-        except sqlite3.IntegrityError as error:
-            if "UNIQUE" in str(error):
-                raise Conflict(str(error)) from error
-            raise
+        row = await self._one(
+            "INSERT INTO takebacks (game_id, asked_by, ply, plies, moves, status,"
+            " requested_at) VALUES (?, ?, ?, ?, ?, 'pending', ?) RETURNING id",
+            (
+                new.game_id,
+                new.asked_by,
+                new.ply,
+                new.plies,
+                " ".join(new.moves),
+                to_us(new.requested_at),
+            ),
+        )
         assert row is not None
         return int(row[0])
 

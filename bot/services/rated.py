@@ -119,6 +119,7 @@ async def rate_ending(
     if done:  # rated already: a damaged row that said the game went on, now repaired
         return tuple(change_of(entry) for entry in done)
     players = (row.sente.user_id, row.gote.user_id)
+    await tx.ratings.lock(row.guild_id, players)
     before = (
         await tx.ratings.get(row.guild_id, players[0]),
         await tx.ratings.get(row.guild_id, players[1]),

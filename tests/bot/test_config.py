@@ -41,6 +41,18 @@ def test_all_keys_read() -> None:
         ({"DISCORD_TOKEN": "two words"}, "DISCORD_TOKEN"),
         ({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "my server"}, "DEV_GUILD_ID"),
         ({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "loud"}, "LOG_LEVEL"),
+        ({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "mysql://db/shogi"}, "DATABASE_URL"),
+        ({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "postgresql://db:port/shogi"}, "DATABASE_URL"),
+        ({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "postgresql://db:5432/"}, "DATABASE_URL"),
+        ({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "postgresql:///shogi"}, "DATABASE_URL"),
+        (
+            {
+                "DISCORD_TOKEN": TOKEN,
+                "DATABASE_URL": "postgresql://db/shogi",
+                "DATABASE_PATH": "/tmp/x.db",
+            },
+            "DATABASE_URL and DATABASE_PATH",
+        ),
     ],
 )
 def test_bad_values_name_the_key(values: dict[str, str], key: str) -> None:
@@ -54,6 +66,17 @@ def test_token_never_in_repr() -> None:
     assert TOKEN not in str(settings)
 
 
+def test_database_url_replaces_the_file_and_its_password_is_never_shown() -> None:
+    url = "postgresql://shogi:s3cret-pw@db.example:5432/shogi"
+    settings = Settings.from_mapping({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": url})
+    assert settings.database == url
+    assert settings.database_location == "postgresql://shogi:***@db.example:5432/shogi"
+    assert "s3cret-pw" not in repr(settings)
+    plain = Settings.from_mapping({"DISCORD_TOKEN": TOKEN})
+    assert plain.database == DEFAULT_DATABASE
+    assert plain.database_location == str(DEFAULT_DATABASE)
+
+
 def test_env_file_read_and_environment_wins(tmp_path: Path) -> None:
     env_file = tmp_path / ".env"
     env_file.write_text(f"DISCORD_TOKEN={TOKEN}\nLOG_LEVEL=WARNING\nDEV_GUILD_ID=42\n")
@@ -65,7 +88,7 @@ def test_env_file_read_and_environment_wins(tmp_path: Path) -> None:
 
 def test_example_file_documents_every_key() -> None:
     example = (Path(__file__).resolve().parents[2] / ".env.example").read_text()
-    for key in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
+    for key in ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL"):
         assert f"\n{key}=" in example
 
 

@@ -22,6 +22,7 @@ from bot.services import (
     VacationChange,
 )
 from rules import Color, Game
+from tests.support.postgres import fresh_schema
 
 ALICE = PlayerRef(1001, "Alice")
 BOB = PlayerRef(2002, "Bob")
@@ -71,13 +72,33 @@ class RecordingEvents:
         self.vacations_ended.append(change)
 
 
-@pytest.fixture(params=["file", "memory"])
+@pytest.fixture(params=["file", "memory", "postgres"])
 async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
-    """The same tests on a real SQLite file (WAL) and on `:memory:`."""
+    """The same tests on a real SQLite file (WAL), on `:memory:`, and on PostgreSQL (a
+    fresh database of the test's own)."""
+    if request.param == "postgres":
+        async with fresh_schema(request.getfixturevalue("postgres_database")) as url:
+            database = await Database.open(url)
+            yield database
+            await database.close()
+        return
     path = tmp_path / "data" / "shogi.db" if request.param == "file" else ":memory:"
     database = await Database.open(path)
     yield database
     await database.close()
+
+
+@pytest.fixture(params=["file", "postgres"])
+async def shared_location(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[str | Path]:
+    """Where several `Database.open` can meet, as several bot processes would: a SQLite
+    file, or a fresh PostgreSQL schema."""
+    if request.param == "postgres":
+        async with fresh_schema(request.getfixturevalue("postgres_database")) as url:
+            yield url
+        return
+    yield tmp_path / "shared.db"
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -42,7 +42,7 @@ def move(game_id: int, ply: int, usi: str) -> MoveRow:
 
 def count_round_trips(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many functions the database's connection sends to its thread, from now on."""
-    connection: Any = db._connection
+    connection: Any = cast(Any, db)._connection  # the SQLite backend's aiosqlite connection
     original = connection._execute
     calls = [0]
 
@@ -54,6 +54,7 @@ def count_round_trips(db: Database, monkeypatch: pytest.MonkeyPatch) -> list[int
     return calls
 
 
+@pytest.mark.sqlite_only
 async def test_a_transaction_is_one_round_trip_and_is_committed(
     db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -95,6 +96,7 @@ async def test_an_error_rolls_everything_back_and_comes_back_to_the_caller(db: D
     assert await db.run(lambda tx: tx.moves.usi_list(game_id), write=False) == []
 
 
+@pytest.mark.sqlite_only
 async def test_work_that_awaits_anything_else_is_refused_and_rolled_back(db: Database) -> None:
     game_id = await db.run(new_game)
     pending: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -115,6 +117,7 @@ async def test_work_that_awaits_anything_else_is_refused_and_rolled_back(db: Dat
     assert await db.run(lambda tx: tx.moves.usi_list(game_id), write=False) == []
 
 
+@pytest.mark.sqlite_only
 async def test_the_work_runs_in_the_database_thread_not_on_the_event_loop(db: Database) -> None:
     async def where(tx: Session) -> int:
         await tx.players.get(1)
@@ -123,6 +126,7 @@ async def test_the_work_runs_in_the_database_thread_not_on_the_event_loop(db: Da
     assert await db.run(where, write=False) != threading.get_ident()
 
 
+@pytest.mark.sqlite_only
 async def test_runs_and_blocks_from_many_tasks_never_interleave(db: Database) -> None:
     """Each task reads the last ply and writes the next: interleaved transactions would
     read the same ply twice and clash."""

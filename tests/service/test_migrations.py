@@ -18,6 +18,7 @@ from bot.db import (
     LATEST_VERSION,
     Conflict,
     Database,
+    IntegrityError,
     NewGame,
     PlayerRow,
     RatingEntry,
@@ -199,7 +200,7 @@ async def test_foreign_keys_are_enforced(db: Database) -> None:
 
     from bot.db import MoveRow
 
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         async with db.transaction() as tx:
             await tx.moves.insert(MoveRow(999, 1, "7g7f", 1, datetime.now(UTC)))
 

@@ -1,7 +1,8 @@
 """Two moves racing for one game: exactly one lands, the other is told the position
 changed (or that it is no longer their turn), and the database stays consistent.
-Races inside one service (one connection) and between two connections to one file,
-which is what two bot processes would do."""
+Races inside one service (one connection, or a pool's on PostgreSQL) and between two
+databases opened on one file or one PostgreSQL schema, which is what two bot processes
+would do."""
 
 from __future__ import annotations
 
@@ -56,9 +57,9 @@ async def test_racing_moves_in_one_service(db: Database) -> None:
     assert await assert_consistent(db) == ROUNDS
 
 
-async def test_racing_moves_from_two_connections(tmp_path: Path) -> None:
-    path = tmp_path / "shared.db"
-    one, two = await Database.open(path), await Database.open(path)
+async def test_racing_moves_from_two_connections(shared_location: str | Path) -> None:
+    one = await Database.open(shared_location)
+    two = await Database.open(shared_location)
     try:
         clock = FakeClock()
         first, second = GameService(one, clock=clock), GameService(two, clock=clock)

@@ -1,0 +1,165 @@
+"""`python -m bot.db copy`: a club's SQLite file into an empty PostgreSQL database, every
+table with its ids, checked by counts and by replaying every game; refused into a database
+that holds anything; and the bot then carries on, on PostgreSQL, where it stopped."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from contextlib import closing
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.db import Database, PreferencesRow, PublicationRow
+from bot.db.__main__ import main
+from bot.db.copying import CopyFailed, CopyRefused, copy_database
+from bot.services import GameService
+from rules import Handicap
+
+from .conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    GUILD,
+    FakeClock,
+    RecordingEvents,
+    assert_consistent,
+    play_all,
+    start_game,
+)
+
+pytestmark = pytest.mark.postgres
+
+OPENING = ["7g7f", "3c3d", "2g2f", "4c4d"]
+FOOLS_MATE = ["2g2f", "5a4b", "2f2e", "4b3b", "2e2d", "3b2b", "2d2c+"]
+
+
+async def a_club(path: Path) -> None:
+    """A SQLite file with games of every kind and a row in every table."""
+    db = await Database.open(path)
+    clock = FakeClock()
+    service = GameService(db, clock=clock, events=RecordingEvents(), rng=random.Random(5))
+    try:
+        active = await start_game(service)  # under way, with a deadline and a forecast
+        await play_all(service, active.id, OPENING)
+        await service.forecasts.add(active.id, BOB.user_id, "2f2e 8c8d")
+        await service.notes.add(active.id, CAROL.user_id, "a spectator's note")
+        rated = await start_game(service)  # rated, resigned
+        await play_all(service, rated.id, OPENING[:2])
+        await service.moves.resign(rated.id, BOB.user_id)
+        await start_game(service, handicap="two_piece", rated=False)  # handicap, not started
+        setup = await start_game(service, start_sfen=Handicap.EVEN.sfen, rated=False)
+        await play_all(service, setup.id, FOOLS_MATE[:3])
+        taken = await start_game(service, challenger=CAROL)
+        await play_all(service, taken.id, OPENING[:3])
+        ask = await service.takebacks.ask(taken.id, CAROL.user_id)
+        await service.takebacks.accept(taken.id, ask.request.id, BOB.user_id, expected_ply=3)
+        timed = await start_game(service, time_control="1d")  # aborted by time, no move
+        clock.advance(days=2)
+        await service.deadlines.check()
+        await service.rematches.ask(rated.id, ALICE.user_id)
+        await service.challenges.offer(
+            guild_id=GUILD,
+            channel_id=1,
+            challenger=CAROL,
+            opponent=None,
+            color="random",
+            time_control="3d",
+            handicap="even",
+            impasse_rule="24",
+            start_sfen=None,
+        )
+        async with db.transaction() as tx:
+            await tx.preferences.set(PreferencesRow(ALICE.user_id, True, True, "ja"), clock())
+            await tx.servers.set_language(GUILD, "ja")
+            await tx.publications.save(PublicationRow(77, None, "digest", 31, clock()))
+            await tx.vacations.start(BOB.user_id, clock(), clock() + timedelta(days=3))
+        del timed
+    finally:
+        await db.close()
+
+
+def counts(path: Path) -> dict[str, int]:
+    with closing(sqlite3.connect(path)) as lite:
+        tables = [
+            row[0]
+            for row in lite.execute(
+                "SELECT name FROM sqlite_master"
+                " WHERE type = 'table' AND name <> 'schema_migrations'"
+            )
+        ]
+        return {
+            table: lite.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0] for table in tables
+        }
+
+
+async def test_a_club_copies_whole_and_plays_on(tmp_path: Path, postgres_url: str) -> None:
+    path = tmp_path / "shogi.db"
+    await a_club(path)
+    source = counts(path)
+    assert all(source.values()), source  # every table has something to copy
+
+    report = await copy_database(f"sqlite:///{path}", postgres_url)
+
+    assert report.rows == source
+    assert report.games_replayed == source["games"]
+    db = await Database.open(postgres_url)
+    try:
+        await assert_consistent(db)
+        lite = await Database.open(path)
+        try:
+            for game_id in range(1, source["games"] + 1):
+                async with lite.query() as a, db.query() as b:
+                    assert await a.games.get(game_id) == await b.games.get(game_id)
+                    assert await a.moves.for_game(game_id) == await b.moves.for_game(game_id)
+                    assert await a.takebacks.for_game(game_id) == await b.takebacks.for_game(
+                        game_id
+                    )
+        finally:
+            await lite.close()
+        # The ids go on from the highest copied one.
+        service = GameService(db, clock=FakeClock(), events=RecordingEvents())
+        fresh = await start_game(service, challenger=CAROL, opponent=ALICE)
+        assert fresh.id == source["games"] + 1
+    finally:
+        await db.close()
+
+
+async def test_a_target_with_data_is_refused_and_left_alone(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    path = tmp_path / "shogi.db"
+    await a_club(path)
+    await copy_database(str(path), postgres_url)
+    with pytest.raises(CopyRefused, match="not empty"):
+        await copy_database(str(path), postgres_url)
+    db = await Database.open(postgres_url)
+    try:
+        async with db.query() as q:
+            assert await q.games.count() == counts(path)["games"]
+    finally:
+        await db.close()
+
+
+async def test_a_game_that_does_not_replay_fails_the_check(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    path = tmp_path / "shogi.db"
+    await a_club(path)
+    with closing(sqlite3.connect(path)) as lite, lite:
+        lite.execute("UPDATE moves SET usi = '5i5h' WHERE game_id = 1 AND ply = 3")
+    with pytest.raises(CopyFailed, match="game 1"):
+        await copy_database(str(path), postgres_url)
+
+
+def test_the_command_says_what_it_copied_and_refuses_the_wrong_way(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "shogi.db"
+    assert main(["copy", f"sqlite:///{path}", f"sqlite:///{tmp_path / 'other.db'}"]) == 1
+    assert "from a SQLite file to a PostgreSQL database" in capsys.readouterr().err
+    assert main(["copy", f"sqlite:///{path}", postgres_url]) == 0
+    out = capsys.readouterr().out
+    assert "games" in out and "replayed" in out
