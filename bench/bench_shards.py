@@ -1,11 +1,13 @@
 """Scaling benchmark: moves per second with 1, 2 and 4 shard processes on one database.
 
     python bench/bench_shards.py [--processes 1,2,4] [--games 24] [--seconds 6]
+                                 [--database postgresql://...]
 
 For each count N, a fresh fake Discord (in this process, on 127.0.0.1) serves eight
 servers spread over N shards, and N bot processes run one shard each
 (``tests/support/bot_process.py URL TOKEN DATABASE CLOCK i N``: the real ``create_bot``
-as ``python -m bot --shards i --shard-count N`` builds it) on one fresh SQLite file.
+as ``python -m bot --shards i --shard-count N`` builds it) on one fresh SQLite file, or
+with ``--database`` a fresh schema of one PostgreSQL server.
 ``--games`` games are set up across the servers; then every game's players move as
 fast as the bot answers (each move once the previous board has arrived) for
 ``--seconds``, and the moves answered are counted.
@@ -78,7 +80,7 @@ def cpu(who: int) -> float:
 
 
 async def spawn(
-    fake: FakeDiscord, folder: Path, shard: int, count: int
+    fake: FakeDiscord, folder: Path, database: str, shard: int, count: int
 ) -> tuple[asyncio.subprocess.Process, asyncio.Event]:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -86,7 +88,7 @@ async def spawn(
         "tests.support.bot_process",
         fake.url,
         fake.token,
-        str(folder / "bench.db"),
+        database,
         str(folder / "clock"),
         str(shard),
         str(count),
@@ -142,10 +144,29 @@ async def player(fake: FakeDiscord, table: Table, run: Run, until: float) -> Non
             run.latencies.append(time.perf_counter() - started)
 
 
-async def measure(count: int, games: int, seconds: float, all_records: list[list[Move]]) -> Run:
+async def fresh_database(server: str | None, folder: Path, count: int) -> str:
+    """A SQLite file in `folder`, or a new schema on the PostgreSQL `server`."""
+    if server is None:
+        return str(folder / "bench.db")
+    import asyncpg
+
+    schema = f"bench_shards_{os.getpid()}_{count}"
+    connection = await asyncpg.connect(server)
+    try:
+        await connection.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        await connection.execute(f"CREATE SCHEMA {schema}")
+    finally:
+        await connection.close()
+    return f"{server}?search_path={schema}"
+
+
+async def measure(
+    count: int, games: int, seconds: float, all_records: list[list[Move]], server: str | None
+) -> Run:
     run = Run(count)
     with tempfile.TemporaryDirectory(prefix="bench-shards-") as name:
         folder = Path(name)
+        database = await fresh_database(server, folder, count)
         write_offset(folder / "clock", 0)
         fake = FakeDiscord(default_timeout=WAIT)
         guilds = [
@@ -160,7 +181,7 @@ async def measure(count: int, games: int, seconds: float, all_records: list[list
             for n in range(games)
         ]
         await fake.start()
-        children = [await spawn(fake, folder, shard, count) for shard in range(count)]
+        children = [await spawn(fake, folder, database, shard, count) for shard in range(count)]
         try:
             await asyncio.wait_for(asyncio.gather(*(r.wait() for _, r in children)), WAIT)
             await fake.wait_commands_synced(1, timeout=WAIT)
@@ -193,14 +214,18 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def bench(counts: list[int], games: int, seconds: float) -> None:
+async def bench(counts: list[int], games: int, seconds: float, server: str | None) -> None:
     all_records = records()
     runs = []
     for count in counts:
-        run = await measure(count, games, seconds, all_records)
+        run = await measure(count, games, seconds, all_records, server)
         runs.append(run)
     base = runs[0].rate
-    print(f"{games} games over {SERVERS} servers, {seconds:g} s each, {os.cpu_count()} cores")
+    where = "one SQLite file" if server is None else "one PostgreSQL"
+    print(
+        f"{games} games over {SERVERS} servers on {where}, {seconds:g} s each, "
+        f"{os.cpu_count()} cores"
+    )
     print("processes  moves/s  x first  median ms  p99 ms  bot CPU ms/move  fake+players ms/move")
     for run in runs:
         print(
@@ -217,9 +242,15 @@ def main() -> int:
     parser.add_argument("--processes", default="1,2,4", help="process counts (default 1,2,4)")
     parser.add_argument("--games", type=int, default=24)
     parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument(
+        "--database",
+        metavar="URL",
+        help="a PostgreSQL server (postgresql://...): each run gets a new schema there "
+        "(default: a new SQLite file per run)",
+    )
     args = parser.parse_args()
     counts = [int(n) for n in args.processes.split(",")]
-    asyncio.run(bench(counts, args.games, args.seconds))
+    asyncio.run(bench(counts, args.games, args.seconds, args.database))
     return 0
 
 

@@ -39,11 +39,12 @@ import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+import asyncpg
 import pytest
 
 from rules import Game, Move
@@ -56,6 +57,7 @@ from tests.fakediscord import (
     FakeMember,
 )
 from tests.support.bot_process import write_offset
+from tests.support.postgres import fresh_schema
 
 from .test_crash import (
     ALLOWED_WARNINGS,
@@ -65,6 +67,10 @@ from .test_crash import (
     REMINDER,
     US,
     WAIT,
+    DeadlineRow,
+    GameRow,
+    MoveRow,
+    Snapshot,
     read_database,
     records,
 )
@@ -74,6 +80,7 @@ SHARD_COUNT = 2
 TIMER = "2h"
 TIMER_OPENING = 2
 SEED = 16_2026
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 SLOW_POST = 1.5  # seconds Discord takes for each post while the time-outs are posted
 NUDGES = 5  # clock moves (a second each) while those posts are under way
 
@@ -105,10 +112,13 @@ class Tracked:
 
 
 class ShardRun:
-    def __init__(self, fake: FakeDiscord, folder: Path) -> None:
+    def __init__(self, fake: FakeDiscord, folder: Path, database: str | None = None) -> None:
         self.fake = fake
         self.folder = folder
-        self.database = folder / "shards.db"
+        #: The SQLite file, or the PostgreSQL address, every process shares.
+        self.database: Path | str = folder / "shards.db" if database is None else database
+        self._reader: asyncpg.Connection | None = None
+        self._reading = asyncio.Lock()
         self.clock_file = folder / "clock"
         self.offset = 0
         write_offset(self.clock_file, 0)
@@ -125,6 +135,40 @@ class ShardRun:
             guild.id: [fake.add_member(guild, f"p{guild.name[-1]}{n}") for n in range(6)]
             for guild in self.guilds
         }
+
+    # -- the database, read as the bots left it ----------------------------------------------
+
+    async def snapshot(self) -> Snapshot:
+        if isinstance(self.database, Path):
+            return read_database(self.database)
+        async with self._reading:  # one connection: the players ask one after the other
+            if self._reader is None:
+                self._reader = await asyncpg.connect(self.database)
+            return await self._read(self._reader)
+
+    @staticmethod
+    async def _read(connection: asyncpg.Connection) -> Snapshot:
+        snapshot = Snapshot()
+        async with connection.transaction(isolation="repeatable_read", readonly=True):
+            for row in await connection.fetch(
+                "SELECT id, thread_id, sente_id, gote_id, start_sfen, bank_us, period_us,"
+                " status, termination, winner, ply, sfen, sente_bank_us, gote_bank_us,"
+                " turn_started_at, started_at, finished_at FROM games"
+            ):
+                snapshot.games[row[0]] = GameRow(*row)
+            for game_id, *rest in await connection.fetch(
+                "SELECT game_id, ply, usi, player_id, played_at FROM moves ORDER BY game_id, ply"
+            ):
+                snapshot.moves.setdefault(game_id, []).append(MoveRow(*rest))
+            for game_id, *rest in await connection.fetch(
+                "SELECT game_id, player_id, due_at, remind_at, reminded_at FROM deadlines"
+            ):
+                snapshot.deadlines[game_id] = DeadlineRow(*rest)
+        return snapshot
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            await self._reader.close()
 
     # -- processes ------------------------------------------------------------------------
 
@@ -241,7 +285,8 @@ class ShardRun:
         await fake.wait_for(lambda: thread() is not None, what="a start board", timeout=WAIT)
         found = thread()
         assert found is not None
-        rows = [g for g in read_database(self.database).games.values() if g.thread_id == found.id]
+        snapshot = await self.snapshot()
+        rows = [g for g in snapshot.games.values() if g.thread_id == found.id]
         assert len(rows) == 1
         record = self.records[len(self.games) % len(self.records)]
         game = Tracked(rows[0].id, guild, found, sente, gote, record, timer)
@@ -282,7 +327,7 @@ class ShardRun:
 
     async def player(self, game: Tracked, stop: asyncio.Event) -> None:
         while not stop.is_set():
-            ply = read_database(self.database).games[game.id].ply
+            ply = (await self.snapshot()).games[game.id].ply
             if ply >= len(game.record):
                 return
             kind = await self.move(game, ply)
@@ -304,8 +349,8 @@ class ShardRun:
     def count(self, game: Tracked, text: str) -> int:
         return sum(text in post for post in self.bot_posts(game))
 
-    def check(self) -> None:
-        snapshot = read_database(self.database)
+    async def check(self) -> None:
+        snapshot = await self.snapshot()
         for game in self.games:
             where = f"game {game.id} (server {game.guild.name})"
             row = snapshot.games[game.id]
@@ -363,13 +408,24 @@ async def poll(predicate: Callable[[], bool], what: str) -> None:
         await asyncio.sleep(0.01)
 
 
+@pytest.fixture(params=BACKENDS)
+async def shared_database(request: pytest.FixtureRequest) -> AsyncIterator[str | None]:
+    """None: a SQLite file of the test's own; else a fresh PostgreSQL schema's address."""
+    if request.param == "postgres":
+        async with fresh_schema(request.getfixturevalue("postgres_database")) as url:
+            yield url
+        return
+    yield None
+
+
 @pytest.mark.slow
 async def test_two_shard_processes_share_one_database_without_losing_or_doubling_anything(
-    tmp_path: Path, e2e_guard: E2EGuard
+    shared_database: str | None, tmp_path: Path, e2e_guard: E2EGuard
 ) -> None:
+    database = shared_database
     fake = FakeDiscord(default_timeout=WAIT)
     await fake.start()
-    run = ShardRun(fake, tmp_path)
+    run = ShardRun(fake, tmp_path, database)
     try:
         # 1. Two processes, one per shard; each server's games set up through its own.
         first = await run.spawn("A", "0")
@@ -392,7 +448,7 @@ async def test_two_shard_processes_share_one_database_without_losing_or_doubling
         await asyncio.sleep(0.5)
 
         # 3. The reminders fall due while shard 0 has two processes; then the first dies.
-        snapshot = read_database(run.database)
+        snapshot = await run.snapshot()
         timers = [g for g in run.games if g.timer]
         reminds = [snapshot.deadlines[g.id].remind_at for g in timers]
         dues = [snapshot.deadlines[g.id].due_at for g in timers]
@@ -444,7 +500,7 @@ async def test_two_shard_processes_share_one_database_without_losing_or_doubling
         await run.stop(replacement)
         await fake.wait_quiet(0.2, timeout=WAIT)
 
-        run.check()
+        await run.check()
         # Only shard 0's processes published the commands (each start forces it here).
         assert len(fake.command_puts) == 2
         problems = run.log_problems() + run.fake_problems()
@@ -462,4 +518,5 @@ async def test_two_shard_processes_share_one_database_without_losing_or_doubling
                 await proc.process.wait()
             if proc.reader is not None:
                 await proc.reader
+        await run.close()
         await fake.stop()

@@ -46,11 +46,12 @@ class Process:
 
 
 @pytest.fixture
-async def processes(tmp_path: Path, clock: FakeClock) -> AsyncIterator[list[Process]]:
-    """Two "processes" on one file: shard 0 and shard 1 of two."""
+async def processes(shared_location: str | Path, clock: FakeClock) -> AsyncIterator[list[Process]]:
+    """Two "processes" on one database (a SQLite file, or PostgreSQL): shard 0 and shard 1
+    of two."""
     opened = []
     for shard in range(COUNT):
-        db = await Database.open(tmp_path / "shared.db")
+        db = await Database.open(shared_location)
         events = RecordingEvents()
         service = GameService(
             db,
@@ -169,9 +170,9 @@ async def test_a_mating_move_claims_its_ending_as_a_resignation_does(
 
 
 async def test_a_restart_posts_what_its_predecessor_left_once_the_lease_has_run_out(
-    tmp_path: Path, clock: FakeClock
+    shared_location: str | Path, clock: FakeClock
 ) -> None:
-    path = tmp_path / "one.db"
+    path = shared_location
     db = await Database.open(path)
     service = GameService(db, clock=clock)
     game = await start_game(service)

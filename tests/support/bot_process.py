@@ -2,6 +2,8 @@
 
     python -m tests.support.bot_process URL TOKEN DATABASE CLOCK_FILE [SHARDS SHARD_COUNT]
 
+DATABASE is a SQLite file or a PostgreSQL address (``postgresql://...``).
+
 It runs the real bot exactly as ``bench/bench_e2e.py`` does (``create_bot`` with ``sync_global``,
 discord.py pointed at the fake Discord at ``URL``), so that the test can kill it with SIGKILL
 at any moment and start another one on the same database file.  What it adds, all of it
@@ -121,8 +123,12 @@ async def run_bot(
     clock_path = Path(clock_file)
     scope = shard_scope(shards, None if shard_count is None else int(shard_count))
     with DiscordPointer.from_url(url):
+        if "://" in database:  # a PostgreSQL server's address
+            settings = Settings(discord_token=token, database_url=database)
+        else:
+            settings = Settings(discord_token=token, database_path=Path(database))
         bot = create_bot(
-            Settings(discord_token=token, database_path=Path(database)),
+            settings,
             sync_global=True,
             guild_ready_timeout=0.05,
             clock=FileClock(clock_path),
