@@ -156,12 +156,14 @@ class Analyses:
 
         Example: `analysis = await analyses.analyse(game.id)`; `analysis.marks[0].best`.
         """
-        game, _ = await self.prepare(game_id, guild_id=guild_id)
+        game = await self._finished(game_id, guild_id)
         lock = self._locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            rows, stored = await self._evaluations(game, progress)
-        if not lock.locked():
-            self._locks.pop(game_id, None)
+        try:
+            async with lock:
+                rows, stored = await self._evaluations(game, progress)
+        finally:  # a refusal or a failed engine leaves no lock behind either
+            if not lock.locked():
+                self._locks.pop(game_id, None)
         return Analysis(
             game=game,
             scores=sente_scores(game.game, rows),
@@ -175,15 +177,20 @@ class Analyses:
         """The game to analyse and how many of its positions are still to evaluate (0: the
         analysis is stored, and instant); refused for a game in progress, and for one to
         evaluate without an engine."""
-        game = await self._store.current(game_id, guild_id=guild_id)
-        if game.status == "active" or game.outcome is None:
-            raise ServiceError(IN_PROGRESS)
+        game = await self._finished(game_id, guild_id)
         async with self._store.db.read() as tx:
             stored = len(await tx.analyses.of(game.id))
         missing = game.ply + 1 - stored
         if missing and self.engine is None:
             raise ServiceError(NO_ENGINE)
         return game, missing
+
+    async def _finished(self, game_id: int, guild_id: int | None) -> GameSnapshot:
+        """The game, refused while it is in progress."""
+        game = await self._store.current(game_id, guild_id=guild_id)
+        if game.status == "active" or game.outcome is None:
+            raise ServiceError(IN_PROGRESS)
+        return game
 
     async def _evaluations(
         self, game: GameSnapshot, progress: Progress | None
