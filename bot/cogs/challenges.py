@@ -111,7 +111,7 @@ class RematchButton(GameButton, template=r"rm:(?P<game_id>\d+)"):
 
 def _rematch_button(game: GameSnapshot, lang: str) -> RematchButton | None:
     """A game against the computer has its own way to play again (its feature's)."""
-    if game.sente.is_bot or game.gote.is_bot:
+    if game.against_computer:
         return None
     return RematchButton(game.id, lang)
 

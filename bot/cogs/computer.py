@@ -92,7 +92,7 @@ class AgainButton(GameButton, template=r"ca:(?P<game_id>\d+)"):
 
 
 def _again_button(game: GameSnapshot, lang: str) -> AgainButton | None:
-    if not (game.sente.is_bot or game.gote.is_bot):
+    if not game.against_computer:
         return None
     return AgainButton(game.id, lang)
 

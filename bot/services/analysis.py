@@ -188,7 +188,7 @@ class Analyses:
     async def _finished(self, game_id: int, guild_id: int | None) -> GameSnapshot:
         """The game, refused while it is in progress."""
         game = await self._store.current(game_id, guild_id=guild_id)
-        if game.status == "active" or game.outcome is None:
+        if game.is_active:
             raise ServiceError(IN_PROGRESS)
         return game
 

@@ -136,7 +136,7 @@ class Computer:
         if color is None or user_id == seat.user_id:
             member = game.opponent_of(seat.user_id)
             raise NotAPlayer(Sentence("Only {name} can play this game again.", name=member.name))
-        if game.outcome is None:
+        if game.is_active:
             raise ServiceError(Sentence("This game is still going on; finish it first."))
         even = game.handicap is Handicap.EVEN
         return await self.start(
