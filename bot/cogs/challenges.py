@@ -11,6 +11,7 @@ player's Rematch, or their Accept there, starts it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -200,7 +201,9 @@ class ChallengeFeature(Feature):
         `start` (an SFEN, or a record at `start_move`) sets up the position to play from."""
         if start is None and start_move is not None:
             raise OptionError(text.START_MOVE_WITHOUT_START)
-        start_sfen = None if start is None else start_of(start, start_move)
+        start_sfen = None
+        if start is not None:  # a pasted record is read off the event loop, as /board does
+            start_sfen = await asyncio.to_thread(start_of, start, start_move)
         challenge = await self.bot.service.challenges.offer(
             guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,
