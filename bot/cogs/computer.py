@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import ComputerFailed, GameSnapshot, PlayedMove, PlayerRef, ServiceError
+from bot.services import ComputerFailed, GameSnapshot, PlayerRef, ServiceError
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
@@ -31,8 +30,8 @@ from bot.ui.threads import (
     NotPosted,
     announce_end,
     begin_game,
-    ending_posted,
-    post_board,
+    post_forecast_reply,
+    post_move,
     post_to_game,
 )
 
@@ -131,22 +130,9 @@ async def take_turn(bot: GameBot, game_id: int) -> None:
     played = done.played
     assert played is not None
     log.info("game %s ply %s: %s by the computer", game_id, played.game.ply, played.move.usi)
-    await _post_move(bot, played, forecast=False)
-    if played.forecast is not None:
-        await _post_move(bot, played.forecast, forecast=True)
+    await post_move(bot, played)
+    await post_forecast_reply(bot, played)
     bot.turn_messages.turn_began(played.latest, by=_as_bot(bot).user_id)
-
-
-async def _post_move(bot: GameBot, played: PlayedMove, *, forecast: bool) -> None:
-    """A move in the thread, as the play feature posts a member's (a forecast reply the
-    computer's move triggered, too)."""
-    shown = played
-    if played.forecast is not None:  # the reply comes at once: nobody to ping here
-        shown = replace(played, next_player=None)
-    wording = text.forecast_played_text if forecast else text.move_text
-    await post_board(bot, played.game, lambda lang: wording(lang, shown), ping=shown.next_player)
-    if played.outcome is not None:
-        await ending_posted(bot, played.game)
 
 
 class ComputerFeature(Feature):

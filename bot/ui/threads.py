@@ -11,11 +11,12 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Literal
 
 import discord
 
-from bot.services import GameSnapshot, PlayerRef, VacationChange
+from bot.services import GameSnapshot, PlayedMove, PlayerRef, VacationChange
 from rules import Termination
 
 from . import text
@@ -112,6 +113,40 @@ async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None
     outcome = game.outcome
     await post_board(bot, game, wording or (lambda lang: text.outcome_text(lang, outcome, game)))
     await ending_posted(bot, game)
+
+
+def as_posted(played: PlayedMove) -> PlayedMove:
+    """The move as its own post tells it: when a forecast reply followed at once, the
+    player it names as next has already moved, so the post names (and pings) no one."""
+    return played if played.forecast is None else replace(played, next_player=None)
+
+
+async def post_move(bot: GameBot, played: PlayedMove) -> None:
+    """A move's board in its game's thread (a member's, or the computer's), and what
+    follows the ending when the move ended the game (mate, repetition)."""
+    shown = as_posted(played)
+    await post_board(
+        bot, played.game, lambda lang: text.move_text(lang, shown), ping=shown.next_player
+    )
+    if played.outcome is not None:
+        await ending_posted(bot, played.game)
+
+
+async def post_forecast_reply(bot: GameBot, played: PlayedMove) -> None:
+    """The forecaster's reply, if the move triggered one: its board in the thread, after
+    the move's own (the same coroutine posts both, so they come in order)."""
+    answer = played.forecast
+    if answer is None:
+        return
+    log.info("game %s ply %s: %s by forecast", answer.game.id, answer.game.ply, answer.move.usi)
+    await post_board(
+        bot,
+        answer.game,
+        lambda lang: text.forecast_played_text(lang, answer),
+        ping=answer.next_player,
+    )
+    if answer.outcome is not None:
+        await ending_posted(bot, answer.game)
 
 
 async def ending_posted(bot: GameBot, game: GameSnapshot) -> None:
