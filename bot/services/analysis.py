@@ -26,7 +26,7 @@ from bot.db import EvaluationRow
 from bot.engine import EngineError, EnginePool, Score
 from rules import Color, Game, Move, Position, Sentence
 
-from .computer import NO_ENGINE
+from .computer import ATTEMPTS, NO_ENGINE
 from .errors import ServiceError
 from .loading import move_text
 from .store import GameStore
@@ -43,8 +43,6 @@ BLUNDER = 800
 #: The engine's time for each position, and its skill (the highest): its best opinion.
 ANALYSIS_MS = 300
 ANALYSIS_SKILL = 20
-#: Searches per position: the first, and one retry on a fresh process.
-ATTEMPTS = 2
 
 IN_PROGRESS = Sentence(
     "Only finished games are analysed: an engine's opinion during a game would be help "
