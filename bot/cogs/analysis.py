@@ -10,40 +10,21 @@ are stored, so asking again answers at once.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.services import CAP, Analysis, Mark, ServiceError
+from bot.services import ServiceError
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, answer_language, game_meant, server_of
 from bot.ui.replies import Reply
-from render import render_evaluation_chart
 
 log = logging.getLogger(__name__)
 #: The least time between two edits of the progress message, in seconds.
 PROGRESS_EVERY = 1.0
-
-
-def chart_file(lang: str, analysis: Analysis) -> discord.File:
-    """The evaluation chart as a PNG attachment."""
-    marks = analysis.marks
-    png = render_evaluation_chart(
-        analysis.scores,
-        cap=CAP,
-        mistakes=[m.ply for m in marks if m.mark is Mark.MISTAKE],
-        blunders=[m.ply for m in marks if m.mark is Mark.BLUNDER],
-        title=text.evaluation_chart_title(lang, analysis.game),
-    )
-    return discord.File(
-        io.BytesIO(png),
-        filename=f"analysis-{analysis.game.id}.png",
-        description=text.evaluation_chart_description(lang, analysis.game),
-    )
 
 
 class AnalysisFeature(Feature):
@@ -71,7 +52,7 @@ class AnalysisFeature(Feature):
             analysis = await reply.within(
                 service.analyse(game_id, guild_id=guild_id), ephemeral=not public
             )
-            chart = await asyncio.to_thread(chart_file, lang, analysis)
+            chart = await self.bot.boards.evaluation_chart(analysis, lang)
             await reply.send(text.analysis_text(lang, analysis), file=chart, ephemeral=not public)
             return
         await reply.defer(ephemeral=private)
@@ -94,7 +75,7 @@ class AnalysisFeature(Feature):
         except ServiceError as error:
             await interaction.edit_original_response(content=text.say(lang, error.sentence))
             return
-        chart = await asyncio.to_thread(chart_file, lang, analysis)
+        chart = await self.bot.boards.evaluation_chart(analysis, lang)
         await interaction.edit_original_response(
             content=text.truncate(text.analysis_text(lang, analysis)), attachments=[chart]
         )

@@ -11,8 +11,9 @@ player's Rematch, or their Accept there, starts it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -35,11 +36,10 @@ from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, server_of
 from bot.ui.replies import Reply, as_player, pings, player_of, reader_language, send_ephemeral
-from bot.ui.threads import post_board
+from bot.ui.threads import begin_game
 from rules import Handicap
 
 log = logging.getLogger(__name__)
-THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, the longest Discord allows
 
 _STYLES = {
     "accept": discord.ButtonStyle.success,
@@ -107,12 +107,12 @@ class RematchButton(GameButton, template=r"rm:(?P<game_id>\d+)"):
             return
         await send_ephemeral(interaction, text.rematch_accepted(reader, challenge))
         message = await close_challenge_message(bot, challenge)
-        await _begin(bot, rematch.game, message, by=interaction.user.id)
+        await begin_game(bot, rematch.game, message, by=interaction.user.id)
 
 
 def _rematch_button(game: GameSnapshot, lang: str) -> RematchButton | None:
     """A game against the computer has its own way to play again (its feature's)."""
-    if game.sente.is_bot or game.gote.is_bot:
+    if game.against_computer:
         return None
     return RematchButton(game.id, lang)
 
@@ -149,53 +149,7 @@ async def _start_game(
     lang = await bot.post_language(challenge.guild_id)
     taker = game.opponent_of(challenge.challenger.user_id)
     await Reply(interaction).edit(text.challenge_closed(lang, challenge, taker), view=None)
-    await _begin(bot, game, interaction.message, by=interaction.user.id)
-
-
-async def _begin(
-    bot: GameBot,
-    game: GameSnapshot,
-    message: discord.Message | discord.PartialMessage | None,
-    *,
-    by: int,
-) -> None:
-    """A game just accepted (by `by`): its thread on the challenge message, the start
-    board there, and the first player's turn message."""
-    lang = await bot.post_language(game.guild_id)
-    thread = await _open_thread(bot, game, message, text.thread_name(lang, game))
-    if thread is not None:
-        await bot.service.games.set_thread(game.id, thread.id)
-        game = await bot.service.games.get(game.id)
-    log.info("game %s started", game.id)
-    started = game
-    try:
-        await post_board(
-            bot, game, lambda lang: text.game_start_text(lang, started), ping=game.to_move
-        )
-    finally:  # after the thread's post, whose link the message gives
-        bot.turn_messages.turn_began(started, by=by)
-
-
-async def _open_thread(
-    bot: GameBot,
-    game: GameSnapshot,
-    message: discord.Message | discord.PartialMessage | None,
-    name: str,
-) -> discord.Thread | None:
-    """A thread on the challenge message, or in the channel; None where threads are impossible."""
-    try:
-        if message is not None:
-            return await message.create_thread(
-                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-        channel = bot.get_channel(game.channel_id)
-        if isinstance(channel, discord.TextChannel):
-            return await channel.create_thread(
-                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-    except discord.HTTPException:
-        log.warning("could not open a thread for %s", name, exc_info=True)
-    return None
+    await begin_game(bot, game, interaction.message, by=interaction.user.id)
 
 
 class ChallengeFeature(Feature):
@@ -247,7 +201,9 @@ class ChallengeFeature(Feature):
         `start` (an SFEN, or a record at `start_move`) sets up the position to play from."""
         if start is None and start_move is not None:
             raise OptionError(text.START_MOVE_WITHOUT_START)
-        start_sfen = None if start is None else start_of(start, start_move)
+        start_sfen = None
+        if start is not None:  # a pasted record is read off the event loop, as /board does
+            start_sfen = await asyncio.to_thread(start_of, start, start_move)
         challenge = await self.bot.service.challenges.offer(
             guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,

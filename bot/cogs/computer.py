@@ -12,26 +12,30 @@ Under the ending, Play again starts the next game (same level, colours swapped).
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-from dataclasses import replace
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import ComputerFailed, GameSnapshot, PlayedMove, PlayerRef, ServiceError
+from bot.services import ComputerFailed, GameSnapshot, PlayerRef, ServiceError
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import server_of
 from bot.ui.replies import player_of, reader_language, send_ephemeral
-from bot.ui.threads import NotPosted, announce_end, ending_posted, post_board, post_to_game
+from bot.ui.threads import (
+    NotPosted,
+    announce_end,
+    begin_game,
+    post_forecast_reply,
+    post_move,
+    post_to_game,
+)
 
 log = logging.getLogger(__name__)
-THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, the longest Discord allows
 
 
 class RetryButton(GameButton, template=r"cp:(?P<game_id>\d+)"):
@@ -75,7 +79,7 @@ class AgainButton(GameButton, template=r"ca:(?P<game_id>\d+)"):
         lang = await bot.post_language(game.guild_id)
         message = None
         try:  # the game has started: without its message, the board goes to the channel
-            channel = bot.get_channel(game.channel_id) or await bot.fetch_channel(game.channel_id)
+            channel = await bot.channel(game.channel_id)
             if isinstance(channel, discord.abc.Messageable):
                 message = await channel.send(
                     text.computer_start_text(lang, game, level),
@@ -83,38 +87,13 @@ class AgainButton(GameButton, template=r"ca:(?P<game_id>\d+)"):
                 )
         except discord.HTTPException:
             log.warning("could not announce game %s in its channel", game.id, exc_info=True)
-        await begin(bot, game, message, by=interaction.user.id)
+        await begin_game(bot, game, message, by=interaction.user.id)
 
 
 def _again_button(game: GameSnapshot, lang: str) -> AgainButton | None:
-    if not (game.sente.is_bot or game.gote.is_bot):
+    if not game.against_computer:
         return None
     return AgainButton(game.id, lang)
-
-
-async def begin(
-    bot: GameBot, game: GameSnapshot, message: discord.Message | None, *, by: int
-) -> None:
-    """A game against the computer just started: its thread on `message`, the start
-    board there, and the first turn (the computer's, or the member's message)."""
-    if message is not None:
-        lang = await bot.post_language(game.guild_id)
-        try:
-            thread = await message.create_thread(
-                name=text.thread_name(lang, game), auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-            await bot.service.games.set_thread(game.id, thread.id)
-            game = await bot.service.games.get(game.id)
-        except discord.HTTPException:
-            log.warning("could not open a thread for game %s", game.id, exc_info=True)
-    started = game
-    try:
-        first = started.to_move
-        ping = None if first is None or first.is_bot else first
-        wording = functools.partial(text.game_start_text, game=started)
-        await post_board(bot, started, wording, ping=ping)
-    finally:
-        bot.turn_messages.turn_began(started, by=by)
 
 
 def _as_bot(bot: GameBot) -> PlayerRef:
@@ -151,22 +130,9 @@ async def take_turn(bot: GameBot, game_id: int) -> None:
     played = done.played
     assert played is not None
     log.info("game %s ply %s: %s by the computer", game_id, played.game.ply, played.move.usi)
-    await _post_move(bot, played, forecast=False)
-    if played.forecast is not None:
-        await _post_move(bot, played.forecast, forecast=True)
+    await post_move(bot, played)
+    await post_forecast_reply(bot, played)
     bot.turn_messages.turn_began(played.latest, by=_as_bot(bot).user_id)
-
-
-async def _post_move(bot: GameBot, played: PlayedMove, *, forecast: bool) -> None:
-    """A move in the thread, as the play feature posts a member's (a forecast reply the
-    computer's move triggered, too)."""
-    shown = played
-    if played.forecast is not None:  # the reply comes at once: nobody to ping here
-        shown = replace(played, next_player=None)
-    wording = text.forecast_played_text if forecast else text.move_text
-    await post_board(bot, played.game, lambda lang: wording(lang, shown), ping=shown.next_player)
-    if played.outcome is not None:
-        await ending_posted(bot, played.game)
 
 
 class ComputerFeature(Feature):
@@ -253,8 +219,7 @@ class ComputerFeature(Feature):
             text.computer_start_text(lang, game, level),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await begin(bot, game, await interaction.original_response(), by=member.user_id)
-        log.info("game %s: %s plays the computer at level %s", game.id, member.user_id, level)
+        await begin_game(bot, game, await interaction.original_response(), by=member.user_id)
 
 
 async def setup(bot: GameBot) -> None:

@@ -19,7 +19,7 @@ before it counts.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -34,7 +34,13 @@ from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
 from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
 from bot.ui.suggestions import rank_moves
-from bot.ui.threads import board_files, ending_posted, post_board
+from bot.ui.threads import (
+    as_posted,
+    board_files,
+    ending_posted,
+    post_forecast_reply,
+    post_move,
+)
 
 log = logging.getLogger(__name__)
 ALREADY_ANSWERED = 40060  # Discord's code for a second answer to one interaction
@@ -186,28 +192,12 @@ async def play(
     log.info("game %s ply %s: %s", played.game.id, played.game.ply, played.move.usi)
     try:
         await _announce(bot, reply, played)
-        await _announce_forecast(bot, played)
+        await post_forecast_reply(bot, played)
     finally:  # after the thread's posts, and even if they failed: the moves are stored
         if played.forecast is None:
             bot.turn_messages.turn_began(played.game, by=user.user_id)
         else:  # the forecast reply began the mover's turn again, which they did not see
             bot.turn_messages.turn_began(played.latest)
-
-
-async def _announce_forecast(bot: GameBot, played: PlayedMove) -> None:
-    """The forecaster's reply, if the move triggered one: its board in the thread, after
-    the move's own (the same coroutine posts both, so they come in order)."""
-    answer = played.forecast
-    if answer is None:
-        return
-    log.info("game %s ply %s: %s by forecast", answer.game.id, answer.game.ply, answer.move.usi)
-    await post_board(
-        bot,
-        answer.game,
-        lambda lang: text.forecast_played_text(lang, answer),
-        ping=answer.next_player,
-    )
-    await _note_ending(bot, answer)
 
 
 async def _ask_to_confirm(reply: Reply, unconfirmed: _Unconfirmed) -> None:
@@ -273,15 +263,7 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
             reader, played.move, posted_in=None if where == interaction.channel_id else where
         )
         await send_ephemeral(interaction, note)
-    shown = _as_posted(played)
-    await post_board(bot, game, lambda lang: text.move_text(lang, shown), ping=shown.next_player)
-    await _note_ending(bot, played)
-
-
-def _as_posted(played: PlayedMove) -> PlayedMove:
-    """The move as its own post tells it: when a forecast reply followed at once, the
-    player it names as next has already moved, so the post names (and pings) no one."""
-    return played if played.forecast is None else replace(played, next_player=None)
+    await post_move(bot, played)
 
 
 async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> bool:
@@ -296,7 +278,7 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
             note = text.played_note(reader_language(interaction), played.move)
             await reply.send(note, ephemeral=True)
             return False
-        shown = _as_posted(played)
+        shown = as_posted(played)
         content = text.move_text(lang, shown)
         view = bot.ending_view(played.game, lang)
         extra = {} if view is None else {"view": view}

@@ -54,10 +54,3 @@ class EndingClaimRepository(Repository):
             (worker,),
         )
         return None if row is None or row[0] is None else from_us(row[0])
-
-    async def holder(self, game_id: int) -> tuple[str, datetime] | None:
-        """Who holds the lease on `game_id`'s ending, and until when (None: nobody)."""
-        row = await self._one(
-            "SELECT claimed_by, claimed_until FROM ending_claims WHERE game_id = ?", (game_id,)
-        )
-        return None if row is None else (str(row[0]), from_us(row[1]))

@@ -30,6 +30,7 @@ from .errors import (
 )
 from .exports import FORMATS
 from .glicko2 import Rating
+from .loading import turn_of
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
 from .positions import (
     MAX_RECORD_BYTES,
@@ -154,4 +155,5 @@ __all__ = [
     "note_number",
     "read_position",
     "start_of",
+    "turn_of",
 ]

@@ -26,7 +26,7 @@ from bot.db import EvaluationRow
 from bot.engine import EngineError, EnginePool, Score
 from rules import Color, Game, Move, Position, Sentence
 
-from .computer import NO_ENGINE
+from .computer import ATTEMPTS, NO_ENGINE
 from .errors import ServiceError
 from .loading import move_text
 from .store import GameStore
@@ -43,8 +43,6 @@ BLUNDER = 800
 #: The engine's time for each position, and its skill (the highest): its best opinion.
 ANALYSIS_MS = 300
 ANALYSIS_SKILL = 20
-#: Searches per position: the first, and one retry on a fresh process.
-ATTEMPTS = 2
 
 IN_PROGRESS = Sentence(
     "Only finished games are analysed: an engine's opinion during a game would be help "
@@ -156,12 +154,14 @@ class Analyses:
 
         Example: `analysis = await analyses.analyse(game.id)`; `analysis.marks[0].best`.
         """
-        game, _ = await self.prepare(game_id, guild_id=guild_id)
+        game = await self._finished(game_id, guild_id)
         lock = self._locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            rows, stored = await self._evaluations(game, progress)
-        if not lock.locked():
-            self._locks.pop(game_id, None)
+        try:
+            async with lock:
+                rows, stored = await self._evaluations(game, progress)
+        finally:  # a refusal or a failed engine leaves no lock behind either
+            if not lock.locked():
+                self._locks.pop(game_id, None)
         return Analysis(
             game=game,
             scores=sente_scores(game.game, rows),
@@ -175,15 +175,20 @@ class Analyses:
         """The game to analyse and how many of its positions are still to evaluate (0: the
         analysis is stored, and instant); refused for a game in progress, and for one to
         evaluate without an engine."""
-        game = await self._store.current(game_id, guild_id=guild_id)
-        if game.status == "active" or game.outcome is None:
-            raise ServiceError(IN_PROGRESS)
+        game = await self._finished(game_id, guild_id)
         async with self._store.db.read() as tx:
             stored = len(await tx.analyses.of(game.id))
         missing = game.ply + 1 - stored
         if missing and self.engine is None:
             raise ServiceError(NO_ENGINE)
         return game, missing
+
+    async def _finished(self, game_id: int, guild_id: int | None) -> GameSnapshot:
+        """The game, refused while it is in progress."""
+        game = await self._store.current(game_id, guild_id=guild_id)
+        if game.is_active:
+            raise ServiceError(IN_PROGRESS)
+        return game
 
     async def _evaluations(
         self, game: GameSnapshot, progress: Progress | None

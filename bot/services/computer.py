@@ -49,7 +49,8 @@ LEVELS = {
 }
 #: The level of a computer game whose level row is missing (its start was cut short).
 DEFAULT_LEVEL = 3
-#: Searches per move: the first, and one retry on a fresh process.
+#: Searches per move (and per analysed position): the first, and one retry on a fresh
+#: process.
 ATTEMPTS = 2
 NO_ENGINE = Sentence("No computer engine is set up on this bot, so it cannot play or analyse.")
 BAD_LEVEL = Sentence("The computer's level is a number from 1 to 8.")
@@ -136,7 +137,7 @@ class Computer:
         if color is None or user_id == seat.user_id:
             member = game.opponent_of(seat.user_id)
             raise NotAPlayer(Sentence("Only {name} can play this game again.", name=member.name))
-        if game.outcome is None:
+        if game.is_active:
             raise ServiceError(Sentence("This game is still going on; finish it first."))
         even = game.handicap is Handicap.EVEN
         return await self.start(

@@ -187,6 +187,12 @@ class GameSnapshot:
     def is_active(self) -> bool:
         return self.status == "active"
 
+    @property
+    def against_computer(self) -> bool:
+        """The bot plays one side (only a `/computer` game seats it: members cannot
+        challenge a bot)."""
+        return self.sente.is_bot or self.gote.is_bot
+
 
 @dataclass(frozen=True, slots=True)
 class PlayedMove:

@@ -1,5 +1,5 @@
-"""Board images, game animations and rating charts as Discord attachments, rendered off
-the event loop in one small pool of threads."""
+"""Board images, game animations, rating and evaluation charts as Discord attachments,
+rendered off the event loop in one small pool of threads."""
 
 from __future__ import annotations
 
@@ -13,9 +13,15 @@ from typing import TypeVar
 
 import discord
 
-from bot.services import GameSnapshot, Profile, ShownPosition
+from bot.services import CAP, Analysis, GameSnapshot, Mark, Profile, ShownPosition
 from bot.services.stats import Timing
-from render import Ending, render_board, render_gif, render_rating_chart
+from render import (
+    Ending,
+    render_board,
+    render_evaluation_chart,
+    render_gif,
+    render_rating_chart,
+)
 from rules import Color, Termination
 
 from . import text
@@ -165,6 +171,26 @@ class BoardRenderer:
             io.BytesIO(png),
             filename=f"rating-{profile.user_id}.png",
             description=text.chart_description(lang, name, profile),
+        )
+
+    async def evaluation_chart(self, analysis: Analysis, lang: str) -> discord.File:
+        """An analysed game's evaluation chart, its mistakes and blunders marked, as a PNG
+        attachment titled and described in `lang`."""
+        marks = analysis.marks
+        mistakes = [m.ply for m in marks if m.mark is Mark.MISTAKE]
+        blunders = [m.ply for m in marks if m.mark is Mark.BLUNDER]
+        title = text.evaluation_chart_title(lang, analysis.game)
+
+        def work() -> bytes:
+            return render_evaluation_chart(
+                analysis.scores, cap=CAP, mistakes=mistakes, blunders=blunders, title=title
+            )
+
+        png = await self._run(work, "chart")
+        return discord.File(
+            io.BytesIO(png),
+            filename=f"analysis-{analysis.game.id}.png",
+            description=text.evaluation_chart_description(lang, analysis.game),
         )
 
     def close(self) -> None:

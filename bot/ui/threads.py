@@ -11,11 +11,12 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any
+from dataclasses import replace
+from typing import Any, Literal
 
 import discord
 
-from bot.services import GameSnapshot, PlayerRef, VacationChange
+from bot.services import GameSnapshot, PlayedMove, PlayerRef, VacationChange
 from rules import Termination
 
 from . import text
@@ -24,6 +25,7 @@ from .host import GameBot
 from .replies import pings
 
 log = logging.getLogger(__name__)
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, the longest Discord allows
 
 
 #: A post's text as a function of the language it is written in: the thread's language
@@ -113,11 +115,96 @@ async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None
     await ending_posted(bot, game)
 
 
+def as_posted(played: PlayedMove) -> PlayedMove:
+    """The move as its own post tells it: when a forecast reply followed at once, the
+    player it names as next has already moved, so the post names (and pings) no one."""
+    return played if played.forecast is None else replace(played, next_player=None)
+
+
+async def post_move(bot: GameBot, played: PlayedMove) -> None:
+    """A move's board in its game's thread (a member's, or the computer's), and what
+    follows the ending when the move ended the game (mate, repetition)."""
+    shown = as_posted(played)
+    await post_board(
+        bot, played.game, lambda lang: text.move_text(lang, shown), ping=shown.next_player
+    )
+    if played.outcome is not None:
+        await ending_posted(bot, played.game)
+
+
+async def post_forecast_reply(bot: GameBot, played: PlayedMove) -> None:
+    """The forecaster's reply, if the move triggered one: its board in the thread, after
+    the move's own (the same coroutine posts both, so they come in order)."""
+    answer = played.forecast
+    if answer is None:
+        return
+    log.info("game %s ply %s: %s by forecast", answer.game.id, answer.game.ply, answer.move.usi)
+    await post_board(
+        bot,
+        answer.game,
+        lambda lang: text.forecast_played_text(lang, answer),
+        ping=answer.next_player,
+    )
+    if answer.outcome is not None:
+        await ending_posted(bot, answer.game)
+
+
 async def ending_posted(bot: GameBot, game: GameSnapshot) -> None:
     """What follows the post of `game`'s ending, wherever it was made: note it is posted
     (so that a restart does not post it again), then close the game's thread."""
     await bot.service.deadlines.ending_posted(game.id)
     await close_thread(bot, game)
+
+
+async def begin_game(
+    bot: GameBot,
+    game: GameSnapshot,
+    message: discord.Message | discord.PartialMessage | None,
+    *,
+    by: int,
+) -> None:
+    """A game just started (by `by`: who accepted, or who asked the computer): its thread
+    on `message` (the challenge's, or the one announcing the game), the start board there
+    with a mention of the member to move first, and the first turn message."""
+    lang = await bot.post_language(game.guild_id)
+    thread = await _open_thread(bot, game, message, text.thread_name(lang, game))
+    if thread is not None:
+        await bot.service.games.set_thread(game.id, thread.id)
+        game = await bot.service.games.get(game.id)
+    log.info("game %s started", game.id)
+    started = game
+    first = started.to_move
+    try:
+        await post_board(
+            bot,
+            started,
+            lambda lang: text.game_start_text(lang, started),
+            ping=None if first is None or first.is_bot else first,
+        )
+    finally:  # after the thread's post, whose link the message gives
+        bot.turn_messages.turn_began(started, by=by)
+
+
+async def _open_thread(
+    bot: GameBot,
+    game: GameSnapshot,
+    message: discord.Message | discord.PartialMessage | None,
+    name: str,
+) -> discord.Thread | None:
+    """A thread on the message, or in the channel; None where threads are impossible."""
+    try:
+        if message is not None:
+            return await message.create_thread(
+                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+        channel = bot.get_channel(game.channel_id)
+        if isinstance(channel, discord.TextChannel):
+            return await channel.create_thread(
+                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+    except discord.HTTPException:
+        log.warning("could not open a thread for %s", name, exc_info=True)
+    return None
 
 
 async def close_thread(bot: GameBot, game: GameSnapshot) -> None:

@@ -13,6 +13,7 @@ from typing import TypeVar
 import pytest
 
 from bot.db import Database, Session
+from bot.engine import EnginePool
 from bot.services import (
     Challenge,
     GameService,
@@ -215,3 +216,12 @@ def before_next_write(
         return await original(work, write=write)
 
     monkeypatch.setattr(db, "run", run)
+
+
+@pytest.fixture
+async def engines() -> AsyncIterator[list[EnginePool]]:
+    """Engine pools a test made, closed after it."""
+    pools: list[EnginePool] = []
+    yield pools
+    for pool in pools:
+        await pool.close()

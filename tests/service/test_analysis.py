@@ -5,7 +5,6 @@ the mover's score, mates counted as the cap."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,14 +17,6 @@ from rules import Color, Game
 
 from ..support.engines import fairy_stockfish, fake_engine
 from .conftest import ALICE, FakeClock, play_all, start_game
-
-
-@pytest.fixture
-async def engines() -> AsyncIterator[list[EnginePool]]:
-    pools: list[EnginePool] = []
-    yield pools
-    for pool in pools:
-        await pool.close()
 
 
 def with_engine(db: Database, clock: FakeClock, pool: EnginePool | None) -> GameService:

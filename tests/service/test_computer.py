@@ -8,7 +8,6 @@ import asyncio
 import os
 import random
 import signal
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -22,15 +21,6 @@ from ..support.engines import fairy_stockfish, fake_engine
 from .conftest import ALICE, CHANNEL, GUILD, FakeClock, assert_consistent
 
 BOT = PlayerRef(9009, "ShogiBot", True)
-
-
-@pytest.fixture
-async def engines() -> AsyncIterator[list[EnginePool]]:
-    """Pools made by a test, closed after it."""
-    pools: list[EnginePool] = []
-    yield pools
-    for pool in pools:
-        await pool.close()
 
 
 def with_engine(db: Database, clock: FakeClock, pool: EnginePool | None) -> GameService:

@@ -3,8 +3,8 @@ the player who pressed Rematch is told."""
 
 from __future__ import annotations
 
-from bot.services import Challenge, PlayerRef
-from rules import Color, Sentence
+from bot.services import Challenge, PlayerRef, turn_of
+from rules import Sentence
 
 from .base import mention, safe, side_name, translator
 
@@ -58,7 +58,6 @@ def start_text(lang: str, sfen: str) -> str:
     """The set-up start a challenge offers: its SFEN in a code span (to copy into any
     shogi program) and who moves first there."""
     _ = translator(lang)
-    turn = Color.SENTE if sfen.split()[1] == "b" else Color.GOTE
     return _("Start position: `{sfen}` ({side} moves first).").format(
-        sfen=sfen, side=side_name(lang, turn)
+        sfen=sfen, side=side_name(lang, turn_of(sfen))
     )
