@@ -16,6 +16,7 @@ from rules.errors import quote
 
 from .clocks import TimeControl, due_at, reminder_at
 from .errors import NotAPlayer, NotFound, ServiceError
+from .loading import turn_of
 from .rated import may_be_rated
 from .store import GameStore
 from .values import Challenge, GameSnapshot, ImpasseRule, PlayerRef, TakebackPolicy
@@ -270,7 +271,7 @@ class Challenges:
             takebacks=record.takebacks,
             rated=record.rated,
         )
-        first = Color.SENTE if start.split()[1] == "b" else Color.GOTE
+        first = turn_of(start)
         due = due_at(now, record.bank, record.period)
 
         async def store(tx: Session) -> int | None:
