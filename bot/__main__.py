@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 
 import aiohttp
@@ -86,13 +88,23 @@ async def _run(settings: Settings, *, sync_global: bool, scope: ShardScope | Non
     if scope is not None:
         shards = ", ".join(str(shard) for shard in sorted(scope.shard_ids))
         log.info("running shards %s of %s", shards, scope.shard_count)
+    bot = create_bot(settings, database=database, sync_global=sync_global, scope=scope)
+    stop_on_sigterm(bot)
     try:
-        async with create_bot(
-            settings, database=database, sync_global=sync_global, scope=scope
-        ) as bot:
+        async with bot:
             await bot.start(settings.discord_token)
     finally:
+        await bot.close()  # a SIGTERM's close may still be under way: see it end
         await database.close()
+
+
+def stop_on_sigterm(bot: discord.Client) -> None:
+    """SIGTERM (what `systemctl stop` and `docker stop` send) closes the bot as Ctrl+C does:
+    reports under way are posted and the database is closed, instead of the process
+    ending wherever it stood."""
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError):  # an event loop without signal handlers
+        loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
 
 
 if __name__ == "__main__":

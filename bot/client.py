@@ -89,6 +89,7 @@ class ShogiBot(GameBot):
         self._owns_database = database is None
         self._scheduler: DeadlineScheduler | None = None
         self._monitor: Monitor | None = None
+        self._closing_down: asyncio.Task[None] | None = None
         self._warm_up: asyncio.Task[int] | None = None
         self._publication: PublishReport | None = None
         self._announced = False
@@ -175,6 +176,17 @@ class ShogiBot(GameBot):
             announce_ready(self, self._publication, publishes=self.publishes_commands)
 
     async def close(self) -> None:
+        """Stop everything once, in order, the database last. Close can be asked twice (a
+        signal's handler, then the code that started the bot): the second call waits for
+        the first instead of running beside it, and is shielded, so that a caller being
+        cancelled never leaves the database's thread at work after the event loop ends."""
+        if self._closing_down is None:
+            self._closing_down = asyncio.get_running_loop().create_task(
+                self._close_down(), name="closing down"
+            )
+        await asyncio.shield(self._closing_down)
+
+    async def _close_down(self) -> None:
         if self._monitor is not None:
             await self._monitor.stop()
             self._monitor = None

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import discord
+import pytest
 from discord.ext import commands
 
 from bot import create_bot
@@ -36,3 +38,25 @@ def test_a_shard_process_runs_its_shards_and_only_shard_0_publishes(tmp_path: Pa
         assert isinstance(bot, commands.AutoShardedBot)
         assert bot.shard_ids == shards and bot.shard_count == 4
     assert first.publishes_commands and not second.publishes_commands
+
+
+async def test_closing_twice_closes_once_and_a_cancelled_caller_does_not_stop_it(
+    tmp_path: Path,
+) -> None:
+    """A SIGTERM's close and the closing of the code that started the bot may overlap, and
+    the first caller may be cancelled as the process ends: the one close still runs to its
+    end, the database last, so no database thread outlives the event loop."""
+    bot = create_bot(Settings(discord_token="x", database_path=tmp_path / "db.sqlite"))
+    await bot.load_features()
+    database = bot.service.store.db
+    first = asyncio.create_task(bot.close())
+    second = asyncio.create_task(bot.close())
+    await asyncio.sleep(0)
+    first.cancel()
+    await second
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    assert bot.is_closed()
+    with pytest.raises(ValueError, match="no active connection"):  # aiosqlite, once closed
+        async with database.read() as tx:
+            await tx.games.get(1)

@@ -153,6 +153,7 @@ async def run_bot(
             async with bot:
                 await bot.start(token, reconnect=False)
         finally:
+            await bot.close()  # the signal's close may still be under way: see it end
             watcher.cancel()
             await asyncio.gather(watcher, return_exceptions=True)
 
