@@ -142,7 +142,7 @@ async def post_forecast_reply(bot: GameBot, played: PlayedMove) -> None:
     await post_board(
         bot,
         answer.game,
-        lambda lang: text.forecast_played_text(lang, answer),
+        lambda lang: text.move_text(lang, answer, by_forecast=True),
         ping=answer.next_player,
     )
     if answer.outcome is not None:

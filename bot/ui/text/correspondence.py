@@ -8,13 +8,11 @@ from bot.services import (
     GameSnapshot,
     MoveText,
     Note,
-    PlayedMove,
     Preferences,
     Takeback,
     Vacation,
     VacationStatus,
 )
-from rules import Color
 
 from .base import (
     deadline_text,
@@ -26,7 +24,7 @@ from .base import (
     translator,
     truncate,
 )
-from .games import outcome_text, to_move_text
+from .games import to_move_text
 
 
 def preferences_text(lang: str, preferences: Preferences, *, changed: bool) -> str:
@@ -145,23 +143,6 @@ def takeback_declined(lang: str, takeback: Takeback) -> str:
     return _("{player}, {name} declined your takeback; the game goes on.").format(
         player=mention(takeback.asker), name=safe(takeback.answerer.name)
     )
-
-
-def forecast_played_text(lang: str, reply: PlayedMove) -> str:
-    """Posted in the thread with the board after a forecast reply (予約手): the move,
-    said to be the forecaster's conditional move, and who is to move now."""
-    _ = translator(lang)
-    game = reply.game
-    color = game.color_of(reply.mover.user_id) or Color.SENTE
-    first = _("{ply}. {move} by {player}, played by forecast.").format(
-        ply=game.ply, move=move_echo(lang, color, reply.move), player=safe(reply.mover.name)
-    )
-    if reply.outcome is not None:
-        return f"{first}\n{outcome_text(lang, reply.outcome, game)}"
-    lines = [first + (" " + _("Check!") if reply.check else "")]
-    if reply.next_player is not None:
-        lines.append(to_move_text(lang, reply.next_player, reply.deadline, ping=True))
-    return "\n".join(lines)
 
 
 def forecast_line_text(lang: str, forecast: Forecast, moves: tuple[MoveText, ...]) -> str:

@@ -202,20 +202,29 @@ def idle_abort_text(lang: str, game: GameSnapshot) -> str:
     ).format(player=mention(late))
 
 
-def move_text(lang: str, result: PlayedMove) -> str:
-    """The public answer to a move: what was played, check, and who is next."""
+def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> str:
+    """The public answer to a move: what was played, check, and who is next. A reply a
+    forecast (予約手) played is said to be one, and the away lines are left to the move
+    it answered, whose post stands just above."""
     _ = translator(lang)
     game = result.game
     color = game.color_of(result.mover.user_id) or Color.SENTE
-    first = _("{ply}. {move} by {player}.").format(
-        ply=game.ply, move=move_echo(lang, color, result.move), player=safe(result.mover.name)
-    )
+    values = {
+        "ply": game.ply,
+        "move": move_echo(lang, color, result.move),
+        "player": safe(result.mover.name),
+    }
+    if by_forecast:
+        first = _("{ply}. {move} by {player}, played by forecast.").format_map(values)
+    else:
+        first = _("{ply}. {move} by {player}.").format_map(values)
     if result.outcome is not None:
         return f"{first}\n{outcome_text(lang, result.outcome, game)}"
     lines = [first + (" " + _("Check!") if result.check else "")]
     if result.next_player is not None:
         lines.append(to_move_text(lang, result.next_player, result.deadline, ping=True))
-    lines += away_lines(lang, game)
+    if not by_forecast:
+        lines += away_lines(lang, game)
     return "\n".join(lines)
 
 
