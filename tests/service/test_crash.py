@@ -22,8 +22,11 @@ KILLS = 6
 
 
 async def run_and_kill(path: Path, seed: int, after: float) -> list[str]:
-    """Start the child, let it play for `after` seconds once it is ready, SIGKILL it;
-    the complete lines it printed."""
+    """Start the child, let it play for `after` seconds once it has stored its first
+    move, SIGKILL it; the complete lines it printed.
+
+    Waiting for the first move rather than for a fixed time keeps the kill random
+    without a slow, shared machine killing a child that has not yet stored anything."""
     child = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -41,11 +44,18 @@ async def run_and_kill(path: Path, seed: int, after: float) -> list[str]:
         child.kill()
         out, err = await child.communicate()
         raise AssertionError(f"the child did not start: {ready + out!r} {err.decode()}")
+    first_lines: list[bytes] = []
+    while not (first_lines and first_lines[-1][:1].isdigit()):
+        line = await asyncio.wait_for(child.stdout.readline(), timeout=30)
+        if not line:
+            out, err = await child.communicate()
+            raise AssertionError(f"the child stopped: {first_lines!r} {out!r} {err.decode()}")
+        first_lines.append(line)
     await asyncio.sleep(after)
     child.send_signal(signal.SIGKILL)
     out, err = await child.communicate()
     assert child.returncode == -signal.SIGKILL, err.decode()
-    text = out.decode()
+    text = (b"".join(first_lines) + out).decode()
     complete = text if text.endswith("\n") else text[: text.rfind("\n") + 1]
     return complete.splitlines()
 
