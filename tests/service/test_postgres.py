@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -26,15 +25,14 @@ from bot.db import (
     MoveRow,
     NewGame,
     PlayerRow,
-    RatingEntry,
     SchemaTooNewError,
     Session,
 )
 from bot.db.migrations import MIGRATIONS, Migration
 from bot.db.postgres import current_version, migrate, to_postgres
-from bot.db.ratings import RatingRepository
-from bot.services import GameService, GameSnapshot
+from bot.services import GameService
 from rules import Handicap
+from tests.support.postgres import raw
 
 from .conftest import ALICE, BOB, CAROL, GUILD, FakeClock, RecordingEvents, start_game
 
@@ -44,14 +42,6 @@ WHEN = datetime(2025, 3, 1, 12, 0, 0, 123_456, tzinfo=UTC)
 #: A Discord id needs all 64 bits (this one is past 2**62).
 SNOWFLAKE = 5_000_000_000_000_000_001
 CLAIMANTS = 8
-
-
-async def raw(url: str) -> Any:
-    """A plain asyncpg connection on the test's schema."""
-    parts = urlsplit(url)
-    schema = parts.query.removeprefix("search_path=")
-    plain = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
-    return await asyncpg.connect(plain, server_settings={"search_path": schema})
 
 
 async def test_a_fresh_database_runs_every_migration_once(postgres_url: str) -> None:
@@ -249,61 +239,6 @@ async def test_two_rated_endings_of_one_player_at_once_keep_both(postgres_url: s
         assert await service.ratings.recompute(GUILD) == stored
     finally:
         await db.close()
-
-
-async def test_a_rebuild_of_ratings_racing_a_rated_ending_keeps_the_ending(
-    postgres_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A game ends while the server's ratings are being rebuilt, after the rebuild read
-    the history and before it wrote the ratings back: the ending must wait for the
-    rebuild (and then rate from what the rebuild stored), or the rebuild would write
-    ratings that never saw the ending over the ones it stored."""
-    db = await Database.open(postgres_url)
-    service = GameService(db, clock=FakeClock(), events=RecordingEvents(), rng=random.Random(5))
-    watcher = await raw(postgres_url)
-    try:
-        for _ in range(3):  # ratings to rebuild, and rows the ending updates
-            earlier = await start_game(service, challenger=ALICE, opponent=BOB)
-            await service.moves.resign(earlier.id, BOB.user_id)
-        game = await start_game(service, challenger=ALICE, opponent=BOB)
-        read_history = RatingRepository.history
-        endings: list[asyncio.Task[GameSnapshot]] = []
-
-        async def history(
-            self: RatingRepository, guild_id: int, user_id: int | None = None
-        ) -> list[RatingEntry]:
-            entries = await read_history(self, guild_id, user_id)
-            if not endings:  # the rebuild's reading: the game ends now, on another connection
-                endings.append(asyncio.create_task(service.moves.resign(game.id, BOB.user_id)))
-                await ended_or_waiting(endings[0], watcher)
-            return entries
-
-        monkeypatch.setattr(RatingRepository, "history", history)
-        assert await service.ratings.rebuild(GUILD) == 2
-        await endings[0]
-        monkeypatch.undo()
-        async with db.query() as q:
-            stored = {row.user_id: row for row in await q.ratings.all(GUILD)}
-        assert stored[ALICE.user_id].games == 4
-        assert await service.ratings.recompute(GUILD) == stored
-    finally:
-        await watcher.close()
-        await db.close()
-
-
-async def ended_or_waiting(ending: asyncio.Task[Any], watcher: Any) -> None:
-    """Return once `ending` is done, or waits for an advisory lock (as seen from the
-    `watcher` connection): whichever comes first shows what the code under test does."""
-    for _ in range(1000):
-        if ending.done():
-            return
-        waiting = await watcher.fetchval(
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
-        )
-        if waiting:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the ending neither finished nor waited for a lock")
 
 
 def test_placeholders_are_numbered_outside_quoted_text_only() -> None:
