@@ -40,9 +40,11 @@ class Statements(Protocol):
 
     async def change_many(self, sql: str, rows: Iterable[Params]) -> None: ...
 
-    async def lock(self, keys: Iterable[str]) -> None:
+    async def lock(self, keys: Iterable[str], *, shared: bool = False) -> None:
         """Hold a lock on each key until the transaction ends, so that writers of the
-        same keys take turns where no conditional update or unique key orders them."""
+        same keys take turns where no conditional update or unique key orders them.
+        `shared` locks exclude only the keys' exclusive holders, not one another: many
+        writers may share a key that one other writer needs alone."""
         ...
 
 
@@ -80,7 +82,7 @@ class HoppingStatements:
     async def change_many(self, sql: str, rows: Iterable[Params]) -> None:
         await self._connection.executemany(sql, rows)
 
-    async def lock(self, keys: Iterable[str]) -> None:
+    async def lock(self, keys: Iterable[str], *, shared: bool = False) -> None:
         """Nothing to do: a write transaction holds SQLite's one write lock already."""
 
 
@@ -108,7 +110,7 @@ class DirectStatements:
     async def change_many(self, sql: str, rows: Iterable[Params]) -> None:
         self._connection.executemany(sql, rows).close()
 
-    async def lock(self, keys: Iterable[str]) -> None:
+    async def lock(self, keys: Iterable[str], *, shared: bool = False) -> None:
         """Nothing to do: a write transaction holds SQLite's one write lock already."""
 
 

@@ -281,14 +281,6 @@ class GameRepository(Repository):
         row = await self._one("SELECT COUNT(*) FROM games WHERE status = 'active'")
         return 0 if row is None else int(row[0])
 
-    async def unannounced_endings(self) -> list[int]:
-        """Finished games whose ending was never posted (the bot stopped in between)."""
-        rows = await self._all(
-            "SELECT id FROM games WHERE status = 'finished' AND end_announced_at IS NULL"
-            " ORDER BY id"
-        )
-        return [row[0] for row in rows]
-
     async def set_count_proposal(self, game_id: int, color: str | None, expected_ply: int) -> bool:
         return (
             await self._write(

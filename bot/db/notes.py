@@ -43,6 +43,12 @@ class NoteRepository(Repository):
         assert row is not None
         return int(row[0])
 
+    async def lock(self, game_id: int, author_id: int) -> None:
+        """Keep the author's other writes of notes on the game out until this transaction
+        ends, so that a count taken now still holds when the note is written: two notes
+        sent at once must not both find room for one more."""
+        await self._statements.lock([f"notes:{game_id}:{author_id}"])
+
     async def count(self, game_id: int, author_id: int) -> int:
         """How many notes the author keeps on the game."""
         row = await self._one(

@@ -14,11 +14,18 @@ challenge taken) is a conditional UPDATE (`WHERE ply = ? AND status = 'active'`)
 INSERT on a unique key; under READ COMMITTED a second writer on the same row waits for
 the first to commit, then evaluates its WHERE again on the row as committed, so it
 finds nothing to change (or clashes on the key) exactly as on SQLite, where the
-writers take turns. The one read-then-write across rows no such update guards is a
-rated ending reading both players' ratings: `Statements.lock` takes a transaction-
-scoped advisory lock per player there (sorted, so two endings cannot deadlock), where
-SQLite's single writer already excludes the other. Reads (`read()`, `run(write=False)`)
-are REPEATABLE READ, read only: one snapshot for all their queries, as on SQLite.
+writers take turns.
+
+Where a read decides a write that no such update guards (a rated ending reading both
+players' ratings, a limit counted before a note or a forecast line is added, a
+vacation's allowance), `Statements.lock` takes transaction-scoped advisory locks on
+keys that name what was read (sorted within a call, so that two transactions asking
+for the same keys cannot deadlock), where SQLite's single writer already excludes the
+other. A shared lock lets many writers through together while excluding one that needs
+the key alone (rated endings in a server, against the rebuild of its ratings).
+
+Reads (`read()`, `run(write=False)`) are REPEATABLE READ, read only: one snapshot for
+all their queries, as on SQLite.
 """
 
 from __future__ import annotations
@@ -104,11 +111,10 @@ class PostgresStatements:
         except asyncpg.IntegrityConstraintViolationError as error:
             raise postgres_conflict(error) from error
 
-    async def lock(self, keys: Iterable[str]) -> None:
+    async def lock(self, keys: Iterable[str], *, shared: bool = False) -> None:
+        function = "pg_advisory_xact_lock_shared" if shared else "pg_advisory_xact_lock"
         for key in sorted(set(keys)):
-            await self._connection.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key
-            )
+            await self._connection.execute(f"SELECT {function}(hashtextextended($1, 0))", key)
 
 
 class PostgresDatabase(Database):

@@ -112,8 +112,17 @@ class RatingRepository(Repository):
     async def lock(self, guild_id: int, user_ids: Sequence[int]) -> None:
         """Keep other transactions from rating these members in this server until this
         one ends: a rating is read, computed on and written back, and two games ending
-        at once for one member must not both start from the same rating."""
+        at once for one member must not both start from the same rating. The server's
+        key is taken first, shared (endings of other members go on meanwhile), so that
+        a rebuild of the server's ratings (`lock_server`) waits for this one."""
+        await self._statements.lock([f"ratings:{guild_id}"], shared=True)
         await self._statements.lock(f"rating:{guild_id}:{user_id}" for user_id in user_ids)
+
+    async def lock_server(self, guild_id: int) -> None:
+        """Keep every rating of the server from changing until this transaction ends:
+        a rebuild reads the whole history and writes every rating back, and an ending
+        rated in between would be overwritten by ratings that never saw it."""
+        await self._statements.lock([f"ratings:{guild_id}"])
 
     async def put(self, row: RatingRow) -> None:
         await self._write(_PUT, _put_params(row))

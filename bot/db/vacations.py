@@ -3,6 +3,7 @@
 Starting is an insert that the partial unique index makes fail (`Conflict`) for a
 player already on vacation; ending is a conditional update (`ended_at IS NULL`), so a
 vacation ends exactly once, whether its player ends it or the allowance runs out.
+Both run under `lock`, so a start reads what is left of the allowance whole.
 """
 
 from __future__ import annotations
@@ -21,6 +22,13 @@ def _vacation(row: Row) -> VacationRow:
 
 
 class VacationRepository(Repository):
+    async def lock(self, user_id: int) -> None:
+        """Keep the player's vacations from starting or ending in other transactions until
+        this one ends: what is left of the allowance is summed from the vacations ended
+        and the one under way, read in two statements, and a vacation ending between
+        them would be counted in neither."""
+        await self._statements.lock([f"vacations:{user_id}"])
+
     async def start(self, user_id: int, at: datetime, ends_by: datetime) -> int:
         """A new vacation; `Conflict` if the player is already on one."""
         row = await self._one(

@@ -30,7 +30,9 @@ position where it is their turn and the reply is pending, so their move is refus
 out of turn (or lands first, when the opponent's move had already been stored without
 a matching line). Adding a line writes only if the game is still at the ply its moves
 were checked from, so a line racing the opponent's move either lands before it (and is
-matched) or is refused (the position changed).
+matched) or is refused (the position changed). It compares and counts the player's
+lines under a lock on them, so that two lines added at once are each checked against
+the other and cannot both take the last place.
 
 The reply is the forecaster's move like any other, through the same writes as `/move`:
 no thinking time is charged (it is played the moment their turn begins), the opponent's
@@ -166,6 +168,7 @@ class Forecasts:
             row = await tx.games.get(loaded.id)
             if row is None or row.status != "active" or row.ply != loaded.ply:
                 raise _Lost
+            await tx.forecasts.lock(loaded.id, user_id)
             stored = await tx.forecasts.for_game(loaded.id, user_id)
             stale = [line.id for line in stored if line.ply != loaded.ply]
             current = [line for line in stored if line.ply == loaded.ply]

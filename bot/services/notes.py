@@ -78,8 +78,9 @@ class Notes:
         now = self._store.now()
 
         async def store(tx: Session) -> int | None:
-            # Counted and written in one transaction: two notes sent at once cannot both
-            # slip under the limit.
+            # Counted and written in one transaction, under the lock on the author's notes
+            # on the game: two notes sent at once cannot both slip under the limit.
+            await tx.notes.lock(game.id, author_id)
             if await tx.notes.count(game.id, author_id) >= MAX_NOTES:
                 return None
             return await tx.notes.add(game.id, author_id, game.ply, body, now)

@@ -145,6 +145,9 @@ class Ratings:
         table by hand, say); how many members have one."""
 
         async def work(tx: Session) -> int:
+            # Endings wait until the rebuild is stored, and it reads every ending stored
+            # before it: none is lost between its reading and its writing.
+            await tx.ratings.lock_server(guild_id)
             rebuilt = replay(await tx.ratings.history(guild_id))
             await tx.ratings.replace_all(guild_id, list(rebuilt.values()))
             return len(rebuilt)

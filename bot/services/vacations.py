@@ -118,6 +118,7 @@ class Vacations:
             await self._store.current(row.id, now=now)  # ends a game whose time ran out
 
         async def store(tx: Session) -> VacationStatus:
+            await tx.vacations.lock(user_id)  # no vacation of theirs ends meanwhile
             status = await self._status(tx, user_id, now)
             if status.current is not None:
                 raise VacationRefused(
@@ -182,6 +183,7 @@ class Vacations:
         now = self._store.now()
 
         async def store(tx: Session) -> tuple[VacationStatus, list[datetime]] | None:
+            await tx.vacations.lock(user_id)  # no start reads the allowance half-changed
             if not await tx.vacations.end(vacation.id, at):
                 return None
             wake = []

@@ -72,7 +72,9 @@ async def test_a_refused_rename_leaves_the_ending_posted_once(club: Club) -> Non
     assert not table.thread.archived and table.thread.name == f"#{table.game_id} ☗alice vs ☖bob"
     assert len(club.bot_posts(table.thread, "Checkmate")) == 1
     async with club.service.store.db.query() as q:
-        assert await q.games.unannounced_endings() == []
+        # What the deadline task asks: no process, however late, would post it again.
+        later = club.clock.now + 100 * ENDING_LEASE
+        assert await q.ending_claims.unposted(later, "another process") == []
     await club.restart()
     await club.fake.wait_quiet()
     assert len(club.bot_posts(table.thread, "Checkmate")) == 1

@@ -27,6 +27,9 @@ from bot.db import (
 from bot.db.errors import MigrationCheckError
 from bot.db.migrations import MIGRATIONS, Migration, current_version, migrate
 
+#: A moment past every lease: any ending still unposted then is one a process would post.
+FAR_FUTURE = datetime(2999, 1, 1, tzinfo=UTC)
+
 EXPECTED_COLUMNS = {
     "schema_migrations": ["version", "description", "applied_at"],
     "players": ["user_id", "name", "is_bot", "updated_at"],
@@ -240,7 +243,8 @@ async def test_version_2_counts_old_endings_as_announced(tmp_path: Path) -> None
     try:
         assert await db.schema_version() == LATEST_VERSION
         async with db.query() as q:
-            assert await q.games.unannounced_endings() == []
+            # The deadline task's question: no process, however late, would post it again.
+            assert await q.ending_claims.unposted(FAR_FUTURE, "another process") == []
     finally:
         await db.close()
     with sqlite3.connect(path) as connection:

@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -33,6 +32,7 @@ from bot.db.migrations import MIGRATIONS, Migration
 from bot.db.postgres import current_version, migrate, to_postgres
 from bot.services import GameService
 from rules import Handicap
+from tests.support.postgres import raw
 
 from .conftest import ALICE, BOB, CAROL, GUILD, FakeClock, RecordingEvents, start_game
 
@@ -42,14 +42,6 @@ WHEN = datetime(2025, 3, 1, 12, 0, 0, 123_456, tzinfo=UTC)
 #: A Discord id needs all 64 bits (this one is past 2**62).
 SNOWFLAKE = 5_000_000_000_000_000_001
 CLAIMANTS = 8
-
-
-async def raw(url: str) -> Any:
-    """A plain asyncpg connection on the test's schema."""
-    parts = urlsplit(url)
-    schema = parts.query.removeprefix("search_path=")
-    plain = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
-    return await asyncpg.connect(plain, server_settings={"search_path": schema})
 
 
 async def test_a_fresh_database_runs_every_migration_once(postgres_url: str) -> None:

@@ -19,6 +19,7 @@ import os
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -133,6 +134,17 @@ async def fresh_schema(database: str) -> AsyncIterator[str]:
         yield f"{database}?search_path={name}"
     finally:
         await _execute(database, f"DROP SCHEMA {name} CASCADE")
+
+
+async def raw(url: str) -> Any:
+    """A plain asyncpg connection on the schema `url` names (a test's own), for what the
+    repositories do not say: the server's catalogs, hand-written rows."""
+    import asyncpg
+
+    parts = urlsplit(url)
+    schema = parts.query.removeprefix("search_path=")
+    plain = urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))
+    return await asyncpg.connect(plain, server_settings={"search_path": schema})
 
 
 @pytest.fixture

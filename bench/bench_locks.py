@@ -1,0 +1,144 @@
+"""Benchmark of what the locks on PostgreSQL cost the writes that take them.
+
+    python bench/bench_locks.py --database postgresql://user@host/database [--samples 500]
+
+On PostgreSQL (a fresh schema of its own in that database, dropped at the end):
+
+* note: a note added through the service, counted under the lock on the author's notes
+  on the game, against the reference measured in the same run: the same count and
+  insert in one transaction without the lock (what a note cost before the lock);
+* ending: a rated resignation through the service, which takes its server's ratings
+  lock shared and its players' locks, against an unrated one (the same ending with no
+  rating at all).
+
+Samples are interleaved, so both sides of each ratio see the same machine. It prints
+the median and 95th percentile of each, and the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import asyncpg
+
+from bot.db import Database, Session
+from bot.services import GameService, PlayerRef
+from bot.services.notes import MAX_NOTES
+
+GUILD = 1
+MEMBERS = [PlayerRef(100 + i, f"Member {i}") for i in range(20)]
+SCHEMA = f"bench_locks_{os.getpid()}"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2025, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def report(name: str, samples: list[float]) -> float:
+    ordered = sorted(samples)
+    median = statistics.median(ordered)
+    p95 = ordered[int(len(ordered) * 0.95) - 1]
+    times = f"median {median * 1000:7.3f} ms   p95 {p95 * 1000:7.3f} ms"
+    print(f"{name:<36} {times}   n={len(samples)}")
+    return median
+
+
+async def game(service: GameService, rng: random.Random, *, rated: bool) -> tuple[int, int]:
+    """A new game between two members; its id and one of its players."""
+    a, b = rng.sample(MEMBERS, 2)
+    challenge = await service.challenges.offer(
+        guild_id=GUILD, channel_id=1, challenger=a, opponent=b, rated=rated
+    )
+    started = await service.challenges.accept(challenge.id, b.user_id)
+    return started.id, rng.choice([a, b]).user_id
+
+
+async def unlocked_note(service: GameService, game_id: int, author: int) -> int | None:
+    """A note as `Notes.add` stored it before the lock: the game loaded, then the count and
+    the insert in one transaction."""
+    game = await service.store.current(game_id)
+    now = service.store.now()
+
+    async def store(tx: Session) -> int | None:
+        if await tx.notes.count(game.id, author) >= MAX_NOTES:
+            return None
+        return await tx.notes.add(game.id, author, game.ply, "a thought", now)
+
+    return await service.store.db.run(store)
+
+
+async def notes(service: GameService, samples: int, rng: random.Random) -> None:
+    locked: list[float] = []
+    plain: list[float] = []
+    game_id, author = await game(service, rng, rated=False)
+    for index in range(samples * 2):
+        if index % (MAX_NOTES - 1) == 0:  # room for the next notes
+            game_id, author = await game(service, rng, rated=False)
+        started = time.perf_counter()
+        if index % 2 == 0:
+            await service.notes.add(game_id, author, "a thought")
+            locked.append(time.perf_counter() - started)
+        else:
+            await unlocked_note(service, game_id, author)
+            plain.append(time.perf_counter() - started)
+    reference = report("note, count and insert (reference)", plain)
+    measured = report("note, locked, counted and inserted", locked)
+    print(f"{'':<36} locked / reference = {measured / reference:.2f}")
+
+
+async def endings(service: GameService, clock: Clock, samples: int, rng: random.Random) -> None:
+    rated: list[float] = []
+    unrated: list[float] = []
+    for index in range(samples * 2):
+        counted = index % 2 == 0
+        game_id, loser = await game(service, rng, rated=counted)
+        clock.now += timedelta(hours=rng.uniform(1, 48))
+        started = time.perf_counter()
+        await service.moves.resign(game_id, loser)
+        (rated if counted else unrated).append(time.perf_counter() - started)
+    reference = report("ending, unrated (reference)", unrated)
+    measured = report("ending, rated (ratings locked)", rated)
+    print(f"{'':<36} rated / unrated = {measured / reference:.2f}")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database", default=os.environ.get("TEST_DATABASE_URL"))
+    parser.add_argument("--samples", type=int, default=500, help="of each kind")
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args()
+    if not options.database:
+        raise SystemExit("give a PostgreSQL database with --database (or TEST_DATABASE_URL)")
+    rng = random.Random(options.seed)
+    admin = await asyncpg.connect(options.database)
+    await admin.execute(f"CREATE SCHEMA {SCHEMA}")
+    try:
+        db = await Database.open(f"{options.database}?search_path={SCHEMA}")
+        clock = Clock()
+        service = GameService(db, clock=clock, rng=random.Random(options.seed))
+        try:
+            await notes(service, options.samples, rng)
+            await endings(service, clock, options.samples, rng)
+        finally:
+            await db.close()
+    finally:
+        await admin.execute(f"DROP SCHEMA {SCHEMA} CASCADE")
+        await admin.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
