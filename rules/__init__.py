@@ -8,6 +8,7 @@
 """
 
 from .errors import (
+    FormatError,
     GameError,
     IllegalMoveError,
     IllegalReason,
@@ -25,6 +26,7 @@ from .types import Color, Piece, Role, Square
 
 __all__ = [
     "Color",
+    "FormatError",
     "Game",
     "GameError",
     "Handicap",

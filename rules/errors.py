@@ -102,6 +102,16 @@ class InvalidMoveError(ValueError):
         self.sentence = sentence
 
 
+class FormatError(ValueError):
+    """Text of a record that does not follow its format: a CSA `P` row, a board
+    diagram's row or hand, a line that is no header. Readers wrap it in a `RecordError`
+    naming the line, so the player reads what is wrong in their language."""
+
+    def __init__(self, sentence: Sentence) -> None:
+        super().__init__(str(sentence))
+        self.sentence = sentence
+
+
 class IllegalReason(Enum):
     """Why a well-formed move may not be played. The value is the stable code."""
 

@@ -10,11 +10,18 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import ListedStatus, check_record_size, read_position
+from bot.services import ListedStatus, read_position
 from bot.ui import text
 from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot
-from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
+from bot.ui.options import (
+    GameArg,
+    answer_language,
+    game_meant,
+    record_file,
+    server_of,
+    shown_publicly,
+)
 from bot.ui.replies import Reply, as_player, reader_language
 from rules import Color
 
@@ -96,8 +103,7 @@ class BoardFeature(Feature):
         ply; private unless asked, as it belongs to no game's thread."""
         reply = Reply(interaction)
         if isinstance(given, discord.Attachment):
-            check_record_size(given.size)
-            data: str | bytes = await reply.within(given.read(), ephemeral=not public)
+            data: str | bytes = await record_file(reply, given, public=public)
         else:
             data = given or ""
         reading = asyncio.to_thread(read_position, data, at_move)  # ~0.1 ms a move

@@ -34,7 +34,7 @@ from bot.ui.challenges import close_challenge_message
 from bot.ui.errors import GameButton, OptionError, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
-from bot.ui.options import MAX_CHOICES, server_of
+from bot.ui.options import MAX_CHOICES, record_file, server_of
 from bot.ui.replies import Reply, as_player, pings, player_of, reader_language, send_ephemeral
 from bot.ui.threads import begin_game
 from rules import Handicap
@@ -175,6 +175,7 @@ class ChallengeFeature(Feature):
         takebacks=text.OPTIONS["takebacks"],
         rated=text.OPTIONS["rated"],
         start=text.OPTIONS["start"],
+        record=text.OPTIONS["start_record"],
         start_move=text.OPTIONS["start_move"],
     )
     @app_commands.choices(
@@ -195,15 +196,18 @@ class ChallengeFeature(Feature):
         takebacks: str = "allowed",
         rated: bool = True,
         start: app_commands.Range[str, 1, 6000] | None = None,
+        record: discord.Attachment | None = None,
         start_move: app_commands.Range[int, 0, 10_000] | None = None,
     ) -> None:
         """Post the challenge, pinging only the member challenged (nobody, for an open one).
-        `start` (an SFEN, or a record at `start_move`) sets up the position to play from."""
-        if start is None and start_move is not None:
+        `start` (an SFEN, or a record at `start_move`) or a `record` file at `start_move`
+        sets up the position to play from: a long record fits only in a file."""
+        if start is not None and record is not None:
+            raise OptionError(text.START_OR_RECORD)
+        if start is None and record is None and start_move is not None:
             raise OptionError(text.START_MOVE_WITHOUT_START)
-        start_sfen = None
-        if start is not None:  # a pasted record is read off the event loop, as /board does
-            start_sfen = await asyncio.to_thread(start_of, start, start_move)
+        reply = Reply(interaction)
+        start_sfen = await _start_sfen(reply, start or record, start_move)
         challenge = await self.bot.service.challenges.offer(
             guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,
@@ -218,7 +222,7 @@ class ChallengeFeature(Feature):
             start_sfen=start_sfen,
         )
         lang = await self.bot.post_language(challenge.guild_id)
-        await interaction.response.send_message(
+        await reply.send(
             text.challenge_text(lang, challenge),
             view=challenge_buttons(challenge.id, lang, open_to_anyone=opponent is None),
             allowed_mentions=pings(challenge.opponent),
@@ -244,6 +248,21 @@ class ChallengeFeature(Feature):
             name = text.typed_time_choice(lang, current)
             matching.insert(0, Choice(name=name, value=current[:100]))
         return matching[:MAX_CHOICES]
+
+
+async def _start_sfen(
+    reply: Reply, given: str | discord.Attachment | None, ply: int | None
+) -> str | None:
+    """The SFEN a challenge offers to start from (None: the usual start): pasted text or
+    a record file, at `ply`, read as `/board` reads it and off the event loop. The
+    challenge is public, so a slow download or reading defers it publicly."""
+    if given is None:
+        return None
+    if isinstance(given, discord.Attachment):
+        data: str | bytes = await record_file(reply, given, public=True)
+    else:
+        data = given
+    return await reply.within(asyncio.to_thread(start_of, data, ply), ephemeral=False)
 
 
 def _read_time(typed: str) -> TimeControl | None:

@@ -1,5 +1,5 @@
-"""What commands share about their options: where a command was used, and the `game`
-option with its parsing and suggestions."""
+"""What commands share about their options: where a command was used, the `game`
+option with its parsing and suggestions, and an attached record file."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import GameSnapshot
+from bot.services import GameSnapshot, check_record_size
 
 from . import text
 from .errors import OptionError
 from .host import GameBot, host_of
-from .replies import reader_language
+from .replies import Reply, reader_language
 
 log = logging.getLogger(__name__)
 MAX_CHOICES = 25  # Discord shows at most this many choices or suggestions
@@ -113,3 +113,11 @@ async def game_meant(
         thread_id=interaction.channel_id,
         finished=takes_finished(interaction),
     )
+
+
+async def record_file(reply: Reply, attachment: discord.Attachment, *, public: bool) -> bytes:
+    """The bytes of a record file attached to a command (`/board`, `/challenge`), refused
+    from its size before it is downloaded; a slow download defers the answer, publicly or
+    not as the answer will be. Its text (UTF-8 or Shift_JIS) is the reader's to decode."""
+    check_record_size(attachment.size)
+    return await reply.within(attachment.read(), ephemeral=not public)

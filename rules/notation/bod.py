@@ -15,6 +15,7 @@ A leading `v` marks White's pieces; promoted pieces use single glyphs (全 圭 �
 
 from __future__ import annotations
 
+from ..errors import FormatError, Sentence, quote
 from ..position import Position
 from ..types import HAND_ROLES, KING_GLYPHS, Color, Role
 from .common import BOD_GLYPHS, KANJI_DIGITS
@@ -44,20 +45,21 @@ def kanji_number(count: int) -> str:
 
 
 def read_kanji_number(text: str) -> int:
-    """The inverse of `kanji_number`; an empty text counts 1; ValueError otherwise."""
+    """The inverse of `kanji_number` (ASCII digits too); an empty text counts 1;
+    `FormatError` otherwise.
+
+    >>> read_kanji_number("十八"), read_kanji_number(""), read_kanji_number("12")
+    (18, 1, 12)
+    """
     if not text:
         return 1
     if text.isascii() and text.isdigit():
         return int(text)
-    tens = 0
-    if "十" in text:
-        head, _, text = text.partition("十")
-        tens = 10 * (KANJI_DIGITS.index(head) + 1 if head else 1)
-    if not text:
-        return tens
-    if len(text) != 1 or text not in KANJI_DIGITS:
-        raise ValueError(f"not a count: '{text}'")
-    return tens + KANJI_DIGITS.index(text) + 1
+    head, ten, ones = text.rpartition("十") if "十" in text else ("", "", text)
+    if len(head) > 1 or len(ones) > 1 or not set(head + ones) <= set(KANJI_DIGITS):
+        raise FormatError(Sentence("'{text}' is not a number of pieces.", text=quote(text)))
+    tens = (KANJI_DIGITS.index(head) + 1 if head else 1) if ten else 0
+    return 10 * tens + (KANJI_DIGITS.index(ones) + 1 if ones else 0)
 
 
 def write_hand(position: Position, color: Color) -> str:
@@ -92,7 +94,7 @@ def write_bod(position: Position, *, handicap: bool = False) -> list[str]:
 
 
 def read_hand(text: str) -> dict[Role, int]:
-    """A hand as written in a diagram; ValueError for anything else.
+    """A hand as written in a diagram; `FormatError` for anything else.
 
     >>> read_hand("銀二　歩四") == {Role.SILVER: 2, Role.PAWN: 4}
     True
@@ -104,19 +106,22 @@ def read_hand(text: str) -> dict[Role, int]:
     for item in text.replace("、", " ").replace(",", " ").split():
         role = _HAND_GLYPHS.get(item[0])
         if role is None:
-            raise ValueError(f"not a piece in hand: '{item}'")
+            raise FormatError(
+                Sentence("'{text}' is not a piece in hand such as 歩三.", text=quote(item))
+            )
         counts[role] = counts.get(role, 0) + read_kanji_number(item[1:])
     return counts
 
 
 def read_row(text: str) -> list[tuple[Color, Role] | None]:
-    """One `|v香v桂 ・ ...|一` row as nine squares (file 9 to file 1); ValueError if malformed."""
+    """One `|v香v桂 ・ ...|一` row as nine squares (file 9 to file 1); `FormatError` if
+    malformed."""
     inner = text.strip()
     if not inner.startswith("|") or inner.count("|") < 2:
-        raise ValueError("a diagram row is written between two '|'")
+        raise FormatError(Sentence("a diagram row is written between two '|'."))
     cells = inner[1 : inner.index("|", 1)]
     if len(cells) != 18:
-        raise ValueError("a diagram row has nine squares of two characters")
+        raise FormatError(Sentence("a diagram row has nine squares of two characters each."))
     row: list[tuple[Color, Role] | None] = []
     for i in range(0, 18, 2):
         mark, glyph = cells[i], cells[i + 1]
@@ -125,7 +130,9 @@ def read_row(text: str) -> list[tuple[Color, Role] | None]:
             continue
         role = _GLYPH_ROLES.get(glyph)
         if role is None or mark not in " v^":
-            raise ValueError(f"unknown piece '{mark + glyph}' in the diagram")
+            raise FormatError(
+                Sentence("'{text}' is not a piece of a diagram.", text=quote(mark + glyph))
+            )
         row.append((Color.GOTE if mark == "v" else Color.SENTE, role))
     return row
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from ..errors import Sentence, quote
+from ..errors import FormatError, Sentence, quote
 from ..game import Game
 from ..moves import Move
 from ..position import Position
@@ -203,20 +203,27 @@ class _Setup:
         for i in range(0, len(removed), 4):
             square, code = self._square(removed[i : i + 2]), removed[i + 2 : i + 4]
             if self.board[square] is None or CSA_ROLES.get(code) != self.board[square][1]:  # type: ignore[index]
-                raise ValueError(f"PI removes {removed[i : i + 4]}, which is not in the start")
+                raise FormatError(
+                    Sentence(
+                        "PI removes '{text}', which the usual start does not have.",
+                        text=quote(removed[i : i + 4]),
+                    )
+                )
             self.board[square] = None
 
     @staticmethod
     def _square(text: str) -> int:
         if len(text) != 2 or not text.isdigit() or "0" in text:
-            raise ValueError(f"'{text}' is not a square")
+            raise FormatError(
+                Sentence("'{text}' is not a square (two digits, 11 to 99).", text=quote(text))
+            )
         return (int(text[1]) - 1) * 9 + 9 - int(text[0])
 
     def row(self, text: str) -> None:
         rank = int(text[1])
         cells = text[2:].ljust(27)
         if len(cells) != 27:
-            raise ValueError("a P row has nine squares of three characters")
+            raise FormatError(Sentence("a P row has nine squares of three characters each."))
         for i in range(9):
             cell = cells[3 * i : 3 * i + 3]
             if cell.strip() == "*":
@@ -224,14 +231,18 @@ class _Setup:
                 continue
             role = CSA_ROLES.get(cell[1:])
             if cell[0] not in "+-" or role is None:
-                raise ValueError(f"'{cell}' is not a piece")
+                raise FormatError(
+                    Sentence("'{text}' is not a piece such as +FU or -KA.", text=quote(cell))
+                )
             self.board[(rank - 1) * 9 + i] = (Color.SENTE if cell[0] == "+" else Color.GOTE, role)
 
     def pieces(self, text: str) -> None:
         color = Color.SENTE if text[1] == "+" else Color.GOTE
         items = text[2:]
         if len(items) % 4:
-            raise ValueError("pieces are written as square and code, four characters each")
+            raise FormatError(
+                Sentence("each piece is a square and a code, four characters (77FU, 00FU in hand).")
+            )
         for i in range(0, len(items), 4):
             place, code = items[i : i + 2], items[i + 2 : i + 4]
             if place == "00" and code == "AL":
@@ -239,10 +250,12 @@ class _Setup:
                 continue
             role = CSA_ROLES.get(code)
             if role is None:
-                raise ValueError(f"'{code}' is not a piece code")
+                raise FormatError(
+                    Sentence("'{text}' is not a piece code such as FU or KA.", text=quote(code))
+                )
             if place == "00":
                 if role not in self.hands[color]:
-                    raise ValueError(f"a {code} cannot be held in hand")
+                    raise FormatError(Sentence("a {piece} cannot be held in hand.", piece=role))
                 self.hands[color][role] += 1
             else:
                 self.board[self._square(place)] = (color, role)
@@ -322,13 +335,13 @@ def read_csa(data: bytes | str) -> Record:
                     _header(setup, record, item)
                 elif item[0] in "+-":
                     if record.end is not None:
-                        raise ValueError("a move follows the end of the game")
+                        raise FormatError(Sentence("a move follows the end of the game."))
                     last = parse_move(game.position, item, last_move=last, style="csa")
                     game.push(last)
                 elif item.startswith("%"):
                     record.end = item
                 elif not item.startswith("T"):
-                    raise ValueError(f"'{item[:40]}' is not a move, a time or an end code")
+                    raise FormatError(Sentence("it is not a move, a time or an end code."))
             except ValueError as error:
                 why = Sentence(
                     "'{text}' could not be read: {reason}",
@@ -367,4 +380,4 @@ def _header(setup: _Setup, record: Record, item: str) -> None:
     elif item.startswith(("P+", "P-")):
         setup.pieces(item)
     else:
-        raise ValueError(f"'{item[:40]}' is not a CSA header line")
+        raise FormatError(Sentence("it is not a CSA header line."))

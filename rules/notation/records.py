@@ -58,12 +58,16 @@ class RecordError(ValueError):
 
 
 def because(error: ValueError) -> Sentence:
-    """Why a part of a record could not be read: the error's own sentence when it has one
-    (an illegal move, a wrong SFEN), else its English text, cut short."""
+    """Why a part of a record could not be read: the error's own sentence (a `FormatError`,
+    an unreadable or illegal move, a wrong SFEN), so the player reads it in their language.
+
+    Every error a reader can meet carries one; an error without one is a reader's bug,
+    raised as such (`TypeError`) rather than shown to a player in English.
+    """
     sentence = getattr(error, "sentence", None)
-    if isinstance(sentence, Sentence):
-        return sentence
-    return Sentence("{detail}", detail=tidy(str(error), 200))
+    if not isinstance(sentence, Sentence):
+        raise TypeError(f"a record reader met {error!r}, which has no sentence for a player")
+    return sentence
 
 
 @dataclass

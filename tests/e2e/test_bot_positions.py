@@ -1,7 +1,8 @@
 """Positions and records from anywhere, end to end: `/board` with an SFEN, a pasted record
-and an attached file at a ply, bad input named by line and column in both languages, an
-oversize file refused; a challenge from a tsume SFEN played to mate, one from a record at
-a ply, and their exports read back; the ambiguous R87 asked with buttons."""
+and an attached file at a ply, bad input named by line and column in both languages (a
+malformed CSA wholly in Japanese), an oversize file refused; a challenge from a tsume SFEN
+played to mate, from a pasted record and from a record file at a ply, and their exports
+read back; a challenge's file refused as /board's; the ambiguous R87 asked with buttons."""
 
 from __future__ import annotations
 
@@ -27,6 +28,16 @@ KIF = (
     "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n"
 )
 AFTER_TWO = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+
+
+def _csa_row(rank: int, piece: str) -> str:
+    """A CSA `P` row with `piece` (such as `-FU`) on file 5 and nothing else."""
+    return f"P{rank}" + " * " * 4 + piece + " * " * 4
+
+
+NIFU_CSA = "\n".join(  # two gote pawns on file 5: a record may start there, a game may not
+    ["V2.2", _csa_row(1, "-OU"), _csa_row(4, "-FU"), _csa_row(5, "-FU"), _csa_row(9, "+OU"), "+"]
+)
 BAD_KIF = "手合割：平手\n   1 ７六歩(77)\n   2 ５五飛(82)\n"  # line 3, column 6
 
 
@@ -205,3 +216,73 @@ async def test_an_ambiguous_r87_is_asked_with_a_button_each(club: Club) -> None:
     assert chosen.ephemeral
     game = await club.game(table.game_id)
     assert [m.usi() for m in game.game.moves] == ["R*8g"]
+
+
+async def test_a_challenge_from_an_attached_kif_at_a_ply(club: Club) -> None:
+    """A record too long to paste goes as a file, read as /board reads one; the game
+    starts after its second move and its records start there."""
+    kif_file = UserFile("game.kif", KIF.encode("cp932"))  # as Japanese software saves it
+    challenge = await club.challenge(
+        club.alice, club.bob, color="sente", record=kif_file, start_move=2
+    )
+    assert f"Start position: `{AFTER_TWO}` (sente moves first)." in challenge.content
+    table = await club.accept(challenge, club.bob)
+    played = await club.move(club.alice, "2g2f", table)
+    assert not played.ephemeral, played.content
+    game = await club.game(table.game_id)
+    assert game.game.start.sfen() == AFTER_TWO
+    assert [m.usi() for m in game.game.moves] == ["2g2f"]
+
+    exported = await club.fake.slash(
+        "export", {"format": "kif"}, user=club.alice, channel=table.thread
+    )
+    [export] = [a for a in exported.files if a.filename.endswith(".kif")]
+    kif = export.data.decode()
+    assert "手合割" not in kif and cshogi.KIF.board_to_bod(cshogi.Board(AFTER_TWO)) in kif
+    back = read_record(kif)
+    assert back.game.start.sfen().split()[:3] == AFTER_TWO.split()[:3]  # KIF keeps no ply
+    assert [m.usi() for m in back.game.moves] == ["2g2f"]
+    exported = await club.fake.slash(
+        "export", {"format": "csa"}, user=club.alice, channel=table.thread
+    )
+    [csa_file] = [a for a in exported.files if a.filename.endswith(".csa")]
+    theirs = cshogi.CSA.Parser.parse_str(csa_file.data.decode())[0]
+    assert theirs.sfen.split()[:3] == AFTER_TWO.split()[:3]
+    assert [cshogi.move_to_usi(m) for m in theirs.moves] == ["2g2f"]
+
+
+async def test_a_challenge_file_is_refused_as_board_refuses_it(club: Club) -> None:
+    async def challenge(**options: object) -> InteractionResult:
+        result = await club.fake.slash(
+            "challenge", {"opponent": club.bob, **options}, user=club.alice, channel=club.channel
+        )
+        assert result.ephemeral, result.content
+        return result
+
+    big = await challenge(record=UserFile("huge.kif", b"*" * (MAX_RECORD_BYTES + 1)))
+    assert "a record file may be at most 256 KiB" in big.content
+    downloads = [r for r in club.fake.requests if "/cdn/ephemeral-attachments/" in r.path]
+    assert downloads == []  # refused from its size, before reading
+    bad = await challenge(record=UserFile("bad.kif", BAD_KIF.encode()), start_move=1)
+    assert bad.content.startswith("Line 3, column 6: could not play '５五飛(82)'")
+    refused = await challenge(record=UserFile("nifu.csa", NIFU_CSA.encode()))
+    assert "cannot be used" in refused.content and "nifu" in refused.content
+    both = await challenge(start=TSUME, record=UserFile("game.kif", KIF.encode()))
+    assert "not both" in both.content
+    posted = [m for m in club.fake.channel_history(club.channel) if m.custom_ids]
+    assert posted == []  # no challenge was offered
+
+
+async def test_a_malformed_csa_reads_in_japanese(japanese_club: Club) -> None:
+    """What is wrong in a pasted CSA (commas for its line breaks) is said in Japanese,
+    quoting the player's own text."""
+    pasted = "V2.2,P1-KY-KE-GI-KI-XX-KI-GI-KE-KY,+"
+    result = await japanese_club.fake.slash(
+        "board", {"position": pasted}, user=japanese_club.carol, channel=japanese_club.channel
+    )
+    assert result.ephemeral and result.files == []
+    assert result.content.startswith(
+        "1行目6文字目：「P1-KY-KE-GI-KI-XX-KI-GI-KE-KY」が読めません："
+    )
+    assert "駒として読めません" in result.content
+    assert_japanese(result)

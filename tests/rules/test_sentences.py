@@ -44,6 +44,7 @@ from rules.notation.common import japanese_square
 from tests.support.catalogs import LOCALE, mark_calls, marked_texts, placeholders, read_catalog
 
 from ..notation.support import load_vectors, vector_position
+from .test_record_reasons import MALFORMED
 from .test_sfen import BAD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -191,6 +192,15 @@ ACTIONS: dict[str, Callable[[], object]] = {
         last_move=Move.from_usi("8h2b+"),
     ),
 }
+
+
+# Each way a record's text can break its format, read as /board reads it.
+ACTIONS.update(
+    {
+        f"reading-{name}": functools.partial(read_record, text)
+        for name, (text, _) in MALFORMED.items()
+    }
+)
 
 
 def raised(action: Callable[[], object]) -> SentenceError:

@@ -20,7 +20,11 @@ BOARD_MOVE_WITHOUT_RECORD = Sentence(
     "`at_move` goes with a position or record; to see a game at a move, use `/replay`."
 )
 #: Said when `/challenge` is given a move number but no start to take it from.
-START_MOVE_WITHOUT_START = Sentence("`start_move` goes with a record given in `start`.")
+START_MOVE_WITHOUT_START = Sentence(
+    "`start_move` goes with a record given in `start` or as a file in `record`."
+)
+#: Said when `/challenge` is given a start both as text and as a file.
+START_OR_RECORD = Sentence("Give the start as text in `start` or as a file in `record`, not both.")
 
 
 def position_image_caption(lang: str, shown: ShownPosition) -> str:
