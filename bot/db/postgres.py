@@ -14,10 +14,11 @@ challenge taken) is a conditional UPDATE (`WHERE ply = ? AND status = 'active'`)
 INSERT on a unique key; under READ COMMITTED a second writer on the same row waits for
 the first to commit, then evaluates its WHERE again on the row as committed, so it
 finds nothing to change (or clashes on the key) exactly as on SQLite, where the
-writers take turns. The one read-then-write across rows no such update guards is a
-rated ending reading both players' ratings: `Statements.lock` takes a transaction-
-scoped advisory lock per player there (sorted, so two endings cannot deadlock), where
-SQLite's single writer already excludes the other. Reads (`read()`, `run(write=False)`)
+writers take turns. Two reads-then-writes across rows no such update guards: a rated
+ending reading both players' ratings, and an open challenge counted against its author's
+limit. `Statements.lock` takes a transaction-scoped advisory lock per player there
+(sorted, so two endings cannot deadlock), where SQLite's single writer already excludes
+the other. Reads (`read()`, `run(write=False)`)
 are REPEATABLE READ, read only: one snapshot for all their queries, as on SQLite.
 """
 

@@ -17,6 +17,7 @@ from ..i18n import N_, gettext
 #: Keyed like the buttons' ids: their prefix, and the action where one prefix has several.
 BUTTON_LABELS = {
     "ch:accept": N_("Accept"),
+    "ch:accept_unrated": N_("Accept unrated"),
     "ch:decline": N_("Decline"),
     "ch:cancel": N_("Cancel"),
     "rm": N_("Rematch"),
