@@ -95,7 +95,9 @@ OPTIONS = {
     "action": "Start or end your vacation, or see it (default: see it)",
     "status": "Which games (default: active)",
     "from_move": "The move to begin at (default: the start)",
-    "rated": "Count the game for ratings; handicap games never count (default: yes)",
+    "rated": (
+        "Count the game for ratings (default: yes) if the taker agrees; handicap games never count"
+    ),
     "rated_member": "Whose (default: yours)",
     "show_all": "Post it for everyone (default: only you see it)",
     "position": "An SFEN or a pasted record (KIF, KI2, CSA, USI) to show instead of a game",
