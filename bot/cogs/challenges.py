@@ -2,9 +2,11 @@
 Rematch button under every ending.
 
 A challenge names a member, or nobody: then anyone here but its author may accept it (an
-open challenge has Accept and Cancel only). Accepting opens a thread on the challenge
-message and posts the start board there, with a mention of the player to move first (and
-a direct message, if they asked for one and are not the member who just accepted).
+open challenge has Accept and Cancel only). A rated challenge also has Accept unrated: a
+game is rated only when both players chose so, and this is the taker's way to say no.
+Accepting opens a thread on the challenge message and posts the start board there, with a
+mention of the player to move first (and a direct message, if they asked for one and are
+not the member who just accepted).
 Rematch posts a challenge to the other player where the game's challenge was; the other
 player's Rematch, or their Accept there, starts it.
 """
@@ -43,16 +45,19 @@ log = logging.getLogger(__name__)
 
 _STYLES = {
     "accept": discord.ButtonStyle.success,
+    "accept_unrated": discord.ButtonStyle.primary,
     "decline": discord.ButtonStyle.danger,
     "cancel": discord.ButtonStyle.secondary,
 }
 
 
 class ChallengeButton(
-    GameButton, template=r"ch:(?P<action>accept|decline|cancel):(?P<challenge_id>\d+)"
+    GameButton,
+    template=r"ch:(?P<action>accept|accept_unrated|decline|cancel):(?P<challenge_id>\d+)",
 ):
-    """Accept / Decline (the challenged member) and Cancel (the challenger); who may press
-    which is the service's decision."""
+    """Accept, Accept unrated and Decline (the challenged member, or anyone for an open
+    challenge) and Cancel (the challenger); who may press which is the service's
+    decision."""
 
     def __init__(self, action: str, challenge_id: int, lang: str = SOURCE_LANGUAGE) -> None:
         custom_id = f"ch:{action}:{challenge_id}"
@@ -63,8 +68,8 @@ class ChallengeButton(
     async def press(self, interaction: discord.Interaction[Any]) -> None:
         bot = host_of(interaction)
         challenges = bot.service.challenges
-        if self.action == "accept":
-            await _start_game(bot, interaction, self.challenge_id)
+        if self.action in ("accept", "accept_unrated"):
+            await _start_game(bot, interaction, self.challenge_id, rated=self.action == "accept")
             return
         close = challenges.decline if self.action == "decline" else challenges.cancel
         challenge = await close(self.challenge_id, interaction.user.id)
@@ -73,13 +78,17 @@ class ChallengeButton(
         log.info("challenge %s %s", self.challenge_id, challenge.status)
 
 
-def challenge_buttons(
-    challenge_id: int, lang: str, *, open_to_anyone: bool = False
-) -> discord.ui.View:
-    """The buttons under a challenge message, labelled in `lang` (an open challenge is
-    accepted by anyone or cancelled, never declined)."""
-    actions = [a for a in _STYLES if not (open_to_anyone and a == "decline")]
-    return view_of(*(ChallengeButton(action, challenge_id, lang) for action in actions))
+def challenge_buttons(challenge: Challenge, lang: str) -> discord.ui.View:
+    """The buttons under a challenge message, labelled in `lang`: an open challenge is
+    accepted by anyone or cancelled, never declined; only a rated one can be accepted
+    unrated."""
+    actions = [
+        action
+        for action in _STYLES
+        if not (action == "decline" and challenge.opponent is None)
+        and not (action == "accept_unrated" and not challenge.rated)
+    ]
+    return view_of(*(ChallengeButton(action, challenge.id, lang) for action in actions))
 
 
 class RematchButton(GameButton, template=r"rm:(?P<game_id>\d+)"):
@@ -127,7 +136,7 @@ async def _post_challenge(bot: GameBot, challenge: Challenge, *, user_id: int) -
             raise LookupError(f"channel {challenge.channel_id} takes no messages")
         message = await channel.send(
             text.challenge_text(lang, challenge),
-            view=challenge_buttons(challenge.id, lang),
+            view=challenge_buttons(challenge, lang),
             allowed_mentions=pings(challenge.opponent),
         )
     except (discord.HTTPException, LookupError):
@@ -139,16 +148,20 @@ async def _post_challenge(bot: GameBot, challenge: Challenge, *, user_id: int) -
 
 
 async def _start_game(
-    bot: GameBot, interaction: discord.Interaction[Any], challenge_id: int
+    bot: GameBot, interaction: discord.Interaction[Any], challenge_id: int, *, rated: bool
 ) -> None:
+    """Accept (`rated=False`: as an unrated game) and start the game in its thread."""
     service = bot.service
     game = await service.challenges.accept(
-        challenge_id, player_of(interaction), guild_id=server_of(interaction)
+        challenge_id, player_of(interaction), guild_id=server_of(interaction), rated=rated
     )
     challenge = await service.challenges.get(challenge_id)
     lang = await bot.post_language(challenge.guild_id)
     taker = game.opponent_of(challenge.challenger.user_id)
-    await Reply(interaction).edit(text.challenge_closed(lang, challenge, taker), view=None)
+    closed = text.challenge_closed(
+        lang, challenge, taker, unrated=challenge.rated and not game.rated
+    )
+    await Reply(interaction).edit(closed, view=None)
     await begin_game(bot, game, interaction.message, by=interaction.user.id)
 
 
@@ -224,7 +237,7 @@ class ChallengeFeature(Feature):
         lang = await self.bot.post_language(challenge.guild_id)
         await reply.send(
             text.challenge_text(lang, challenge),
-            view=challenge_buttons(challenge.id, lang, open_to_anyone=opponent is None),
+            view=challenge_buttons(challenge, lang),
             allowed_mentions=pings(challenge.opponent),
         )
         message = await interaction.original_response()

@@ -97,6 +97,23 @@ class ChallengeRepository(Repository):
             ),
         )
 
+    async def create_open(self, new: NewChallenge, *, limit: int) -> int | None:
+        """Store a challenge to anyone unless its author already has `limit` of them open
+        and unexpired in its server (None then). The author's lock makes their offers take
+        turns: on PostgreSQL, under READ COMMITTED, two offers counting at once would each
+        miss the other's uncommitted row and both go in over the limit."""
+        if new.opponent_id is not None:
+            raise ValueError("only a challenge to anyone counts towards the limit")
+        await self._statements.lock([f"open-challenges:{new.guild_id}:{new.challenger_id}"])
+        row = await self._one(
+            "SELECT COUNT(*) FROM challenges WHERE guild_id = ? AND challenger_id = ?"
+            " AND opponent_id IS NULL AND status = 'open' AND expires_at > ?",
+            (new.guild_id, new.challenger_id, to_us(new.created_at)),
+        )
+        if row is not None and int(row[0]) >= limit:
+            return None
+        return await self.create(new)
+
     async def get(self, challenge_id: int) -> ChallengeRow | None:
         row = await self._one(f"SELECT {_CHALLENGE_COLUMNS} WHERE c.id = ?", (challenge_id,))
         return None if row is None else _challenge(row)

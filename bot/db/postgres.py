@@ -17,9 +17,9 @@ finds nothing to change (or clashes on the key) exactly as on SQLite, where the
 writers take turns.
 
 Where a read decides a write that no such update guards (a rated ending reading both
-players' ratings, a limit counted before a note or a forecast line is added, a
-vacation's allowance), `Statements.lock` takes transaction-scoped advisory locks on
-keys that name what was read (sorted within a call, so that two transactions asking
+players' ratings, a limit counted before a note, a forecast line or an open challenge
+is added, a vacation's allowance), `Statements.lock` takes transaction-scoped advisory
+locks on keys that name what was read (sorted within a call, so that two transactions asking
 for the same keys cannot deadlock), where SQLite's single writer already excludes the
 other. A shared lock lets many writers through together while excluding one that needs
 the key alone (rated endings in a server, against the rebuild of its ratings).

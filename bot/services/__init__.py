@@ -7,6 +7,7 @@ the Discord layer says in the reader's language).
 """
 
 from .analysis import BLUNDER, CAP, MISTAKE, Analysis, Mark, MarkedMove
+from .challenges import MAX_OPEN_CHALLENGES
 from .clocks import PRESETS, TimeControl
 from .computer import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
 from .deadlines import DeadlineScheduler
@@ -88,6 +89,7 @@ __all__ = [
     "LEVELS",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
+    "MAX_OPEN_CHALLENGES",
     "MAX_RECORD_BYTES",
     "MISTAKE",
     "NO_ENGINE",

@@ -35,6 +35,16 @@ NO_LONGER_OPEN = {
     "expired": Sentence("This challenge is no longer open (it expired)."),
 }
 COLOR_WISHES = (*(color.name.lower() for color in Color), RANDOM)
+#: How many challenges to anyone one member may have open at once in a server: enough to
+#: offer a few kinds of game (a quick one, a slow one, a handicap), few enough that one
+#: member cannot fill a channel with them. Challenges to a named member are not counted
+#: (there is one at most per pair), nor rematches (they name the other player).
+MAX_OPEN_CHALLENGES = 3
+TOO_MANY_OPEN = Sentence(
+    "You already have {count} open challenges here, the most one member may have; "
+    "cancel one or wait for one to expire before posting another.",
+    count=MAX_OPEN_CHALLENGES,
+)
 
 
 class _Closed(Exception):
@@ -166,7 +176,10 @@ class Challenges:
                 if player is not None:
                     await tx.players.upsert(_row(player), now)
             if opponent is None:
-                return await tx.challenges.get(await tx.challenges.create(new))
+                created = await tx.challenges.create_open(new, limit=MAX_OPEN_CHALLENGES)
+                if created is None:
+                    raise ServiceError(TOO_MANY_OPEN)
+                return await tx.challenges.get(created)
             existing = await tx.challenges.open_between(
                 guild_id, challenger.user_id, opponent.user_id, now
             )
@@ -238,15 +251,22 @@ class Challenges:
         return record
 
     async def accept(
-        self, challenge_id: int, taker: PlayerRef | int, *, guild_id: int | None = None
+        self,
+        challenge_id: int,
+        taker: PlayerRef | int,
+        *,
+        guild_id: int | None = None,
+        rated: bool = True,
     ) -> GameSnapshot:
         """`taker` accepts: colours are settled and the game starts now. A challenge to a
         member is theirs alone to accept (their id is enough); an open one anyone's but its
         author's and a bot's. Of two members accepting at once, one gets the game and the
         other is told the challenge was accepted. With `guild_id`, a challenge of another
-        server does not exist.
+        server does not exist. `rated=False`: the taker does not want the game rated, and
+        a game is rated only when both players chose so (on an unrated challenge it changes
+        nothing).
 
-        Example: `game = await challenges.accept(challenge.id, carol, guild_id=1)`.
+        Example: `game = await challenges.accept(challenge.id, carol, rated=False)`.
         """
         record = await self._open_challenge(challenge_id, guild_id)
         player = self._taker(record, taker)
@@ -269,7 +289,7 @@ class Challenges:
             impasse_rule=record.impasse_rule,
             started_at=now,
             takebacks=record.takebacks,
-            rated=record.rated,
+            rated=record.rated and rated,
         )
         first = turn_of(start)
         due = due_at(now, record.bank, record.period)
@@ -290,7 +310,13 @@ class Challenges:
             await self._open_challenge(challenge_id)
             raise ServiceError(CHALLENGE_CLOSED) from None
         assert game_id is not None
-        log.info("challenge %s accepted by %s: game %s", record.id, player.user_id, game_id)
+        log.info(
+            "challenge %s accepted by %s: game %s (%s)",
+            record.id,
+            player.user_id,
+            game_id,
+            "rated" if new.rated else "unrated",
+        )
         if due is not None:
             self._store.deadline_set(due)
         return await self._store.load(game_id)

@@ -1,6 +1,7 @@
 """Which games are rated, and how an ending changes ratings.
 
-A game is rated when its challenger chose so and it is an even game: a handicap or a
+A game is rated when both players chose so (the challenger with the challenge, the
+taker by accepting it as it was offered) and it is an even game: a handicap or a
 set-up start position makes its result say little about the players' strength, so such
 games never are (nor bots' games, which are never played: a challenge refuses them).
 Aborted games are never rated.

@@ -139,7 +139,7 @@ async def set_up_game(club: Club, sfen: str, rule: str) -> Table:
     assert isinstance(channel, discord.TextChannel)
     message = await channel.send(
         text.challenge_text("en", challenge),
-        view=challenge_buttons(challenge.id, "en"),
+        view=challenge_buttons(challenge, "en"),
         allowed_mentions=pings(challenge.opponent),
     )
     await service.challenges.set_message(challenge.id, message.id)

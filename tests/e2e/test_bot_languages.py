@@ -35,6 +35,7 @@ async def test_a_whole_game_in_japanese(japanese_club: Club) -> None:
     assert "1手3日" in challenge.content and "27点法" in challenge.content
     assert challenge.reply is not None and challenge.reply.labels == [
         "受ける",
+        "非レーティングで受ける",
         "断る",
         "取り下げる",
     ]

@@ -27,7 +27,11 @@ async def test_an_open_challenge_is_taken_by_a_third_member(club: Club) -> None:
     assert "2 days per move, alice plays ☗ sente" in posted.content
     assert posted.reply is not None and posted.reply.mentioned_user_ids == []  # nobody pinged
     number = challenge_id(posted)
-    assert posted.custom_ids == [f"ch:accept:{number}", f"ch:cancel:{number}"]  # no Decline
+    assert posted.custom_ids == [  # no Decline
+        f"ch:accept:{number}",
+        f"ch:accept_unrated:{number}",
+        f"ch:cancel:{number}",
+    ]
 
     own = await club.fake.click(posted, f"ch:accept:{number}", user=alice)
     assert own.ephemeral and "your own open challenge" in own.content

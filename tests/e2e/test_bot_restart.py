@@ -234,7 +234,7 @@ async def test_a_challenge_that_expired_while_the_bot_was_down_is_closed_once(
 ) -> None:
     challenge = await club.challenge(club.alice, club.bob)
     message = challenge.reply
-    assert message is not None and len(message.custom_ids) == 3
+    assert message is not None and len(message.custom_ids) == 4
     assert club.bot is not None
     await club.runner.stop(club.bot)
     club.clock.advance(timedelta(days=7, minutes=1))

@@ -233,7 +233,12 @@ async def scenario_challenge(w: World, action: str) -> Scenario:
     message, cid = button(posted, f"ch:{action}:")
     challenge_id = int(cid.rsplit(":", 1)[1])
     right, opponent = (w.alice, w.bob) if action == "cancel" else (w.bob, w.alice)
-    expected = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}[action]
+    expected = {
+        "accept": "accepted",
+        "accept_unrated": "accepted",
+        "decline": "declined",
+        "cancel": "cancelled",
+    }[action]
 
     async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult | None:
         return await click(w, message, cid, actor, visible=True)
@@ -420,6 +425,7 @@ ACTIONS: dict[str, Callable[[World], Awaitable[Scenario]]] = {
     "resign": scenario_resign,
     "abort": scenario_abort,
     "accept": lambda w: scenario_challenge(w, "accept"),
+    "accept unrated": lambda w: scenario_challenge(w, "accept_unrated"),
     "decline": lambda w: scenario_challenge(w, "decline"),
     "cancel": lambda w: scenario_challenge(w, "cancel"),
     "accept open challenge": scenario_open_challenge,
@@ -443,6 +449,7 @@ ALLOWED: dict[str, set[str]] = {
     "resign": {"right", "opponent"},
     "abort": {"right", "opponent"},
     "accept": {"right"},
+    "accept unrated": {"right"},
     "decline": {"right"},
     "cancel": {"right"},
     "accept open challenge": {"right", "stranger"},

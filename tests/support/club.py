@@ -136,11 +136,14 @@ class Club:
         assert not result.ephemeral, result.content
         return result
 
-    async def accept(self, challenge: InteractionResult | FakeMessage, user: FakeMember) -> Table:
-        """Click Accept and wait for the thread and its start board."""
+    async def accept(
+        self, challenge: InteractionResult | FakeMessage, user: FakeMember, *, unrated: bool = False
+    ) -> Table:
+        """Click Accept (or Accept unrated) and wait for the thread and its start board."""
         message = challenge.reply if isinstance(challenge, InteractionResult) else challenge
         assert message is not None
-        accept_id = next(c for c in message.custom_ids if c.startswith("ch:accept:"))
+        button = "ch:accept_unrated:" if unrated else "ch:accept:"
+        accept_id = next(c for c in message.custom_ids if c.startswith(button))
         before = {t.id for t in self.fake.threads(self.channel)}
         await self.fake.click(message, accept_id, user=user)
 

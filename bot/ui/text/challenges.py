@@ -31,10 +31,15 @@ def challenge_heading(lang: str, challenge: Challenge) -> str:
     )
 
 
-def challenge_taken(lang: str, taker: PlayerRef) -> str:
-    """How an open challenge closed: who took it."""
+def challenge_taken(lang: str, taker: PlayerRef, *, unrated: bool = False) -> str:
+    """How an open challenge closed: who took it (`unrated`: as an unrated game, though
+    the challenge offered a rated one)."""
     _ = translator(lang)
-    return _("{name} took up the challenge: good game!").format(name=safe(taker.name))
+    if unrated:
+        taken = _("{name} took up the challenge as an unrated game: good game!")
+    else:
+        taken = _("{name} took up the challenge: good game!")
+    return taken.format(name=safe(taker.name))
 
 
 def rematch_offered(lang: str, challenge: Challenge) -> str:

@@ -17,6 +17,7 @@ from ..i18n import N_, gettext
 #: Keyed like the buttons' ids: their prefix, and the action where one prefix has several.
 BUTTON_LABELS = {
     "ch:accept": N_("Accept"),
+    "ch:accept_unrated": N_("Accept unrated"),
     "ch:decline": N_("Decline"),
     "ch:cancel": N_("Cancel"),
     "rm": N_("Rematch"),
@@ -94,7 +95,9 @@ OPTIONS = {
     "action": "Start or end your vacation, or see it (default: see it)",
     "status": "Which games (default: active)",
     "from_move": "The move to begin at (default: the start)",
-    "rated": "Count the game for ratings; handicap games never count (default: yes)",
+    "rated": (
+        "Count the game for ratings (default: yes) if the taker agrees; handicap games never count"
+    ),
     "rated_member": "Whose (default: yours)",
     "show_all": "Post it for everyone (default: only you see it)",
     "position": "An SFEN or a pasted record (KIF, KI2, CSA, USI) to show instead of a game",

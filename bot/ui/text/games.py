@@ -69,14 +69,21 @@ def challenge_text(lang: str, challenge: Challenge) -> str:
     return "\n".join(lines)
 
 
-def challenge_closed(lang: str, challenge: Challenge, taker: PlayerRef | None = None) -> str:
+def challenge_closed(
+    lang: str, challenge: Challenge, taker: PlayerRef | None = None, *, unrated: bool = False
+) -> str:
     """A challenge message once answered: the challenge, then how it was closed (by whom,
-    for an open challenge taken by `taker`)."""
-    return challenge_text(lang, challenge) + "\n" + challenge_closed_text(lang, challenge, taker)
+    for an open challenge taken by `taker`; `unrated`: a rated challenge accepted as an
+    unrated game, which the settings above it no longer say)."""
+    closed = challenge_closed_text(lang, challenge, taker, unrated=unrated)
+    return challenge_text(lang, challenge) + "\n" + closed
 
 
-def challenge_closed_text(lang: str, challenge: Challenge, taker: PlayerRef | None = None) -> str:
-    """How a challenge was closed: accepted (by `taker`), declined, withdrawn or expired."""
+def challenge_closed_text(
+    lang: str, challenge: Challenge, taker: PlayerRef | None = None, *, unrated: bool = False
+) -> str:
+    """How a challenge was closed: accepted (by `taker`; `unrated`: as an unrated game),
+    declined, withdrawn or expired."""
     _ = translator(lang)
     if challenge.status == "declined" and challenge.opponent is not None:
         return _("{name} declined the challenge.").format(name=safe(challenge.opponent.name))
@@ -85,12 +92,15 @@ def challenge_closed_text(lang: str, challenge: Challenge, taker: PlayerRef | No
     if challenge.status == "expired":
         return _("The challenge expired unanswered.")
     if taker is not None and challenge.opponent is None:
-        return challenge_taken(lang, taker)
+        return challenge_taken(lang, taker, unrated=unrated)
+    if unrated:
+        return _("Challenge accepted as an unrated game: good game!")
     return _("Challenge accepted: good game!")
 
 
 def game_start_text(lang: str, game: GameSnapshot) -> str:
-    """The first post in a game's thread: the players, the time, who moves first."""
+    """The first post in a game's thread: the players, the time, whether it is rated (a
+    rated challenge may have been accepted unrated), who moves first."""
     _ = translator(lang)
     lines = [
         _("**Game #{id}**").format(id=game.id),
@@ -107,6 +117,7 @@ def game_start_text(lang: str, game: GameSnapshot) -> str:
     lines.append(_("Time: {time}.").format(time=time_control_text(lang, game.time_control)))
     if game.takebacks is TakebackPolicy.NEVER:
         lines.append(_("No takebacks in this game."))
+    lines.append(_("This game is rated.") if game.rated else _("This game is unrated."))
     if game.to_move is not None:
         lines.append(
             _("{player}, you move first; {deadline}.").format(

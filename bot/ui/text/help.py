@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from bot.services import MAX_OPEN_CHALLENGES
+
 from ..i18n import N_, gettext
 
 HELP = N_("""\
 **Correspondence shogi**
-`/challenge @member` starts a game (colour, time per move, handicap, impasse rule, rated); \
-without a member, anyone here may accept. Each game gets its own thread; under its ending, \
-Rematch offers it again. `/computer` plays the bot at a level from 1 to 8.
+`/challenge @member` starts a game (colour, time per move, handicap, impasse rule, rated; \
+whoever accepts a rated one may press Accept unrated instead); without a member, anyone here \
+may accept (at most {limit} such open challenges each). Each game gets its own thread; under \
+its ending, Rematch offers it again. `/computer` plays the bot at a level from 1 to 8.
 `/move` plays a move in any notation:
 • Western: `P-7f`, `P-76`, `Bx2b+`, `S*5e`, `G6i-5h`, `N-3c=` (= declines promotion)
 • Japanese: `７六歩`, `76歩`, `同　銀`, `５五角打`, `４八金右`, `２二角成`, `２三歩不成`
@@ -33,4 +36,4 @@ aborted instead.""")
 
 def help_text(lang: str) -> str:
     """`/help`: written for each language's players, not translated word by word."""
-    return gettext(lang, HELP)
+    return gettext(lang, HELP).format(limit=MAX_OPEN_CHALLENGES)
