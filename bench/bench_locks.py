@@ -7,6 +7,8 @@ On PostgreSQL (a fresh schema of its own in that database, dropped at the end):
 * note: a note added through the service, counted under the lock on the author's notes
   on the game, against the reference measured in the same run: the same count and
   insert in one transaction without the lock (what a note cost before the lock);
+* forecast line: a line added through the service, which holds the game's row first
+  (`games.hold`, `SELECT ... FOR UPDATE`), against the same add with the hold left out;
 * ending: a rated resignation through the service, which takes its server's ratings
   lock shared and its players' locks, against an unrated one (the same ending with no
   rating at all).
@@ -32,7 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import asyncpg
 
 from bot.db import Database, Session
+from bot.db.games import GameRepository
 from bot.services import GameService, PlayerRef
+from bot.services.forecasts import MAX_LINES
 from bot.services.notes import MAX_NOTES
 
 GUILD = 1
@@ -100,6 +104,39 @@ async def notes(service: GameService, samples: int, rng: random.Random) -> None:
     print(f"{'':<36} locked / reference = {measured / reference:.2f}")
 
 
+async def _unheld(self: GameRepository, game_id: int) -> bool:
+    """`GameRepository.hold` left out: no statement at all."""
+    return True
+
+
+async def forecasts(service: GameService, samples: int, rng: random.Random) -> None:
+    held: list[float] = []
+    plain: list[float] = []
+    hold = GameRepository.hold
+    lines: list[str] = []
+    game_id = waiting = 0
+    for index in range(samples * 2):
+        if not lines:  # a game where the waiting player has room for MAX_LINES lines
+            game_id, _ = await game(service, rng, rated=False)
+            view = await service.games.get(game_id)
+            assert view.to_move is not None
+            after = await service.moves.play(game_id, view.to_move.user_id, "7g7f")
+            waiting = after.mover.user_id
+            answers = [move.usi() for move in after.game.game.position.legal_moves()]
+            lines = [f"{answer} 2g2f" for answer in answers[:MAX_LINES]]
+        with_hold = index % 2 == 0
+        GameRepository.hold = hold if with_hold else _unheld  # type: ignore[method-assign]
+        started = time.perf_counter()
+        try:
+            await service.forecasts.add(game_id, waiting, lines.pop())
+        finally:
+            GameRepository.hold = hold  # type: ignore[method-assign]
+        (held if with_hold else plain).append(time.perf_counter() - started)
+    reference = report("forecast line, no hold (reference)", plain)
+    measured = report("forecast line, game row held", held)
+    print(f"{'':<36} held / reference = {measured / reference:.2f}")
+
+
 async def endings(service: GameService, clock: Clock, samples: int, rng: random.Random) -> None:
     rated: list[float] = []
     unrated: list[float] = []
@@ -132,6 +169,7 @@ async def main() -> None:
         service = GameService(db, clock=clock, rng=random.Random(options.seed))
         try:
             await notes(service, options.samples, rng)
+            await forecasts(service, options.samples, rng)
             await endings(service, clock, options.samples, rng)
         finally:
             await db.close()

@@ -40,6 +40,12 @@ class Statements(Protocol):
 
     async def change_many(self, sql: str, rows: Iterable[Params]) -> None: ...
 
+    async def fetch_for_update(self, sql: str, params: Params) -> list[Row]:
+        """Run a SELECT and hold the rows it returns until the transaction ends: another
+        transaction updating them waits for this one, and this one waits for a writer
+        of them under way, then sees its rows as it committed them."""
+        ...
+
     async def lock(self, keys: Iterable[str], *, shared: bool = False) -> None:
         """Hold a lock on each key until the transaction ends, so that writers of the
         same keys take turns where no conditional update or unique key orders them.
@@ -82,6 +88,10 @@ class HoppingStatements:
     async def change_many(self, sql: str, rows: Iterable[Params]) -> None:
         await self._connection.executemany(sql, rows)
 
+    async def fetch_for_update(self, sql: str, params: Params) -> list[Row]:
+        """A plain SELECT: a write transaction holds SQLite's one write lock already."""
+        return await self.fetch(sql, params)
+
     async def lock(self, keys: Iterable[str], *, shared: bool = False) -> None:
         """Nothing to do: a write transaction holds SQLite's one write lock already."""
 
@@ -110,6 +120,10 @@ class DirectStatements:
     async def change_many(self, sql: str, rows: Iterable[Params]) -> None:
         self._connection.executemany(sql, rows).close()
 
+    async def fetch_for_update(self, sql: str, params: Params) -> list[Row]:
+        """A plain SELECT: a write transaction holds SQLite's one write lock already."""
+        return await self.fetch(sql, params)
+
     async def lock(self, keys: Iterable[str], *, shared: bool = False) -> None:
         """Nothing to do: a write transaction holds SQLite's one write lock already."""
 
@@ -131,6 +145,11 @@ class Repository:
 
     async def _all(self, sql: str, params: Params = ()) -> list[Row]:
         return await self._statements.fetch(sql, params)
+
+    async def _hold(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run a SELECT whose rows this transaction keeps other writers off until it ends
+        (`Statements.fetch_for_update`)."""
+        return await self._statements.fetch_for_update(sql, params)
 
     async def _write(self, sql: str, params: Params = ()) -> int:
         """Run an INSERT/UPDATE/DELETE; the number of rows it touched. A unique or

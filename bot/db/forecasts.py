@@ -55,13 +55,6 @@ class ForecastRepository(Repository):
         assert row is not None
         return int(row[0])
 
-    async def lock(self, game_id: int, player_id: int) -> None:
-        """Keep the player's other additions of lines to the game out until this
-        transaction ends: a new line is checked against the lines stored (their number,
-        and which it covers or replaces), and two lines added at once must each be
-        checked against the other."""
-        await self._statements.lock([f"forecasts:{game_id}:{player_id}"])
-
     async def for_game(self, game_id: int, player_id: int | None = None) -> list[ForecastRow]:
         """The game's lines (one player's, with `player_id`), oldest first."""
         if player_id is None:

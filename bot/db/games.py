@@ -149,6 +149,17 @@ class GameRepository(Repository):
         row = await self._one(f"SELECT {_GAME_COLUMNS} WHERE g.id = ?", (game_id,))
         return None if row is None else _game(row)
 
+    async def hold(self, game_id: int) -> bool:
+        """Hold the game's row until this write transaction ends, for a write that
+        depends on the game's position without changing the row (a forecast line, a
+        takeback request, clearing one's lines): a move, takeback or ending of the game
+        updates the row before it reads or lapses what was stored for the position, so
+        it waits for this transaction and then sees its writes, and this one waits for
+        any of them under way. Read the row after this to see it as they left it. (On
+        SQLite the write transaction holds every row already.) False if there is no
+        such game."""
+        return bool(await self._hold("SELECT id FROM games WHERE id = ?", (game_id,)))
+
     async def by_thread(self, thread_id: int) -> GameRow | None:
         row = await self._one(
             f"SELECT {_GAME_COLUMNS} WHERE g.thread_id = ? ORDER BY g.id DESC LIMIT 1",

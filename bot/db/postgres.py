@@ -16,13 +16,19 @@ the first to commit, then evaluates its WHERE again on the row as committed, so 
 finds nothing to change (or clashes on the key) exactly as on SQLite, where the
 writers take turns.
 
+A write that depends on a game's position without updating its row (a forecast line, a
+takeback request, clearing one's lines) first holds the row (`fetch_for_update`,
+`SELECT ... FOR UPDATE`): a move updates that row before it reads what was stored for
+the position, so the two take turns, and whichever comes second sees the first as
+committed.
+
 Where a read decides a write that no such update guards (a rated ending reading both
-players' ratings, a limit counted before a note, a forecast line or an open challenge
-is added, a vacation's allowance), `Statements.lock` takes transaction-scoped advisory
-locks on keys that name what was read (sorted within a call, so that two transactions asking
-for the same keys cannot deadlock), where SQLite's single writer already excludes the
-other. A shared lock lets many writers through together while excluding one that needs
-the key alone (rated endings in a server, against the rebuild of its ratings).
+players' ratings, a limit counted before a note or an open challenge is added, a
+vacation's allowance), `Statements.lock` takes transaction-scoped advisory locks on keys
+that name what was read (sorted within a call, so that two transactions asking for the
+same keys cannot deadlock), where SQLite's single writer already excludes the other. A
+shared lock lets many writers through together while excluding one that needs the key
+alone (rated endings in a server, against the rebuild of its ratings).
 
 Reads (`read()`, `run(write=False)`) are REPEATABLE READ, read only: one snapshot for
 all their queries, as on SQLite.
@@ -93,6 +99,9 @@ class PostgresStatements:
         except asyncpg.IntegrityConstraintViolationError as error:
             raise postgres_conflict(error) from error
         return [tuple(row) for row in rows]
+
+    async def fetch_for_update(self, sql: str, params: Params) -> list[Row]:
+        return await self.fetch(f"{sql} FOR UPDATE", params)
 
     async def change(self, sql: str, params: Params) -> int:
         try:

@@ -28,11 +28,15 @@ still owed, so nothing has to be replayed at start-up and nothing can be played 
 The forecaster's own `/move` at that moment cannot race the reply: there is no stored
 position where it is their turn and the reply is pending, so their move is refused as
 out of turn (or lands first, when the opponent's move had already been stored without
-a matching line). Adding a line writes only if the game is still at the ply its moves
-were checked from, so a line racing the opponent's move either lands before it (and is
-matched) or is refused (the position changed). It compares and counts the player's
-lines under a lock on them, so that two lines added at once are each checked against
-the other and cannot both take the last place.
+a matching line). Adding a line holds the game's row (`games.hold`) and writes only if
+the game is still in the position its moves were checked from, so a line racing the
+opponent's move either lands before it (the move, which writes the row before it reads
+the lines, waits for the line and matches it) or is refused (the position changed); on
+PostgreSQL without the hold, a move committed between the check and the write would
+never see a line the player was told is stored. The hold also makes two lines added at
+once take turns, so each is compared with and counted against the other and they
+cannot both take the last place. Clearing the lines holds the game too: a move that
+read them to play one ends first, and a cleared line is never played.
 
 The reply is the forecaster's move like any other, through the same writes as `/move`:
 no thinking time is charged (it is played the moment their turn begins), the opponent's
@@ -163,12 +167,17 @@ class Forecasts:
             )
         moves = self._read_line(loaded, text)
         usi = tuple(move.usi() for move in moves)
+        # The position the line was checked from: the ply alone comes back after a takeback.
+        where = (loaded.ply, loaded.row.sfen)
 
         async def store(tx: Session) -> tuple[list[ForecastRow], int]:
+            # Held, the game cannot move on before this line is stored (a move of it
+            # waits, then reads the line); read after the hold, it is as the last move
+            # under way left it.
+            await tx.games.hold(loaded.id)
             row = await tx.games.get(loaded.id)
-            if row is None or row.status != "active" or row.ply != loaded.ply:
+            if row is None or row.status != "active" or (row.ply, row.sfen) != where:
                 raise _Lost
-            await tx.forecasts.lock(loaded.id, user_id)
             stored = await tx.forecasts.for_game(loaded.id, user_id)
             stale = [line.id for line in stored if line.ply != loaded.ply]
             current = [line for line in stored if line.ply == loaded.ply]
@@ -274,6 +283,9 @@ class Forecasts:
         loaded = await self._store.current(game_id, guild_id=guild_id)
         self._store.player_color(loaded, user_id)
         async with self._store.db.transaction() as tx:
+            # A move under way may have read the lines to play one: it ends first, and
+            # what it used up is no longer there to clear.
+            await tx.games.hold(loaded.id)
             return await tx.forecasts.clear(loaded.id, user_id)
 
     def _answer(

@@ -310,6 +310,9 @@ class Moves:
                     gote_bank=banks[Color.GOTE],
                 )
             )
+            # Only now that `advance` holds the game's row: a takeback request or a
+            # forecast line stored under its hold (`games.hold`) before this move is read
+            # here, and one not yet stored waits for this move and then finds it played.
             await tx.takebacks.lapse(row.id, now)  # a takeback asked before this move is void
             # The opponent's forecast, in this same transaction (see `forecasts`).
             reply = None

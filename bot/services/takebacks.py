@@ -134,8 +134,17 @@ class Takebacks:
         )
 
         async def store(tx: Session) -> TakebackRow | None:
+            # Held, the game cannot move on before the request is stored (a move of it
+            # waits, then lets the request lapse); read after the hold, it is as the last
+            # move under way left it. The position too: the ply alone comes back after a
+            # takeback, with other moves to take back.
+            await tx.games.hold(loaded.id)
             row = await tx.games.get(loaded.id)
-            if row is None or row.status != "active" or row.ply != loaded.ply:
+            if (
+                row is None
+                or row.status != "active"
+                or (row.ply, row.sfen) != (loaded.ply, loaded.row.sfen)
+            ):
                 raise _Lost
             pending = await tx.takebacks.pending(loaded.id)
             if pending is not None:

@@ -323,6 +323,31 @@ async def test_the_opponents_move_before_the_lines_write_wins(
     assert await assert_consistent(db) == 3
 
 
+async def test_a_line_checked_before_a_takeback_and_a_new_move_is_refused(
+    service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice's line is checked after her 7g7f; before it is stored, she takes 7g7f back
+    and plays 5g5f: the game is at the same ply in another position, where her reply
+    would still be legal, so the line must not be stored to answer it."""
+    game = await start_game(service)
+    await play_all(service, game.id, ["7g7f"])
+
+    async def back_and_again() -> None:
+        asked = await service.takebacks.ask(game.id, ALICE.user_id)
+        await service.takebacks.accept(
+            game.id, asked.request.id, BOB.user_id, expected_ply=asked.request.ply
+        )
+        await service.moves.play(game.id, ALICE.user_id, "5g5f")
+
+    before_next_write(db, monkeypatch, back_and_again)
+    with pytest.raises(PositionChanged):
+        await service.forecasts.add(game.id, ALICE.user_id, "3c3d 2g2f")
+    assert await stored_lines(db, game.id) == []
+    played = await service.moves.play(game.id, BOB.user_id, "3c3d")
+    assert played.forecast is None
+    assert await moves_of(db, game.id) == ["5g5f", "3c3d"]
+
+
 async def test_a_manual_move_between_the_opponents_checks_and_write(
     service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,8 +2,9 @@
 game and forecast lines per player per game. Each is a count and a write in one
 transaction, which SQLite's one writer keeps whole; on PostgreSQL (READ COMMITTED, one
 connection per transaction) two counts could both see the room for one more, so the
-count runs under a lock on the member's notes or lines. The requests here go through
-the service all at once, on a pool of connections on PostgreSQL."""
+count runs under a lock on the member's notes, or on the game's row for lines. The
+requests here go through the service all at once, on a pool of connections on
+PostgreSQL."""
 
 from __future__ import annotations
 

@@ -427,6 +427,27 @@ async def test_a_move_between_the_asks_checks_and_its_write_wins(
     assert (await stored(db, game.id))[2] == []
 
 
+async def test_a_request_checked_before_a_takeback_and_a_new_move_is_refused(
+    service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice's request to take back 7g7f is checked; before it is stored, another of
+    hers is accepted and she plays 5g5f: the game is at the same ply in another position,
+    and the first request, which names 7g7f, must not be stored for it."""
+    game = await start_game(service)
+    await play_all(service, game.id, ["7g7f"])
+
+    async def back_and_again() -> None:
+        await accept(service, await service.takebacks.ask(game.id, ALICE.user_id))
+        await service.moves.play(game.id, ALICE.user_id, "5g5f")
+
+    before_next_write(db, monkeypatch, back_and_again)
+    with pytest.raises(PositionChanged):
+        await service.takebacks.ask(game.id, ALICE.user_id)
+    ply, moves, history = await stored(db, game.id)
+    assert (ply, moves) == (1, ["5g5f"])
+    assert [(h.usi, h.status) for h in history] == [(("7g7f",), "accepted")]
+
+
 async def test_two_requests_at_once_store_one(
     service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:
