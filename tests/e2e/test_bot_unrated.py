@@ -124,7 +124,7 @@ async def test_unrated_and_the_limit_in_japanese(japanese_club: Club) -> None:
     table = await club.accept(challenge, hanako, unrated=True)
     assert "この対局はレーティングに反映しません。" in table.start.content
     closed = club.fake.messages[challenge.reply.id]
-    assert "申し込みが非レーティングで受けられました。" in closed.content
+    assert "非レーティング対局として成立しました。" in closed.content
     await club.resign(table, yamada)
     [ending] = await club.posts(table.thread, "投了")
     assert "レーティング" not in ending.content
