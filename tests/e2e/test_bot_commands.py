@@ -277,7 +277,7 @@ async def test_challenge_buttons_belong_to_their_members(club: Club) -> None:
 
     declined = await club.fake.click(challenge, f"ch:decline:{challenge_id}", user=bob)
     assert declined.reply is not None and "bob declined the challenge" in declined.content
-    assert declined.reply.custom_ids == [] and declined.reply.mentioned_user_ids == []
+    assert declined.reply.custom_ids == [] and declined.reply.mentions == []  # none allowed
     assert club.fake.threads(club.channel) == []
 
     again = await club.challenge(alice, bob)
