@@ -8,6 +8,9 @@ from rules import Sentence
 
 from .base import mention, safe, side_name, translator
 
+CHALLENGE_NOT_POSTED = Sentence(
+    "The challenge could not be posted in this channel, so it was withdrawn; try again later."
+)
 REMATCH_NOT_POSTED = Sentence(
     "The rematch could not be posted in its channel, so it was withdrawn; try again later."
 )
