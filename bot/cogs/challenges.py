@@ -168,7 +168,7 @@ async def _start_game(
     lang = await bot.post_language(challenge.guild_id)
     taker = game.opponent_of(challenge.challenger.user_id)
     closed = text.challenge_closed(
-        lang, challenge, taker, unrated=challenge.rated and not game.rated
+        lang, challenge, taker, taken_unrated=challenge.rated and not game.rated
     )
     await Reply(interaction).edit(closed, view=None)
     await begin_game(bot, game, interaction.message, by=interaction.user.id)

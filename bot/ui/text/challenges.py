@@ -34,11 +34,11 @@ def challenge_heading(lang: str, challenge: Challenge) -> str:
     )
 
 
-def challenge_taken(lang: str, taker: PlayerRef, *, unrated: bool = False) -> str:
-    """How an open challenge closed: who took it (`unrated`: as an unrated game, though
+def challenge_taken(lang: str, taker: PlayerRef, *, taken_unrated: bool = False) -> str:
+    """How an open challenge closed: who took it (`taken_unrated`: as an unrated game, though
     the challenge offered a rated one)."""
     _ = translator(lang)
-    if unrated:
+    if taken_unrated:
         taken = _("{name} took up the challenge as an unrated game: good game!")
     else:
         taken = _("{name} took up the challenge: good game!")
