@@ -26,6 +26,7 @@ from .base import (
     named,
     safe,
     say,
+    sentences,
     side_name,
     time_control_text,
     timestamp,
@@ -199,7 +200,7 @@ def outcome_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
     """The ending as posted: the result, where to get the record, and what a rated game
     did to the players' ratings."""
     _ = translator(lang)
-    ending = result_text(lang, outcome, game) + " " + _("Get the record with `/export`.")
+    ending = sentences(result_text(lang, outcome, game), _("Get the record with `/export`."))
     ratings = rating_changes_text(lang, game)
     return f"{ending}\n{ratings}" if ratings else ending
 
