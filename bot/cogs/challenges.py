@@ -37,7 +37,15 @@ from bot.ui.errors import GameButton, OptionError, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, record_file, server_of
-from bot.ui.replies import Reply, as_player, pings, player_of, reader_language, send_ephemeral
+from bot.ui.replies import (
+    Reply,
+    as_player,
+    drop_public_thinking,
+    pings,
+    player_of,
+    reader_language,
+    send_ephemeral,
+)
 from bot.ui.threads import begin_game
 from rules import Handicap
 
@@ -127,8 +135,9 @@ def _rematch_button(game: GameSnapshot, lang: str) -> RematchButton | None:
 
 
 async def _post_challenge(bot: GameBot, challenge: Challenge, *, user_id: int) -> bool:
-    """Post a challenge the bot offered for a member (a rematch) in its channel; one that
-    cannot be posted could never be answered, so it is withdrawn (False)."""
+    """Post a challenge as a message of its own in its channel (a rematch the bot offers
+    for a member, a challenge whose answer had to be deferred); one that cannot be posted
+    could never be answered, so it is withdrawn (False)."""
     lang = await bot.post_language(challenge.guild_id)
     try:
         channel = await bot.channel(challenge.channel_id)
@@ -159,7 +168,7 @@ async def _start_game(
     lang = await bot.post_language(challenge.guild_id)
     taker = game.opponent_of(challenge.challenger.user_id)
     closed = text.challenge_closed(
-        lang, challenge, taker, unrated=challenge.rated and not game.rated
+        lang, challenge, taker, taken_unrated=challenge.rated and not game.rated
     )
     await Reply(interaction).edit(closed, view=None)
     await begin_game(bot, game, interaction.message, by=interaction.user.id)
@@ -234,14 +243,17 @@ class ChallengeFeature(Feature):
             rated=rated,
             start_sfen=start_sfen,
         )
-        lang = await self.bot.post_language(challenge.guild_id)
-        await reply.send(
-            text.challenge_text(lang, challenge),
-            view=challenge_buttons(challenge, lang),
-            allowed_mentions=pings(challenge.opponent),
-        )
-        message = await interaction.original_response()
-        await self.bot.service.challenges.set_message(challenge.id, message.id)
+        if interaction.response.is_done():
+            await _post_deferred(self.bot, interaction, challenge)
+        else:
+            lang = await self.bot.post_language(challenge.guild_id)
+            await reply.send(
+                text.challenge_text(lang, challenge),
+                view=challenge_buttons(challenge, lang),
+                allowed_mentions=pings(challenge.opponent),
+            )
+            message = await interaction.original_response()
+            await self.bot.service.challenges.set_message(challenge.id, message.id)
         to = "anyone" if opponent is None else opponent.id
         log.info("challenge %s: %s -> %s", challenge.id, interaction.user.id, to)
 
@@ -261,6 +273,23 @@ class ChallengeFeature(Feature):
             name = text.typed_time_choice(lang, current)
             matching.insert(0, Choice(name=name, value=current[:100]))
         return matching[:MAX_CHOICES]
+
+
+async def _post_deferred(
+    bot: GameBot, interaction: discord.Interaction[Any], challenge: Challenge
+) -> None:
+    """Post a challenge whose answer was deferred (its start was slow to download or read)
+    as a message of its own, and remove the "thinking" note: the follow-up replacing the
+    note would be an edit, which notifies nobody, so the member challenged would never
+    hear of it."""
+    if not await _post_challenge(bot, challenge, user_id=interaction.user.id):
+        reader = reader_language(interaction)
+        await send_ephemeral(interaction, text.say(reader, text.CHALLENGE_NOT_POSTED))
+        return
+    try:
+        await drop_public_thinking(interaction)
+    except discord.HTTPException:
+        log.warning("could not remove the note of challenge %s", challenge.id, exc_info=True)
 
 
 async def _start_sfen(

@@ -42,7 +42,7 @@ COLOR_WISHES = (*(color.name.lower() for color in Color), RANDOM)
 MAX_OPEN_CHALLENGES = 3
 TOO_MANY_OPEN = Sentence(
     "You already have {count} open challenges here, the most one member may have; "
-    "cancel one or wait for one to expire before posting another.",
+    "cancel one, or wait until one is taken or expires, before posting another.",
     count=MAX_OPEN_CHALLENGES,
 )
 

@@ -59,8 +59,7 @@ async def send_ephemeral(
     content = text.truncate(content)
     allowed = discord.AllowedMentions.none()
     try:
-        if interaction.extras.pop(PUBLIC_THINKING, False):
-            await interaction.delete_original_response()
+        await drop_public_thinking(interaction)
         if interaction.response.is_done():
             await interaction.followup.send(
                 content, ephemeral=True, allowed_mentions=allowed, **kwargs
@@ -73,6 +72,15 @@ async def send_ephemeral(
         log.warning("could not deliver an ephemeral reply", exc_info=True)
     finally:
         _release(kwargs.get("view"))
+
+
+async def drop_public_thinking(interaction: discord.Interaction[Any]) -> None:
+    """Delete a command's public "thinking" note, if it has one, for an answer that must
+    not replace it: a private one (it would be public too), or a post that mentions
+    someone, which goes as a message of its own (replacing the note is an edit, and an
+    edit notifies nobody)."""
+    if interaction.extras.pop(PUBLIC_THINKING, False):
+        await interaction.delete_original_response()
 
 
 def _release(view: object) -> None:

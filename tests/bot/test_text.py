@@ -70,7 +70,7 @@ def test_every_outcome_has_a_sentence() -> None:
             text = wording.outcome_text("en", outcome, view)
             assert text.endswith("Get the record with `/export`.")
             japanese = wording.outcome_text("ja", outcome, view)
-            assert japanese.endswith("棋譜は `/棋譜` で取り出せます。")
+            assert japanese.endswith("。棋譜は `/棋譜` で取り出せます。")  # no space between
             if winner is not None and termination not in (
                 Termination.SENNICHITE,
                 Termination.ABORT,
@@ -221,3 +221,11 @@ def test_a_full_list_of_finished_games_fits_and_says_how_many_more(lang: str) ->
     assert len(listing) <= wording.MAX_MESSAGE
     assert listing.endswith("…and 40 more." if lang == "en" else "…ほか40局あります。")
     assert listing.count("<#") == LISTED and listing.count("<t:") == LISTED
+
+
+def test_sentences_are_set_as_their_language_sets_them() -> None:
+    """A space after an English full stop, none after a Japanese one: `。 棋譜は` would
+    read as a stray gap to a Japanese reader."""
+    assert wording.sentences("alice wins.", "Get the record.") == "alice wins. Get the record."
+    assert wording.sentences("先手の勝ち。", "棋譜は", "?") == "先手の勝ち。棋譜は ?"
+    assert wording.sentences("王手！", "次") == "王手！次"

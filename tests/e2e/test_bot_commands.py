@@ -1,16 +1,19 @@
-"""The commands around the games: /games, /board, /help, /move outside the thread, autocomplete."""
+"""The commands around the games: /games, /board, /help, /move outside the thread, autocomplete,
+and answers that had to be deferred."""
 
 from __future__ import annotations
 
 import asyncio
+import sys
+import time
 from typing import Any
 
 import discord
 import pytest
 
-from bot.ui import replies
+from bot.ui import replies, text
 from rules import Position
-from tests.fakediscord import Choice
+from tests.fakediscord import CREATE_MESSAGE, Choice
 from tests.support.checks import assert_board
 from tests.support.club import Club, Table
 
@@ -256,6 +259,53 @@ async def test_slow_rendering_still_answers_every_interaction_in_time(
     )
 
 
+async def test_a_challenge_slow_to_read_its_start_still_pings_its_member(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A start read after the bot had to defer: the challenge cannot be the follow-up that
+    replaces "thinking..." (an edit, which would not notify bob), so it is a message of its
+    own and the public note goes. Scaled down as above: reading takes 0.3 s, the bot
+    defers at 0.05 s."""
+    alice, bob = club.alice, club.bob
+    challenges = sys.modules["bot.cogs.challenges"]  # as the bot loaded it, as an extension
+    real_start_of = challenges.start_of
+
+    def slow_start_of(*args: Any) -> str:
+        time.sleep(0.3)  # in the reading thread, as a long record would
+        sfen: str = real_start_of(*args)
+        return sfen
+
+    monkeypatch.setattr(challenges, "start_of", slow_start_of)
+    monkeypatch.setattr(replies, "DEFER_AFTER", 0.05)
+    start = "4k4/9/4G4/9/9/9/9/9/9 b G 1"
+    asked = await club.fake.slash(
+        "challenge", {"opponent": bob, "start": start}, user=alice, channel=club.channel
+    )
+    assert asked.deferred and asked.original is None  # the public "thinking" is gone
+    [posted] = club.bot_posts(club.channel, "alice challenges you")
+    assert f"`{start}`" in posted.content
+    assert posted.mentioned_user_ids == [bob.user.id]
+    table = await club.accept(posted, bob)
+    assert (await club.game(table.game_id)).game.start.sfen() == start
+
+    opened = await club.fake.slash("challenge", {"start": start}, user=bob, channel=club.channel)
+    assert opened.deferred and opened.original is None
+    [anyone] = club.bot_posts(club.channel, "bob challenges anyone")
+    assert anyone.mentioned_user_ids == [] and anyone.custom_ids
+
+    # Discord refuses the post: the challenge, which nobody could answer, is withdrawn.
+    club.fake.inject_fault(CREATE_MESSAGE, status=403)
+    refused = await club.fake.slash(
+        "challenge", {"opponent": club.carol, "start": start}, user=alice, channel=club.channel
+    )
+    await refused.wait_followups(1)
+    assert refused.original is None
+    [note] = refused.followups
+    assert note.ephemeral and note.content == str(text.CHALLENGE_NOT_POSTED)
+    again = await club.challenge(alice, club.carol)  # none stands open between them
+    assert again.reply is not None and again.reply.mentioned_user_ids == [club.carol.user.id]
+
+
 async def test_challenge_buttons_belong_to_their_members(club: Club) -> None:
     alice, bob, carol = club.alice, club.bob, club.carol
     robot = club.fake.add_member(club.guild, "robot", bot=True)
@@ -277,7 +327,7 @@ async def test_challenge_buttons_belong_to_their_members(club: Club) -> None:
 
     declined = await club.fake.click(challenge, f"ch:decline:{challenge_id}", user=bob)
     assert declined.reply is not None and "bob declined the challenge" in declined.content
-    assert declined.reply.custom_ids == [] and declined.reply.mentioned_user_ids == []
+    assert declined.reply.custom_ids == [] and declined.reply.mentions == []  # none allowed
     assert club.fake.threads(club.channel) == []
 
     again = await club.challenge(alice, bob)

@@ -44,6 +44,8 @@ async def test_a_whole_game_in_japanese(japanese_club: Club) -> None:
     assert not_for_you.ephemeral and "はなこ🌸" in not_for_you.content
 
     table = await club.accept(challenge, hanako)
+    closed = club.fake.messages[challenge.reply.id]
+    assert closed.content.endswith("対局が成立しました。よろしくお願いします！")
     assert "☗先手：山田太郎" in table.start.content and "先番" in table.start.content
     assert_board(table.start.attachments)
     assert "手数＝0・先手番" in (table.start.attachments[-1].description or "")

@@ -201,7 +201,7 @@ async def test_takebacks_in_japanese(japanese_club: Club) -> None:
     )
     posted = await question(club, table, "待ったの申し込み")
     assert posted.labels == ["待ったを受ける", "待ったを断る"]
-    assert "☗７六歩と、あなたの応手☖３四歩を取り消したいそうです" in posted.content
+    assert "☗７六歩と、あなたの応手☖３四歩を取り消したいそうです。ボタンで" in posted.content
     twice = await ask(club, yamada, table)
     assert twice.content == "すでに待ったを申し込んでいます。はなこ🌸さんの返事を待ってください。"
     accepted = await club.fake.click(posted, button(posted, "accept"), user=hanako)

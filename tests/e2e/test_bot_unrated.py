@@ -106,7 +106,7 @@ async def test_a_fourth_open_challenge_is_refused(club: Club) -> None:
     assert refused.ephemeral
     assert refused.content == (
         "You already have 3 open challenges here, the most one member may have; "
-        "cancel one or wait for one to expire before posting another."
+        "cancel one, or wait until one is taken or expires, before posting another."
     )
     named = await club.challenge(alice, club.bob)  # a challenge to a member still goes
     assert not named.ephemeral
@@ -124,7 +124,7 @@ async def test_unrated_and_the_limit_in_japanese(japanese_club: Club) -> None:
     table = await club.accept(challenge, hanako, unrated=True)
     assert "この対局はレーティングに反映しません。" in table.start.content
     closed = club.fake.messages[challenge.reply.id]
-    assert "申し込みが非レーティングで受けられました。" in closed.content
+    assert "非レーティング対局として成立しました。" in closed.content
     await club.resign(table, yamada)
     [ending] = await club.posts(table.thread, "投了")
     assert "レーティング" not in ending.content
@@ -135,6 +135,6 @@ async def test_unrated_and_the_limit_in_japanese(japanese_club: Club) -> None:
     assert refused.ephemeral
     assert refused.content == (
         "このサーバーでの相手を指定しない募集は一人3件までで、すでに上限に達しています。"
-        "新しく募集するには、どれかを取り下げるか、期限切れを待ってください。"
+        "新しく募集するには、どれかを取り下げるか、誰かが受けるか期限が切れるまでお待ちください。"
     )
     assert_japanese(challenge, table.start, closed, ending, refused)

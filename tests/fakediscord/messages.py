@@ -162,6 +162,7 @@ def new_message(
         type=message_type(interaction),
     )
     _apply_mentions(world, message)
+    message.pinged_user_ids = [u.id for u in message.mentions]
     return message
 
 

@@ -313,10 +313,15 @@ class FakeMessage:
     flags: int = 0
     #: The ``allowed_mentions`` object exactly as the bot sent it (None when it sent none).
     allowed_mentions: JSON | None = None
-    #: Users, roles and @everyone that were really pinged after ``allowed_mentions``.
+    #: Users, roles and @everyone its content mentions after ``allowed_mentions``, as
+    #: Discord's message object lists them (recomputed on an edit).
     mentions: list[FakeUser] = field(default_factory=list)
     mention_role_ids: list[int] = field(default_factory=list)
     mention_everyone: bool = False
+    #: The users it notified: Discord pings when a message is created, never on an edit,
+    #: so a deferred answer ("thinking", created empty) completed by a follow-up pings
+    #: nobody, whatever mentions it then carries.
+    pinged_user_ids: list[int] = field(default_factory=list)
     #: "channel" (REST), "response" (interaction callback), "followup" (webhook), "user".
     source: str = "channel"
     interaction_id: int | None = None
@@ -345,8 +350,8 @@ class FakeMessage:
 
     @property
     def mentioned_user_ids(self) -> list[int]:
-        """Ids of the users this message really pinged."""
-        return [u.id for u in self.mentions]
+        """Ids of the users this message really pinged (notified when it was created)."""
+        return list(self.pinged_user_ids)
 
     @property
     def custom_ids(self) -> list[str]:

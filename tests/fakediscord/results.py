@@ -83,7 +83,8 @@ class InteractionResult:
     async def wait_final(
         self, timeout: float | None = None, *, quiet: float | None = None, scope: str = "all"
     ) -> Self:
-        """The initial response, then (after a defer) the real answer, then ``quiet`` calm.
+        """The initial response, then (after a defer) the real answer, or the "thinking"
+        note deleted (the answer went elsewhere), then ``quiet`` calm.
 
         ``scope="all"`` waits until the bot makes no HTTP call at all (right for one
         player); ``scope="interaction"`` only for calls carrying this interaction's token
@@ -93,7 +94,8 @@ class InteractionResult:
         if self.response_type == ResponseType.DEFERRED_CHANNEL_MESSAGE:
             await self.fake.wait_for(
                 lambda: (
-                    (self.original is not None and not self.original.loading)
+                    self.original is None
+                    or not self.original.loading
                     or bool(self.interaction.followup_ids)
                 ),
                 what=f"the answer after deferring {self.interaction.label}",

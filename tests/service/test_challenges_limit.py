@@ -49,7 +49,7 @@ async def test_one_more_than_the_limit_is_refused_and_not_stored(
         await post(service)
     assert str(refused.value) == (
         "You already have 3 open challenges here, the most one member may have; "
-        "cancel one or wait for one to expire before posting another."
+        "cancel one, or wait until one is taken or expires, before posting another."
     )
     assert await stored(db) == [(number, "open") for number in posted]
 

@@ -94,6 +94,26 @@ async def test_member_option_resolves_and_only_allowed_mentions_ping(
         await fake.slash("nonsense", user=alice, channel=general)
 
 
+async def test_a_deferred_answer_pings_nobody_and_a_new_follow_up_does(
+    fake_discord: FakeDiscord,
+    alice: FakeMember,
+    bob: FakeMember,
+    general: FakeChannel,
+    toy: ToyBot,
+) -> None:
+    """Discord notifies when a message is created: the follow-up that replaces "thinking"
+    is an edit of the message created empty at the deferral, and pings nobody, though its
+    content mentions bob; a second follow-up is a message of its own and pings him."""
+    result = await fake_discord.slash("greet_later", {"member": bob}, user=alice, channel=general)
+    await result.wait_followups(1)
+    assert result.reply is result.original and result.reply is not None
+    assert result.reply.content == f"Hello <@{bob.id}>"
+    assert [u.id for u in result.reply.mentions] == [bob.id]  # as Discord's object lists it
+    assert result.reply.mentioned_user_ids == []
+    [again] = result.followups
+    assert again.mentioned_user_ids == [bob.id]
+
+
 async def test_defer_then_follow_ups_with_a_png(
     fake_discord: FakeDiscord,
     alice: FakeMember,

@@ -145,6 +145,15 @@ class ToyBot(commands.Bot):
             original = await interaction.original_response()
             assert original.content == "Here it is"
 
+        @tree.command(description="Greet a member after thinking")
+        async def greet_later(
+            interaction: discord.Interaction[Any], member: discord.Member
+        ) -> None:
+            await interaction.response.defer(thinking=True)
+            only = discord.AllowedMentions(everyone=False, users=[member], roles=False)
+            await interaction.followup.send(f"Hello {member.mention}", allowed_mentions=only)
+            await interaction.followup.send(f"Hello again {member.mention}", allowed_mentions=only)
+
         @tree.command(description="Think in public, then answer privately")
         async def think(interaction: discord.Interaction[Any]) -> None:
             await interaction.response.defer(thinking=True)

@@ -147,6 +147,20 @@ def move_echo(lang: str, color: Color, move: MoveText) -> str:
     return japanese if lang != SOURCE_LANGUAGE else f"{japanese} ({move.western})"
 
 
+def sentences(*parts: str) -> str:
+    """Sentences in a row, each set as its language sets it: a space after an English
+    full stop, none after a full-width one (。！？), which holds its own room.
+
+    >>> sentences("まで4手で後手の勝ち。", "棋譜は `/棋譜` で取り出せます。")
+    'まで4手で後手の勝ち。棋譜は `/棋譜` で取り出せます。'
+    """
+    joined = ""
+    for part in parts:
+        gap = "" if not joined or joined.endswith(("。", "！", "？")) else " "
+        joined += gap + part
+    return joined
+
+
 def truncate(text: str, limit: int = MAX_MESSAGE) -> str:
     """`text` cut to Discord's message limit, with an ellipsis if cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -8,6 +8,9 @@ from rules import Sentence
 
 from .base import mention, safe, side_name, translator
 
+CHALLENGE_NOT_POSTED = Sentence(
+    "The challenge could not be posted in this channel, so it was withdrawn; try again later."
+)
 REMATCH_NOT_POSTED = Sentence(
     "The rematch could not be posted in its channel, so it was withdrawn; try again later."
 )
@@ -31,11 +34,11 @@ def challenge_heading(lang: str, challenge: Challenge) -> str:
     )
 
 
-def challenge_taken(lang: str, taker: PlayerRef, *, unrated: bool = False) -> str:
-    """How an open challenge closed: who took it (`unrated`: as an unrated game, though
+def challenge_taken(lang: str, taker: PlayerRef, *, taken_unrated: bool = False) -> str:
+    """How an open challenge closed: who took it (`taken_unrated`: as an unrated game, though
     the challenge offered a rated one)."""
     _ = translator(lang)
-    if unrated:
+    if taken_unrated:
         taken = _("{name} took up the challenge as an unrated game: good game!")
     else:
         taken = _("{name} took up the challenge: good game!")

@@ -96,7 +96,8 @@ OPTIONS = {
     "status": "Which games (default: active)",
     "from_move": "The move to begin at (default: the start)",
     "rated": (
-        "Count the game for ratings (default: yes) if the taker agrees; handicap games never count"
+        "Count the game for ratings if your opponent agrees (default: yes); handicap games never"
+        " count"
     ),
     "rated_member": "Whose (default: yours)",
     "show_all": "Post it for everyone (default: only you see it)",

@@ -20,6 +20,7 @@ from .base import (
     mention,
     move_echo,
     safe,
+    sentences,
     timestamp,
     translator,
     truncate,
@@ -100,7 +101,7 @@ def takeback_question(lang: str, takeback: Takeback) -> str:
             "{player}, {asker} asks to take back their move {move} and your reply {reply}."
         )
     how = _("Accept or decline with the buttons; a move by either player cancels the request.")
-    return question.format_map(values) + " " + how
+    return sentences(question.format_map(values), how)
 
 
 def takeback_sent(lang: str, takeback: Takeback) -> str:

@@ -26,6 +26,7 @@ from .base import (
     named,
     safe,
     say,
+    sentences,
     side_name,
     time_control_text,
     timestamp,
@@ -70,19 +71,19 @@ def challenge_text(lang: str, challenge: Challenge) -> str:
 
 
 def challenge_closed(
-    lang: str, challenge: Challenge, taker: PlayerRef | None = None, *, unrated: bool = False
+    lang: str, challenge: Challenge, taker: PlayerRef | None = None, *, taken_unrated: bool = False
 ) -> str:
     """A challenge message once answered: the challenge, then how it was closed (by whom,
-    for an open challenge taken by `taker`; `unrated`: a rated challenge accepted as an
+    for an open challenge taken by `taker`; `taken_unrated`: a rated challenge accepted as an
     unrated game, which the settings above it no longer say)."""
-    closed = challenge_closed_text(lang, challenge, taker, unrated=unrated)
+    closed = challenge_closed_text(lang, challenge, taker, taken_unrated=taken_unrated)
     return challenge_text(lang, challenge) + "\n" + closed
 
 
 def challenge_closed_text(
-    lang: str, challenge: Challenge, taker: PlayerRef | None = None, *, unrated: bool = False
+    lang: str, challenge: Challenge, taker: PlayerRef | None = None, *, taken_unrated: bool = False
 ) -> str:
-    """How a challenge was closed: accepted (by `taker`; `unrated`: as an unrated game),
+    """How a challenge was closed: accepted (by `taker`; `taken_unrated`: as an unrated game),
     declined, withdrawn or expired."""
     _ = translator(lang)
     if challenge.status == "declined" and challenge.opponent is not None:
@@ -92,8 +93,8 @@ def challenge_closed_text(
     if challenge.status == "expired":
         return _("The challenge expired unanswered.")
     if taker is not None and challenge.opponent is None:
-        return challenge_taken(lang, taker, unrated=unrated)
-    if unrated:
+        return challenge_taken(lang, taker, taken_unrated=taken_unrated)
+    if taken_unrated:
         return _("Challenge accepted as an unrated game: good game!")
     return _("Challenge accepted: good game!")
 
@@ -199,7 +200,7 @@ def outcome_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
     """The ending as posted: the result, where to get the record, and what a rated game
     did to the players' ratings."""
     _ = translator(lang)
-    ending = result_text(lang, outcome, game) + " " + _("Get the record with `/export`.")
+    ending = sentences(result_text(lang, outcome, game), _("Get the record with `/export`."))
     ratings = rating_changes_text(lang, game)
     return f"{ending}\n{ratings}" if ratings else ending
 
