@@ -154,6 +154,12 @@ async def test_a_challenge_from_a_record_at_a_ply_starts_there(service: GameServ
     kif = (await service.exports.file(game.id, "kif")).content
     assert cshogi.KIF.board_to_bod(cshogi.Board(start)) in kif
     assert "手合割" not in kif
+    # two moves were played before the start: the record counts them, and reads back so
+    assert "手数＝2\n" in kif and "\n   3 ２二角成(88)\n" in kif
+    ki2 = (await service.exports.file(game.id, "ki2")).content
+    for text in (kif, ki2):
+        back = read_record(text).game
+        assert back.start.sfen() == start and [m.usi() for m in back.moves] == ["8h2b+"]
     csa = (await service.exports.file(game.id, "csa")).content
     theirs = cshogi.CSA.Parser.parse_str(csa)[0]
     assert [cshogi.move_to_usi(m) for m in theirs.moves] == ["8h2b+"]
