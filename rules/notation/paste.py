@@ -36,7 +36,9 @@ _HEADER_LINES = {
     "even": rf"PI(?:[1-9]{{2}}[A-Z]{{2}})*{_ENDS}",
     "row": r"P[1-9](?=\s*(?:\*|[+-][A-Z]{2}))",
     "hand": rf"P[+-](?:[0-9]{{2}}[A-Z]{{2}})+{_ENDS}",
-    "turn": rf"[+-]{_ENDS}",
+    # The side to move: what follows it is a move, an end code, a comment or nothing,
+    # so a `-` inside a name or an event (`$EVENT:Floodgate - R2`) stays there.
+    "turn": r"[+-](?=,|\s*$|\s+(?:[+-][0-9]{4}[A-Z]{2}|%[A-Z]|'))",
 }
 _SHARED_LINES = {
     "comment": "'",

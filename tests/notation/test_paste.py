@@ -133,15 +133,23 @@ def test_a_comment_runs_to_the_next_line_a_csa_record_can_have() -> None:
     ]
 
 
+def test_a_dash_in_a_name_or_an_event_is_not_the_side_to_move() -> None:
+    text = "V2.2\nN+Bob - 5 dan\nN-Al + co\n$EVENT:Floodgate - R2\nPI\n-\n'start\n-3334FU\n"
+    pasted = read_record(unfold(one_line(text)))
+    assert_same_record(pasted, read_record(text))
+    assert (pasted.sente, pasted.gote) == ("Bob - 5 dan", "Al + co")
+    assert pasted.headers["棋戦"] == "Floodgate - R2"
+
+
 def test_what_stays_unreadable_is_refused_with_line_and_column() -> None:
     with pytest.raises(RecordError) as caught:
         read_record(unfold("V2.2 N+A B PI + +7776FU -3334FU +7775FU"))
     assert (caught.value.line, caught.value.column) == (7, 1)
     assert "'+7775FU' could not be read" in str(caught.value)
-    with pytest.raises(RecordError) as caught:
-        read_record(unfold("V2.2 PI + P1 * -KY"))  # a row after the side to move
-    assert (caught.value.line, caught.value.column) == (3, 1)
-    assert "'+ P1 * -KY' could not be read: it is not a CSA header line" in str(caught.value)
+    with pytest.raises(RecordError) as caught:  # no move follows the side to move
+        read_record(unfold("V2.2 PI + P1 * -KY"))
+    assert (caught.value.line, caught.value.column) == (2, 1)
+    assert "'PI +' could not be read: '+' is not a square" in str(caught.value)
 
 
 def test_a_reading_comment_listing_moves_is_refused_not_played() -> None:
