@@ -2,7 +2,8 @@
 and an attached file at a ply, bad input named by line and column in both languages (a
 malformed CSA wholly in Japanese), an oversize file refused; a challenge from a tsume SFEN
 played to mate, from a pasted record and from a record file at a ply, and their exports
-read back; a challenge's file refused as /board's; the ambiguous R87 asked with buttons."""
+read back (the KIF with its move numbers); a challenge's file refused as /board's; the
+ambiguous R87 asked with buttons; a CSA record pasted on one line, read in Japanese."""
 
 from __future__ import annotations
 
@@ -239,8 +240,9 @@ async def test_a_challenge_from_an_attached_kif_at_a_ply(club: Club) -> None:
     [export] = [a for a in exported.files if a.filename.endswith(".kif")]
     kif = export.data.decode()
     assert "手合割" not in kif and cshogi.KIF.board_to_bod(cshogi.Board(AFTER_TWO)) in kif
+    assert "手数＝2\n" in kif and "\n   3 ２六歩(27)\n" in kif  # two moves came before
     back = read_record(kif)
-    assert back.game.start.sfen().split()[:3] == AFTER_TWO.split()[:3]  # KIF keeps no ply
+    assert back.game.start.sfen() == AFTER_TWO  # the move number too
     assert [m.usi() for m in back.game.moves] == ["2g2f"]
     exported = await club.fake.slash(
         "export", {"format": "csa"}, user=club.alice, channel=table.thread
