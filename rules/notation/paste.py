@@ -57,7 +57,7 @@ _CSA_BREAK = re.compile(
 _IN_HEADER = {*_HEADER_LINES, *_SHARED_LINES}
 _IN_MOVES = {*_SHARED_LINES, *_MOVE_LINES}
 _ROW = re.compile(r"(P[1-9])((?:\s*(?:\*|[+-][A-Z]{2}))+)\s*")
-_MOVE = re.compile(rf"[+-][0-9]{{4}}[A-Z]{{2}}{_ENDS}")
+_MOVE = re.compile(_SHARED_LINES["move"])
 
 
 def unfold(text: str) -> str:
