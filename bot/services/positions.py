@@ -10,11 +10,10 @@ record, where (line and column).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from rules import Game, Move, Outcome, Position, Sentence
-from rules.notation import RecordError, read_record
+from rules.notation import RecordError, read_record, unfold
 
 from .errors import ServiceError
 from .loading import move_text
@@ -23,11 +22,6 @@ from .values import MoveText
 #: The largest record file read: a record of 1,000 moves is about 30 KiB, so this holds
 #: any real game with its comments while a stray video or archive is refused unread.
 MAX_RECORD_BYTES = 256 * 1024
-
-#: Discord's slash-command text boxes turn a pasted record's line breaks into spaces; a
-#: KIF line starts with a move number, a `key：value` header or a comment mark, so it is
-#: split there again.
-_KIF_BREAK = re.compile(r"\s+(?=[0-9]+\s+\S|[^\s：:]+：|[*&#])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,22 +56,14 @@ def check_record_size(size: int) -> None:
         )
 
 
-def _unfolded(text: str) -> str:
-    """A pasted record with its line breaks back: a one-line KIF is split before each
-    move number and header; other formats read as they are (KI2 and USI need no breaks,
-    CSA takes commas)."""
-    if "\n" in text or not re.search(r"\S+：|\([1-9]{2}\)", text):
-        return text
-    return _KIF_BREAK.sub("\n", text.strip())
-
-
 def _record_game(data: str | bytes) -> tuple[Game, str | None, str | None, tuple[Sentence, ...]]:
     if isinstance(data, bytes):
         check_record_size(len(data))
     if not data.strip():  # an empty file too: it would read as the usual start
         raise ServiceError(Sentence("Give a position (an SFEN) or a record to show."))
     try:
-        record = read_record(data if isinstance(data, bytes) else _unfolded(data))
+        # A pasted record may have lost its line breaks on the way (see `unfold`).
+        record = read_record(data if isinstance(data, bytes) else unfold(data))
     except RecordError as error:
         raise ServiceError(error.sentence) from None
     warnings = tuple(warning.sentence for warning in record.warnings)

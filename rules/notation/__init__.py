@@ -13,6 +13,7 @@ from .csa import read_csa, write_csa
 from .files import FORMATS, detect_format, read_record, write_record
 from .kif import read_ki2, read_kif, write_ki2, write_kif
 from .parse import parse_move
+from .paste import unfold
 from .records import (
     Record,
     RecordError,
@@ -38,6 +39,7 @@ __all__ = [
     "read_kif",
     "read_record",
     "read_usi",
+    "unfold",
     "write_csa",
     "write_ki2",
     "write_kif",

@@ -15,6 +15,8 @@ A leading `v` marks White's pieces; promoted pieces use single glyphs (全 圭 �
 
 from __future__ import annotations
 
+import re
+
 from ..errors import FormatError, Sentence, quote
 from ..position import Position
 from ..types import HAND_ROLES, KING_GLYPHS, Color, Role
@@ -29,6 +31,9 @@ HAND_KEYS: dict[str, Color] = {
     "先手の持駒": Color.SENTE, "下手の持駒": Color.SENTE,
     "後手の持駒": Color.GOTE, "上手の持駒": Color.GOTE,
 }  # fmt: skip
+#: How a diagram says how many moves were played before it (`手数＝30`); the position's
+#: move number, as an SFEN counts it, is one more.
+MOVES_PLAYED = "手数＝"
 TURN_LINES: dict[str, Color] = {
     "先手番": Color.SENTE, "下手番": Color.SENTE, "後手番": Color.GOTE, "上手番": Color.GOTE,
 }  # fmt: skip
@@ -71,8 +76,13 @@ def write_hand(position: Position, color: Color) -> str:
     return "　".join(parts)
 
 
-def write_bod(position: Position, *, handicap: bool = False) -> list[str]:
-    """The diagram lines of `position` (upper/lower-hand names when `handicap`)."""
+def write_bod(position: Position, *, handicap: bool = False, numbered: bool = False) -> list[str]:
+    """The diagram lines of `position` (upper/lower-hand names when `handicap`).
+
+    With `numbered`, a position reached after some moves says how many with a
+    `手数＝N` line, as Japanese software writes it, so a record's moves numbered from
+    N+1 follow it; the usual start (move 1) has no such line.
+    """
     top, bottom = ("上手", "下手") if handicap else ("後手", "先手")
     lines = [f"{top}の持駒：{write_hand(position, Color.GOTE)}", "  ９ ８ ７ ６ ５ ４ ３ ２ １"]
     lines.append("+---------------------------+")
@@ -88,9 +98,26 @@ def write_bod(position: Position, *, handicap: bool = False) -> list[str]:
         lines.append("|" + "".join(cells) + "|" + KANJI_DIGITS[row])
     lines.append("+---------------------------+")
     lines.append(f"{bottom}の持駒：{write_hand(position, Color.SENTE)}")
+    if numbered and position.move_number > 1:
+        lines.append(f"{MOVES_PLAYED}{position.move_number - 1}")
     if position.turn == Color.GOTE:
         lines.append(f"{top}番")
     return lines
+
+
+def read_moves_played(text: str) -> int:
+    """The count of a `手数＝30  ▲２四歩  まで` line (what follows the number is the last
+    move, for the eye only); `FormatError` when no count follows the mark.
+
+    >>> read_moves_played("手数＝30  ▲２四歩  まで"), read_moves_played("手数＝０")
+    (30, 0)
+    """
+    found = re.match(r"\s*([0-9０-９]+)", text.strip().removeprefix(MOVES_PLAYED))
+    if found is None:
+        raise FormatError(
+            Sentence("'{text}' does not say how many moves were played.", text=quote(text, 40))
+        )
+    return int(found[1])
 
 
 def read_hand(text: str) -> dict[Role, int]:

@@ -12,7 +12,9 @@ PI
 %TORYO
 ```
 A handicap start is `PI` followed by the removed pieces (`PI82HI22KA`); any other start
-is nine `P1`..`P9` rows plus `P+`/`P-` lines for the hands.
+is nine `P1`..`P9` rows plus `P+`/`P-` lines for the hands. CSA numbers nothing: a start
+reached after some moves is written as its position alone and reads back as move 1
+(KIF, KI2 and SFEN keep the move number).
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 Both share the header lines (`キー：値`), the handicap name (`手合割`) or a board
 diagram for other starts, and the closing `まで…` line. KIF numbers every move and
 gives its origin (`   1 ７六歩(77)`); KI2 writes the JSA notation, several moves a line.
+A diagram of a position reached after N moves says `手数＝N`: KIF then numbers the
+moves from N+1, and both count to the last move's number in `まで…手`.
 """
 
 from __future__ import annotations
@@ -81,8 +83,8 @@ def _head(record: Record) -> list[str]:
         if k not in OWN_KEYS and "：" not in k
     ]
     uneven = handicap not in (None, Handicap.EVEN)
-    if handicap is None:
-        lines += bod.write_bod(game.start)
+    if handicap is None or game.start.move_number > 1:  # 手合割 has no move number
+        lines += bod.write_bod(game.start, handicap=uneven, numbered=True)
     else:
         lines.append(f"手合割：{handicap.japanese}")
     for color, name in ((Color.SENTE, record.sente), (Color.GOTE, record.gote)):
@@ -111,7 +113,9 @@ def write_kif(
 ) -> str:
     """The game as a KIF record (UTF-8 text, Kifu for Windows layout). `comments` by ply
     are written as `*` lines after the move of their ply (ply 0: before the first move),
-    where KIF readers show them with that move.
+    where KIF readers show them with that move. A game from a position reached after N
+    moves (an SFEN move number of N+1) says `手数＝N` under its diagram and numbers its
+    moves from N+1, as Japanese software does, so the move numbers survive the record.
 
     >>> print(write_kif(Game(moves=["7g7f", "3c3d"]), sente="Ann", gote="Bo"))
     #KIF version=2.0 encoding=UTF-8
@@ -137,15 +141,16 @@ def write_kif(
     lines = ["#KIF version=2.0 encoding=UTF-8", *_head(record), "手数----指手---------消費時間--"]
     lines += [f"*{line}" for line in notes.get(0, ())]
     position, last = game.start.copy(), None
-    for number, move in enumerate(game.moves, 1):
+    first = game.start.move_number  # moves played before the start are counted too
+    for ply, move in enumerate(game.moves, 1):
         same = last is not None and last.to_square == move.to_square
-        lines.append(f"{number:>4} {kif_move(position, move, same=same)}")
-        lines += [f"*{line}" for line in notes.get(number, ())]
+        lines.append(f"{first + ply - 1:>4} {kif_move(position, move, same=same)}")
+        lines += [f"*{line}" for line in notes.get(ply, ())]
         position.push_unchecked(move)
         last = move
     key = ending_of(game)
     if key is not None:
-        lines.append(f"{len(game.moves) + 1:>4} {WRITTEN_END[key]}")
+        lines.append(f"{first + len(game.moves):>4} {WRITTEN_END[key]}")
         lines += [text for text in [count_comment(game, _uneven(game))] if text]
         lines.append(summary(game, _uneven(game)) or "")
     return "\n".join(lines) + "\n"
@@ -216,6 +221,8 @@ class _Reader:
         self.hands: dict[Color, dict[Role, int]] = {}
         self.turn = Color.SENTE
         self.diagram_line = 0
+        self.move_number = 1  # of the start, from a `手数＝N` line (N moves played)
+        self.numbering: int | None = None  # the number the record gives its first move
         self.game: Game | None = None
         self.last: Move | None = None
         self.end: str | None = None
@@ -236,7 +243,9 @@ class _Reader:
                 self.diagram_line = number
             elif line in bod.TURN_LINES:
                 self.turn = bod.TURN_LINES[line]
-            elif line.startswith(("+--", "９ ８", "手数＝", "手数-")):
+            elif line.startswith(bod.MOVES_PLAYED):
+                self.move_number = bod.read_moves_played(line) + 1
+            elif line.startswith(("+--", "９ ８", "手数-")):
                 pass
             elif colon and key:
                 self.headers[key] = value
@@ -251,7 +260,7 @@ class _Reader:
                 "the board diagram could not be read: {reason}", reason=because(error)
             )
             raise RecordError(reason, number) from None
-        starts = line.startswith("|") or key in bod.HAND_KEYS or key == "手合割"
+        starts = line.startswith(("|", bod.MOVES_PLAYED)) or key in bod.HAND_KEYS or key == "手合割"
         if self.game is not None and starts:
             raise RecordError(Sentence("the start position is given after the first move."), number)
         return True
@@ -262,7 +271,7 @@ class _Reader:
         if self.rows:
             if len(self.rows) != 9:
                 raise RecordError(Sentence("a board diagram has nine rows."), self.diagram_line)
-            sfen = bod.diagram_sfen(self.rows, self.hands, self.turn)
+            sfen = bod.diagram_sfen(self.rows, self.hands, self.turn, self.move_number)
             try:
                 position, self.warnings = Position.from_sfen_with_warnings(sfen)
             except SfenError as error:
@@ -282,6 +291,7 @@ class _Reader:
                 raise RecordError(reason, number) from None
         else:
             position = Position.initial()
+        position.move_number = self.move_number
         self.game = Game(position)
         return self.game
 
@@ -306,6 +316,18 @@ class _Reader:
             )
             raise RecordError(reason, number, column) from None
         self.last = move
+
+    def expected_number(self, found: int) -> int:
+        """The number the next numbered KIF line should have, given that it has `found`.
+
+        A record's first line fixes how it counts: from the start's move number (after
+        `手数＝N`, N+1), or from 1 as software that ignores `手数＝` writes it; the start
+        keeps its move number either way.
+        """
+        game = self.start()
+        if self.numbering is None:
+            self.numbering = 1 if found == 1 else game.start.move_number
+        return self.numbering + len(game.moves)
 
     def stop(self, number: int, word: str, column: int) -> None:
         self.start()
@@ -374,7 +396,7 @@ def read_kif(data: bytes | str) -> Record:
             if not reader.header(number, line):
                 raise _not_read(line, number, indent)
             continue
-        expected = len(reader.game.moves) + 1 if reader.game else 1
+        expected = reader.expected_number(int(match[1]))
         if int(match[1]) != expected:
             reason = Sentence(
                 "move {found} where move {expected} was expected.",

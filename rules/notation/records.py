@@ -240,7 +240,7 @@ def summary(game: Game, handicap: bool) -> str | None:
     if key is None:
         return None
     assert game.outcome is not None
-    plies = len(game.moves)
+    plies = game.start.move_number - 1 + len(game.moves)  # counted as the moves are numbered
     winner = side_name(game.outcome.winner, handicap)
     to_move = side_name(game.position.turn, handicap)
     if key == IMPASSE and game.outcome.winner is not None:

@@ -2,7 +2,8 @@
 and an attached file at a ply, bad input named by line and column in both languages (a
 malformed CSA wholly in Japanese), an oversize file refused; a challenge from a tsume SFEN
 played to mate, from a pasted record and from a record file at a ply, and their exports
-read back; a challenge's file refused as /board's; the ambiguous R87 asked with buttons."""
+read back (the KIF with its move numbers); a challenge's file refused as /board's; the
+ambiguous R87 asked with buttons; a CSA record pasted on one line, read in Japanese."""
 
 from __future__ import annotations
 
@@ -239,8 +240,9 @@ async def test_a_challenge_from_an_attached_kif_at_a_ply(club: Club) -> None:
     [export] = [a for a in exported.files if a.filename.endswith(".kif")]
     kif = export.data.decode()
     assert "手合割" not in kif and cshogi.KIF.board_to_bod(cshogi.Board(AFTER_TWO)) in kif
+    assert "手数＝2\n" in kif and "\n   3 ２六歩(27)\n" in kif  # two moves came before
     back = read_record(kif)
-    assert back.game.start.sfen().split()[:3] == AFTER_TWO.split()[:3]  # KIF keeps no ply
+    assert back.game.start.sfen() == AFTER_TWO  # the move number too
     assert [m.usi() for m in back.game.moves] == ["2g2f"]
     exported = await club.fake.slash(
         "export", {"format": "csa"}, user=club.alice, channel=table.thread
@@ -286,3 +288,37 @@ async def test_a_malformed_csa_reads_in_japanese(japanese_club: Club) -> None:
     )
     assert "駒として読めません" in result.content
     assert_japanese(result)
+
+
+async def test_a_csa_record_pasted_on_one_line_reads_in_japanese(japanese_club: Club) -> None:
+    """A CSA record pasted into `/board`'s text box arrives with spaces for its line
+    breaks: it is read as its file (names with spaces, the moves, the result), and what
+    cannot be read is named by line and column, in Japanese."""
+    csa = (
+        "V2.2\nN+羽生 善治\nN-佐藤 天彦\n$EVENT:練習対局 第1局\nPI\n+\n"
+        "+7776FU\n-3334FU\n+8822UM\n-3122GI\n%TORYO\n"
+    )
+
+    async def paste(text: str, **options: object) -> InteractionResult:
+        return await japanese_club.fake.slash(
+            "board",
+            {"position": text.replace("\n", " "), **options},
+            user=japanese_club.carol,
+            channel=japanese_club.channel,
+        )
+
+    shown = await paste(csa, at_move=2)
+    assert shown.ephemeral and "☗羽生 善治 対 ☖佐藤 天彦・2手目（全4手）" in shown.content
+    assert "☖３四歩" in shown.content
+    [image] = shown.files
+    assert image.description is not None and png(image)
+    assert alt_text_position("ja", image.description) == board_part(Position.from_sfen(AFTER_TWO))
+    assert_japanese(shown)
+    end = await paste(csa)
+    assert "4手目（全4手）" in end.content and "☖同　銀" in end.content
+
+    bad = await paste(csa.replace("-3122GI", "-3123GI"))
+    assert bad.files == []
+    assert bad.content.startswith("10行目1文字目：「\\-3123GI」が読めません：")  # Markdown-safe
+    assert "２三には自分の歩" in bad.content
+    assert_japanese(bad)

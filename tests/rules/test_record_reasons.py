@@ -49,6 +49,7 @@ MALFORMED: dict[str, tuple[str, str]] = {
     "bod-row-unclosed": ("|v香v桂v銀\n", "between two '|'"),
     "bod-row-short": ("|v香v桂|一\n", "nine squares of two characters"),
     "bod-row-piece": ("|v香v桂v銀v金v象v金v銀v桂v香|一\n", "'v象' is not a piece of a diagram"),
+    "bod-moves-played": ("手数＝　まで\n", "does not say how many moves were played"),
     # Reasons the readers had in the reader's language already: a move, an SFEN, a line.
     "kif-move": ("   1 ７六歩(77)\n   2 ５五飛(82)\n", "could not play '５五飛(82)'"),
     "usi-start": ("position sfen 4k4/9/9/9/9/9/9/9/3KK4 b - 1", "more than one sente king"),

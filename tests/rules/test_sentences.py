@@ -39,6 +39,7 @@ from rules.notation import (
     read_kif,
     read_record,
     read_usi,
+    unfold,
 )
 from rules.notation.common import japanese_square
 from tests.support.catalogs import LOCALE, mark_calls, marked_texts, placeholders, read_catalog
@@ -186,6 +187,7 @@ ACTIONS: dict[str, Callable[[], object]] = {
     "csa-item": lambda: read_csa("V2.2\nPI\n+\n+7776FU,Q\n"),
     "csa-header": lambda: read_csa("V2.2\nQ\n+\n"),
     "csa-no-turn": lambda: read_csa("V2.2\nN+a\n"),
+    "paste-listed-moves": lambda: unfold("V2 PI + +7776FU '** 30 -3334FU -3334FU"),
     "same-square-origin": lambda: parse_move(
         Position.from_sfen("lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 4"),
         "同　銀(22)",

@@ -4,6 +4,8 @@ cshogi's)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cshogi
 import cshogi.CSA
 import cshogi.KIF
@@ -40,9 +42,10 @@ def reason_of(error: ServiceError) -> Sentence:
         (KIF.encode("cp932"), 3, "8h2b+", ("Ann", "Bo")),  # a file from Japanese software
         ("▲７六歩 △３四歩 ▲２二角成", 1, "7g7f", (None, None)),
         ("V2.2\nN+Ann\nN-Bo\nPI\n+\n+7776FU\n-3334FU\n", 2, "3c3d", ("Ann", "Bo")),
+        ("V2.2 N+Ann Lee N-Bo PI + +7776FU -3334FU %TORYO", 2, "3c3d", ("Ann Lee", "Bo")),
         ("position startpos moves 7g7f 3c3d 8h2b+", None, "8h2b+", (None, None)),
     ],
-    ids=["kif", "kif-one-line", "kif-shift-jis", "ki2", "csa", "usi-end"],
+    ids=["kif", "kif-one-line", "kif-shift-jis", "ki2", "csa", "csa-one-line", "usi-end"],
 )
 def test_a_record_is_shown_at_a_ply(
     data: str | bytes, ply: int | None, last: str, names: tuple[str | None, str | None]
@@ -60,6 +63,25 @@ def test_a_real_record_pasted_on_one_line_reads_as_its_file() -> None:
     whole = read_record(text).game
     pasted = read_position(text.replace("\n", " "))
     assert pasted.moves == len(whole.moves) and pasted.position == whole.position
+
+
+@pytest.mark.parametrize("path", sorted(RECORDS.glob("*.csa")), ids=lambda p: p.name)
+def test_a_real_csa_record_pasted_on_one_line_reads_as_its_file(path: Path) -> None:
+    """As a KIF: the start, names, moves and result find their lines again."""
+    text = path.read_text(encoding="utf-8")
+    whole = read_record(text)
+    pasted = read_position(text.replace("\n", " "))
+    assert pasted.moves == len(whole.game.moves) and pasted.position == whole.game.position
+    assert (pasted.sente, pasted.gote) == (whole.sente, whole.gote)
+    assert pasted.outcome == whole.game.outcome
+
+
+def test_a_one_line_csa_that_cannot_be_read_says_line_and_column() -> None:
+    with pytest.raises(ServiceError) as caught:
+        start_of("V2.2 N+A N-B PI + +7776FU -3334FU +7775FU")
+    sentence = reason_of(caught.value)
+    assert (sentence.params["line"], sentence.params["column"]) == (8, 1)  # the eighth line
+    assert str(sentence).startswith("Line 8, column 1: '+7775FU' could not be read")
 
 
 def test_an_sfen_is_its_position_and_a_tsume_reads() -> None:
@@ -154,6 +176,12 @@ async def test_a_challenge_from_a_record_at_a_ply_starts_there(service: GameServ
     kif = (await service.exports.file(game.id, "kif")).content
     assert cshogi.KIF.board_to_bod(cshogi.Board(start)) in kif
     assert "手合割" not in kif
+    # two moves were played before the start: the record counts them, and reads back so
+    assert "手数＝2\n" in kif and "\n   3 ２二角成(88)\n" in kif
+    ki2 = (await service.exports.file(game.id, "ki2")).content
+    for text in (kif, ki2):
+        back = read_record(text).game
+        assert back.start.sfen() == start and [m.usi() for m in back.moves] == ["8h2b+"]
     csa = (await service.exports.file(game.id, "csa")).content
     theirs = cshogi.CSA.Parser.parse_str(csa)[0]
     assert [cshogi.move_to_usi(m) for m in theirs.moves] == ["8h2b+"]

@@ -1,0 +1,132 @@
+"""Records pasted on one line, with their line breaks found again.
+
+Discord's slash-command text boxes hold one line: a record pasted there arrives with its
+line breaks turned into spaces. `unfold` is the one place that splits such a paste back
+into the lines of its format, before any reader sees it:
+
+* KIF: before a move number, a `key：value` header and a comment mark;
+* CSA: before each thing a CSA line starts with (`V2.2`, `N+`, `$KEY:`, `PI`, `P1`..`P9`,
+  `P+`/`P-`, the side to move, a move, a time, an end code, a `'` comment), reading the
+  header part (up to the line with the side to move) apart from the moves, so a name
+  or a comment runs on, spaces and all, up to the next such line;
+* KI2 and USI need no breaks, and a CSA written with commas for its breaks reads as it is.
+
+What a line break alone told apart cannot be recovered: a name or a comment that holds
+something looking like a CSA line is cut there. One case is refused rather than misread:
+floodgate's reading comments (`'** 30 -3334FU +2726FU`) list moves that a one-line
+paste cannot tell from the game's own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import Sentence
+from .files import detect_format
+from .records import RecordError
+
+_KIF_LOOK = re.compile(r"\S+：|\([1-9]{2}\)")
+_KIF_BREAK = re.compile(r"\s+(?=[0-9]+\s+\S|[^\s：:]+：|[*&#])")
+
+_ENDS = r"(?=[\s,]|$)"  # where a CSA item ends: a space (a line break), a comma, the end
+_HEADER_LINES = {
+    "version": rf"V[23](?:\.[0-9]+)?{_ENDS}",
+    "name": r"N[+-]",
+    "info": r"\$[A-Z_]+:",
+    "even": rf"PI(?:[1-9]{{2}}[A-Z]{{2}})*{_ENDS}",
+    "row": r"P[1-9](?=\s*(?:\*|[+-][A-Z]{2}))",
+    "hand": rf"P[+-](?:[0-9]{{2}}[A-Z]{{2}})+{_ENDS}",
+    # The side to move: what follows it is a move, an end code, a comment or nothing,
+    # so a `-` inside a name or an event (`$EVENT:Floodgate - R2`) stays there.
+    "turn": r"[+-](?=,|\s*$|\s+(?:[+-][0-9]{4}[A-Z]{2}|%[A-Z]|'))",
+}
+_SHARED_LINES = {
+    "comment": "'",
+    "move": rf"[+-][0-9]{{4}}[A-Z]{{2}}{_ENDS}",
+    "end": rf"%[A-Z_+-]+{_ENDS}",
+}
+_MOVE_LINES = {"time": rf"T[0-9]+(?:\.[0-9]+)?{_ENDS}", "game": rf"/{_ENDS}"}
+_CSA_BREAK = re.compile(
+    r"\s+(?="
+    + "|".join(
+        f"(?P<{kind}>{pattern})"
+        for kind, pattern in {**_HEADER_LINES, **_SHARED_LINES, **_MOVE_LINES}.items()
+    )
+    + ")"
+)
+_IN_HEADER = {*_HEADER_LINES, *_SHARED_LINES}
+_IN_MOVES = {*_SHARED_LINES, *_MOVE_LINES}
+_ROW = re.compile(r"(P[1-9])((?:\s*(?:\*|[+-][A-Z]{2}))+)\s*")
+_MOVE = re.compile(_SHARED_LINES["move"])
+
+
+def unfold(text: str) -> str:
+    """The record `text` with its lines back when it came on one line (see the module);
+    text that has line breaks, and one-line text of no format that needs them, is
+    returned as it is. Raises `RecordError` for a paste that cannot be split honestly.
+
+    >>> print(unfold("V2.2 N+Habu Yoshiharu N-Sato PI +  +7776FU -3334FU %TORYO"))
+    V2.2
+    N+Habu Yoshiharu
+    N-Sato
+    PI
+    +
+    +7776FU
+    -3334FU
+    %TORYO
+    >>> print(unfold("手合割：平手 先手：Ann    1 ７六歩(77)    2 投了"))
+    手合割：平手
+    先手：Ann
+    1 ７六歩(77)
+    2 投了
+    """
+    if "\n" in text or "\r" in text:
+        return text
+    pasted = text.strip()
+    lines = _csa_lines(pasted)
+    csa = "\n".join(lines)
+    if detect_format(csa) == "csa":
+        _refuse_listed_moves(lines)
+        return csa
+    if _KIF_LOOK.search(pasted):
+        return _KIF_BREAK.sub("\n", pasted)
+    return text
+
+
+def _csa_lines(text: str) -> list[str]:
+    """`text` cut before every CSA line start that can come where it stands: header
+    lines up to the side to move, moves, times and end codes after it."""
+    lines: list[str] = []
+    start, moving = 0, False
+    for found in _CSA_BREAK.finditer(text):
+        line = text[start : found.start()]
+        moving_now = moving or any(item.strip() in ("+", "-") for item in line.split(","))
+        if found.lastgroup not in (_IN_MOVES if moving_now else _IN_HEADER):
+            continue
+        lines.append(_row(line))
+        start, moving = found.end(), moving_now
+    lines.append(_row(text[start:]))
+    return lines
+
+
+def _row(line: str) -> str:
+    """A `P1`..`P9` row in its fixed width again (three characters a square), whatever
+    spaces the paste kept around the squares; any other line stripped."""
+    found = _ROW.fullmatch(line.strip())
+    if found is None:
+        return line.strip()
+    cells = re.findall(r"\*|[+-][A-Z]{2}", found[2])
+    return found[1] + "".join(" * " if cell == "*" else cell for cell in cells).rstrip()
+
+
+def _refuse_listed_moves(lines: list[str]) -> None:
+    for number, line in enumerate(lines[:-1], 1):
+        if line.startswith("'**") and _MOVE.match(lines[number]):
+            raise RecordError(
+                Sentence(
+                    "a comment listing moves (such as '**) cannot be told from the game's "
+                    "moves on one line: attach the record as a file instead."
+                ),
+                number,
+                1,
+            )

@@ -1,0 +1,194 @@
+"""Records pasted on one line, as Discord's slash-command text boxes send them (line
+breaks turned into spaces): `unfold` finds the lines again, and the record reads as its
+file does. Real CSA files, hand-written set-ups (P1..P9 rows and hands, PI with pieces
+removed), names and comments with spaces, and our own writer's records."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rules import Color, Game, Position, Termination
+from rules.notation import Record, RecordError, read_record, unfold, write_csa
+
+from .support import RECORDS
+from .test_records import GAMES
+
+CSA_FILES = sorted(RECORDS.glob("*.csa"))
+
+
+def one_line(text: str) -> str:
+    """`text` as the text box sends it: every line break a space."""
+    return text.replace("\r\n", " ").replace("\n", " ")
+
+
+def assert_same_record(pasted: Record, whole: Record) -> None:
+    assert pasted.game.start.sfen() == whole.game.start.sfen()
+    assert pasted.game.moves == whole.game.moves
+    assert pasted.game.outcome == whole.game.outcome
+    assert (pasted.sente, pasted.gote, pasted.started) == (whole.sente, whole.gote, whole.started)
+    assert pasted.headers == whole.headers and pasted.warnings == whole.warnings
+
+
+@pytest.mark.parametrize("path", CSA_FILES, ids=lambda p: p.name)
+def test_a_real_csa_record_pasted_on_one_line_reads_as_its_file(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert "\n'" in text or "N+加藤桃子 女王" in text  # comments, or a name with a space
+    whole = read_record(text)
+    assert_same_record(read_record(unfold(one_line(text))), whole)
+    squeezed = re.sub(r"\s+", " ", text)  # even with runs of spaces made one
+    assert_same_record(read_record(unfold(squeezed)), whole)
+
+
+def test_the_audit_s_one_line_csa_reads() -> None:
+    """Read before as one `V` line, "never says who moves first"."""
+    record = read_record(unfold("V2.2 N+Alice N-Bob PI + +7776FU -3334FU %TORYO"))
+    assert (record.sente, record.gote) == ("Alice", "Bob")
+    assert [move.usi() for move in record.game.moves] == ["7g7f", "3c3d"]
+    outcome = record.game.outcome
+    assert outcome is not None and outcome.termination is Termination.RESIGNATION
+    assert outcome.winner is Color.GOTE
+
+
+TSUME = """V2.2
+N+Habu Yoshiharu
+N-Tanigawa Koji
+$EVENT:詰将棋 第1問
+$START_TIME:2024/01/02 10:00:00
+' a problem: mate in 1
+P1 *  *  *  * -OU *  *  *  *
+P2 *  *  *  *  *  *  *  *  *
+P3 *  *  *  * +KI *  *  *  *
+P4 *  *  *  *  *  *  *  *  *
+P5 *  *  *  *  *  *  *  *  *
+P6 *  *  *  *  *  *  *  *  *
+P7 *  *  *  *  *  *  *  *  *
+P8 *  *  *  *  *  *  *  *  *
+P9 *  *  *  *  *  *  *  *  *
+P+00KI
+P-00AL
++
++0052KI,T5
+' mate, as the problem says
+%TSUMI
+"""
+HANDICAP = """V2.2
+N+Shitate San
+N-Uwate San
+PI82HI22KA
+-
+-5142OU
+T12
++7776FU
+T3
+-4232OU
+%CHUDAN
+"""
+
+
+@pytest.mark.parametrize("text", [TSUME, HANDICAP], ids=["p-rows-and-hands", "pi-removed"])
+def test_a_hand_written_set_up_pasted_on_one_line_reads_as_written(text: str) -> None:
+    whole = read_record(text)
+    pasted = read_record(unfold(one_line(text)))
+    assert_same_record(pasted, whole)
+    assert " " in (pasted.sente or "") and " " in (pasted.gote or "")
+
+
+def test_the_set_ups_are_what_they_say() -> None:
+    tsume = read_record(TSUME)
+    assert tsume.game.start.sfen() == "4k4/9/4G4/9/9/9/9/9/9 b G2r2b2g4s4n4l18p 1"
+    assert tsume.sente == "Habu Yoshiharu" and tsume.headers["棋戦"] == "詰将棋 第1問"
+    assert tsume.started == "2024/01/02 10:00:00"
+    handicap = read_record(HANDICAP)
+    assert handicap.game.start == Position.initial("two_piece")
+    assert handicap.game.position.turn is Color.SENTE and len(handicap.game.moves) == 3
+
+
+def test_our_csa_records_pasted_on_one_line_read_as_written() -> None:
+    """Every round-trip game (handicaps, set-ups, every ending), with names, a start
+    time and comments holding spaces."""
+    for game in GAMES:
+        text = write_csa(
+            game,
+            sente="Habu Yoshiharu",
+            gote="Sato Amahiko",
+            started="2024/01/02 10:00:00",
+            comments={0: ["the plan: attack"], len(game.moves): ["a long think, then"]},
+        )
+        assert_same_record(read_record(unfold(one_line(text))), read_record(text))
+
+
+def test_a_comment_runs_to_the_next_line_a_csa_record_can_have() -> None:
+    unfolded = unfold("V2.2 PI + ' a quiet - line, P1 is no row here +7776FU T3 %TORYO")
+    assert unfolded.splitlines() == [
+        "V2.2",
+        "PI",
+        "+",
+        "' a quiet - line, P1 is no row here",
+        "+7776FU",
+        "T3",
+        "%TORYO",
+    ]
+
+
+def test_a_dash_in_a_name_or_an_event_is_not_the_side_to_move() -> None:
+    text = "V2.2\nN+Bob - 5 dan\nN-Al + co\n$EVENT:Floodgate - R2\nPI\n-\n'start\n-3334FU\n"
+    pasted = read_record(unfold(one_line(text)))
+    assert_same_record(pasted, read_record(text))
+    assert (pasted.sente, pasted.gote) == ("Bob - 5 dan", "Al + co")
+    assert pasted.headers["棋戦"] == "Floodgate - R2"
+
+
+def test_what_stays_unreadable_is_refused_with_line_and_column() -> None:
+    with pytest.raises(RecordError) as caught:
+        read_record(unfold("V2.2 N+A B PI + +7776FU -3334FU +7775FU"))
+    assert (caught.value.line, caught.value.column) == (7, 1)
+    assert "'+7775FU' could not be read" in str(caught.value)
+    with pytest.raises(RecordError) as caught:  # no move follows the side to move
+        read_record(unfold("V2.2 PI + P1 * -KY"))
+    assert (caught.value.line, caught.value.column) == (2, 1)
+    assert "'PI +' could not be read: '+' is not a square" in str(caught.value)
+
+
+def test_a_reading_comment_listing_moves_is_refused_not_played() -> None:
+    """floodgate's `'**` comments list the moves an engine expected: on one line they
+    cannot be told from the game's own, so the paste is refused, naming the comment."""
+    floodgate = "V2 PI + +7776FU,T1 '** 30 -3334FU +2726FU -8384FU,T2 %TORYO"
+    with pytest.raises(RecordError, match="attach the record as a file") as caught:
+        unfold(floodgate)
+    assert (caught.value.line, caught.value.column) == (5, 1)
+    lines = "V2\nPI\n+\n+7776FU,T1\n'** 30 -3334FU +2726FU\n-8384FU,T2\n%TORYO\n"
+    game = read_record(lines).game  # as a file it reads
+    assert [move.usi() for move in game.moves] == ["7g7f", "8c8d"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "V2.2\nPI\n+\n+7776FU\n",  # lines already
+        "V2.2,PI,+,+7776FU",  # commas for line breaks
+        "position startpos moves 7g7f 3c3d",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "▲７六歩 △３四歩",
+        "4k4/9/4G4/9/9/9/9/9/9 b G 1",
+    ],
+    ids=["lines", "commas", "usi", "sfen", "ki2", "tsume-sfen"],
+)
+def test_what_needs_no_line_breaks_is_left_as_it_is(text: str) -> None:
+    assert unfold(text) == text
+
+
+def test_a_one_line_kif_is_split_in_the_same_place() -> None:
+    kif = "手合割：平手\n先手：Ann Lee\n後手：Bo\n   1 ７六歩(77)\n*a comment: here\n   2 投了\n"
+    pasted = read_record(unfold(one_line(kif)))
+    assert_same_record(pasted, read_record(kif))
+    assert pasted.sente == "Ann Lee"
+
+
+def test_a_one_line_paste_of_a_game_from_a_set_up_keeps_its_start() -> None:
+    game = Game(Position.from_sfen("4k4/9/4G4/9/9/9/9/9/9 b G 1"), ["G*5b"])
+    text = write_csa(game, sente="A B", gote="C D")
+    record = read_record(unfold(one_line(text)))
+    assert record.game.start == game.start and record.game.moves == game.moves
