@@ -6,6 +6,16 @@ a club playing on from move 40 of a professional game reads "41." in its thread,
 "1.". The database, the rules and every button keep counting plies from the game's own
 start; only what a player reads or types is a move number. A game from the usual start
 (move number 1) numbers its moves as its plies.
+
+Shifted, as move numbers: a move's post (`31.`), every board's caption and alt text
+(the start board says move 30), the ending (`after move 50`, `まで50手`, like the KIF's
+last line), `/replay`'s "move 31 of 50" and its list, `/board`'s caption and diagram,
+notes (`saved at move 31`), `/games` and the `game` option's suggestions (`in 50 moves`
+is the last move's number, as `50手で` is), the analysis's marked moves and its chart's
+axis, the animation's frames, and `/replay from_move`, which takes a number. Not
+shifted, as counts or plies of this game: the analysis's "positions evaluated", a
+takeback's one or two moves, forecast lines' own numbers, and the plies buttons, the
+database and the logs carry.
 """
 
 from __future__ import annotations
