@@ -86,10 +86,13 @@ def render_evaluation_chart(
     title: str | None = None,
     width: int = WIDTH,
     height: int = HEIGHT,
+    moves_before: int = 0,
 ) -> bytes:
     """An analysed game's evaluation after each move, from sente's view (above the middle
     line sente is ahead), capped at ±`cap`, with a dot on each mistake and blunder (the
-    plies given): the rating chart's drawing with a fixed, symmetric scale.
+    plies given): the rating chart's drawing with a fixed, symmetric scale. The x axis
+    names each position by its move number: a game started after `moves_before` moves
+    starts its axis there, as its record numbers its moves.
 
     >>> png = render_evaluation_chart([0, 40, -350, 3000], cap=3000, blunders=[2])
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
@@ -101,7 +104,7 @@ def render_evaluation_chart(
     step = EVALUATION_STEP if cap >= 2 * EVALUATION_STEP else max(cap // 2, 1)
     ceiling = math.ceil(cap / step) * step
     chart = _LineChart(shown, -ceiling, ceiling, step, title, width, height)
-    chart.grid(_game_ticks(len(shown) - 1))
+    chart.grid(_game_ticks(len(shown) - 1), first=moves_before)
     chart.rule(0, ZERO_LINE)
     chart.line()
     for plies, colour in ((mistakes, MISTAKE_DOT), (blunders, BLUNDER_DOT)):
@@ -145,8 +148,9 @@ class _LineChart:
             return (self.left + self.right) / 2
         return self.left + index / (len(self.values) - 1) * (self.right - self.left)
 
-    def grid(self, ticks: Sequence[int]) -> None:
-        """The value's grid lines with their labels, and the x axis's numbers."""
+    def grid(self, ticks: Sequence[int], *, first: int = 0) -> None:
+        """The value's grid lines with their labels, and the x axis's numbers (the
+        first value's number is `first`)."""
         s = SUPERSAMPLE
         for value in range(int(self.floor), int(self.ceiling) + 1, self.step):
             y = self.y_of(value)
@@ -155,7 +159,7 @@ class _LineChart:
             self.draw.text(label, str(value), font=self.font, fill=AXIS_TEXT, anchor="rm")
         for index in ticks:
             tick = (self.x_of(index), float(self.bottom + 8 * s))
-            self.draw.text(tick, str(index), font=self.font, fill=AXIS_TEXT, anchor="mt")
+            self.draw.text(tick, str(first + index), font=self.font, fill=AXIS_TEXT, anchor="mt")
 
     def rule(self, value: float, colour: tuple[int, int, int]) -> None:
         """A line across the chart at `value` (the evaluation chart's zero)."""

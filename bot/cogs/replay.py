@@ -99,14 +99,18 @@ class ReplayFeature(Feature):
         self,
         interaction: discord.Interaction[Any],
         game: GameArg | None = None,
-        from_move: app_commands.Range[int, 0, FARTHEST_MOVE] = 0,
+        from_move: app_commands.Range[int, 0, FARTHEST_MOVE] | None = None,
     ) -> None:
-        """The game at `from_move`, privately, with the buttons to step through it."""
+        """The game at `from_move`, privately, with the buttons to step through it.
+        `from_move` is the move number the thread shows (a game set up after move 30
+        starts at 30), its start when not given; the buttons carry plies."""
         reply = Reply(interaction)
         game_id = await game_meant(self.bot, interaction, game)
-        step = await self.bot.service.games.at_ply(
-            game_id, from_move, guild_id=server_of(interaction)
-        )
+        games, guild_id = self.bot.service.games, server_of(interaction)
+        if from_move is None:
+            step = await games.at_ply(game_id, 0, guild_id=guild_id)
+        else:
+            step = await games.at_move(game_id, from_move, guild_id=guild_id)
         content, file, view = await _shown(self.bot, interaction, reply, step)
         await reply.send(content, file=file, view=view, ephemeral=True)
         log.info("game %s replayed from move %s", game_id, step.ply)

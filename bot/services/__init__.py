@@ -14,6 +14,7 @@ from .deadlines import DeadlineScheduler
 from .errors import (
     AmbiguousMove,
     BadImpasseRule,
+    BadMoveNumber,
     BadTakebackPolicy,
     BadTimeControl,
     ChooseGame,
@@ -33,6 +34,7 @@ from .exports import FORMATS
 from .glicko2 import Rating
 from .loading import turn_of
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
+from .numbering import Numbering
 from .positions import (
     MAX_RECORD_BYTES,
     ShownPosition,
@@ -97,6 +99,7 @@ __all__ = [
     "AmbiguousMove",
     "Analysis",
     "BadImpasseRule",
+    "BadMoveNumber",
     "BadTakebackPolicy",
     "BadTimeControl",
     "Challenge",
@@ -129,6 +132,7 @@ __all__ = [
     "NotYourTurn",
     "Note",
     "NoteRefused",
+    "Numbering",
     "Opening",
     "PlayedMove",
     "PlayerRating",

@@ -69,6 +69,10 @@ class NoteRefused(ServiceError):
     """A note that cannot be written or deleted: empty, too long, one too many, not theirs."""
 
 
+class BadMoveNumber(ServiceError):
+    """A move number the game never had: one before the position it started from."""
+
+
 class BadTakebackPolicy(ServiceError):
     """A takeback policy other than allowed or never."""
 

@@ -175,6 +175,16 @@ class Games:
         """
         return step_at(await self.get(game_id, guild_id=guild_id), ply)
 
+    async def at_move(self, game_id: int, number: int, *, guild_id: int | None) -> ReplayStep:
+        """The game as it stood after the move players call `number` (its start's own
+        number for the start: 30 for a game set up after move 30); a number before the
+        start is refused, one past the end shows the end.
+
+        Example: `(await games.at_move(12, 31, guild_id=g)).ply` is 1 in a game from move 30.
+        """
+        game = await self.get(game_id, guild_id=guild_id)
+        return step_at(game, game.numbering.ply(number))
+
     async def legal_moves(self, game_id: int, user_id: int | None = None) -> list[MoveText]:
         """Every legal move of the current position, for autocomplete (cached by
         position). With `user_id`, none unless that user is to move in this game: a

@@ -24,6 +24,7 @@ from rules.notation import format_move
 
 from .clocks import TimeControl, due_at
 from .likely import likely_order
+from .numbering import Numbering
 from .values import (
     GameSnapshot,
     GameSummary,
@@ -314,4 +315,5 @@ def line_of(record: GameRow, user_id: int) -> GameSummary:
         guild_id=record.guild_id,
         result=result_for(record, color),
         finished_at=record.finished_at,
+        numbering=Numbering.of_sfen(record.start_sfen),
     )

@@ -15,6 +15,7 @@ from bot.db import NoteRow, Session
 from rules import Sentence
 
 from .errors import NoteRefused
+from .numbering import Numbering
 from .store import GameStore
 from .values import Note
 
@@ -47,8 +48,8 @@ def note_number(typed: str) -> int | None:
     return int(text)
 
 
-def _note(row: NoteRow) -> Note:
-    return Note(row.id, row.game_id, row.ply, row.body, row.written_at)
+def _note(row: NoteRow, numbering: Numbering) -> Note:
+    return Note(row.id, row.game_id, row.ply, row.body, row.written_at, numbering)
 
 
 class Notes:
@@ -93,14 +94,14 @@ class Notes:
                     limit=MAX_NOTES,
                 )
             )
-        return Note(note_id, game.id, game.ply, body, now)
+        return Note(note_id, game.id, game.ply, body, now, game.numbering)
 
     async def of(self, game_id: int, author_id: int, *, guild_id: int | None = None) -> list[Note]:
         """The author's notes on the game, oldest first (nobody else's, ever)."""
         game = await self._store.current(game_id, guild_id=guild_id)
         async with self._store.db.query() as q:
             rows = await q.notes.of(game.id, author_id)
-        return [_note(row) for row in rows]
+        return [_note(row, game.numbering) for row in rows]
 
     async def by_ply(self, game_id: int, author_id: int) -> dict[int, list[str]]:
         """The author's notes on the game as record comments: their texts by ply."""

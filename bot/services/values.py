@@ -21,6 +21,7 @@ from rules.impasse import CampCount, Declaration
 from .clocks import TimeControl
 from .errors import BadImpasseRule, BadTakebackPolicy
 from .glicko2 import Rating
+from .numbering import FROM_MOVE_ONE, Numbering
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +180,18 @@ class GameSnapshot:
         return self.game.position.turn
 
     @property
+    def numbering(self) -> Numbering:
+        """How this game numbers its moves for players: from its start's move number,
+        so a game set up at a record's ply 30 shows its first move as 31."""
+        return Numbering(self.game.start.move_number - 1)
+
+    @property
+    def move_number(self) -> int:
+        """The number of the last move played, as players read it (`ply` shifted by the
+        moves played before the game's start)."""
+        return self.numbering.number(self.ply)
+
+    @property
     def rated(self) -> bool:
         """The game counts for ratings (agreed at the challenge)."""
         return self.row.rated
@@ -322,10 +335,16 @@ class GameSummary:
     guild_id: int
     result: Result | None = None
     finished_at: datetime | None = None
+    numbering: Numbering = FROM_MOVE_ONE
 
     @property
     def is_active(self) -> bool:
         return self.result is None
+
+    @property
+    def move_number(self) -> int:
+        """The number of the game's last move as players read it (see `Numbering`)."""
+        return self.numbering.number(self.ply)
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,7 +360,8 @@ class GameList:
 class ReplayStep:
     """A game shown at one ply for `/replay`: `board` is the game as it stood after `ply`
     moves (its result only at the last ply), `last` the number of moves in the whole game,
-    and `moves` the moves around `ply`, numbered from `first` (1 for the game's first)."""
+    and `moves` the moves around `ply`, from ply `first` (1 for the game's first). All
+    are plies; `board.numbering` turns them into the move numbers players read."""
 
     board: GameSnapshot
     ply: int
@@ -375,13 +395,18 @@ class ExportFile:
 @dataclass(frozen=True, slots=True)
 class Note:
     """A member's private note on a game: written at `ply` (the game's ply then), shown to
-    its author only."""
+    its author only; `move_number` is that ply as the game's players read it."""
 
     id: int
     game_id: int
     ply: int
     text: str
     written_at: datetime
+    numbering: Numbering = FROM_MOVE_ONE
+
+    @property
+    def move_number(self) -> int:
+        return self.numbering.number(self.ply)
 
 
 @dataclass(frozen=True, slots=True)

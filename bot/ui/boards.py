@@ -146,7 +146,7 @@ class BoardRenderer:
         turn = start.turn
         captions = []
         for ply in range(framed):
-            captions.append(text.frame_caption(lang, ply, turn))
+            captions.append(text.frame_caption(lang, game.numbering.number(ply), turn))
             turn = turn.opponent
         sente, gote = game.sente.name, game.gote.name
 
@@ -180,10 +180,16 @@ class BoardRenderer:
         mistakes = [m.ply for m in marks if m.mark is Mark.MISTAKE]
         blunders = [m.ply for m in marks if m.mark is Mark.BLUNDER]
         title = text.evaluation_chart_title(lang, analysis.game)
+        before = analysis.game.numbering.before
 
         def work() -> bytes:
             return render_evaluation_chart(
-                analysis.scores, cap=CAP, mistakes=mistakes, blunders=blunders, title=title
+                analysis.scores,
+                cap=CAP,
+                mistakes=mistakes,
+                blunders=blunders,
+                title=title,
+                moves_before=before,
             )
 
         png = await self._run(work, "chart")

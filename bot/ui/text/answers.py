@@ -124,11 +124,11 @@ def game_choice(lang: str, game: GameSummary) -> str:
             id=game.id,
             opponent=game.opponent.name,
             result=result_word(lang, game.result),
-            ply=game.ply,
+            ply=game.move_number,
         )[:100]
     turn = _("your turn") if game.your_turn else _("waiting")
     return _("#{id} vs {opponent} · move {ply} · {turn}").format(
-        id=game.id, opponent=game.opponent.name, ply=game.ply, turn=turn
+        id=game.id, opponent=game.opponent.name, ply=game.move_number, turn=turn
     )[:100]
 
 

@@ -51,9 +51,9 @@ def image_result(lang: str, game: GameSnapshot) -> str:
     if outcome.winner is not None and outcome.termination in _IMAGE_RESULTS:
         template = _IMAGE_RESULTS[outcome.termination]
         side = side_name(lang, outcome.winner)
-        return gettext(lang, template).format(ply=game.ply, side=side)
+        return gettext(lang, template).format(ply=game.move_number, side=side)
     if outcome.winner is None and outcome.termination in _IMAGE_DRAWS:
-        return gettext(lang, _IMAGE_DRAWS[outcome.termination]).format(ply=game.ply)
+        return gettext(lang, _IMAGE_DRAWS[outcome.termination]).format(ply=game.move_number)
     return image_caption(lang, game)
 
 
@@ -208,7 +208,7 @@ def _move_line(lang: str, game: GameSnapshot) -> str:
     _ = translator(lang)
     if game.outcome is not None:
         return image_result(lang, game)
-    return _("Move {ply}").format(ply=game.ply)
+    return _("Move {ply}").format(ply=game.move_number)
 
 
 _FILES_HEADER = "  9  8  7  6  5  4  3  2  1"
@@ -245,7 +245,7 @@ def animation_export_caption(lang: str, game: GameSnapshot) -> str:
     """Above the GIF `/export` gives: which game, and up to which move."""
     _ = translator(lang)
     return _("Game {id} as an animation, from the start to move {ply}.").format(
-        id=game.id, ply=game.ply
+        id=game.id, ply=game.move_number
     )
 
 

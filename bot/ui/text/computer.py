@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.services import BLUNDER, MISTAKE, Analysis, GameSnapshot, Mark, MarkedMove
+from bot.services import BLUNDER, MISTAKE, Analysis, GameSnapshot, Mark, MarkedMove, Numbering
 from rules import Color
 
 from .base import move_echo, named, safe, translator
@@ -42,13 +42,16 @@ def analysis_progress_text(lang: str, game_id: int, done: int, total: int) -> st
     )
 
 
-def _mark_line(lang: str, marked: MarkedMove) -> str:
+def _mark_line(lang: str, marked: MarkedMove, numbering: Numbering) -> str:
+    """One marked move, under the number the game's thread gave it."""
     _ = translator(lang)
     kind = _("Blunder") if marked.mark is Mark.BLUNDER else _("Mistake")
     line = _("{ply}. {move}: {kind} (−{drop})").format(
-        ply=marked.ply, move=move_echo(lang, marked.mover, marked.played), kind=kind,
+        ply=numbering.number(marked.ply),
+        move=move_echo(lang, marked.mover, marked.played),
+        kind=kind,
         drop=marked.drop,
-    )  # fmt: skip
+    )
     if marked.best is not None:
         best = _("best was {move}").format(move=move_echo(lang, marked.mover, marked.best))
         line += _(", ") + best
@@ -71,7 +74,8 @@ def analysis_text(lang: str, analysis: Analysis) -> str:
         )
     if analysis.marks:
         lines.append("")
-        lines += [_mark_line(lang, marked) for marked in analysis.marks[:MAX_MARKS_SHOWN]]
+        numbering = analysis.game.numbering
+        lines += [_mark_line(lang, m, numbering) for m in analysis.marks[:MAX_MARKS_SHOWN]]
         hidden = len(analysis.marks) - MAX_MARKS_SHOWN
         if hidden > 0:
             lines.append(_("…and {count} more on the chart.").format(count=hidden))

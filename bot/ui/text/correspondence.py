@@ -198,7 +198,7 @@ def note_saved(lang: str, note: Note) -> str:
     return _(
         "Note {number} saved at move {ply}. Only you can see it: `/notes` lists your notes, "
         "and your private `/export` carries them as comments."
-    ).format(number=note.id, ply=note.ply)
+    ).format(number=note.id, ply=note.move_number)
 
 
 #: How much of each note `/notes` shows: fifty full notes would not fit in one message.
@@ -224,7 +224,7 @@ def notes_text(lang: str, game_id: int, notes: list[Note], *, deleted: int | Non
             body = body[: NOTE_PREVIEW - 1] + "…"
         lines.append(
             _("• {number} (move {ply}): {text}").format(
-                number=note.id, ply=note.ply, text=safe(body)
+                number=note.id, ply=note.move_number, text=safe(body)
             )
         )
     lines.append(

@@ -115,7 +115,7 @@ def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
             where=_where(summary),
             color=summary.your_color.symbol,
             opponent=safe(summary.opponent.name),
-            ply=summary.ply,
+            ply=summary.move_number,
             turn=turn,
         )
         + deadline
@@ -132,7 +132,7 @@ def _finished_line(lang: str, summary: GameSummary) -> str:
             color=summary.your_color.symbol,
             opponent=safe(summary.opponent.name),
             result=result_word(lang, summary.result),
-            ply=summary.ply,
+            ply=summary.move_number,
         )
         + ended
     )
@@ -143,16 +143,20 @@ def _finished_line(lang: str, summary: GameSummary) -> str:
 
 def replay_text(lang: str, step: ReplayStep) -> str:
     """Above a `/replay` board: which game, which move of how many, and the moves around
-    it, the current one marked."""
+    it, the current one marked. Every number is a move number as the game's record
+    counts it (`board.numbering`): "of 50" is the last move's number, as a KIF's
+    `まで50手` is, also in a game set up after move 30 that played 20 moves."""
     _ = translator(lang)
     board = step.board
+    number = board.numbering.number
     players = _("☗{sente} vs ☖{gote}").format(
         sente=safe(board.sente.name), gote=safe(board.gote.name)
     )
+    last = number(step.last)
     if step.ply == 0:
-        where = _("start position (the game has {last} moves)").format(last=step.last)
+        where = _("start position (the game has {last} moves)").format(last=last)
     else:
-        where = _("move {ply} of {last}").format(ply=step.ply, last=step.last)
+        where = _("move {ply} of {last}").format(ply=number(step.ply), last=last)
     lines = [
         _("Replay of game #{id}, {players}: {where}").format(
             id=board.id, players=players, where=where
@@ -160,10 +164,10 @@ def replay_text(lang: str, step: ReplayStep) -> str:
     ]
     first_mover = board.game.start.turn
     for offset, move in enumerate(step.moves):
-        number = step.first + offset
-        color = first_mover if number % 2 else first_mover.opponent
-        mark = "▶" if number == step.ply else " "
-        lines.append(f"`{mark}{number:>3}` {move_echo(lang, color, move)}")
+        ply = step.first + offset
+        color = first_mover if ply % 2 else first_mover.opponent
+        mark = "▶" if ply == step.ply else " "
+        lines.append(f"`{mark}{number(ply):>3}` {move_echo(lang, color, move)}")
     if step.ply == step.last and board.outcome is not None:
         lines.append(result_text(lang, board.outcome, board))
     return truncate("\n".join(lines))

@@ -190,7 +190,7 @@ def result_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
     """How the game ended, in one sentence."""
     won = outcome.winner
     template = _RESULTS.get((outcome.termination, won is not None), _ENDED)
-    names: dict[str, object] = {"ply": game.ply}
+    names: dict[str, object] = {"ply": game.move_number}
     if won is not None:
         names |= {"winner": named(game, won), "loser": named(game, won.opponent)}
     return gettext(lang, template).format_map(names)
@@ -222,7 +222,7 @@ def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> st
     game = result.game
     color = game.color_of(result.mover.user_id) or Color.SENTE
     values = {
-        "ply": game.ply,
+        "ply": game.move_number,
         "move": move_echo(lang, color, result.move),
         "player": safe(result.mover.name),
     }
@@ -271,7 +271,7 @@ def board_caption(lang: str, game: GameSnapshot) -> str:
     _ = translator(lang)
     lines = [
         _("☗{sente} vs ☖{gote} · move {ply}").format(
-            sente=safe(game.sente.name), gote=safe(game.gote.name), ply=game.ply
+            sente=safe(game.sente.name), gote=safe(game.gote.name), ply=game.move_number
         )
     ]
     written = game.last_move_text
@@ -286,11 +286,11 @@ def board_caption(lang: str, game: GameSnapshot) -> str:
     return "\n".join(lines)
 
 
-def frame_caption(lang: str, ply: int, turn: Color) -> str:
+def frame_caption(lang: str, number: int, turn: Color) -> str:
     """The line drawn on a board while the game goes on (each frame of its animation
-    too): the move count and whose turn."""
+    too): the number of the last move played, as the game numbers it, and whose turn."""
     _ = translator(lang)
-    return _("Move {ply} · {side} to move").format(ply=ply, side=side_name(lang, turn))
+    return _("Move {ply} · {side} to move").format(ply=number, side=side_name(lang, turn))
 
 
 def image_caption(lang: str, game: GameSnapshot) -> str:
@@ -298,12 +298,14 @@ def image_caption(lang: str, game: GameSnapshot) -> str:
     _ = translator(lang)
     outcome = game.outcome
     if outcome is None:
-        return frame_caption(lang, game.ply, game.turn)
+        return frame_caption(lang, game.move_number, game.turn)
     if outcome.termination is Termination.ABORT:
-        return _("Move {ply} · aborted").format(ply=game.ply)
+        return _("Move {ply} · aborted").format(ply=game.move_number)
     if outcome.winner is None:
-        return _("Move {ply} · draw").format(ply=game.ply)
-    return _("Move {ply} · {side} wins").format(ply=game.ply, side=side_name(lang, outcome.winner))
+        return _("Move {ply} · draw").format(ply=game.move_number)
+    return _("Move {ply} · {side} wins").format(
+        ply=game.move_number, side=side_name(lang, outcome.winner)
+    )
 
 
 def players_text(lang: str, game: GameSnapshot) -> str:
@@ -330,7 +332,7 @@ def choose_game_text(lang: str, question: ChooseGame) -> str:
                 where=_where(lang, summary),
                 id=summary.id,
                 opponent=safe(summary.opponent.name),
-                ply=summary.ply,
+                ply=summary.move_number,
                 turn=turn,
             )
         )
