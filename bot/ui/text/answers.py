@@ -120,15 +120,15 @@ def game_choice(lang: str, game: GameSummary) -> str:
     it is, a finished one with its result for the member."""
     _ = translator(lang)
     if game.result is not None:
-        return _("#{id} vs {opponent} · {result} in {ply} moves").format(
+        return _("#{id} vs {opponent} · {result} in {move_number} moves").format(
             id=game.id,
             opponent=game.opponent.name,
             result=result_word(lang, game.result),
-            ply=game.move_number,
+            move_number=game.move_number,
         )[:100]
     turn = _("your turn") if game.your_turn else _("waiting")
-    return _("#{id} vs {opponent} · move {ply} · {turn}").format(
-        id=game.id, opponent=game.opponent.name, ply=game.move_number, turn=turn
+    return _("#{id} vs {opponent} · move {move_number} · {turn}").format(
+        id=game.id, opponent=game.opponent.name, move_number=game.move_number, turn=turn
     )[:100]
 
 

@@ -26,20 +26,20 @@ DIAGRAM_LIMIT = 2000
 #: The result as the final board shows it, where the turn was: short enough for the
 #: picture's footer beside a long name. In Japanese as a record ends (まで83手で先手の勝ち).
 _IMAGE_RESULTS = {
-    Termination.CHECKMATE: N_("Move {ply} · {side} wins by checkmate"),
-    Termination.STALEMATE: N_("Move {ply} · {side} wins, no legal move left"),
-    Termination.PERPETUAL_CHECK: N_("Move {ply} · {side} wins, perpetual check"),
-    Termination.RESIGNATION: N_("Move {ply} · {side} wins by resignation"),
-    Termination.TIME: N_("Move {ply} · {side} wins on time"),
-    Termination.FOUL: N_("Move {ply} · {side} wins by a foul"),
-    Termination.IMPASSE_24: N_("Move {ply} · {side} wins by impasse"),
-    Termination.IMPASSE_27: N_("Move {ply} · {side} wins by impasse"),
-    Termination.IMPASSE_JSA24: N_("Move {ply} · {side} wins by impasse"),
+    Termination.CHECKMATE: N_("Move {move_number} · {side} wins by checkmate"),
+    Termination.STALEMATE: N_("Move {move_number} · {side} wins, no legal move left"),
+    Termination.PERPETUAL_CHECK: N_("Move {move_number} · {side} wins, perpetual check"),
+    Termination.RESIGNATION: N_("Move {move_number} · {side} wins by resignation"),
+    Termination.TIME: N_("Move {move_number} · {side} wins on time"),
+    Termination.FOUL: N_("Move {move_number} · {side} wins by a foul"),
+    Termination.IMPASSE_24: N_("Move {move_number} · {side} wins by impasse"),
+    Termination.IMPASSE_27: N_("Move {move_number} · {side} wins by impasse"),
+    Termination.IMPASSE_JSA24: N_("Move {move_number} · {side} wins by impasse"),
 }
 _IMAGE_DRAWS = {
-    Termination.SENNICHITE: N_("Move {ply} · sennichite, a draw"),
-    Termination.IMPASSE_24: N_("Move {ply} · jishogi, a draw"),
-    Termination.IMPASSE_JSA24: N_("Move {ply} · jishogi, a draw"),
+    Termination.SENNICHITE: N_("Move {move_number} · sennichite, a draw"),
+    Termination.IMPASSE_24: N_("Move {move_number} · jishogi, a draw"),
+    Termination.IMPASSE_JSA24: N_("Move {move_number} · jishogi, a draw"),
 }
 
 
@@ -51,9 +51,9 @@ def image_result(lang: str, game: GameSnapshot) -> str:
     if outcome.winner is not None and outcome.termination in _IMAGE_RESULTS:
         template = _IMAGE_RESULTS[outcome.termination]
         side = side_name(lang, outcome.winner)
-        return gettext(lang, template).format(ply=game.move_number, side=side)
+        return gettext(lang, template).format(move_number=game.move_number, side=side)
     if outcome.winner is None and outcome.termination in _IMAGE_DRAWS:
-        return gettext(lang, _IMAGE_DRAWS[outcome.termination]).format(ply=game.move_number)
+        return gettext(lang, _IMAGE_DRAWS[outcome.termination]).format(move_number=game.move_number)
     return image_caption(lang, game)
 
 
@@ -208,7 +208,7 @@ def _move_line(lang: str, game: GameSnapshot) -> str:
     _ = translator(lang)
     if game.outcome is not None:
         return image_result(lang, game)
-    return _("Move {ply}").format(ply=game.move_number)
+    return _("Move {move_number}").format(move_number=game.move_number)
 
 
 _FILES_HEADER = "  9  8  7  6  5  4  3  2  1"
@@ -244,8 +244,8 @@ def _letters_diagram(lang: str, position: Position) -> list[str]:
 def animation_export_caption(lang: str, game: GameSnapshot) -> str:
     """Above the GIF `/export` gives: which game, and up to which move."""
     _ = translator(lang)
-    return _("Game {id} as an animation, from the start to move {ply}.").format(
-        id=game.id, ply=game.move_number
+    return _("Game {id} as an animation, from the start to move {move_number}.").format(
+        id=game.id, move_number=game.move_number
     )
 
 

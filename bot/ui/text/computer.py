@@ -46,8 +46,8 @@ def _mark_line(lang: str, marked: MarkedMove, numbering: Numbering) -> str:
     """One marked move, under the number the game's thread gave it."""
     _ = translator(lang)
     kind = _("Blunder") if marked.mark is Mark.BLUNDER else _("Mistake")
-    line = _("{ply}. {move}: {kind} (−{drop})").format(
-        ply=numbering.number(marked.ply),
+    line = _("{move_number}. {move}: {kind} (−{drop})").format(
+        move_number=numbering.number(marked.ply),
         move=move_echo(lang, marked.mover, marked.played),
         kind=kind,
         drop=marked.drop,

@@ -196,9 +196,9 @@ def note_saved(lang: str, note: Note) -> str:
     """The private answer to `/note`: where the note was stored and who can see it."""
     _ = translator(lang)
     return _(
-        "Note {number} saved at move {ply}. Only you can see it: `/notes` lists your notes, "
-        "and your private `/export` carries them as comments."
-    ).format(number=note.id, ply=note.move_number)
+        "Note {number} saved at move {move_number}. Only you can see it: "
+        "`/notes` lists your notes, and your private `/export` carries them as comments."
+    ).format(number=note.id, move_number=note.move_number)
 
 
 #: How much of each note `/notes` shows: fifty full notes would not fit in one message.
@@ -223,8 +223,8 @@ def notes_text(lang: str, game_id: int, notes: list[Note], *, deleted: int | Non
         if len(body) > NOTE_PREVIEW:
             body = body[: NOTE_PREVIEW - 1] + "…"
         lines.append(
-            _("• {number} (move {ply}): {text}").format(
-                number=note.id, ply=note.move_number, text=safe(body)
+            _("• {number} (move {move_number}): {text}").format(
+                number=note.id, move_number=note.move_number, text=safe(body)
             )
         )
     lines.append(

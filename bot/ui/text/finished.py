@@ -111,11 +111,11 @@ def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
     turn = to_move if summary.your_turn else _("waiting")
     deadline = f", {timestamp(summary.deadline)}" if summary.deadline else ""
     return (
-        _("• {where}: {color} vs {opponent}, move {ply}, {turn}").format(
+        _("• {where}: {color} vs {opponent}, move {move_number}, {turn}").format(
             where=_where(summary),
             color=summary.your_color.symbol,
             opponent=safe(summary.opponent.name),
-            ply=summary.move_number,
+            move_number=summary.move_number,
             turn=turn,
         )
         + deadline
@@ -127,12 +127,12 @@ def _finished_line(lang: str, summary: GameSummary) -> str:
     assert summary.result is not None
     ended = f", {timestamp(summary.finished_at, 'd')}" if summary.finished_at else ""
     return (
-        _("• {where}: {color} vs {opponent}, **{result}** in {ply} moves").format(
+        _("• {where}: {color} vs {opponent}, **{result}** in {move_number} moves").format(
             where=_where(summary),
             color=summary.your_color.symbol,
             opponent=safe(summary.opponent.name),
             result=result_word(lang, summary.result),
-            ply=summary.move_number,
+            move_number=summary.move_number,
         )
         + ended
     )
@@ -156,7 +156,7 @@ def replay_text(lang: str, step: ReplayStep) -> str:
     if step.ply == 0:
         where = _("start position (the game has {last} moves)").format(last=last)
     else:
-        where = _("move {ply} of {last}").format(ply=number(step.ply), last=last)
+        where = _("move {move_number} of {last}").format(move_number=number(step.ply), last=last)
     lines = [
         _("Replay of game #{id}, {players}: {where}").format(
             id=board.id, players=players, where=where

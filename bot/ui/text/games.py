@@ -158,39 +158,45 @@ def already_ended(lang: str, outcome: Outcome | None) -> str:
 #: The result of a game, by how it ended and whether someone won; in Japanese as a KIF
 #: ends (まで83手で先手の勝ち).
 _RESULTS = {
-    (Termination.CHECKMATE, True): N_("Checkmate after move {ply}: {winner} wins."),
+    (Termination.CHECKMATE, True): N_("Checkmate after move {move_number}: {winner} wins."),
     (Termination.STALEMATE, True): N_(
-        "{loser} has no legal move after move {ply} and loses: {winner} wins."
+        "{loser} has no legal move after move {move_number} and loses: {winner} wins."
     ),
     (Termination.SENNICHITE, False): N_(
-        "Sennichite after move {ply}: the same position appeared four times. Draw."
+        "Sennichite after move {move_number}: the same position appeared four times. Draw."
     ),
     (Termination.PERPETUAL_CHECK, True): N_(
-        "Perpetual check by {loser}, who loses after move {ply}: {winner} wins."
+        "Perpetual check by {loser}, who loses after move {move_number}: {winner} wins."
     ),
-    (Termination.RESIGNATION, True): N_("{loser} resigned after move {ply}: {winner} wins."),
-    (Termination.TIME, True): N_("{loser} ran out of time after move {ply}: {winner} wins."),
+    (Termination.RESIGNATION, True): N_(
+        "{loser} resigned after move {move_number}: {winner} wins."
+    ),
+    (Termination.TIME, True): N_(
+        "{loser} ran out of time after move {move_number}: {winner} wins."
+    ),
     (Termination.ABORT, False): N_("The game was aborted; it has no result."),
-    (Termination.FOUL, True): N_("{loser} lost by a foul after move {ply}: {winner} wins."),
-    (Termination.IMPASSE_24, True): N_("Impasse count after move {ply}: {winner} wins."),
-    (Termination.IMPASSE_24, False): N_("Impasse count after move {ply}: jishogi, a draw."),
+    (Termination.FOUL, True): N_("{loser} lost by a foul after move {move_number}: {winner} wins."),
+    (Termination.IMPASSE_24, True): N_("Impasse count after move {move_number}: {winner} wins."),
+    (Termination.IMPASSE_24, False): N_("Impasse count after move {move_number}: jishogi, a draw."),
     (Termination.IMPASSE_27, True): N_(
-        "{winner} declared an impasse win (27-point rule) after move {ply}."
+        "{winner} declared an impasse win (27-point rule) after move {move_number}."
     ),
-    (Termination.IMPASSE_JSA24, True): N_("Impasse declaration after move {ply}: {winner} wins."),
+    (Termination.IMPASSE_JSA24, True): N_(
+        "Impasse declaration after move {move_number}: {winner} wins."
+    ),
     (Termination.IMPASSE_JSA24, False): N_(
-        "Impasse declaration after move {ply}: jishogi, a draw."
+        "Impasse declaration after move {move_number}: jishogi, a draw."
     ),
 }
 #: An ending the rules never produce (a checkmate without a winner) still gets a sentence.
-_ENDED = N_("The game ended after move {ply}.")
+_ENDED = N_("The game ended after move {move_number}.")
 
 
 def result_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
     """How the game ended, in one sentence."""
     won = outcome.winner
     template = _RESULTS.get((outcome.termination, won is not None), _ENDED)
-    names: dict[str, object] = {"ply": game.move_number}
+    names: dict[str, object] = {"move_number": game.move_number}
     if won is not None:
         names |= {"winner": named(game, won), "loser": named(game, won.opponent)}
     return gettext(lang, template).format_map(names)
@@ -222,14 +228,14 @@ def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> st
     game = result.game
     color = game.color_of(result.mover.user_id) or Color.SENTE
     values = {
-        "ply": game.move_number,
+        "move_number": game.move_number,
         "move": move_echo(lang, color, result.move),
         "player": safe(result.mover.name),
     }
     if by_forecast:
-        first = _("{ply}. {move} by {player}, played by forecast.").format_map(values)
+        first = _("{move_number}. {move} by {player}, played by forecast.").format_map(values)
     else:
-        first = _("{ply}. {move} by {player}.").format_map(values)
+        first = _("{move_number}. {move} by {player}.").format_map(values)
     if result.outcome is not None:
         return f"{first}\n{outcome_text(lang, result.outcome, game)}"
     lines = [first + (" " + _("Check!") if result.check else "")]
@@ -270,8 +276,8 @@ def board_caption(lang: str, game: GameSnapshot) -> str:
     """Text above a `/board` image: players, move number, last move, whose turn."""
     _ = translator(lang)
     lines = [
-        _("☗{sente} vs ☖{gote} · move {ply}").format(
-            sente=safe(game.sente.name), gote=safe(game.gote.name), ply=game.move_number
+        _("☗{sente} vs ☖{gote} · move {move_number}").format(
+            sente=safe(game.sente.name), gote=safe(game.gote.name), move_number=game.move_number
         )
     ]
     written = game.last_move_text
@@ -290,7 +296,9 @@ def frame_caption(lang: str, number: int, turn: Color) -> str:
     """The line drawn on a board while the game goes on (each frame of its animation
     too): the number of the last move played, as the game numbers it, and whose turn."""
     _ = translator(lang)
-    return _("Move {ply} · {side} to move").format(ply=number, side=side_name(lang, turn))
+    return _("Move {move_number} · {side} to move").format(
+        move_number=number, side=side_name(lang, turn)
+    )
 
 
 def image_caption(lang: str, game: GameSnapshot) -> str:
@@ -300,11 +308,11 @@ def image_caption(lang: str, game: GameSnapshot) -> str:
     if outcome is None:
         return frame_caption(lang, game.move_number, game.turn)
     if outcome.termination is Termination.ABORT:
-        return _("Move {ply} · aborted").format(ply=game.move_number)
+        return _("Move {move_number} · aborted").format(move_number=game.move_number)
     if outcome.winner is None:
-        return _("Move {ply} · draw").format(ply=game.move_number)
-    return _("Move {ply} · {side} wins").format(
-        ply=game.move_number, side=side_name(lang, outcome.winner)
+        return _("Move {move_number} · draw").format(move_number=game.move_number)
+    return _("Move {move_number} · {side} wins").format(
+        move_number=game.move_number, side=side_name(lang, outcome.winner)
     )
 
 
@@ -328,11 +336,11 @@ def choose_game_text(lang: str, question: ChooseGame) -> str:
     for summary in question.games[:20]:
         turn = _("your turn") if summary.your_turn else _("waiting")
         lines.append(
-            _("• {where} (game {id}): vs {opponent}, move {ply}, {turn}").format(
+            _("• {where} (game {id}): vs {opponent}, move {move_number}, {turn}").format(
                 where=_where(lang, summary),
                 id=summary.id,
                 opponent=safe(summary.opponent.name),
-                ply=summary.move_number,
+                move_number=summary.move_number,
                 turn=turn,
             )
         )
