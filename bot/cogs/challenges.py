@@ -293,10 +293,11 @@ async def _post_deferred(
 
 
 async def _start_sfen(
-    reply: Reply, given: str | discord.Attachment | None, ply: int | None
+    reply: Reply, given: str | discord.Attachment | None, move: int | None
 ) -> str | None:
     """The SFEN a challenge offers to start from (None: the usual start): pasted text or
-    a record file, at `ply`, read as `/board` reads it and off the event loop. The
+    a record file, after its move numbered `move`, read as `/board` reads it and off the
+    event loop. The
     challenge is public, so a slow download or reading defers it publicly."""
     if given is None:
         return None
@@ -304,7 +305,7 @@ async def _start_sfen(
         data: str | bytes = await record_file(reply, given, public=True)
     else:
         data = given
-    return await reply.within(asyncio.to_thread(start_of, data, ply), ephemeral=False)
+    return await reply.within(asyncio.to_thread(start_of, data, move), ephemeral=False)
 
 
 def _read_time(typed: str) -> TimeControl | None:

@@ -17,6 +17,7 @@ from rules.notation import RecordError, read_record, unfold
 
 from .errors import ServiceError
 from .loading import move_text
+from .numbering import Numbering
 from .values import MoveText
 
 #: The largest record file read: a record of 1,000 moves is about 30 KiB, so this holds
@@ -29,19 +30,32 @@ class ShownPosition:
     """A record's position at one ply, with what a board needs to show it.
 
     `ply` counts the moves played from the record's start (0: the start itself) out of
-    `moves`; `warnings` say what is irregular about the record's start (nifu, no king at
-    all...); `outcome` is the record's result, given only at its last ply.
+    `moves`; `numbering` turns them into the move numbers the record uses (a record or
+    SFEN that starts after move 30 numbers its first move 31); `warnings` say what is
+    irregular about the record's start (nifu, no king at all...); `outcome` is the
+    record's result, given only at its last ply.
     """
 
     position: Position
     ply: int
     moves: int
+    numbering: Numbering
     last_move: Move | None
     last_move_text: MoveText | None
     sente: str | None
     gote: str | None
     warnings: tuple[Sentence, ...]
     outcome: Outcome | None
+
+    @property
+    def move_number(self) -> int:
+        """The number of the move after which the position is shown."""
+        return self.numbering.number(self.ply)
+
+    @property
+    def last_number(self) -> int:
+        """The number of the record's last move (its start's, if it has none)."""
+        return self.numbering.number(self.moves)
 
 
 def check_record_size(size: int) -> None:
@@ -70,29 +84,35 @@ def _record_game(data: str | bytes) -> tuple[Game, str | None, str | None, tuple
     return record.game, record.sente, record.gote, warnings
 
 
-def _ply(game: Game, ply: int | None) -> int:
-    """The ply asked for, checked against the record (None: its last)."""
+def _ply(game: Game, numbering: Numbering, number: int | None) -> int:
+    """The ply of the move the player asked for by its number in the record (None: its
+    last), checked against the record."""
     moves = len(game.moves)
-    if ply is None:
+    if number is None:
         return moves
-    if not 0 <= ply <= moves:
+    if not numbering.number(0) <= number <= numbering.number(moves):
         raise ServiceError(
             Sentence(
-                "That record has {moves} moves: pick a move from 0 (the start) to {moves}.",
-                moves=moves,
+                "That record goes from move {start} (its start) to move {last}: "
+                "pick a move between them.",
+                start=numbering.number(0),
+                last=numbering.number(moves),
             )
         )
-    return ply
+    return numbering.ply(number)
 
 
-def read_position(data: str | bytes, ply: int | None = None) -> ShownPosition:
+def read_position(data: str | bytes, move: int | None = None) -> ShownPosition:
     """The position of an SFEN or a record (text, or a file's bytes in UTF-8 or Shift_JIS)
-    after `ply` of its moves (None: all of them).
+    after its move numbered `move` (None: the last), as the record numbers its moves: from
+    1, or from N+1 for a record that starts after move N (KIF's `手数＝N`, an SFEN's move
+    number).
 
     Example: `read_position("▲７六歩 △３四歩", 1).last_move_text.japanese == "７六歩"`.
     """
     game, sente, gote, warnings = _record_game(data)
-    shown = _ply(game, ply)
+    numbering = Numbering.of_sfen(game.start.sfen())
+    shown = _ply(game, numbering, move)
     position = game.position_at(shown)
     last_move = game.moves[shown - 1] if shown else None
     written = None
@@ -103,6 +123,7 @@ def read_position(data: str | bytes, ply: int | None = None) -> ShownPosition:
         position=position,
         ply=shown,
         moves=len(game.moves),
+        numbering=numbering,
         last_move=last_move,
         last_move_text=written,
         sente=sente,
@@ -112,11 +133,11 @@ def read_position(data: str | bytes, ply: int | None = None) -> ShownPosition:
     )
 
 
-def start_of(data: str | bytes, ply: int | None = None) -> str:
-    """The SFEN of a start asked for at `/challenge`: an SFEN, or a record's position at
-    `ply` (None: its end). Whether a game can start there is `Challenges.offer`'s check
-    (the strict reader), as for a rematch's start.
+def start_of(data: str | bytes, move: int | None = None) -> str:
+    """The SFEN of a start asked for at `/challenge`: an SFEN, or a record's position
+    after its move numbered `move` (None: its end). Whether a game can start there is
+    `Challenges.offer`'s check (the strict reader), as for a rematch's start.
 
     Example: `start_of("4k4/9/4G4/9/9/9/9/9/9 b G 1")` is that SFEN (a tsume start).
     """
-    return read_position(data, ply).position.sfen()
+    return read_position(data, move).position.sfen()

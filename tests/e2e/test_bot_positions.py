@@ -98,7 +98,7 @@ async def test_bad_input_says_where(club: Club) -> None:
     attached = await board(club, record=UserFile("bad.kif", BAD_KIF.encode()))
     assert attached.content.startswith("Line 3, column 6: could not play '５五飛(82)'")
     too_far = await board(club, position=KIF, at_move=9)
-    assert "4 moves: pick a move from 0" in too_far.content
+    assert "from move 0 (its start) to move 4: pick a move between" in too_far.content
 
 
 async def test_japanese_readers_read_where_and_the_record_in_japanese(japanese_club: Club) -> None:

@@ -19,8 +19,8 @@ from bot.services import (
     read_position,
     start_of,
 )
-from rules import Color, Position, Sentence, Termination
-from rules.notation import read_record
+from rules import Color, Game, Position, Sentence, Termination
+from rules.notation import read_record, write_kif
 from tests.notation.support import RECORDS
 
 from .conftest import ALICE, BOB, start_game
@@ -112,7 +112,9 @@ def test_a_record_that_cannot_be_read_says_line_and_column() -> None:
 
 @pytest.mark.parametrize("ply", [-1, 4])
 def test_a_ply_outside_the_record_is_refused(ply: int) -> None:
-    with pytest.raises(ServiceError, match="3 moves: pick a move from 0"):
+    with pytest.raises(
+        ServiceError, match=r"from move 0 \(its start\) to move 3: pick a move between them"
+    ):
         read_position(KIF, ply)
 
 
@@ -200,3 +202,20 @@ async def test_the_strict_check_decides_where_a_game_can_start(
 ) -> None:
     with pytest.raises(ServiceError, match=found):
         await start_game(service, start_sfen=start_of(data))
+
+
+def test_a_record_that_starts_later_is_read_by_its_own_move_numbers() -> None:
+    """A record starting after move 2 (its SFEN's move number, KIF's `手数＝2`) numbers
+    its first move 3, and a move asked for is that number, as the record shows it."""
+    start = read_position(KIF, 2).position
+    assert read_position(start.sfen()).move_number == 2
+    kif = write_kif(Game.replay(start, ["8h2b+"]))
+    assert "手数＝2" in kif
+    first = read_position(kif, 3)
+    assert (first.ply, first.move_number, first.last_number) == (1, 3, 3)
+    assert first.position == read_position(KIF, 3).position
+    assert read_position(kif, 2).position == start
+    for outside in (1, 4):
+        with pytest.raises(ServiceError, match=r"from move 2 \(its start\) to move 3"):
+            read_position(kif, outside)
+    assert start_of(kif, 3) == first.position.sfen()

@@ -103,12 +103,12 @@ OPTIONS = {
     "show_all": "Post it for everyone (default: only you see it)",
     "position": "An SFEN or a pasted record (KIF, KI2, CSA, USI) to show instead of a game",
     "record": f"A record file (.kif, .ki2, .csa, .usi), up to {MAX_RECORD_BYTES // 1024} KiB",
-    "at_move": "Show the position after this many moves (default: the last)",
+    "at_move": "Show the position after this move (default: the last)",
     "start": "Start from this position: an SFEN, or a record (then see start_move)",
     "start_record": (
         f"A record file to start from (then see start_move), up to {MAX_RECORD_BYTES // 1024} KiB"
     ),
-    "start_move": "With a record as start: the position after this many moves (default: last)",
+    "start_move": "With a record as start: the position after this move (default: the last)",
     "level": "How strong the computer plays, 1 (beginner) to 8 (strongest)",
     "computer_time": "Your time per move (default: unlimited); the computer answers at once",
 }

@@ -31,18 +31,20 @@ def position_image_caption(lang: str, shown: ShownPosition) -> str:
     """The line drawn on the board: the move and whose turn."""
     _ = translator(lang)
     turn = side_name(lang, shown.position.turn)
-    return _("Move {move_number} · {side} to move").format(move_number=shown.ply, side=turn)
+    return _("Move {move_number} · {side} to move").format(move_number=shown.move_number, side=turn)
 
 
 def _heading(lang: str, shown: ShownPosition) -> str:
     _ = translator(lang)
     if shown.sente is None and shown.gote is None:
-        return _("Move {move_number} of {moves}").format(move_number=shown.ply, moves=shown.moves)
+        return _("Move {move_number} of {moves}").format(
+            move_number=shown.move_number, moves=shown.last_number
+        )
     return _("☗{sente} vs ☖{gote} · move {move_number} of {moves}").format(
         sente=safe(shown.sente or side_name(lang, Color.SENTE)),
         gote=safe(shown.gote or side_name(lang, Color.GOTE)),
-        move_number=shown.ply,
-        moves=shown.moves,
+        move_number=shown.move_number,
+        moves=shown.last_number,
     )
 
 
