@@ -61,8 +61,9 @@ from typing import TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import memory
-from bench.bench_service import NOW, Playout, report, store
+from bench.bench_service import NOW, Playout, store
 from bench.memory import MB, rss_mb
+from bench.timing import percentile, report
 from bot.db import Database
 from bot.services import GameService, ServiceError
 from rules import Game
@@ -101,7 +102,7 @@ def generate(count: int, max_plies: int, seed: int) -> list[Playout]:
 
 
 class Samples:
-    """Timings in milliseconds, 8 bytes each, in blocks allocated once: a list takes 32
+    """Timings in seconds, 8 bytes each, in blocks allocated once: a list takes 32
     bytes a sample, and a growing array is copied to ever larger buffers, leaving holes in
     the C heap; either way the run's own bookkeeping would look like a creep in RSS."""
 
@@ -138,7 +139,7 @@ class Timings:
     async def time(self, name: str, action: Callable[[], Awaitable[T]]) -> T:
         started = time.perf_counter()
         result = await action()
-        elapsed = (time.perf_counter() - started) * 1000
+        elapsed = time.perf_counter() - started
         samples = self.samples.get(name)
         if samples is None:
             samples = self.samples[name] = Samples()
@@ -480,8 +481,7 @@ async def soak(
         f"RSS growth after warm-up: {growth:+.1f} MB ({growth / settled:+.1%}): "
         f"{'flat' if flat else 'NOT flat'}"
     )
-    play_ms = sorted(timings.samples["play"].values())
-    p99 = play_ms[min(len(play_ms) - 1, round(0.99 * (len(play_ms) - 1)))]
+    p99 = percentile(timings.samples["play"].values(), 0.99) * 1000
     if trace:
         print(f"play p99 {p99:.2f} ms: not judged (tracemalloc slows every allocation)")
     else:
