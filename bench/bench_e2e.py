@@ -192,7 +192,8 @@ async def play_game(
 
     def started() -> FakeChannel | None:
         for thread in fake.threads(channel):
-            if thread.name == name and any(m.attachments for m in fake.channel_history(thread)):
+            numbered = thread.name.endswith(f" {name}")  # the name follows the game's number
+            if numbered and any(m.attachments for m in fake.channel_history(thread)):
                 return thread
         return None
 
