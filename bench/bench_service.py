@@ -63,24 +63,26 @@ class Playout:
     next_move: str | None  # a legal next move in some notation (None if the game ended)
 
 
-def playout(seed: int) -> Playout:
+def playout(seed: int, max_plies: int = MAX_PLIES, *, next_move: bool = True) -> Playout:
+    """A random legal game of 0 to `max_plies` moves, the same for the same seed; with
+    `next_move`, a legal move to play next in it (in a random notation)."""
     rng = random.Random(seed)
     game = Game()
-    length = rng.randint(0, MAX_PLIES)
+    length = rng.randint(0, max_plies)
     while game.ply < length and game.outcome is None:
         game.push(rng.choice(game.position.legal_moves()))
     outcome = game.outcome
-    next_move = None
-    if outcome is None:
+    text = None
+    if outcome is None and next_move:
         move = rng.choice(game.position.legal_moves())
         last = game.moves[-1] if game.moves else None
-        next_move = format_move(game.position, move, rng.choice(STYLES), last_move=last)
+        text = format_move(game.position, move, rng.choice(STYLES), last_move=last)
     return Playout(
         moves=tuple(move.usi() for move in game.moves),
         sfen=game.position.sfen(),
         termination=None if outcome is None else outcome.termination.value,
         winner=None if outcome is None or outcome.winner is None else outcome.winner.name.lower(),
-        next_move=next_move,
+        next_move=text,
     )
 
 

@@ -55,46 +55,30 @@ from array import array
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import memory
-from bench.bench_service import NOW, Playout, store
+from bench.bench_service import NOW, Playout, playout, store
 from bench.memory import MB, rss_mb
 from bench.timing import percentile, report
 from bot.db import Database
 from bot.services import GameService, ServiceError
-from rules import Game
 from rules.notation import format_move
 
 STYLES = ("usi", "western", "japanese", "csa")
 T = TypeVar("T")
 
 
-def playout(seed_and_max: tuple[int, int]) -> Playout:
-    seed, max_plies = seed_and_max
-    rng = random.Random(seed)
-    game = Game()
-    length = rng.randint(0, max_plies)
-    while game.ply < length and game.outcome is None:
-        game.push(rng.choice(game.position.legal_moves()))
-    outcome = game.outcome
-    return Playout(
-        moves=tuple(move.usi() for move in game.moves),
-        sfen=game.position.sfen(),
-        termination=None if outcome is None else outcome.termination.value,
-        winner=None if outcome is None or outcome.winner is None else outcome.winner.name.lower(),
-        next_move=None,
-    )
-
-
 def generate(count: int, max_plies: int, seed: int) -> list[Playout]:
     started = time.perf_counter()
-    jobs = [(seed * 10_000_000 + i, max_plies) for i in range(count)]
+    seeds = range(seed * 10_000_000, seed * 10_000_000 + count)
+    short = partial(playout, max_plies=max_plies, next_move=False)
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        games = list(pool.map(playout, jobs, chunksize=128))
+        games = list(pool.map(short, seeds, chunksize=128))
     moves = sum(len(g.moves) for g in games)
     elapsed = time.perf_counter() - started
     print(f"generated {count:,} playouts ({moves:,} moves) in {elapsed:.1f} s")
