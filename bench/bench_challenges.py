@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import lap, report
 from bot.db import Database
 from bot.services import MAX_OPEN_CHALLENGES, GameService, PlayerRef
 
@@ -69,16 +69,12 @@ async def measure(db: Database, count: int, samples: int, seed: int) -> None:
     for _ in range(samples):
         author, other = rng.sample(MEMBERS, 2)
         for kind, opponent in (("to anyone", None), ("to a member (reference)", other)):
-            started = time.perf_counter()
-            offered = await service.challenges.offer(
-                guild_id=GUILD, channel_id=CHANNEL, challenger=author, opponent=opponent
-            )
-            timings[kind].append((time.perf_counter() - started) * 1000)
+            with lap(timings[kind]):
+                offered = await service.challenges.offer(
+                    guild_id=GUILD, channel_id=CHANNEL, challenger=author, opponent=opponent
+                )
             await service.challenges.cancel(offered.id, author.user_id)
-    for kind, taken in timings.items():
-        p99 = sorted(taken)[round(0.99 * (len(taken) - 1))]
-        print(f"offer {kind:<25} median {statistics.median(taken):6.3f} ms  p99 {p99:6.3f} ms")
-    anyone, member = (statistics.median(t) for t in timings.values())
+    anyone, member = (report(f"offer {kind}", taken) for kind, taken in timings.items())
     print(f"to anyone / to a member (medians): {anyone / member:.2f}x")
 
 

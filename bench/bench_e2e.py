@@ -44,7 +44,6 @@ import os
 import random
 import resource
 import signal
-import statistics
 import sys
 import tempfile
 import time
@@ -54,6 +53,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import NAME_WIDTH, percentile, report  # noqa: E402
 from rules import Move  # noqa: E402
 from rules.notation import format_move, read_record  # noqa: E402
 from tests.fakediscord import (  # noqa: E402
@@ -192,7 +192,8 @@ async def play_game(
 
     def started() -> FakeChannel | None:
         for thread in fake.threads(channel):
-            if thread.name == name and any(m.attachments for m in fake.channel_history(thread)):
+            numbered = thread.name.endswith(f" {name}")  # the name follows the game's number
+            if numbered and any(m.attachments for m in fake.channel_history(thread)):
                 return thread
         return None
 
@@ -262,19 +263,6 @@ def process_cpu_seconds(pid: int) -> float:
     except OSError:
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
-
-
-def describe(label: str, seconds: list[float]) -> str:
-    ms = [s * 1000 for s in seconds]
-    return (
-        f"{label:<22} n={len(ms):<4} median {statistics.median(ms):6.1f} ms   "
-        f"p99 {percentile(ms, 0.99):6.1f} ms   max {max(ms):6.1f} ms"
-    )
 
 
 @dataclass
@@ -361,22 +349,22 @@ async def run_phase(
     return Phase(name, think, figures, elapsed, bot_cpu, fake_cpu, figures.errors + fake.problems())
 
 
-def report(phase: Phase, games: int) -> None:
+def report_phase(phase: Phase, games: int) -> None:
     figures = phase.figures
     pace = "players answer at once"
     if phase.think > 0:
         pace = f"players think {phase.think:g} s on average"
     print(f"\n== {phase.name}: {games} games in parallel, {len(figures.moves)} moves, {pace}")
-    print(describe("/move (dispatch->reply)", figures.moves))
+    report("/move (dispatch->reply)", figures.moves)
     if figures.setup:
-        print(describe("/challenge, Accept->board", figures.setup))
+        report("/challenge, Accept->board", figures.setup)
     print(
-        f"throughput             {len(figures.moves) / phase.elapsed:6.1f} moves/s "
+        f"{'throughput':<{NAME_WIDTH}} {len(figures.moves) / phase.elapsed:6.1f} moves/s "
         f"over {phase.elapsed:.2f} s"
     )
     moved = max(1, len(figures.moves))
     print(
-        f"CPU per move           bot {phase.bot_cpu * 1000 / moved:.1f} ms, "
+        f"{'CPU per move':<{NAME_WIDTH}} bot {phase.bot_cpu * 1000 / moved:.1f} ms, "
         f"fake Discord and players {phase.fake_cpu * 1000 / moved:.1f} ms ({os.cpu_count()} CPUs)"
     )
     for problem in phase.problems:
@@ -401,8 +389,9 @@ async def bench(games: int, moves: int, think: float | None, show_bot_log: bool)
             )
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     for phase in phases:
-        report(phase, games)
-    print(f"\nbot peak memory        {peak_kib / 1024:6.1f} MiB (max RSS of any bot process)")
+        report_phase(phase, games)
+    peak = f"{peak_kib / 1024:6.1f} MiB (max RSS of any bot process)"
+    print(f"\n{'bot peak memory':<{NAME_WIDTH}} {peak}")
     if think is not None:
         print(verdict(phases[0]))
     else:

@@ -21,7 +21,6 @@ import asyncio
 import itertools
 import random
 import shutil
-import statistics
 import sys
 import tempfile
 import time
@@ -29,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import lap, ratio, report
 from bot.db import Database
 from bot.engine import EnginePool
 from bot.services import LEVELS, GameService, PlayerRef
@@ -37,16 +37,6 @@ from bot.services.analysis import ANALYSIS_MS, ANALYSIS_SKILL
 GUILD, CHANNEL = 1, 2
 MEMBER = PlayerRef(100, "Member")
 COMPUTER = PlayerRef(900, "Computer", True)
-
-
-def report(name: str, samples: list[float]) -> float:
-    ordered = sorted(samples)
-    median = statistics.median(ordered)
-    p95 = ordered[max(0, int(len(ordered) * 0.95) - 1)]
-    print(
-        f"{name:<34} median {median * 1000:8.1f} ms   p95 {p95 * 1000:8.1f} ms   n={len(samples)}"
-    )
-    return median
 
 
 async def member_move(service: GameService, game_id: int, rng: random.Random) -> None:
@@ -69,20 +59,18 @@ async def levels(service: GameService, pool: EnginePool, moves: int, rng: random
             await member_move(service, game.id, rng)
             snapshot = await service.games.get(game.id)
             moves_so_far = [m.usi() for m in snapshot.game.moves]
-            started = time.perf_counter()
-            await pool.search(
-                snapshot.game.start.sfen(), moves_so_far,
-                movetime_ms=setting.movetime_ms, skill=setting.skill,
-            )  # fmt: skip
-            bare.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            done = await service.computer.play_turn(game.id)
-            played.append(time.perf_counter() - started)
+            with lap(bare):
+                await pool.search(
+                    snapshot.game.start.sfen(), moves_so_far,
+                    movetime_ms=setting.movetime_ms, skill=setting.skill,
+                )  # fmt: skip
+            with lap(played):
+                done = await service.computer.play_turn(game.id)
             assert done is not None and done.played is not None
             await service.moves.resign(game.id, MEMBER.user_id)
-        ours = report(f"level {level} move ({setting.movetime_ms} ms)", played)
-        engine = report(f"level {level} bare search", bare)
-        print(f"{'':<34} ratio {ours / engine:.3f}")
+        ours = report(f"level {level} move ({setting.movetime_ms} ms)", played, tail=0.95)
+        engine = report(f"level {level} bare search", bare, tail=0.95)
+        ratio("move / bare search", ours, engine)
 
 
 async def analysis(service: GameService, pool: EnginePool, plies: int, rng: random.Random) -> None:
@@ -107,17 +95,19 @@ async def analysis(service: GameService, pool: EnginePool, plies: int, rng: rand
 
     await service.analyses.analyse(game.id, progress=progress)
     per_position = [b - a for a, b in itertools.pairwise(stamps)]
-    bare = []
+    bare: list[float] = []
     for _ in range(min(5, len(per_position))):
-        started = time.perf_counter()
-        await pool.search(view.game.start.sfen(), [], movetime_ms=ANALYSIS_MS, skill=ANALYSIS_SKILL)
-        bare.append(time.perf_counter() - started)
-    ours = report(f"analysis per position ({ANALYSIS_MS} ms)", per_position)
-    engine = report("analysis bare search", bare)
-    print(f"{'':<34} ratio {ours / engine:.3f}")
-    started = time.perf_counter()
-    await service.analyses.analyse(game.id)
-    report("analysis again (stored)", [time.perf_counter() - started])
+        with lap(bare):
+            await pool.search(
+                view.game.start.sfen(), [], movetime_ms=ANALYSIS_MS, skill=ANALYSIS_SKILL
+            )
+    ours = report(f"analysis per position ({ANALYSIS_MS} ms)", per_position, tail=0.95)
+    engine = report("analysis bare search", bare, tail=0.95)
+    ratio("position / bare search", ours, engine)
+    again: list[float] = []
+    with lap(again):
+        await service.analyses.analyse(game.id)
+    report("analysis again (stored)", again, tail=0.95)
 
 
 async def main() -> None:

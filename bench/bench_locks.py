@@ -23,16 +23,15 @@ import argparse
 import asyncio
 import os
 import random
-import statistics
 import sys
-import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncpg
 
+from bench.timing import Clock, lap, ratio, report
 from bot.db import Database, Session
 from bot.db.games import GameRepository
 from bot.services import GameService, PlayerRef
@@ -42,23 +41,6 @@ from bot.services.notes import MAX_NOTES
 GUILD = 1
 MEMBERS = [PlayerRef(100 + i, f"Member {i}") for i in range(20)]
 SCHEMA = f"bench_locks_{os.getpid()}"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2025, 1, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-def report(name: str, samples: list[float]) -> float:
-    ordered = sorted(samples)
-    median = statistics.median(ordered)
-    p95 = ordered[int(len(ordered) * 0.95) - 1]
-    times = f"median {median * 1000:7.3f} ms   p95 {p95 * 1000:7.3f} ms"
-    print(f"{name:<36} {times}   n={len(samples)}")
-    return median
 
 
 async def game(service: GameService, rng: random.Random, *, rated: bool) -> tuple[int, int]:
@@ -92,16 +74,15 @@ async def notes(service: GameService, samples: int, rng: random.Random) -> None:
     for index in range(samples * 2):
         if index % (MAX_NOTES - 1) == 0:  # room for the next notes
             game_id, author = await game(service, rng, rated=False)
-        started = time.perf_counter()
         if index % 2 == 0:
-            await service.notes.add(game_id, author, "a thought")
-            locked.append(time.perf_counter() - started)
+            with lap(locked):
+                await service.notes.add(game_id, author, "a thought")
         else:
-            await unlocked_note(service, game_id, author)
-            plain.append(time.perf_counter() - started)
-    reference = report("note, count and insert (reference)", plain)
-    measured = report("note, locked, counted and inserted", locked)
-    print(f"{'':<36} locked / reference = {measured / reference:.2f}")
+            with lap(plain):
+                await unlocked_note(service, game_id, author)
+    reference = report("note, count and insert (reference)", plain, tail=0.95)
+    measured = report("note, locked, counted and inserted", locked, tail=0.95)
+    ratio("locked / reference", measured, reference)
 
 
 async def _unheld(self: GameRepository, game_id: int) -> bool:
@@ -126,15 +107,14 @@ async def forecasts(service: GameService, samples: int, rng: random.Random) -> N
             lines = [f"{answer} 2g2f" for answer in answers[:MAX_LINES]]
         with_hold = index % 2 == 0
         GameRepository.hold = hold if with_hold else _unheld  # type: ignore[method-assign]
-        started = time.perf_counter()
         try:
-            await service.forecasts.add(game_id, waiting, lines.pop())
+            with lap(held if with_hold else plain):
+                await service.forecasts.add(game_id, waiting, lines.pop())
         finally:
             GameRepository.hold = hold  # type: ignore[method-assign]
-        (held if with_hold else plain).append(time.perf_counter() - started)
-    reference = report("forecast line, no hold (reference)", plain)
-    measured = report("forecast line, game row held", held)
-    print(f"{'':<36} held / reference = {measured / reference:.2f}")
+    reference = report("forecast line, no hold (reference)", plain, tail=0.95)
+    measured = report("forecast line, game row held", held, tail=0.95)
+    ratio("held / reference", measured, reference)
 
 
 async def endings(service: GameService, clock: Clock, samples: int, rng: random.Random) -> None:
@@ -144,12 +124,11 @@ async def endings(service: GameService, clock: Clock, samples: int, rng: random.
         counted = index % 2 == 0
         game_id, loser = await game(service, rng, rated=counted)
         clock.now += timedelta(hours=rng.uniform(1, 48))
-        started = time.perf_counter()
-        await service.moves.resign(game_id, loser)
-        (rated if counted else unrated).append(time.perf_counter() - started)
-    reference = report("ending, unrated (reference)", unrated)
-    measured = report("ending, rated (ratings locked)", rated)
-    print(f"{'':<36} rated / unrated = {measured / reference:.2f}")
+        with lap(rated if counted else unrated):
+            await service.moves.resign(game_id, loser)
+    reference = report("ending, unrated (reference)", unrated, tail=0.95)
+    measured = report("ending, rated (ratings locked)", rated, tail=0.95)
+    ratio("rated / unrated", measured, reference)
 
 
 async def main() -> None:

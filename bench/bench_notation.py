@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import run_times  # noqa: E402
 from rules import Position  # noqa: E402
 from rules.notation import (  # noqa: E402
     Style,
@@ -34,13 +34,7 @@ RECORDS = ROOT / "tests" / "data" / "records"
 
 def per_call(action: Callable[[], object], repeat: int = 5, number: int = 20) -> float:
     """The best of `repeat` runs of `number` calls, per call, in microseconds."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            action()
-        best = min(best, (time.perf_counter() - start) / number)
-    return best * 1e6
+    return min(run_times(action, repeat, number)) * 1e6
 
 
 def moves_bench() -> None:

@@ -10,10 +10,7 @@ machine, so the ratio is what matters. Target (issue 2): at least 10x python-sho
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from functools import partial
 from importlib.metadata import version
 from pathlib import Path
@@ -22,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import shogi  # python-shogi, from the test extra
 
+from bench.timing import median_time
 from rules import Move, Position, perft
 
 RUNS = 5
@@ -52,17 +50,6 @@ def shogi_perft(board: shogi.Board, depth: int) -> int:
     return total
 
 
-def median_time(function: Callable[[], object], runs: int = RUNS, number: int = 1) -> float:
-    """Median over `runs` of the time of one call (averaged over `number` calls per run)."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        for _ in range(number):
-            function()
-        times.append((time.perf_counter() - start) / number)
-    return statistics.median(times)
-
-
 def _shogi_moves(board: shogi.Board) -> list[object]:
     return list(board.legal_moves)
 
@@ -83,8 +70,8 @@ def main() -> None:
             raise SystemExit(
                 f"{name}: perft({depth}) ours {ours}, python-shogi {theirs}, expected {expected}"
             )
-        ours_time = median_time(partial(perft, position, depth))
-        theirs_time = median_time(partial(shogi_perft, board, depth))
+        ours_time = median_time(partial(perft, position, depth), RUNS)
+        theirs_time = median_time(partial(shogi_perft, board, depth), RUNS)
         ratio = theirs_time / ours_time
         ratios.append(ratio)
         label = f"{name} d{depth}"
@@ -103,8 +90,8 @@ def main() -> None:
             position._legal = None  # a position keeps its moves; measure generating them
             return position.legal_moves()
 
-        ours_time = median_time(generate, number=200)
-        theirs_time = median_time(partial(_shogi_moves, board), number=5)
+        ours_time = median_time(generate, RUNS, number=200)
+        theirs_time = median_time(partial(_shogi_moves, board), RUNS, number=5)
         ratio = theirs_time / ours_time
         print(
             f"{name:<20}{count:>10}{ours_time * 1e6:>11,.0f} us"

@@ -13,9 +13,7 @@ would weigh at that record's bytes per move, against the file limit.
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,19 +23,16 @@ sys.path.insert(0, str(ROOT))
 import cshogi.CSA  # noqa: E402
 import cshogi.KIF  # noqa: E402
 
+from bench.timing import median_time  # noqa: E402
 from bot.services import MAX_RECORD_BYTES, read_position  # noqa: E402
 from rules.notation import read_record, unfold  # noqa: E402
 
 RECORDS = ROOT / "tests" / "data" / "records"
 
 
-def median_ms(action: Callable[[], object], runs: int = 15) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+def median_ms(action: Callable[[], object]) -> float:
+    """The median of 15 runs, in milliseconds."""
+    return median_time(action, runs=15) * 1e3
 
 
 def main() -> None:

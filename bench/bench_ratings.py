@@ -19,15 +19,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sys
 import tempfile
-import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import Clock, lap, ratio, report
 from bot.db import Database
 from bot.services import GameService, PlayerRef
 from render import render_board, render_rating_chart
@@ -35,24 +34,6 @@ from rules import Position
 
 GUILD = 1
 MEMBERS = [PlayerRef(100 + i, f"Member {i}") for i in range(20)]
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2025, 1, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-def report(name: str, samples: list[float]) -> float:
-    ordered = sorted(samples)
-    median = statistics.median(ordered)
-    p95 = ordered[int(len(ordered) * 0.95) - 1]
-    print(
-        f"{name:<34} median {median * 1000:8.3f} ms   p95 {p95 * 1000:8.3f} ms   n={len(samples)}"
-    )
-    return median
 
 
 async def endings(service: GameService, clock: Clock, games: int, rng: random.Random) -> None:
@@ -68,31 +49,30 @@ async def endings(service: GameService, clock: Clock, games: int, rng: random.Ra
         await service.moves.play(game.id, game.sente.user_id, "7g7f")
         await service.moves.play(game.id, game.gote.user_id, "3c3d")
         clock.now += timedelta(hours=rng.uniform(1, 48))
-        started = time.perf_counter()
-        await service.moves.resign(game.id, rng.choice([a, b]).user_id)
-        (rated if counted else unrated).append(time.perf_counter() - started)
-    plain = report("ending, unrated (reference)", unrated)
-    with_rating = report("ending, rated", rated)
-    print(f"{'':<34} rated / unrated = {with_rating / plain:.2f}")
+        with lap(rated if counted else unrated):
+            await service.moves.resign(game.id, rng.choice([a, b]).user_id)
+    plain = report("ending, unrated (reference)", unrated, tail=0.95)
+    with_rating = report("ending, rated", rated, tail=0.95)
+    ratio("rated / unrated", with_rating, plain)
 
 
 async def rebuilds(service: GameService, history: int, samples: int) -> None:
     have = len(await service.ratings.recompute(GUILD))
     async with service.store.db.query() as q:
         entries = len(await q.ratings.history(GUILD)) // 2
-    times = []
+    times: list[float] = []
     for _ in range(samples):
-        started = time.perf_counter()
-        await service.ratings.rebuild(GUILD)
-        times.append(time.perf_counter() - started)
-    report(f"rebuild from {entries} rated games ({have} members)", times)
+        with lap(times):
+            await service.ratings.rebuild(GUILD)
+    report(f"rebuild from {entries} rated games ({have} members)", times, tail=0.95)
 
 
 def charts(samples: int, rng: random.Random) -> None:
     ratings = [1500.0]
     for _ in range(40):
         ratings.append(ratings[-1] + rng.uniform(-60, 60))
-    board, chart = [], []
+    board: list[float] = []
+    chart: list[float] = []
     for _ in range(samples):
         position = Position.initial()
         for _ in range(rng.randrange(20, 60)):  # a new midgame each time: nothing cached
@@ -100,15 +80,13 @@ def charts(samples: int, rng: random.Random) -> None:
             if not moves:
                 break
             position.push(rng.choice(moves))
-        began = time.perf_counter()
-        render_board(position)
-        board.append(time.perf_counter() - began)
-        began = time.perf_counter()
-        render_rating_chart(ratings, title="Member: rating")
-        chart.append(time.perf_counter() - began)
-    reference = report("midgame board (reference)", board)
-    drawn = report("rating chart, 40 games", chart)
-    print(f"{'':<34} chart / board = {drawn / reference:.2f}")
+        with lap(board):
+            render_board(position)
+        with lap(chart):
+            render_rating_chart(ratings, title="Member: rating")
+    reference = report("midgame board (reference)", board, tail=0.95)
+    drawn = report("rating chart, 40 games", chart, tail=0.95)
+    ratio("chart / board", drawn, reference)
 
 
 async def main() -> None:

@@ -32,6 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import percentile
 from rules import Color, Move, Position
 
 RECORDS = Path(__file__).resolve().parent.parent / "tests" / "data" / "records"
@@ -57,12 +58,6 @@ POSITIONS: list[tuple[str, str, str | None, str | None]] = [
     ("593 full hands", "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", None, None),
     ("checkmate", "5k3/7pp/4S4/9/9/9/PPPP5/2KG5/9 b G 1", "G*4b", "Checkmate: ☗ wins"),
 ]
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -30,7 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bench_service import PLAYERS, generate, report, store, timed
+from bench.bench_service import PLAYERS, generate, store
+from bench.timing import lap, report
 from bot.db import Database
 from bot.services import GameService, ListedStatus
 from render import render_board
@@ -60,31 +60,30 @@ async def measure(service: GameService, ids: list[int], samples: int, seed: int)
     for game_id in chosen:
         game = await service.games.get(game_id)
         ply = rng.randint(0, game.ply)
-        await timed(shown, service.games.get(game_id))
-        await timed(stepped, service.games.at_ply(game_id, ply, guild_id=1))
+        with lap(shown):
+            await service.games.get(game_id)
+        with lap(stepped):
+            await service.games.at_ply(game_id, ply, guild_id=1)
         step = await service.games.at_ply(game_id, ply, guild_id=1)
-        started = time.perf_counter()
-        render_board(step.board.game.position, last_move=step.board.last_move)
-        drawn.append((time.perf_counter() - started) * 1000)
-    report("get warm (reference)", shown)
-    report("at_ply warm", stepped)
-    report("render_board", drawn)
-    ratio = statistics.median(stepped) / statistics.median(shown)
-    share = statistics.median(stepped) / statistics.median(drawn)
+        with lap(drawn):
+            render_board(step.board.game.position, last_move=step.board.last_move)
+    plain = report("get warm (reference)", shown)
+    at_ply = report("at_ply warm", stepped)
+    drawing = report("render_board", drawn)
+    ratio, share = at_ply / plain, at_ply / drawing
     print(f"at_ply / get: {ratio:.1f}x; at_ply / render: {share:.2f}x")
 
     active: list[float] = []
     finished: list[float] = []
     for _ in range(samples):
         player = rng.randint(1, PLAYERS)
-        await timed(active, service.games.active_for(player, guild_id=1))
-        await timed(
-            finished,
-            service.games.listed(player, guild_id=1, status=ListedStatus.FINISHED),
-        )
-    report("active_for (reference)", active)
-    report("listed finished", finished)
-    ratio = statistics.median(finished) / statistics.median(active)
+        with lap(active):
+            await service.games.active_for(player, guild_id=1)
+        with lap(finished):
+            await service.games.listed(player, guild_id=1, status=ListedStatus.FINISHED)
+    reference = report("active_for (reference)", active)
+    listed = report("listed finished", finished)
+    ratio = listed / reference
     print(f"listed finished / active_for: {ratio:.1f}x")
 
 

@@ -34,7 +34,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -42,6 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import lap, percentile, report
 from bot.db import BulkGame, Database, DeadlineRow, MoveRow, NewGame, PlayerRow
 from bot.services import GameService
 from bot.services.clocks import reminder_at
@@ -63,24 +63,26 @@ class Playout:
     next_move: str | None  # a legal next move in some notation (None if the game ended)
 
 
-def playout(seed: int) -> Playout:
+def playout(seed: int, max_plies: int = MAX_PLIES, *, next_move: bool = True) -> Playout:
+    """A random legal game of 0 to `max_plies` moves, the same for the same seed; with
+    `next_move`, a legal move to play next in it (in a random notation)."""
     rng = random.Random(seed)
     game = Game()
-    length = rng.randint(0, MAX_PLIES)
+    length = rng.randint(0, max_plies)
     while game.ply < length and game.outcome is None:
         game.push(rng.choice(game.position.legal_moves()))
     outcome = game.outcome
-    next_move = None
-    if outcome is None:
+    text = None
+    if outcome is None and next_move:
         move = rng.choice(game.position.legal_moves())
         last = game.moves[-1] if game.moves else None
-        next_move = format_move(game.position, move, rng.choice(STYLES), last_move=last)
+        text = format_move(game.position, move, rng.choice(STYLES), last_move=last)
     return Playout(
         moves=tuple(move.usi() for move in game.moves),
         sfen=game.position.sfen(),
         termination=None if outcome is None else outcome.termination.value,
         winner=None if outcome is None or outcome.winner is None else outcome.winner.name.lower(),
-        next_move=next_move,
+        next_move=text,
     )
 
 
@@ -143,22 +145,6 @@ async def store(db: Database, playouts: list[Playout], seed: int) -> list[int]:
     return ids
 
 
-async def timed(samples: list[float], action: Awaitable[object]) -> None:
-    """Await `action` (a coroutine not started yet) and note how long it took, in ms."""
-    started = time.perf_counter()
-    await action
-    samples.append((time.perf_counter() - started) * 1000)
-
-
-def report(name: str, samples: list[float]) -> None:
-    ordered = sorted(samples)
-    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
-    print(
-        f"{name:<22} n={len(samples):>5}  median {statistics.median(samples):6.2f} ms"
-        f"  p99 {p99:6.2f} ms  max {ordered[-1]:6.2f} ms"
-    )
-
-
 async def measure(
     db: Database, playouts: dict[int, Playout], samples: int, seed: int
 ) -> list[float]:
@@ -178,14 +164,18 @@ async def measure(
         service.store.forget(game_id)  # forget the replay again: a cold play
         text = playouts[game_id].next_move
         assert mover is not None and text is not None
-        await timed(play_cold, service.moves.play(game_id, mover.user_id, text))
+        with lap(play_cold):
+            await service.moves.play(game_id, mover.user_id, text)
     for game_id in warm_ids:
-        await timed(load_cold, service.games.get(game_id))
-        await timed(load_warm, service.games.get(game_id))
+        with lap(load_cold):
+            await service.games.get(game_id)
+        with lap(load_warm):
+            await service.games.get(game_id)
         mover = (await service.games.get(game_id)).to_move
         text = playouts[game_id].next_move
         assert mover is not None and text is not None
-        await timed(play_warm, service.moves.play(game_id, mover.user_id, text))
+        with lap(play_warm):
+            await service.moves.play(game_id, mover.user_id, text)
     play_forecast: list[float] = []
     for game_id in forecast_ids:
         line = await forecast_for(service, game_id, playouts[game_id], rng)
@@ -193,7 +183,8 @@ async def measure(
             continue  # the move ends the game: nothing to answer
         mover_id, move_text = line
         await service.games.get(game_id)  # warm, as for `play_warm`
-        await timed(play_forecast, service.moves.play(game_id, mover_id, move_text))
+        with lap(play_forecast):
+            await service.moves.play(game_id, mover_id, move_text)
     report("play (cold game)", play_cold)
     report("play (warm game)", play_warm)
     report("play (all)", play_cold + play_warm)
@@ -203,11 +194,6 @@ async def measure(
     ratio = statistics.median(play_forecast) / statistics.median(play_warm)
     print(f"forecast reply / plain warm play (medians): {ratio:.2f}x (target <= 2x)")
     return play_cold + play_warm
-
-
-def percentile(samples: list[float], fraction: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 async def on_postgres(url: str, playouts: list[Playout], samples: int, seed: int) -> list[float]:
@@ -270,8 +256,7 @@ async def main() -> None:
     postgres = await on_postgres(args.database, playouts, args.samples, args.seed)
     print("== play (all), both backends")
     for name, samples in (("SQLite", lite), ("PostgreSQL", postgres)):
-        median, p99 = statistics.median(samples), percentile(samples, 0.99)
-        print(f"{name:<11} median {median:6.2f} ms  p99 {p99:6.2f} ms")
+        report(name, samples)
     ratio = percentile(postgres, 0.99) / percentile(lite, 0.99)
     print(f"PostgreSQL / SQLite p99: {ratio:.2f}x (target <= 1.5x)")
 

@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import percentile  # noqa: E402
 from rules import Move  # noqa: E402
 from rules.notation import read_record  # noqa: E402
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMember  # noqa: E402
@@ -209,11 +210,6 @@ async def measure(
     return run
 
 
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 async def bench(counts: list[int], games: int, seconds: float, server: str | None) -> None:
     all_records = records()
     runs = []
@@ -231,7 +227,7 @@ async def bench(counts: list[int], games: int, seconds: float, server: str | Non
         print(
             f"{run.processes:>9}  {run.rate:7.1f}  {run.rate / base:7.2f}"
             f"  {statistics.median(run.latencies) * 1000:9.1f}"
-            f"  {quantile(run.latencies, 0.99) * 1000:6.1f}"
+            f"  {percentile(run.latencies, 0.99) * 1000:6.1f}"
             f"  {run.bot_cpu / run.moves * 1000:15.2f}"
             f"  {run.own_cpu / run.moves * 1000:20.2f}"
         )

@@ -55,45 +55,30 @@ from array import array
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import memory
-from bench.bench_service import NOW, Playout, report, store
+from bench.bench_service import NOW, Playout, playout, store
 from bench.memory import MB, rss_mb
+from bench.timing import percentile, report
 from bot.db import Database
 from bot.services import GameService, ServiceError
-from rules import Game
 from rules.notation import format_move
 
 STYLES = ("usi", "western", "japanese", "csa")
 T = TypeVar("T")
 
 
-def playout(seed_and_max: tuple[int, int]) -> Playout:
-    seed, max_plies = seed_and_max
-    rng = random.Random(seed)
-    game = Game()
-    length = rng.randint(0, max_plies)
-    while game.ply < length and game.outcome is None:
-        game.push(rng.choice(game.position.legal_moves()))
-    outcome = game.outcome
-    return Playout(
-        moves=tuple(move.usi() for move in game.moves),
-        sfen=game.position.sfen(),
-        termination=None if outcome is None else outcome.termination.value,
-        winner=None if outcome is None or outcome.winner is None else outcome.winner.name.lower(),
-        next_move=None,
-    )
-
-
 def generate(count: int, max_plies: int, seed: int) -> list[Playout]:
     started = time.perf_counter()
-    jobs = [(seed * 10_000_000 + i, max_plies) for i in range(count)]
+    seeds = range(seed * 10_000_000, seed * 10_000_000 + count)
+    short = partial(playout, max_plies=max_plies, next_move=False)
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        games = list(pool.map(playout, jobs, chunksize=128))
+        games = list(pool.map(short, seeds, chunksize=128))
     moves = sum(len(g.moves) for g in games)
     elapsed = time.perf_counter() - started
     print(f"generated {count:,} playouts ({moves:,} moves) in {elapsed:.1f} s")
@@ -101,7 +86,7 @@ def generate(count: int, max_plies: int, seed: int) -> list[Playout]:
 
 
 class Samples:
-    """Timings in milliseconds, 8 bytes each, in blocks allocated once: a list takes 32
+    """Timings in seconds, 8 bytes each, in blocks allocated once: a list takes 32
     bytes a sample, and a growing array is copied to ever larger buffers, leaving holes in
     the C heap; either way the run's own bookkeeping would look like a creep in RSS."""
 
@@ -138,7 +123,7 @@ class Timings:
     async def time(self, name: str, action: Callable[[], Awaitable[T]]) -> T:
         started = time.perf_counter()
         result = await action()
-        elapsed = (time.perf_counter() - started) * 1000
+        elapsed = time.perf_counter() - started
         samples = self.samples.get(name)
         if samples is None:
             samples = self.samples[name] = Samples()
@@ -480,8 +465,7 @@ async def soak(
         f"RSS growth after warm-up: {growth:+.1f} MB ({growth / settled:+.1%}): "
         f"{'flat' if flat else 'NOT flat'}"
     )
-    play_ms = sorted(timings.samples["play"].values())
-    p99 = play_ms[min(len(play_ms) - 1, round(0.99 * (len(play_ms) - 1)))]
+    p99 = percentile(timings.samples["play"].values(), 0.99) * 1000
     if trace:
         print(f"play p99 {p99:.2f} ms: not judged (tracemalloc slows every allocation)")
     else:

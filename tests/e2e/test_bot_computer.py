@@ -15,7 +15,7 @@ from pathlib import Path
 from PIL import Image
 
 from tests.fakediscord import BotRunner, E2EGuard, FakeChannel, FakeDiscord, InteractionResult
-from tests.support.club import Club, open_club
+from tests.support.club import JAPANESE, Club, open_club
 from tests.support.engines import fairy_stockfish, fake_engine
 from tests.support.japanese import assert_japanese, english_in
 
@@ -160,16 +160,7 @@ async def test_the_computer_in_japanese(
     fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
 ) -> None:
     program, _ = fake_engine(tmp_path, "garbage garbage")
-    club = await computer_club(
-        fake_discord,
-        bot_runner,
-        e2e_guard,
-        tmp_path,
-        program,
-        names=("山田太郎", "はなこ🌸", "観戦者"),
-        locales=("ja", "ja", "ja"),
-        server_locale="ja",
-    )
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program, **JAPANESE)
     game_id, thread = await start(club, level=5, color="gote")
     [failed] = await club.posts(thread, "再試行")
     assert "指し手を返せませんでした" in failed.content

@@ -200,6 +200,15 @@ class Club:
         await self.fake.click(ask, f"rs:{table.game_id}", user=member)
 
 
+JAPANESE: dict[str, Any] = {
+    "names": ("山田太郎", "はなこ🌸", "観戦者"),
+    "locales": ("ja", "ja", "ja"),
+    "server_locale": "ja",
+}
+"""The options of a club whose server and members are in Japanese, with Japanese names
+(one with an emoji): one club, whichever fixture or test opens it."""
+
+
 async def open_club(
     fake: FakeDiscord, runner: BotRunner, guard: E2EGuard, tmp_path: Path, **options: Any
 ) -> Club:

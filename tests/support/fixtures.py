@@ -18,7 +18,7 @@ import pytest
 
 from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord
 
-from .club import Club, open_club
+from .club import JAPANESE, Club, open_club
 
 
 def fail_on_leaks(folder: Path, items: list[pytest.Item]) -> None:
@@ -76,12 +76,4 @@ async def japanese_club(
 ) -> Club:
     """A club whose server and members are in Japanese, with Japanese names (one with
     an emoji), started."""
-    return await open_club(
-        fake_discord,
-        bot_runner,
-        e2e_guard,
-        tmp_path,
-        names=("山田太郎", "はなこ🌸", "観戦者"),
-        locales=("ja", "ja", "ja"),
-        server_locale="ja",
-    )
+    return await open_club(fake_discord, bot_runner, e2e_guard, tmp_path, **JAPANESE)
