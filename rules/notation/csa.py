@@ -223,8 +223,8 @@ class _Setup:
 
     def row(self, text: str) -> None:
         rank = int(text[1])
-        cells = text[2:].ljust(27)
-        if len(cells) != 27:
+        cells = text[2:].ljust(27)  # a last empty square's trailing spaces may be trimmed
+        if len(cells) != 27 or not cells[24:].strip():
             raise FormatError(Sentence("a P row has nine squares of three characters each."))
         for i in range(9):
             cell = cells[3 * i : 3 * i + 3]

@@ -32,6 +32,7 @@ MALFORMED: dict[str, tuple[str, str]] = {
         "V2.2\nP1-KY-KE-GI-KI-OU-KI-GI-KE-KY-FU\n+\n",
         "nine squares of three characters",
     ),
+    "csa-p-row-too-short": ("V2.2\nP1-KY-KE\n+\n", "nine squares of three characters"),
     "csa-p-row-piece": ("V2.2\nP1-KY-KE-GI-KI-XX-KI-GI-KE-KY\n+\n", "'-XX' is not a piece"),
     "csa-pieces-length": ("V2.2\nP+00FU0\n+\n", "a square and a code, four characters"),
     "csa-piece-code": ("V2.2\nP+00XX\n+\n", "'XX' is not a piece code"),
