@@ -151,6 +151,27 @@ class Database(ABC):
         """`work(session)` as one transaction (a read one with `write=False`)."""
 
 
+async def _enter_wal(connection: aiosqlite.Connection) -> None:
+    """Put the file in write-ahead-log mode, waiting for another process doing the same.
+
+    Turning a new file to WAL upgrades a read lock to a write lock, and SQLite answers
+    "database is locked" at once, without the busy timeout, when another connection holds
+    the write lock: two processes starting together on a new file (shard processes, an
+    overlapping deploy) would have one of them stop. So this waits as the busy timeout
+    would, then gives up with SQLite's own error."""
+    deadline = asyncio.get_running_loop().time() + BUSY_TIMEOUT_MS / 1000
+    pause = 0.005
+    while True:
+        try:
+            await connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or asyncio.get_running_loop().time() >= deadline:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.1)
+
+
 class SqliteDatabase(Database):
     """One SQLite file behind one aiosqlite connection (see the module's docstring).
     `run` executes a whole transaction in one round trip to aiosqlite's thread."""
@@ -179,7 +200,7 @@ class SqliteDatabase(Database):
             await connection.execute("PRAGMA foreign_keys = ON")
             await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             if not in_memory:
-                await connection.execute("PRAGMA journal_mode = WAL")
+                await _enter_wal(connection)
                 await connection.execute("PRAGMA synchronous = NORMAL")
             location = "the in-memory database" if in_memory else f"The database {path}"
             await migrate(connection, to_us(datetime.now(UTC)), location=location)
