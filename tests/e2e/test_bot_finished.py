@@ -201,7 +201,7 @@ async def test_replay_and_the_renamed_thread_in_japanese(japanese_club: Club) ->
     replay = await club.fake.slash(
         "replay", {"game": game_id, "from_move": 3}, user=club.carol, channel=club.channel
     )
-    assert "3手目（全7手）" in replay.content and "▶" in replay.content
+    assert "3手目（7手まで）" in replay.content and "▶" in replay.content
     assert "P-7f" not in replay.content  # Japanese notation only
     step = await club.fake.click(replay, f"rp:last:{game_id}:7", user=club.carol)
     assert "まで7手で☗山田太郎の勝ち" in step.content

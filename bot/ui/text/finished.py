@@ -154,7 +154,7 @@ def replay_text(lang: str, step: ReplayStep) -> str:
     )
     last = number(step.last)
     if step.ply == 0:
-        where = _("start position (the game has {last} moves)").format(last=last)
+        where = _("start position (the game goes to move {last})").format(last=last)
     else:
         where = _("move {move_number} of {last}").format(move_number=number(step.ply), last=last)
     lines = [
