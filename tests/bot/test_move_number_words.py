@@ -64,6 +64,7 @@ def test_the_game_option_suggests_the_move_number() -> None:
         finished_at=datetime(2026, 11, 24, tzinfo=UTC), numbering=Numbering(30),
     )  # fmt: skip
     assert "31手で" in text.game_choice("ja", done)
+    assert "won after move 31" in text.game_choice("en", done)  # one move played, not 31
 
 
 def test_the_charts_axis_starts_at_the_games_first_number() -> None:
