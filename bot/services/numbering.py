@@ -10,8 +10,8 @@ start; only what a player reads or types is a move number. A game from the usual
 Shifted, as move numbers: a move's post (`31.`), every board's caption and alt text
 (the start board says move 30), the ending (`after move 50`, `まで50手`, like the KIF's
 last line), `/replay`'s "move 31 of 50" and its list, `/board`'s caption and diagram,
-notes (`saved at move 31`), `/games` and the `game` option's suggestions (`in 50 moves`
-is the last move's number, as `50手で` is), the analysis's marked moves and its chart's
+notes (`saved at move 31`), `/games` and the `game` option's suggestions (`after move 50`,
+`50手で`, the last move's number), the analysis's marked moves and its chart's
 axis, the animation's frames, and `/replay from_move`, which takes a number. Not
 shifted, as counts or plies of this game: the analysis's "positions evaluated", a
 takeback's one or two moves, forecast lines' own numbers, and the plies buttons, the

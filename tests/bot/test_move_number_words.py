@@ -18,7 +18,9 @@ from bot.services import (
     Numbering,
     PlayerRef,
     Result,
+    read_position,
 )
+from bot.services.replays import step_at
 from bot.ui import text
 from render import render_evaluation_chart
 from render.chart import HEIGHT
@@ -62,6 +64,7 @@ def test_the_game_option_suggests_the_move_number() -> None:
         finished_at=datetime(2026, 11, 24, tzinfo=UTC), numbering=Numbering(30),
     )  # fmt: skip
     assert "31手で" in text.game_choice("ja", done)
+    assert "won after move 31" in text.game_choice("en", done)  # one move played, not 31
 
 
 def test_the_charts_axis_starts_at_the_games_first_number() -> None:
@@ -73,3 +76,17 @@ def test_the_charts_axis_starts_at_the_games_first_number() -> None:
     plot = (0, 0, usual.width, HEIGHT - 30)
     assert usual.crop(plot).tobytes() == shifted.crop(plot).tobytes()
     assert usual.crop(axis).tobytes() != shifted.crop(axis).tobytes()
+
+
+def test_replay_and_board_name_the_last_number_not_a_count() -> None:
+    """A game from move 30 that played one move has one move, not 31: the replay and a
+    shown record say up to which number they go, never a total of that number."""
+    view = game_view(Game(AT_31, ["7g7f"]))
+    start, end = step_at(view, 0), step_at(view, 1)
+    assert "start position (the game goes to move 31)" in text.replay_text("en", start)
+    assert "開始局面（31手まで）" in text.replay_text("ja", start)
+    assert "31手目（31手まで）" in text.replay_text("ja", end)
+    shown = read_position(AT_31)
+    assert text.position_caption("en", shown).startswith("Move 30 of 30")
+    assert "全" not in text.position_caption("ja", shown)
+    assert "30手目（30手まで）" in text.position_caption("ja", shown)

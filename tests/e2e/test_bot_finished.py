@@ -117,11 +117,11 @@ async def test_a_finished_game_is_found_exported_and_replayed(club: Club) -> Non
     [heading, line] = found.content.splitlines()
     assert found.ephemeral and "Finished games of alice" in heading
     assert f"#{game_id} <#{table.thread.id}>" in line and "bob" in line
-    assert "**won** in 7 moves" in line and ":d>" in line
+    assert "**won** after move 7" in line and ":d>" in line
     bobs = await club.fake.slash(
         "games", {"status": "all", "member": bob}, user=carol, channel=club.channel
     )
-    assert "**lost** in 7 moves" in bobs.content
+    assert "**lost** after move 7" in bobs.content
 
     for command, offered in (("export", True), ("replay", True), ("note", True), ("move", False)):
         options = (
@@ -132,7 +132,7 @@ async def test_a_finished_game_is_found_exported_and_replayed(club: Club) -> Non
         )
         assert ([c.value for c in choices] == [game_id]) is offered, command
         if offered:
-            assert "won in 7 moves" in choices[0].name
+            assert "won after move 7" in choices[0].name
 
     exported = await club.fake.slash("export", {"game": game_id}, user=alice, channel=club.channel)
     [record] = exported.files
@@ -201,7 +201,7 @@ async def test_replay_and_the_renamed_thread_in_japanese(japanese_club: Club) ->
     replay = await club.fake.slash(
         "replay", {"game": game_id, "from_move": 3}, user=club.carol, channel=club.channel
     )
-    assert "3手目（全7手）" in replay.content and "▶" in replay.content
+    assert "3手目（7手まで）" in replay.content and "▶" in replay.content
     assert "P-7f" not in replay.content  # Japanese notation only
     step = await club.fake.click(replay, f"rp:last:{game_id}:7", user=club.carol)
     assert "まで7手で☗山田太郎の勝ち" in step.content

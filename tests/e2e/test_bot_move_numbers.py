@@ -106,7 +106,7 @@ async def test_move_numbers_from_move_30_in_japanese(japanese_club: Club) -> Non
     assert first.reply is not None and first.reply.content.startswith("31手目 ☗３七桂")
     assert "手数＝31・後手番" in saved(first.reply.attachments[-1], "move31-ja.png")
     replay = await slash(club, table, "replay", from_move=31)
-    assert "31手目（全31手）" in replay.content, replay.content
+    assert "31手目（31手まで）" in replay.content, replay.content
     early = await slash(club, table, "replay", from_move=12)
     assert early.content == ("この対局は30手目の局面から始まっています。最初の指し手は31手目です。")
     note = await slash(club, table, "note", text="桂跳ね")

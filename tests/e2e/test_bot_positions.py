@@ -116,7 +116,7 @@ async def test_japanese_readers_read_where_and_the_record_in_japanese(japanese_c
         user=japanese_club.carol,
         channel=japanese_club.channel,
     )
-    assert "☗羽生 対 ☖佐藤・2手目（全4手）" in shown.content and "☖３四歩" in shown.content
+    assert "☗羽生 対 ☖佐藤・2手目（4手まで）" in shown.content and "☖３四歩" in shown.content
     assert_japanese(shown)
 
 
@@ -308,14 +308,14 @@ async def test_a_csa_record_pasted_on_one_line_reads_in_japanese(japanese_club: 
         )
 
     shown = await paste(csa, at_move=2)
-    assert shown.ephemeral and "☗羽生 善治 対 ☖佐藤 天彦・2手目（全4手）" in shown.content
+    assert shown.ephemeral and "☗羽生 善治 対 ☖佐藤 天彦・2手目（4手まで）" in shown.content
     assert "☖３四歩" in shown.content
     [image] = shown.files
     assert image.description is not None and png(image)
     assert alt_text_position("ja", image.description) == board_part(Position.from_sfen(AFTER_TWO))
     assert_japanese(shown)
     end = await paste(csa)
-    assert "4手目（全4手）" in end.content and "☖同　銀" in end.content
+    assert "4手目（4手まで）" in end.content and "☖同　銀" in end.content
 
     bad = await paste(csa.replace("-3122GI", "-3123GI"))
     assert bad.files == []

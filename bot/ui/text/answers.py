@@ -120,7 +120,7 @@ def game_choice(lang: str, game: GameSummary) -> str:
     it is, a finished one with its result for the member."""
     _ = translator(lang)
     if game.result is not None:
-        return _("#{id} vs {opponent} · {result} in {move_number} moves").format(
+        return _("#{id} vs {opponent} · {result} after move {move_number}").format(
             id=game.id,
             opponent=game.opponent.name,
             result=result_word(lang, game.result),

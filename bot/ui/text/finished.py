@@ -127,7 +127,7 @@ def _finished_line(lang: str, summary: GameSummary) -> str:
     assert summary.result is not None
     ended = f", {timestamp(summary.finished_at, 'd')}" if summary.finished_at else ""
     return (
-        _("• {where}: {color} vs {opponent}, **{result}** in {move_number} moves").format(
+        _("• {where}: {color} vs {opponent}, **{result}** after move {move_number}").format(
             where=_where(summary),
             color=summary.your_color.symbol,
             opponent=safe(summary.opponent.name),
@@ -154,7 +154,7 @@ def replay_text(lang: str, step: ReplayStep) -> str:
     )
     last = number(step.last)
     if step.ply == 0:
-        where = _("start position (the game has {last} moves)").format(last=last)
+        where = _("start position (the game goes to move {last})").format(last=last)
     else:
         where = _("move {move_number} of {last}").format(move_number=number(step.ply), last=last)
     lines = [

@@ -37,14 +37,14 @@ def position_image_caption(lang: str, shown: ShownPosition) -> str:
 def _heading(lang: str, shown: ShownPosition) -> str:
     _ = translator(lang)
     if shown.sente is None and shown.gote is None:
-        return _("Move {move_number} of {moves}").format(
-            move_number=shown.move_number, moves=shown.last_number
+        return _("Move {move_number} of {last}").format(
+            move_number=shown.move_number, last=shown.last_number
         )
-    return _("☗{sente} vs ☖{gote} · move {move_number} of {moves}").format(
+    return _("☗{sente} vs ☖{gote} · move {move_number} of {last}").format(
         sente=safe(shown.sente or side_name(lang, Color.SENTE)),
         gote=safe(shown.gote or side_name(lang, Color.GOTE)),
         move_number=shown.move_number,
-        moves=shown.last_number,
+        last=shown.last_number,
     )
 
 
