@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..errors import IllegalMoveError, IllegalReason, Sentence
 from ..moves import DROP_ROLES, Move
 from ..position import Position
-from ..types import Color, Role, Square
+from ..types import Color, Piece, Role, Square
 from . import jsa
 from .common import AmbiguousMoveError
 from .write import csa_move, japanese_move, western_move
@@ -237,16 +237,7 @@ def _from_origin(
         _refuse_standing_on_target(position, intent, origin)
     if piece is None or piece.color != position.turn:
         raise position.explain_illegal(Move.board(origin, target, bool(intent.promotion)))
-    if intent.role is not None and piece.role != intent.role:
-        raise _illegal(
-            IllegalReason.NO_PIECE,
-            Sentence(
-                "There is no {piece} on {square}: the piece there is a {actual}.",
-                piece=intent.role,
-                square=origin,
-                actual=piece.role,
-            ),
-        )
+    _refuse_another_piece(intent, piece, origin)
     if intent.after is not None:
         if intent.after == piece.role:
             intent.promotion = False
@@ -280,13 +271,8 @@ def _from_origin(
     return _choose_promotion(position, moves, intent, origin, target, text, legal)
 
 
-def _refuse_standing_on_target(position: Position, intent: Intent, square: Square) -> None:
-    """An origin that is the destination itself names no piece that could move there."""
-    piece = position.piece_at(square)
-    if piece is None:
-        raise _illegal(
-            IllegalReason.NO_PIECE, Sentence("There is no piece on {square}.", square=square)
-        )
+def _refuse_another_piece(intent: Intent, piece: Piece, square: Square) -> None:
+    """The move names its piece (`銀(22)`, `S22`) and the origin holds another kind."""
     if intent.role is not None and piece.role != intent.role:
         raise _illegal(
             IllegalReason.NO_PIECE,
@@ -297,6 +283,16 @@ def _refuse_standing_on_target(position: Position, intent: Intent, square: Squar
                 actual=piece.role,
             ),
         )
+
+
+def _refuse_standing_on_target(position: Position, intent: Intent, square: Square) -> None:
+    """An origin that is the destination itself names no piece that could move there."""
+    piece = position.piece_at(square)
+    if piece is None:
+        raise _illegal(
+            IllegalReason.NO_PIECE, Sentence("There is no piece on {square}.", square=square)
+        )
+    _refuse_another_piece(intent, piece, square)
     if piece.color != position.turn:
         raise _illegal(
             IllegalReason.NOT_OWN_PIECE,
