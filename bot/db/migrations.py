@@ -461,6 +461,17 @@ async def _check(connection: aiosqlite.Connection, migration: Migration) -> None
         )
 
 
+def refuse_newer(version: int, migrations: tuple[Migration, ...], location: str) -> None:
+    """A database a newer bot migrated may hold what this code cannot read: refuse it
+    before touching anything, on either backend."""
+    latest = migrations[-1].version if migrations else 0
+    if version > latest:
+        raise SchemaTooNewError(
+            f"{location} has schema version {version}, but this version of the bot only "
+            f"knows versions up to {latest}. Run a newer bot or point it at another database."
+        )
+
+
 async def migrate(
     connection: aiosqlite.Connection,
     now_us: int,
@@ -472,13 +483,8 @@ async def migrate(
 
     The connection must be in autocommit mode (transactions are explicit here).
     """
-    latest = migrations[-1].version if migrations else 0
     version = await current_version(connection)
-    if version > latest:
-        raise SchemaTooNewError(
-            f"{location} has schema version {version}, but this version of the bot only "
-            f"knows versions up to {latest}. Run a newer bot or point it at another file."
-        )
+    refuse_newer(version, migrations, location)
     await connection.execute(VERSION_TABLE)
     for migration in migrations:
         if migration.version <= version:

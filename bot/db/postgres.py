@@ -51,9 +51,15 @@ from .errors import (
     DatabaseError,
     IntegrityError,
     MigrationCheckError,
-    SchemaTooNewError,
 )
-from .migrations import MIGRATIONS, VERSION_TABLE, Migration, postgres_ddl, postgres_statements
+from .migrations import (
+    MIGRATIONS,
+    VERSION_TABLE,
+    Migration,
+    postgres_ddl,
+    postgres_statements,
+    refuse_newer,
+)
 from .rows import to_us
 
 T = TypeVar("T")
@@ -207,13 +213,8 @@ async def migrate(
     """Bring the schema up to the newest migration, each in its own transaction with the
     row that records it, under an advisory lock so that processes starting together
     migrate once; returns the version reached."""
-    latest = migrations[-1].version if migrations else 0
     version = await current_version(connection)
-    if version > latest:
-        raise SchemaTooNewError(
-            f"{location} has schema version {version}, but this version of the bot only "
-            f"knows versions up to {latest}. Run a newer bot or point it at another database."
-        )
+    refuse_newer(version, migrations, location)
     for migration in migrations:
         if migration.version <= version:
             continue
