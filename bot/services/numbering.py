@@ -48,7 +48,18 @@ class Numbering:
         fields = (sfen or "").split()
         if len(fields) < 4 or not fields[3].isdigit():
             return cls()
-        return cls(max(0, int(fields[3]) - 1))
+        return cls.starting_at(int(fields[3]))
+
+    @classmethod
+    def starting_at(cls, move_number: int) -> Numbering:
+        """The numbering of a game whose first move is numbered `move_number`: a start
+        position's move number, or the one `of_sfen` reads from a stored start's text
+        (a list of games numbers each without building its position).
+
+        >>> Numbering.starting_at(31), Numbering.starting_at(1)
+        (Numbering(before=30), Numbering(before=0))
+        """
+        return cls(max(0, move_number - 1))
 
     def number(self, ply: int) -> int:
         """The number players read for the move at `ply` of the game (its `ply`-th

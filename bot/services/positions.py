@@ -111,7 +111,7 @@ def read_position(data: str | bytes, move: int | None = None) -> ShownPosition:
     Example: `read_position("▲７六歩 △３四歩", 1).last_move_text.japanese == "７六歩"`.
     """
     game, sente, gote, warnings = _record_game(data)
-    numbering = Numbering.of_sfen(game.start.sfen())
+    numbering = Numbering.starting_at(game.start.move_number)
     shown = _ply(game, numbering, move)
     position = game.position_at(shown)
     last_move = game.moves[shown - 1] if shown else None

@@ -183,7 +183,7 @@ class GameSnapshot:
     def numbering(self) -> Numbering:
         """How this game numbers its moves for players: from its start's move number,
         so a game set up at a record's ply 30 shows its first move as 31."""
-        return Numbering(self.game.start.move_number - 1)
+        return Numbering.starting_at(self.game.start.move_number)
 
     @property
     def move_number(self) -> int:
