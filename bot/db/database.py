@@ -42,6 +42,7 @@ from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
 from .endings import EndingClaimRepository
 from .engine import AnalysisRepository, ComputerRepository
+from .errors import DatabaseUnreachable
 from .forecasts import ForecastRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
@@ -154,8 +155,16 @@ class Database(ABC):
     async def open(cls, where: str | Path) -> Database:
         """Open (creating if needed) and migrate; refuses a database newer than the code."""
         if is_postgres_url(where):
-            from .postgres import PostgresDatabase
-
+            try:
+                from .postgres import PostgresDatabase
+            except ModuleNotFoundError as error:
+                if error.name != "asyncpg":
+                    raise
+                raise DatabaseUnreachable(
+                    "The address names a PostgreSQL database, but its driver asyncpg is not "
+                    "installed: install the bot with the README's first command "
+                    "(requirements/bot.lock holds it)."
+                ) from None
             return await PostgresDatabase.connect(str(where))
         return await SqliteDatabase.open_file(sqlite_path(where))
 
@@ -228,15 +237,21 @@ class SqliteDatabase(Database):
         `":memory:"` gives a private in-memory database (tests).
         """
         in_memory = str(path) == ":memory:"
-        if not in_memory:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
         try:
-            await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             if not in_memory:
-                await _enter_wal(connection)
-                await connection.execute("PRAGMA synchronous = NORMAL")
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            connection = await aiosqlite.connect(str(path), isolation_level=None)
+        except (OSError, sqlite3.Error) as error:
+            raise _unopened(path, error) from None
+        try:
+            try:
+                await connection.execute("PRAGMA foreign_keys = ON")
+                await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                if not in_memory:
+                    await _enter_wal(connection)
+                    await connection.execute("PRAGMA synchronous = NORMAL")
+            except sqlite3.Error as error:
+                raise _unopened(path, error) from None
             location = "the in-memory database" if in_memory else f"The database {path}"
             await migrate(connection, to_us(datetime.now(UTC)), location=location)
         except BaseException:
@@ -327,6 +342,16 @@ class SqliteDatabase(Database):
             raise
         connection.execute("COMMIT" if write else "ROLLBACK")
         return result
+
+
+def _unopened(path: str | Path, error: OSError | sqlite3.Error) -> DatabaseUnreachable:
+    """A SQLite file that cannot be opened (a folder that cannot be made, a file that is
+    not a database or may not be written), said with its absolute path."""
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return DatabaseUnreachable(
+        f"Could not open the SQLite database {Path(path).absolute()} ({reason}): check "
+        "DATABASE_PATH, and that this user may write there."
+    )
 
 
 def _complete(awaitable: Awaitable[T]) -> T:
