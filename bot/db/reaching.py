@@ -63,8 +63,10 @@ def unreachable(error: BaseException, url: str) -> DatabaseUnreachable | None:
             f"Could not reach the PostgreSQL server at {where} ({_reason(error)}): is it "
             "running, and are the host and port in the address right?"
         )
-    elif isinstance(error, asyncpg.PostgresError | asyncpg.InterfaceError):
+    elif isinstance(error, asyncpg.PostgresError):
         sentence = f"The PostgreSQL server at {where} refused the connection: {_reason(error)}."
+    elif isinstance(error, asyncpg.InterfaceError):  # the address itself, before any server
+        sentence = f"The PostgreSQL address {where} cannot be used: {_reason(error)}."
     else:
         return None
     password = parts.password if parts.password else None

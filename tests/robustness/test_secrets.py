@@ -258,3 +258,23 @@ def test_plain_query_parameters_stay() -> None:
         "postgresql://shogi@db/shogi?sslmode=require&sslkey=/etc/shogi/key.pem&application_name=bot"
     )
     assert without_password(url) == url
+
+
+@pytest.mark.parametrize("log_format", ["text", "json"])
+def test_a_traceback_is_redacted_too(log_format: str) -> None:
+    out = io.StringIO()
+    handler = log_handler(log_format, secret=TOKEN, stream=out)
+    logger = logging.getLogger("tests.robustness.secrets.traceback")
+    logger.propagate = False
+    logger.addHandler(handler)
+    try:
+        try:
+            raise RuntimeError(f"PATCH /webhooks/1/aW50first/messages/@original with {TOKEN}")
+        except RuntimeError:
+            logger.exception("failed: %s", "POST /interactions/2/aW50second/callback")
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = True
+    text = out.getvalue()
+    assert "RuntimeError" in text and "Traceback" in text and HIDDEN in text, text
+    assert "aW50first" not in text and "aW50second" not in text and not leaks(text), text
