@@ -26,7 +26,7 @@ import discord
 
 from .client import create_bot
 from .config import ConfigError, Settings, shard_scope
-from .db import Database, ShardScope
+from .db import Database, DatabaseError, ShardScope
 from .logs import configure
 from .monitoring import MISSING, metrics_available
 
@@ -67,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         asyncio.run(_run(settings, sync_global=args.sync, scope=scope))
+    except DatabaseNotOpened as error:
+        print(f"Database error: {error}", file=sys.stderr)
+        return 1
     except discord.LoginFailure:
         print("Discord refused the token: check DISCORD_TOKEN in .env.", file=sys.stderr)
         return 1
@@ -81,8 +84,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+class DatabaseNotOpened(Exception):
+    """The database could not be opened at start (unreachable, refused, too new): said in
+    one line before Discord is tried, never as a traceback nor as Discord's fault."""
+
+
 async def _run(settings: Settings, *, sync_global: bool, scope: ShardScope | None) -> None:
-    database = await Database.open(settings.database)
+    try:
+        database = await Database.open(settings.database)
+    except DatabaseError as error:
+        raise DatabaseNotOpened(str(error)) from None
     log = logging.getLogger(__name__)
     log.info("database ready at %s", settings.database_location)
     if scope is not None:

@@ -48,6 +48,13 @@ stop() {
 trap stop EXIT
 
 "${as_owner[@]}" "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-sync >/dev/null
+# The tests' superuser connects without a password; any other role must give its password,
+# so that a test can meet a wrong one, as an operator's server would refuse it.
+cat > "$dir/data/pg_hba.conf" <<'HBA'
+local all all                trust
+host  all postgres 127.0.0.1/32 trust
+host  all all      127.0.0.1/32 scram-sha-256
+HBA
 "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w start -o \
     "-h 127.0.0.1 -p $port -k $dir -F -c synchronous_commit=off -c full_page_writes=off" \
     >/dev/null

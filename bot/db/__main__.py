@@ -24,7 +24,7 @@ from bot.config import Settings, database_path
 from .backup import BackupError, backup
 from .copying import copy_database
 from .database import without_password
-from .errors import DatabaseError
+from .errors import DatabaseError, DatabaseUnreachable
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,11 +45,14 @@ def main(argv: list[str] | None = None) -> int:
         return _backup(arguments.database, arguments.env_file, arguments.path)
     try:
         report = asyncio.run(copy_database(arguments.source, arguments.target))
-    except DatabaseError as error:
-        print(f"copy refused or failed: {error}", file=sys.stderr)
+    except DatabaseUnreachable as error:  # a database that cannot be opened, said which way
+        print(f"Copy failed: {error}", file=sys.stderr)
         return 1
-    except OSError as error:  # the server cannot be reached, the file cannot be read
-        print(f"copy failed: {error}", file=sys.stderr)
+    except DatabaseError as error:
+        print(f"Copy refused or failed: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:  # a file that cannot be read midway
+        print(f"Copy failed: {error}", file=sys.stderr)
         return 1
     print(f"copied {arguments.source} to {without_password(arguments.target)}")
     for line in report.lines():

@@ -31,13 +31,18 @@ class BackupReport:
 
 def backup(source: Path, target: Path) -> BackupReport:
     """Copy the database at `source` into a new file `target` and check the copy.
-    Refuses to overwrite anything: a backup must never destroy an earlier one."""
+    Refuses to overwrite anything: a backup must never destroy an earlier one. The
+    target's folder is made if missing (`backups/` on a fresh checkout)."""
     if not source.is_file():
-        raise BackupError(f"there is no database at {source}")
+        raise BackupError(f"there is no database at {source.absolute()}")
     if target.exists():
         raise BackupError(f"{target} already exists; a backup never overwrites a file")
-    if not target.parent.is_dir():
-        raise BackupError(f"the folder {target.parent} does not exist")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        folder = target.parent.absolute()
+        raise BackupError(f"could not make the folder {folder}: {reason}") from None
     # Read-only: the backup must not create, migrate or otherwise touch the live database.
     connection = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
     try:

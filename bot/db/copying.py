@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rules import Game
@@ -68,15 +69,18 @@ async def copy_database(source: str, target: str) -> CopyReport:
             "copy goes from a SQLite file to a PostgreSQL database: "
             "python -m bot.db copy sqlite:///data/shogi.db postgresql://user@host/name"
         )
-    path = sqlite_path(source)
-    for where in (source, target):
+    path = existing_sqlite(source)
+    for where in (path, target):
         await (await Database.open(where)).close()  # migrated, or refused as too new
     import asyncpg
 
+    from .reaching import CONNECT_TIMEOUT, connecting
+
     report = CopyReport()
-    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as lite:
+    with closing(_read_only(path)) as lite:
         tables = _parents_first(lite)
-        connection = await asyncpg.connect(target)
+        async with connecting(target):
+            connection = await asyncpg.connect(target, timeout=CONNECT_TIMEOUT)
         try:
             started = time.perf_counter()
             await _refuse_data(connection, target)
@@ -92,6 +96,29 @@ async def copy_database(source: str, target: str) -> CopyReport:
         finally:
             await connection.close()
     return report
+
+
+def existing_sqlite(source: str) -> Path:
+    """The SQLite file `source` names, absolute, which must exist: a mistyped or relative
+    path is refused with the path looked at, never created (an empty file would be
+    "copied" as an empty club)."""
+    text = sqlite_path(source)
+    path = Path(text).absolute()
+    if text == ":memory:" or not path.is_file():
+        raise CopyRefused(
+            f"there is no SQLite database at {path}: give the file's path, relative to "
+            f"{Path.cwd()} (sqlite:///data/shogi.db) or absolute (sqlite:////srv/shogi.db)."
+        )
+    try:
+        _read_only(path).close()
+    except sqlite3.Error as error:
+        raise CopyRefused(f"{path} cannot be opened as a SQLite database: {error}.") from None
+    return path
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    """The file opened read-only (never created), whatever characters its path holds."""
+    return sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
 
 
 def _parents_first(lite: sqlite3.Connection) -> list[str]:

@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 from typing import TypeVar, cast
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
 import aiosqlite
 
@@ -42,6 +42,7 @@ from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
 from .endings import EndingClaimRepository
 from .engine import AnalysisRepository, ComputerRepository
+from .errors import DatabaseUnreachable
 from .forecasts import ForecastRepository
 from .games import DeadlineRepository, GameRepository, MoveRepository
 from .migrations import current_version, migrate
@@ -86,13 +87,48 @@ def is_postgres_url(where: str | Path) -> bool:
     return str(where).startswith(("postgresql://", "postgres://"))
 
 
+#: Query parameters whose value is a secret, however a driver spells it (libpq and asyncpg
+#: take `?password=`, `?sslpassword=`; other tools `pwd`, `passwd`, `token`, `secret`...).
+SECRET_PARAMETER_PARTS = ("password", "passwd", "pwd", "pass", "secret", "token", "key")
+#: Parameters that name a file or a choice, not a secret, although their names look like one.
+PLAIN_PARAMETERS = frozenset({"sslkey", "passfile", "sslpasswordfile"})
+
+
 def without_password(url: str) -> str:
-    """`url` with its password, if any, replaced by `***` (for logs and messages)."""
-    parts = urlsplit(url)
-    if parts.password is None:
+    """`url` with every secret in it replaced by `***`, for logs and messages: the password
+    of its user part and the value of any secret-looking query parameter.
+
+    >>> without_password("postgresql://shogi:pw@db/shogi?sslmode=require&password=pw")
+    'postgresql://shogi:***@db/shogi?sslmode=require&password=***'
+    """
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:  # not an address at all (an unclosed [ in the host): show nothing of it
+        return "(an address that cannot be read)"
+    netloc = parts.netloc
+    if password is not None:
+        netloc = f"{parts.username or ''}:***@{parts.netloc.rsplit('@', 1)[1]}"
+    query = "&".join(_hidden_parameter(field) for field in parts.query.split("&"))
+    if netloc == parts.netloc and query == parts.query:
         return url
-    netloc = f"{parts.username or ''}:***@{parts.netloc.rsplit('@', 1)[1]}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def _hidden_parameter(field: str) -> str:
+    name, equals, value = field.partition("=")
+    if not equals or not value or not is_secret_parameter(unquote_plus(name)):
+        return field
+    return f"{name}=***"
+
+
+def is_secret_parameter(name: str) -> bool:
+    """Whether a URL query parameter of this name carries a secret (`password`, `sslpassword`,
+    `PWD`, `api_token`, ...), case aside; `sslkey` (a file's path) does not."""
+    lowered = name.strip().lower()
+    if lowered in PLAIN_PARAMETERS:
+        return False
+    return any(part in lowered for part in SECRET_PARAMETER_PARTS)
 
 
 def sqlite_path(where: str | Path) -> str:
@@ -119,8 +155,16 @@ class Database(ABC):
     async def open(cls, where: str | Path) -> Database:
         """Open (creating if needed) and migrate; refuses a database newer than the code."""
         if is_postgres_url(where):
-            from .postgres import PostgresDatabase
-
+            try:
+                from .postgres import PostgresDatabase
+            except ModuleNotFoundError as error:
+                if error.name != "asyncpg":
+                    raise
+                raise DatabaseUnreachable(
+                    "The address names a PostgreSQL database, but its driver asyncpg is not "
+                    "installed: install the bot with the README's first command "
+                    "(requirements/bot.lock holds it)."
+                ) from None
             return await PostgresDatabase.connect(str(where))
         return await SqliteDatabase.open_file(sqlite_path(where))
 
@@ -193,15 +237,21 @@ class SqliteDatabase(Database):
         `":memory:"` gives a private in-memory database (tests).
         """
         in_memory = str(path) == ":memory:"
-        if not in_memory:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
         try:
-            await connection.execute("PRAGMA foreign_keys = ON")
-            await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             if not in_memory:
-                await _enter_wal(connection)
-                await connection.execute("PRAGMA synchronous = NORMAL")
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            connection = await aiosqlite.connect(str(path), isolation_level=None)
+        except (OSError, sqlite3.Error) as error:
+            raise _unopened(path, error) from None
+        try:
+            try:
+                await connection.execute("PRAGMA foreign_keys = ON")
+                await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                if not in_memory:
+                    await _enter_wal(connection)
+                    await connection.execute("PRAGMA synchronous = NORMAL")
+            except sqlite3.Error as error:
+                raise _unopened(path, error) from None
             location = "the in-memory database" if in_memory else f"The database {path}"
             await migrate(connection, to_us(datetime.now(UTC)), location=location)
         except BaseException:
@@ -292,6 +342,16 @@ class SqliteDatabase(Database):
             raise
         connection.execute("COMMIT" if write else "ROLLBACK")
         return result
+
+
+def _unopened(path: str | Path, error: OSError | sqlite3.Error) -> DatabaseUnreachable:
+    """A SQLite file that cannot be opened (a folder that cannot be made, a file that is
+    not a database or may not be written), said with its absolute path."""
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+    return DatabaseUnreachable(
+        f"Could not open the SQLite database {Path(path).absolute()} ({reason}): check "
+        "DATABASE_PATH, and that this user may write there."
+    )
 
 
 def _complete(awaitable: Awaitable[T]) -> T:

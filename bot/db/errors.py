@@ -22,3 +22,9 @@ class Conflict(DatabaseError):
 class IntegrityError(DatabaseError):
     """A write broke a rule of the schema other than a unique key (a foreign key, a
     CHECK, a NOT NULL): a bug in the caller, never a race. The same on every backend."""
+
+
+class DatabaseUnreachable(DatabaseError):
+    """The database cannot be opened: a PostgreSQL server that does not answer, or refuses
+    the database, the role or the password it was given; a SQLite file that cannot be
+    opened. The message is one sentence for the operator, naming which, never a password."""

@@ -60,6 +60,7 @@ from .migrations import (
     postgres_statements,
     refuse_newer,
 )
+from .reaching import CONNECT_TIMEOUT, connecting
 from .rows import to_us
 
 T = TypeVar("T")
@@ -146,9 +147,14 @@ class PostgresDatabase(Database):
         """Open a pool on `url` and migrate; refuses a database newer than the code."""
         location = f"The database {without_password(url)}"
         # Every distinct statement of the repositories stays prepared on each connection.
-        pool = await asyncpg.create_pool(
-            url, min_size=min_size, max_size=max_size, statement_cache_size=1024
-        )
+        async with connecting(url):
+            pool = await asyncpg.create_pool(
+                url,
+                min_size=min_size,
+                max_size=max_size,
+                statement_cache_size=1024,
+                timeout=CONNECT_TIMEOUT,
+            )
         try:
             async with pool.acquire() as connection:
                 await migrate(connection, to_us(datetime.now(UTC)), location=location)

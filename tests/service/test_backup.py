@@ -57,10 +57,13 @@ async def test_a_backup_never_overwrites_and_a_damaged_copy_is_reported(
     with pytest.raises(BackupError, match="never overwrites"):
         backup(live, earlier)
     assert earlier.read_bytes() == b"an earlier backup"
-    with pytest.raises(BackupError, match="no database"):
+    with pytest.raises(BackupError, match=f"no database at {tmp_path / 'missing.db'}"):
         backup(tmp_path / "missing.db", tmp_path / "new.db")
-    with pytest.raises(BackupError, match="does not exist"):
-        backup(live, tmp_path / "no" / "such" / "folder.db")
+    assert not (tmp_path / "missing.db").exists() and not (tmp_path / "new.db").exists()
+    # A missing folder is made (backups/ on a fresh checkout); one that cannot be is said.
+    assert backup(live, tmp_path / "new" / "folder" / "first.db").games == 1
+    with pytest.raises(BackupError, match="could not make the folder"):
+        backup(live, earlier / "under-a-file.db")
     copy = backup(live, tmp_path / "good.db").path
     data = copy.read_bytes()
     page = int.from_bytes(data[16:18], "big")  # the page size, from the file's header

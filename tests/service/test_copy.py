@@ -4,6 +4,7 @@ that holds anything; and the bot then carries on, on PostgreSQL, where it stoppe
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 from contextlib import closing
@@ -34,6 +35,10 @@ pytestmark = pytest.mark.postgres
 
 OPENING = ["7g7f", "3c3d", "2g2f", "4c4d"]
 FOOLS_MATE = ["2g2f", "5a4b", "2f2e", "4b3b", "2e2d", "3b2b", "2d2c+"]
+
+
+async def an_empty_club(path: Path) -> None:
+    await (await Database.open(path)).close()
 
 
 async def a_club(path: Path) -> None:
@@ -167,6 +172,9 @@ def test_the_command_says_what_it_copied_and_refuses_the_wrong_way(
     path = tmp_path / "shogi.db"
     assert main(["copy", f"sqlite:///{path}", f"sqlite:///{tmp_path / 'other.db'}"]) == 1
     assert "from a SQLite file to a PostgreSQL database" in capsys.readouterr().err
+    assert main(["copy", f"sqlite:///{path}", postgres_url]) == 1  # no file there: never made
+    assert f"no SQLite database at {path}:" in capsys.readouterr().err and not path.exists()
+    asyncio.run(an_empty_club(path))
     assert main(["copy", f"sqlite:///{path}", postgres_url]) == 0
     out = capsys.readouterr().out
     assert "games" in out and "replayed" in out
