@@ -42,6 +42,7 @@ from .positions import (
     read_position,
     start_of,
 )
+from .rated import both_have_moved
 from .ratings import (
     LEADERBOARD_SIZE,
     LeaderboardLine,
@@ -157,6 +158,7 @@ __all__ = [
     "VacationChange",
     "VacationRefused",
     "VacationStatus",
+    "both_have_moved",
     "check_record_size",
     "note_number",
     "read_position",

@@ -38,7 +38,7 @@ from .loading import (
     with_outcome,
 )
 from .logcontext import about_game
-from .rated import change_of, rate_ending
+from .rated import both_have_moved, change_of, rate_ending
 from .stats import ServiceStats
 from .values import Challenge, GameEvents, GameSnapshot, RatingChange, VacationChange
 
@@ -120,10 +120,6 @@ class SafeEvents:
 
     async def vacation_ended(self, change: VacationChange) -> None:
         await self._report("vacation_ended", change.vacation.id, lambda e: e.vacation_ended(change))
-
-
-#: Plies before both players have made a move: time running out then aborts the game.
-FIRST_MOVES = 2
 
 
 class GameStore:
@@ -296,7 +292,7 @@ class GameStore:
         game is aborted without a result (as lishogi does), so an accepted challenge
         nobody plays cannot cost anyone a loss."""
         late = turn_of(game.row.sfen)
-        if game.ply < FIRST_MOVES:
+        if not both_have_moved(game.ply):
             outcome = Outcome(Termination.ABORT, None)
         else:
             outcome = Outcome(Termination.TIME, late.opponent)
@@ -331,7 +327,7 @@ class GameStore:
                 await tx.takebacks.lapse(row.id, at)  # nothing is taken back in an ended game
                 await tx.forecasts.clear(row.id)  # nor played by forecast
                 # Rated with the ending, in its transaction: so exactly once.
-                return True, await rate_ending(tx, row, outcome, at)
+                return True, await rate_ending(tx, row, outcome, at, plies=game.ply)
             return False, ()
 
         done, changes = await self.db.run(store)

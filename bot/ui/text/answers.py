@@ -81,9 +81,15 @@ def confirm_question(lang: str, move: MoveText) -> str:
     ).format(move=_private_echo(lang, move))
 
 
-def resign_question(lang: str, opponent: PlayerRef) -> str:
-    """The private confirmation `/resign` asks for."""
+def resign_question(lang: str, opponent: PlayerRef, *, aborts: bool = False) -> str:
+    """The private confirmation `/resign` asks for; `aborts`: before both players have
+    moved, where resigning aborts the game instead."""
     _ = translator(lang)
+    if aborts:
+        return _(
+            "Resign the game against {name}? Before both players have moved, that aborts it "
+            "without a result."
+        ).format(name=safe(opponent.name))
     return _("Resign the game against {name}?").format(name=safe(opponent.name))
 
 
