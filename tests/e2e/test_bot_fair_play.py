@@ -1,6 +1,7 @@
 """Fair play through the real bot and the fake Discord: a second account that accepts and
 resigns at once farms no rating (each of those games is aborted and its ending says why
-it is not rated), in English and in Japanese."""
+it is not rated), in English and in Japanese; and a record exported while the game goes
+on carries no analysis link, which comes with the finished game's."""
 
 from __future__ import annotations
 
@@ -49,3 +50,15 @@ async def test_the_early_abort_speaks_japanese(japanese_club: Club) -> None:
     [ending] = await club.posts(table.thread, NOT_RATED_JA)
     assert_japanese(ending)
     assert "中止" in ending.content
+
+
+async def test_an_active_games_export_has_no_analysis_link_until_it_ends(club: Club) -> None:
+    table = await club.new_game(club.alice, club.bob)
+    await club.play(table, [(club.alice, "7g7f"), (club.bob, "3c3d")])
+    during = await club.fake.slash("export", user=club.alice, channel=table.thread)
+    assert during.files and "lishogi.org" not in during.content
+    assert "The lishogi analysis link comes once the game is over." in during.content
+    await club.resign(table, club.bob)
+    await club.posts(table.thread, "resigned")
+    after = await club.fake.slash("export", user=club.alice, channel=table.thread)
+    assert "lishogi.org/analysis/" in after.content

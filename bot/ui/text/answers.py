@@ -112,11 +112,14 @@ def time_given(lang: str, game: GameSnapshot) -> str:
     )
 
 
-def export_caption(lang: str, game_id: int, fmt: str, link: str) -> str:
-    """Above an exported record: which game and format, and the analysis link if it fits."""
+def export_caption(lang: str, game_id: int, fmt: str, link: str | None) -> str:
+    """Above an exported record: which game and format, and the analysis link if it fits
+    (a game still going on has none, and the caption says when it comes)."""
     _ = translator(lang)
     text = _("Record of game {id} ({format}).").format(id=game_id, format=fmt.upper())
-    if len(text) + len(link) < MAX_MESSAGE - 100:
+    if link is None:
+        text += "\n" + _("The lishogi analysis link comes once the game is over.")
+    elif len(text) + len(link) < MAX_MESSAGE - 100:
         text += "\n" + _("Analyse on lishogi: {link}").format(link=f"<{link}>")
     return text
 
