@@ -6,12 +6,13 @@ ratings drops such games that an older version rated."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
 
 from bot.db import Database, GameRow, RatingRow, Session
-from bot.services import GameService, GameSnapshot, PositionChanged
+from bot.services import GameService, GameSnapshot, PlayedMove, PositionChanged, ServiceError
 from bot.services.rated import both_have_moved, rate, rate_ending
 from rules import Color, Outcome, Termination
 
@@ -174,3 +175,25 @@ async def _rate_as_before(db: Database, row: GameRow, clock: FakeClock) -> None:
             await tx.ratings.put(side.after)
 
     await db.run(write)
+
+
+async def test_an_early_resignation_racing_the_first_reply_never_rates(db: Database) -> None:
+    """Alice's first move and Bob's resignation at once (on PostgreSQL, on two connections):
+    the resignation aborts the game before or after the move, or is refused when it was
+    decided on a view the move changed; never a result, never a rating."""
+    service = GameService(db, clock=FakeClock())
+    for _ in range(10):
+        game = await start_game(service)
+        results = await asyncio.gather(
+            service.moves.play(game.id, ALICE.user_id, "7g7f"),
+            service.moves.resign(game.id, BOB.user_id),
+            return_exceptions=True,
+        )
+        view = await service.games.get(game.id)
+        if view.is_active:  # the move first: the abort it would have been is refused
+            assert view.ply == 1 and isinstance(results[1], PositionChanged), results
+            await service.moves.abort(game.id, BOB.user_id)
+        else:  # the abort first (the move refused), or after the move
+            assert view.outcome == Outcome(Termination.ABORT, None), results
+            assert isinstance(results[0], PlayedMove | ServiceError), results
+    await _unrated(service)
