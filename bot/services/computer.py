@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from bot.db import ComputerRow
+from bot.db import ChallengeRow, ComputerRow, Session
 from bot.engine import EngineError, EnginePool
 from rules import Handicap, InvalidMoveError, Move, Sentence
 
@@ -99,7 +99,9 @@ class Computer:
         handicap: str = "even",
     ) -> GameSnapshot:
         """A game between `member` and the bot (`computer`) at `level`, started at once:
-        unrated, without takebacks (nobody would answer them).
+        unrated, without takebacks (nobody would answer them). The challenge, its
+        acceptance, the game and the computer's seat are stored in one transaction, so a
+        failure leaves nothing behind and asking again starts afresh.
 
         Example: `game = await computer.start(guild_id=1, channel_id=2, member=alice,
         computer=bot, level=3)`; `game.to_move` is the bot when it got sente.
@@ -107,6 +109,11 @@ class Computer:
         self.require_engine()
         if level not in LEVELS:
             raise ServiceError(BAD_LEVEL)
+
+        async def seat(tx: Session, record: ChallengeRow) -> None:
+            game_id = await self._challenges.accept_in(tx, record, computer)
+            await tx.computer.add(game_id, computer.user_id, level)
+
         challenge = await self._challenges.offer(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -118,10 +125,10 @@ class Computer:
             takebacks=TakebackPolicy.NEVER,
             rated=False,
             computer=True,
+            then=seat,
         )
-        game = await self._challenges.accept(challenge.id, computer, guild_id=guild_id)
-        async with self._store.db.transaction() as tx:
-            await tx.computer.add(game.id, computer.user_id, level)
+        assert challenge.game_id is not None
+        game = await self._challenges.started(challenge.game_id)
         log.info("game %s: %s plays the computer at level %s", game.id, member.user_id, level)
         return game
 
