@@ -12,6 +12,7 @@ from .clocks import PRESETS, TimeControl
 from .computer import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
 from .deadlines import DeadlineScheduler
 from .errors import (
+    AlreadyStarted,
     AmbiguousMove,
     BadImpasseRule,
     BadMoveNumber,
@@ -97,6 +98,7 @@ __all__ = [
     "MISTAKE",
     "NO_ENGINE",
     "PRESETS",
+    "AlreadyStarted",
     "AmbiguousMove",
     "Analysis",
     "BadImpasseRule",

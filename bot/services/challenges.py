@@ -255,6 +255,8 @@ class Challenges:
         if record.status == "open" and self._store.now() >= record.expires_at:
             await self.expire(record, report_later=True)
             record = await self._challenge_record(challenge_id)
+        if record.status == "accepted" and record.game_id is not None:
+            raise await self._store.already_started(NO_LONGER_OPEN["accepted"], record.game_id)
         if record.status != "open":
             raise ServiceError(
                 NO_LONGER_OPEN.get(record.status) or Sentence("This challenge is no longer open.")

@@ -23,7 +23,15 @@ from typing import Any
 from bot.db import Database, GameRow, RatingEntry, Session
 from rules import Color, Outcome, Sentence, Termination
 
-from .errors import GameOver, NotAPlayer, NotFound, NotYourTurn, PositionChanged, ServiceError
+from .errors import (
+    AlreadyStarted,
+    GameOver,
+    NotAPlayer,
+    NotFound,
+    NotYourTurn,
+    PositionChanged,
+    ServiceError,
+)
 from .loading import (
     GameCache,
     LegalMoveCache,
@@ -274,6 +282,13 @@ class GameStore:
         if game.turn is not color:
             name = game.player(color.opponent).name
             raise NotYourTurn(Sentence("It is {name}'s move.", name=name))
+
+    async def already_started(self, sentence: Sentence, game_id: int) -> AlreadyStarted:
+        """The refusal of a second start of something that started game `game_id`."""
+        game = await self.load(game_id)
+        return AlreadyStarted(
+            sentence, game_id=game.id, channel_id=game.channel_id, thread_id=game.thread_id
+        )
 
     @staticmethod
     def require_active(game: GameSnapshot) -> None:

@@ -4,6 +4,7 @@ suggestions of autocomplete."""
 from __future__ import annotations
 
 from bot.services import (
+    AlreadyStarted,
     GameSnapshot,
     GameSummary,
     MoveText,
@@ -12,7 +13,7 @@ from bot.services import (
 from rules import Sentence
 
 from ..i18n import SOURCE_LANGUAGE
-from .base import MAX_MESSAGE, deadline_text, mention, safe, translator
+from .base import MAX_MESSAGE, deadline_text, mention, safe, say, sentences, translator
 from .controls import LANGUAGE_NAMES
 from .finished import result_word
 
@@ -79,6 +80,15 @@ def confirm_question(lang: str, move: MoveText) -> str:
     return _(
         "Play {move}? The board shows the position after it. Nothing is played until you confirm."
     ).format(move=_private_echo(lang, move))
+
+
+def already_started(lang: str, error: AlreadyStarted) -> str:
+    """A second press of a button that starts a game: that it started, and its thread."""
+    _ = translator(lang)
+    said = say(lang, error.sentence)
+    if error.thread_id is None:  # the first press is still opening it
+        return said
+    return sentences(said, _("It is played in {thread}.").format(thread=f"<#{error.thread_id}>"))
 
 
 def resign_question(lang: str, opponent: PlayerRef, *, aborts: bool = False) -> str:
