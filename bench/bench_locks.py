@@ -123,6 +123,9 @@ async def endings(service: GameService, clock: Clock, samples: int, rng: random.
     for index in range(samples * 2):
         counted = index % 2 == 0
         game_id, loser = await game(service, rng, rated=counted)
+        started = await service.games.get(game_id)  # both move: sooner, no rating
+        await service.moves.play(game_id, started.sente.user_id, "7g7f")
+        await service.moves.play(game_id, started.gote.user_id, "3c3d")
         clock.now += timedelta(hours=rng.uniform(1, 48))
         with lap(rated if counted else unrated):
             await service.moves.resign(game_id, loser)

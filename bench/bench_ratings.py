@@ -120,6 +120,9 @@ async def endings_quietly(
             guild_id=GUILD, channel_id=1, challenger=a, opponent=b
         )
         game = await service.challenges.accept(challenge.id, b.user_id)
+        # Both players move: a game that ends sooner is aborted, not rated.
+        await service.moves.play(game.id, game.sente.user_id, "7g7f")
+        await service.moves.play(game.id, game.gote.user_id, "3c3d")
         clock.now += timedelta(hours=rng.uniform(1, 48))
         await service.moves.resign(game.id, rng.choice([a, b]).user_id)
 

@@ -7,6 +7,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.services import both_have_moved
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
@@ -14,6 +15,7 @@ from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import GameArg, game_meant, server_of
 from bot.ui.replies import Reply, reader_language, send_ephemeral
 from bot.ui.threads import announce_end
+from rules import Termination
 
 
 class ResignButton(GameButton, template=r"rs:(?P<game_id>\d+)"):
@@ -29,7 +31,8 @@ class ResignButton(GameButton, template=r"rs:(?P<game_id>\d+)"):
         game = await bot.service.moves.resign(
             self.game_id, interaction.user.id, guild_id=server_of(interaction)
         )
-        answer = text.say(reader_language(interaction), text.RESIGNED)
+        aborted = game.outcome is not None and game.outcome.termination is Termination.ABORT
+        answer = text.say(reader_language(interaction), text.ABORTED if aborted else text.RESIGNED)
         await Reply(interaction).edit(answer, view=None)
         await announce_end(bot, game)
 
@@ -51,9 +54,10 @@ class EndingsFeature(Feature):
             game_id, interaction.user.id, guild_id=server_of(interaction)
         )
         lang = reader_language(interaction)
+        aborts = not both_have_moved(chosen.ply)
         await send_ephemeral(
             interaction,
-            text.resign_question(lang, opponent),
+            text.resign_question(lang, opponent, aborts=aborts),
             view=view_of(ResignButton(chosen.id, lang)),
         )
 

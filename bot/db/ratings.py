@@ -188,6 +188,15 @@ class RatingRepository(Repository):
             )
         return [_entry(row) for row in rows]
 
+    async def lengths(self, guild_id: int) -> dict[int, int]:
+        """How many moves each game of the server's history had, by game id."""
+        rows = await self._all(
+            "SELECT id, ply FROM games WHERE id IN"
+            " (SELECT game_id FROM rating_history WHERE guild_id = ?)",
+            (guild_id,),
+        )
+        return {int(game_id): int(ply) for game_id, ply in rows}
+
     async def of_game(self, game_id: int) -> list[RatingEntry]:
         """How the game changed its players' ratings (nothing: it was not rated)."""
         rows = await self._all(

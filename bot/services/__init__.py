@@ -12,6 +12,7 @@ from .clocks import PRESETS, TimeControl
 from .computer import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
 from .deadlines import DeadlineScheduler
 from .errors import (
+    AlreadyStarted,
     AmbiguousMove,
     BadImpasseRule,
     BadMoveNumber,
@@ -42,6 +43,7 @@ from .positions import (
     read_position,
     start_of,
 )
+from .rated import both_have_moved
 from .ratings import (
     LEADERBOARD_SIZE,
     LeaderboardLine,
@@ -96,6 +98,7 @@ __all__ = [
     "MISTAKE",
     "NO_ENGINE",
     "PRESETS",
+    "AlreadyStarted",
     "AmbiguousMove",
     "Analysis",
     "BadImpasseRule",
@@ -157,6 +160,7 @@ __all__ = [
     "VacationChange",
     "VacationRefused",
     "VacationStatus",
+    "both_have_moved",
     "check_record_size",
     "note_number",
     "read_position",

@@ -8,6 +8,7 @@ challenge with a conditional update in the game's own transaction.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from bot.db import ChallengeRow, Conflict, DeadlineRow, NewChallenge, NewGame, PlayerRow, Session
@@ -123,6 +124,7 @@ class Challenges:
         rematch_of: int | None = None,
         rated: bool = True,
         computer: bool = False,
+        then: Callable[[Session, ChallengeRow], Awaitable[object]] | None = None,
     ) -> Challenge:
         """Offer a game to `opponent`, or to anyone if None. `color` is the challenger's
         side (in a handicap game gote gives the handicap); `start_sfen` starts from a set-up
@@ -131,7 +133,9 @@ class Challenges:
         (see `Rematches`; a game's second open rematch is a `bot.db.Conflict`); `rated`,
         whether it counts for ratings (a handicap game or a set-up position never does,
         whatever was asked: the challenge then says it is unrated); `computer`, that the
-        opponent is the bot itself, which its engine plays (see `Computer`).
+        opponent is the bot itself, which its engine plays (see `Computer`); `then`, more
+        writes stored with the offer, in its transaction (the computer accepts at once
+        with `accept_in`), so that all of it is stored or none.
 
         Example: `await challenges.offer(guild_id=1, channel_id=2, challenger=alice,
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
@@ -172,6 +176,13 @@ class Challenges:
         )
 
         async def store(tx: Session) -> ChallengeRow | None:
+            record = await offered(tx)
+            if then is not None and record is not None:
+                await then(tx, record)
+                record = await tx.challenges.get(record.id)
+            return record
+
+        async def offered(tx: Session) -> ChallengeRow | None:
             for player in (challenger, opponent):
                 if player is not None:
                     await tx.players.upsert(_row(player), now)
@@ -244,6 +255,8 @@ class Challenges:
         if record.status == "open" and self._store.now() >= record.expires_at:
             await self.expire(record, report_later=True)
             record = await self._challenge_record(challenge_id)
+        if record.status == "accepted" and record.game_id is not None:
+            raise await self._store.already_started(NO_LONGER_OPEN["accepted"], record.game_id)
         if record.status != "open":
             raise ServiceError(
                 NO_LONGER_OPEN.get(record.status) or Sentence("This challenge is no longer open.")
@@ -270,6 +283,26 @@ class Challenges:
         """
         record = await self._open_challenge(challenge_id, guild_id)
         player = self._taker(record, taker)
+
+        async def store(tx: Session) -> int:
+            return await self.accept_in(tx, record, player, rated=rated)
+
+        try:
+            game_id = await self._store.db.run(store)
+        except _Closed:  # answered, withdrawn or expired meanwhile: say which
+            await self._open_challenge(challenge_id)
+            raise ServiceError(CHALLENGE_CLOSED) from None
+        log.info("challenge %s accepted by %s", record.id, player.user_id)
+        return await self.started(game_id)
+
+    async def accept_in(
+        self, tx: Session, record: ChallengeRow, player: PlayerRef, *, rated: bool = True
+    ) -> int:
+        """`player` accepts the open challenge `record` inside the transaction `tx`: the
+        game is created, the challenge closed on it (`_Closed` if it was not open any
+        more) and the first deadline set; the game's id. `accept` for a member's press,
+        and for the computer, which takes its challenge in the offer's own transaction
+        (`offer(then=...)`), so a game is never stored without its seat."""
         wish = record.color
         if wish == RANDOM:
             wish = self._store.rng.choice(COLOR_WISHES[:2])
@@ -293,33 +326,23 @@ class Challenges:
         )
         first = turn_of(start)
         due = due_at(now, record.bank, record.period)
-
-        async def store(tx: Session) -> int | None:
-            await tx.players.upsert(_row(player), now)
-            game_id = await tx.games.create(new)
-            if not await tx.challenges.close(record.id, "accepted", game_id=game_id):
-                raise _Closed
-            if due is not None:
-                mover = sente if first is Color.SENTE else gote
-                await tx.deadlines.set(DeadlineRow(game_id, mover, due, reminder_at(now, due)))
-            return game_id
-
-        try:
-            game_id = await self._store.db.run(store)
-        except _Closed:  # answered, withdrawn or expired meanwhile: say which
-            await self._open_challenge(challenge_id)
-            raise ServiceError(CHALLENGE_CLOSED) from None
-        assert game_id is not None
-        log.info(
-            "challenge %s accepted by %s: game %s (%s)",
-            record.id,
-            player.user_id,
-            game_id,
-            "rated" if new.rated else "unrated",
-        )
+        await tx.players.upsert(_row(player), now)
+        game_id = await tx.games.create(new)
+        if not await tx.challenges.close(record.id, "accepted", game_id=game_id):
+            raise _Closed
         if due is not None:
-            self._store.deadline_set(due)
-        return await self._store.load(game_id)
+            mover = sente if first is Color.SENTE else gote
+            await tx.deadlines.set(DeadlineRow(game_id, mover, due, reminder_at(now, due)))
+        return game_id
+
+    async def started(self, game_id: int) -> GameSnapshot:
+        """The game an accepted challenge started, once its transaction is stored (by
+        `accept`, or `offer(then=...)` with `accept_in`): logged, its deadline watched."""
+        game = await self._store.load(game_id)
+        log.info("game %s started (%s)", game_id, "rated" if game.rated else "unrated")
+        if game.deadline is not None:
+            self._store.deadline_set(game.deadline)
+        return game
 
     @staticmethod
     def _taker(record: ChallengeRow, taker: PlayerRef | int) -> PlayerRef:

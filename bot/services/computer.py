@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from bot.db import ComputerRow
+from bot.db import ChallengeRow, ComputerRow, Conflict, Session
 from bot.engine import EngineError, EnginePool
 from rules import Handicap, InvalidMoveError, Move, Sentence
 
@@ -55,6 +55,7 @@ ATTEMPTS = 2
 NO_ENGINE = Sentence("No computer engine is set up on this bot, so it cannot play or analyse.")
 BAD_LEVEL = Sentence("The computer's level is a number from 1 to 8.")
 NOT_A_COMPUTER_GAME = Sentence("This game is not played against the computer.")
+PLAYED_AGAIN = Sentence("This game has already been played again.")
 
 
 class ComputerFailed(ServiceError):
@@ -97,9 +98,13 @@ class Computer:
         color: str = "random",
         time_control: TimeControl | str = "unlimited",
         handicap: str = "even",
+        again_of: int | None = None,
     ) -> GameSnapshot:
         """A game between `member` and the bot (`computer`) at `level`, started at once:
-        unrated, without takebacks (nobody would answer them).
+        unrated, without takebacks (nobody would answer them). The challenge, its
+        acceptance, the game and the computer's seat are stored in one transaction, so a
+        failure leaves nothing behind and asking again starts afresh. `again_of`: the
+        finished game this plays again, which it claims (one per game, see `again`).
 
         Example: `game = await computer.start(guild_id=1, channel_id=2, member=alice,
         computer=bot, level=3)`; `game.to_move` is the bot when it got sente.
@@ -107,6 +112,11 @@ class Computer:
         self.require_engine()
         if level not in LEVELS:
             raise ServiceError(BAD_LEVEL)
+
+        async def seat(tx: Session, record: ChallengeRow) -> None:
+            game_id = await self._challenges.accept_in(tx, record, computer)
+            await tx.computer.add(game_id, computer.user_id, level)
+
         challenge = await self._challenges.offer(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -118,16 +128,20 @@ class Computer:
             takebacks=TakebackPolicy.NEVER,
             rated=False,
             computer=True,
+            rematch_of=again_of,
+            then=seat,
         )
-        game = await self._challenges.accept(challenge.id, computer, guild_id=guild_id)
-        async with self._store.db.transaction() as tx:
-            await tx.computer.add(game.id, computer.user_id, level)
+        assert challenge.game_id is not None
+        game = await self._challenges.started(challenge.game_id)
         log.info("game %s: %s plays the computer at level %s", game.id, member.user_id, level)
         return game
 
     async def again(self, game_id: int, user_id: int, *, guild_id: int) -> GameSnapshot:
         """The member of a finished game against the computer plays it again: same level,
-        time and handicap, colours swapped in an even game.
+        time and handicap, colours swapped in an even game. Once only: the next game
+        claims the finished one (the unique index on a challenge's `rematch_of`, as a
+        rematch does), so a second press, or two at once, start one game, and the others
+        are told it started (`AlreadyStarted`).
 
         Example: `rematch = await computer.again(game.id, alice.user_id, guild_id=1)`.
         """
@@ -139,17 +153,31 @@ class Computer:
             raise NotAPlayer(Sentence("Only {name} can play this game again.", name=member.name))
         if game.is_active:
             raise ServiceError(Sentence("This game is still going on; finish it first."))
+        await self._not_played_again(game_id)
         even = game.handicap is Handicap.EVEN
-        return await self.start(
-            guild_id=game.guild_id,
-            channel_id=game.channel_id,
-            member=game.player(color),
-            computer=game.player(color.opponent),
-            level=seat.level,
-            color=(color.opponent if even else color).name.lower(),
-            time_control=game.time_control,
-            handicap=game.handicap.id,
-        )
+        try:
+            return await self.start(
+                guild_id=game.guild_id,
+                channel_id=game.channel_id,
+                member=game.player(color),
+                computer=game.player(color.opponent),
+                level=seat.level,
+                color=(color.opponent if even else color).name.lower(),
+                time_control=game.time_control,
+                handicap=game.handicap.id,
+                again_of=game_id,
+            )
+        except Conflict:  # another press claimed it between the look and the write
+            log.info("game %s: played again meanwhile", game_id)
+        await self._not_played_again(game_id)
+        raise ServiceError(PLAYED_AGAIN)  # its claim was withdrawn: not expected
+
+    async def _not_played_again(self, game_id: int) -> None:
+        """Refuse if the game was played again already, naming the game that did."""
+        async with self._store.db.read() as tx:
+            claim = await tx.challenges.rematch_of(game_id)
+        if claim is not None and claim.game_id is not None:
+            raise await self._store.already_started(PLAYED_AGAIN, claim.game_id)
 
     async def seat(self, game_id: int) -> ComputerRow | None:
         """The computer's seat in the game, None in a game between members."""

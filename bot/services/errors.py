@@ -48,6 +48,20 @@ class GameOver(ServiceError):
         self.outcome = outcome
 
 
+class AlreadyStarted(ServiceError):
+    """A button that starts a game (Accept, Rematch, Play again) pressed after the game it
+    starts had started: the game's id and where it is played (its thread once it has
+    one), so the answer can lead there."""
+
+    def __init__(
+        self, sentence: Sentence, *, game_id: int, channel_id: int, thread_id: int | None
+    ) -> None:
+        super().__init__(sentence)
+        self.game_id = game_id
+        self.channel_id = channel_id
+        self.thread_id = thread_id
+
+
 class PositionChanged(ServiceError):
     """The game moved on since the user looked (a race lost, or a stale button)."""
 

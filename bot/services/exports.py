@@ -2,7 +2,9 @@
 
 The writers live in `rules.notation` (KIF, KI2, CSA, USI, SFEN and the link);
 this only picks the game, its players' names and start time, and a file name, and for
-a private export the asker's own notes as comments.
+a private export the asker's own notes as comments. The analysis link comes only with a
+finished game's record: lishogi's analysis board runs an engine, and a player must not
+consult one mid-game (`/analyse` refuses active games for the same reason).
 The stored result is on the replayed game (`Game.outcome`), so a resignation or
 a loss on time is written as such, not as an unfinished game.
 """
@@ -36,10 +38,11 @@ class Exports:
         guild_id: int | None = None,
         notes_of: int | None = None,
     ) -> ExportFile:
-        """The game's record in `fmt` (kif, ki2, csa, sfen, usi) with a lishogi analysis
-        link; finished games too. `notes_of`: the member whose private notes go into the
-        record as comments at their plies (KIF, KI2, CSA). Only a record shown to that
-        member alone may carry them: a record posted for everyone is asked without.
+        """The game's record in `fmt` (kif, ki2, csa, sfen, usi), also of an active game;
+        a finished game's comes with a lishogi analysis link. `notes_of`: the member whose
+        private notes go into the record as comments at their plies (KIF, KI2, CSA). Only a
+        record shown to that member alone may carry them: a record posted for everyone is
+        asked without.
 
         Example: `(await service.exports.file(1, "kif")).filename` is `"game-1.kif"`.
         """
@@ -64,5 +67,5 @@ class Exports:
         return ExportFile(
             filename=f"game-{game_id}.{FORMATS[name]}",
             content=content,
-            analysis_url=analysis_link(loaded.game),
+            analysis_url=None if loaded.is_active else analysis_link(loaded.game),
         )

@@ -33,8 +33,8 @@ from .loading import (
     snapshot,
     thinking_time,
 )
-from .rated import rate_ending
-from .store import FIRST_MOVES, MOVED_ON, GameStore
+from .rated import both_have_moved, rate_ending
+from .store import MOVED_ON, GameStore
 from .values import GameSnapshot, MovePreview, MoveText, PlayedMove, PlayerRef, RatingChange
 
 log = logging.getLogger(__name__)
@@ -345,7 +345,8 @@ class Moves:
             ending = outcome if reply is None else reply.outcome
             changes: tuple[RatingChange, ...] = ()
             if ending is not None:  # rated with the move that ended the game, so exactly once
-                changes = await rate_ending(tx, row, ending, now)
+                plies = row.ply + (1 if reply is None else 2)
+                changes = await rate_ending(tx, row, ending, now, plies=plies)
                 # This process posts the ending; another takes it over only if it dies.
                 await self._store.claim_ending(tx, row.id, now)
             if renamed is not None:
@@ -434,8 +435,15 @@ class Moves:
     async def resign(
         self, game_id: int, user_id: int, *, guild_id: int | None = None
     ) -> GameSnapshot:
-        """Resign; allowed at any moment, also on the opponent's turn."""
+        """Resign; allowed at any moment, also on the opponent's turn. Before both players
+        have moved it aborts the game instead, as running out of time then does: nobody has
+        really played, so nobody wins (and an account made to lose at once hands out no
+        win). A move played meanwhile makes that a refusal, so it never aborts a game both
+        have played in."""
         game, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
+        if not both_have_moved(game.ply):
+            aborted = Outcome(Termination.ABORT, None)
+            return await self._store.finish_or_refuse(game, aborted, expected_ply=game.ply)
         outcome = Outcome(Termination.RESIGNATION, color.opponent)
         return await self._store.finish_or_refuse(game, outcome, expected_ply=None)
 
@@ -452,7 +460,7 @@ class Moves:
     ) -> GameSnapshot:
         """End the game without a result; only before both players have moved."""
         game, _ = await self._store.for_player(game_id, user_id, guild_id=guild_id)
-        if game.ply >= FIRST_MOVES:
+        if both_have_moved(game.ply):
             raise ServiceError(
                 Sentence(
                     "A game can only be aborted before both players have moved; resign instead."

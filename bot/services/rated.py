@@ -4,7 +4,11 @@ A game is rated when both players chose so (the challenger with the challenge, t
 taker by accepting it as it was offered) and it is an even game: a handicap or a
 set-up start position makes its result say little about the players' strength, so such
 games never are (nor bots' games, which are never played: a challenge refuses them).
-Aborted games are never rated.
+Aborted games are never rated, nor is any game that ended before both players had made a
+move (`both_have_moved`): whatever ended it, nobody really played, and an alternate account
+that accepts and resigns at once must not hand its challenger a rated win. The bot's own
+endings that early abort the game (a time-out, a resignation, `/abort`); the rule here also
+covers endings stored before that, so a rebuild from the history drops them too.
 
 `rate_ending` runs inside the transaction that stores a game's ending, after the
 conditional update that makes the ending happen once: whichever of two racing endings
@@ -18,7 +22,7 @@ use, so a rebuild gives the stored ratings to the last bit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -27,6 +31,18 @@ from rules import Color, Handicap, Outcome, Termination
 
 from .glicko2 import DEFAULT, DRAW, LOSS, WIN, Rating, rate_game
 from .values import RatingChange
+
+#: Plies before both players have made a move, whoever moves first: a game that ends
+#: sooner was not played (a time-out then aborts it, and it is never rated).
+FIRST_MOVES = 2
+
+
+def both_have_moved(plies: int) -> bool:
+    """Whether a game `plies` moves long has had a move by each player: the one rule of
+    what counts as played, for ratings, time-outs, `/abort` and resigning.
+
+    Example: `both_have_moved(1)` is False (in a handicap game too, where gote moved)."""
+    return plies >= FIRST_MOVES
 
 
 def may_be_rated(handicap: Handicap, start_sfen: str | None) -> bool:
@@ -109,13 +125,13 @@ def change_of(entry: RatingEntry) -> RatingChange:
 
 
 async def rate_ending(
-    tx: Session, row: GameRow, outcome: Outcome, at: datetime
+    tx: Session, row: GameRow, outcome: Outcome, at: datetime, *, plies: int
 ) -> tuple[RatingChange, ...]:
-    """Update both players' ratings for a game that just ended, if it is rated, inside
-    the transaction that stored the ending (see the module's docstring); what changed,
-    sente first (nothing for an unrated game)."""
+    """Update both players' ratings for a game that just ended after `plies` moves, if it
+    is rated, inside the transaction that stored the ending (see the module's docstring);
+    what changed, sente first (nothing for an unrated game)."""
     score = score_of(outcome)
-    if not row.rated or score is None:
+    if not row.rated or score is None or not both_have_moved(plies):
         return ()
     done = await tx.ratings.of_game(row.id)
     if done:  # rated already: a damaged row that said the game went on, now repaired
@@ -133,15 +149,20 @@ async def rate_ending(
     return tuple(change_of(side.entry) for side in sides)
 
 
-def replay(entries: Iterable[RatingEntry]) -> dict[int, RatingRow]:
-    """A server's ratings rebuilt from its history alone (entries in the order they were
-    rated, both players of a game together), by user id."""
+def replay(entries: Iterable[RatingEntry], plies: Mapping[int, int]) -> dict[int, RatingRow]:
+    """A server's ratings rebuilt from its history (entries in the order they were rated,
+    both players of a game together) and the number of moves each game had (`plies`, by
+    game id), by user id. A game that ended before both players had moved counts for
+    nothing, as `rate_ending` rates it now, also when an older version stored it."""
     ratings: dict[int, RatingRow] = {}
     seen: set[int] = set()
     for entry in entries:
         if entry.game_id in seen:
             continue  # the opponent's entry of a game already replayed
         seen.add(entry.game_id)
+        length = plies.get(entry.game_id)
+        if length is not None and not both_have_moved(length):
+            continue
         players = (entry.user_id, entry.opponent_id)
         before = (ratings.get(players[0]), ratings.get(players[1]))
         for side in rate(

@@ -136,9 +136,11 @@ class Ratings:
 
     async def recompute(self, guild_id: int) -> dict[int, RatingRow]:
         """The server's ratings computed again from their history alone, by user id."""
-        async with self._store.db.query() as q:
-            entries = await q.ratings.history(guild_id)
-        return replay(entries)
+
+        async def read(tx: Session) -> dict[int, RatingRow]:
+            return replay(await tx.ratings.history(guild_id), await tx.ratings.lengths(guild_id))
+
+        return await self._store.db.run(read, write=False)
 
     async def rebuild(self, guild_id: int) -> int:
         """Replace the server's ratings by those its history gives (after repairing the
@@ -148,7 +150,7 @@ class Ratings:
             # Endings wait until the rebuild is stored, and it reads every ending stored
             # before it: none is lost between its reading and its writing.
             await tx.ratings.lock_server(guild_id)
-            rebuilt = replay(await tx.ratings.history(guild_id))
+            rebuilt = replay(await tx.ratings.history(guild_id), await tx.ratings.lengths(guild_id))
             await tx.ratings.replace_all(guild_id, list(rebuilt.values()))
             return len(rebuilt)
 

@@ -79,6 +79,8 @@ class Rematches:
     async def _answer(self, record: ChallengeRow, user_id: int) -> Rematch:
         """A press that finds a rematch offered: the other player's accepts it."""
         if record.status == "accepted":
+            if record.game_id is not None:  # the answer leads to its game
+                raise await self._store.already_started(REMATCH_STARTED, record.game_id)
             raise ServiceError(REMATCH_STARTED)
         if record.challenger.user_id == user_id:
             assert record.opponent is not None  # a rematch always names the other player

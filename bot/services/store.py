@@ -23,7 +23,15 @@ from typing import Any
 from bot.db import Database, GameRow, RatingEntry, Session
 from rules import Color, Outcome, Sentence, Termination
 
-from .errors import GameOver, NotAPlayer, NotFound, NotYourTurn, PositionChanged, ServiceError
+from .errors import (
+    AlreadyStarted,
+    GameOver,
+    NotAPlayer,
+    NotFound,
+    NotYourTurn,
+    PositionChanged,
+    ServiceError,
+)
 from .loading import (
     GameCache,
     LegalMoveCache,
@@ -38,7 +46,7 @@ from .loading import (
     with_outcome,
 )
 from .logcontext import about_game
-from .rated import change_of, rate_ending
+from .rated import both_have_moved, change_of, rate_ending
 from .stats import ServiceStats
 from .values import Challenge, GameEvents, GameSnapshot, RatingChange, VacationChange
 
@@ -120,10 +128,6 @@ class SafeEvents:
 
     async def vacation_ended(self, change: VacationChange) -> None:
         await self._report("vacation_ended", change.vacation.id, lambda e: e.vacation_ended(change))
-
-
-#: Plies before both players have made a move: time running out then aborts the game.
-FIRST_MOVES = 2
 
 
 class GameStore:
@@ -279,6 +283,13 @@ class GameStore:
             name = game.player(color.opponent).name
             raise NotYourTurn(Sentence("It is {name}'s move.", name=name))
 
+    async def already_started(self, sentence: Sentence, game_id: int) -> AlreadyStarted:
+        """The refusal of a second start of something that started game `game_id`."""
+        game = await self.load(game_id)
+        return AlreadyStarted(
+            sentence, game_id=game.id, channel_id=game.channel_id, thread_id=game.thread_id
+        )
+
     @staticmethod
     def require_active(game: GameSnapshot) -> None:
         if not game.is_active:
@@ -296,7 +307,7 @@ class GameStore:
         game is aborted without a result (as lishogi does), so an accepted challenge
         nobody plays cannot cost anyone a loss."""
         late = turn_of(game.row.sfen)
-        if game.ply < FIRST_MOVES:
+        if not both_have_moved(game.ply):
             outcome = Outcome(Termination.ABORT, None)
         else:
             outcome = Outcome(Termination.TIME, late.opponent)
@@ -331,7 +342,7 @@ class GameStore:
                 await tx.takebacks.lapse(row.id, at)  # nothing is taken back in an ended game
                 await tx.forecasts.clear(row.id)  # nor played by forecast
                 # Rated with the ending, in its transaction: so exactly once.
-                return True, await rate_ending(tx, row, outcome, at)
+                return True, await rate_ending(tx, row, outcome, at, plies=game.ply)
             return False, ()
 
         done, changes = await self.db.run(store)

@@ -385,11 +385,12 @@ class ImpasseReport:
 
 @dataclass(frozen=True, slots=True)
 class ExportFile:
-    """A game's record written in one format, ready to attach, with an analysis link."""
+    """A game's record written in one format, ready to attach, with an analysis link once
+    the game is over (None while it goes on)."""
 
     filename: str
     content: str
-    analysis_url: str
+    analysis_url: str | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from typing import Any, Self
 import discord
 from discord import app_commands
 
-from bot.services import ChooseGame, GameOver, ServiceError
+from bot.services import AlreadyStarted, ChooseGame, GameOver, ServiceError
 from bot.services.logcontext import about_server
 from rules import GameError, IllegalMoveError, InvalidMoveError, Sentence, SfenError
 
@@ -44,6 +44,8 @@ def user_message(error: BaseException, lang: str) -> str | None:
         return text.choose_game_text(lang, error)
     if isinstance(error, GameOver):
         return text.already_ended(lang, error.outcome)
+    if isinstance(error, AlreadyStarted):
+        return text.already_started(lang, error)
     if isinstance(error, ServiceError | OptionError):
         return text.say(lang, error.sentence)
     if isinstance(error, NotPosted):

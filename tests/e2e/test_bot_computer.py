@@ -192,9 +192,11 @@ async def test_a_restart_gives_the_computer_its_waiting_turn(
 async def test_play_again_under_the_ending_starts_the_next_game(
     fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
 ) -> None:
-    program, _ = fake_engine(tmp_path, "resign")
+    program, _ = fake_engine(tmp_path, "legal resign")
     club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program)
     game_id, thread = await start(club, level=6, color="gote")
+    await computer_moved(club, game_id, 1)
+    await club.fake.slash("move", {"move": "3c3d"}, user=club.alice, channel=thread)
     [ending] = await club.posts(thread, "resigned")
     assert ending.custom_ids == [f"ca:{game_id}"]  # no Rematch: the bot accepts no challenge
     refused = await club.fake.click(ending, f"ca:{game_id}", user=club.bob)

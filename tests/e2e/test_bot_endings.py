@@ -48,7 +48,7 @@ async def test_resignation_asks_to_confirm_and_is_allowed_on_the_opponents_turn(
 ) -> None:
     alice, bob, carol = club.alice, club.bob, club.carol
     table = await club.new_game()
-    await club.play(table, [(alice, "7g7f")])
+    await club.play(table, [(alice, "7g7f"), (bob, "3c3d"), (alice, "2g2f")])
 
     spectator = await club.fake.slash("resign", user=carol, channel=table.thread)
     assert spectator.ephemeral and "not a player" in spectator.content
@@ -63,7 +63,7 @@ async def test_resignation_asks_to_confirm_and_is_allowed_on_the_opponents_turn(
     done = await club.fake.click(ask, f"rs:{table.game_id}", user=alice)
     assert done.ephemeral and done.content == "You resigned."
     [ending] = await club.posts(table.thread, "resigned")
-    assert "☗alice resigned after move 1: ☖bob wins." in ending.content
+    assert "☗alice resigned after move 3: ☖bob wins." in ending.content
     assert "/export" in ending.content
     assert_board(ending.attachments)
     game = await club.game(table.game_id)
@@ -71,7 +71,7 @@ async def test_resignation_asks_to_confirm_and_is_allowed_on_the_opponents_turn(
     assert game.outcome.termination.value == "resignation"
     assert game.player(game.outcome.winner).user_id == bob.user.id
 
-    late = await club.move(bob, "3c3d", table)
+    late = await club.move(bob, "8c8d", table)
     assert late.ephemeral and "resignation" in late.content
 
 

@@ -22,6 +22,7 @@ async def test_a_stored_resignation_whose_post_fails_says_so(club: Club) -> None
     stands, and the member is told it does, not that nothing changed."""
     alice, bob = club.alice, club.bob
     table = await club.new_game(alice, bob)
+    await club.play(table, [(alice, "7g7f"), (bob, "3c3d")])
     question = await club.fake.slash("resign", user=alice, channel=table.thread)
     [confirm] = question.custom_ids
     club.fake.inject_fault(CREATE_MESSAGE, status=403)

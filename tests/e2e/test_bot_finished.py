@@ -82,7 +82,7 @@ async def test_a_refused_rename_leaves_the_ending_posted_once(club: Club) -> Non
 
 async def test_a_restart_posts_a_left_over_ending_then_renames_and_archives(club: Club) -> None:
     table = await club.new_game()
-    await club.play(table, [(club.alice, "7g7f")])
+    await club.play(table, [(club.alice, "7g7f"), (club.bob, "3c3d")])
     bot = club.bot
     assert bot is not None
     # Stored behind the bot's back: as if it stopped before posting the ending.

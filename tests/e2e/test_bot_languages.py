@@ -123,11 +123,12 @@ async def test_the_same_game_in_english(club: Club) -> None:
     table = await club.new_game()
     first = await club.move(club.alice, "P-7f", table)
     assert first.reply is not None and "☗７六歩 (P-76) by alice" in first.reply.content
+    await club.play(table, [(club.bob, "P-3d"), (club.alice, "P-2f")])
     asked = await club.fake.slash("resign", user=club.bob, channel=table.thread)
     assert asked.labels == ["Yes, resign"]
     await club.fake.click(asked, asked.custom_ids[0], user=club.bob)
-    [ending] = await club.posts(table.thread, "☖bob resigned after move 1: ☗alice wins.")
-    assert "Move 1 · sente wins" in (ending.attachments[-1].description or "")
+    [ending] = await club.posts(table.thread, "☖bob resigned after move 3: ☗alice wins.")
+    assert "Move 3 · sente wins" in (ending.attachments[-1].description or "")
     with pytest.raises(AssertionError, match="English in"):
         assert_japanese(ending)
 

@@ -49,10 +49,14 @@ async def test_a_rated_ending_shows_the_change_and_fills_the_leaderboard(club: C
 
 async def test_unrated_and_handicap_games_change_no_rating(club: Club) -> None:
     alice, bob = club.alice, club.bob
-    for options in ({"rated": False}, {"handicap": "two_piece"}):
+    for options, moves in (
+        ({"rated": False}, [(bob, "7g7f"), (alice, "3c3d")]),
+        ({"handicap": "two_piece"}, [(alice, "5a4b"), (bob, "7g7f")]),
+    ):
         challenge = await club.challenge(alice, bob, color="gote", **options)
         assert "unrated" in challenge.content
         table = await club.accept(challenge, bob)
+        await club.play(table, moves)
         await club.resign(table, alice)
         [ending] = await club.posts(table.thread, "resigned")
         assert "Ratings:" not in ending.content

@@ -69,6 +69,7 @@ async def test_a_rematch_of_a_handicap_game_keeps_the_giver(club: Club) -> None:
     alice, bob = club.alice, club.bob
     challenge = await club.challenge(alice, bob, color="gote", handicap="two_piece")
     table = await club.accept(challenge, bob)
+    await club.play(table, [(alice, "5a4b"), (bob, "7g7f")])
     ending = await resign(club, bob, table)
     assert ending.custom_ids == [f"rm:{table.game_id}"]
 
@@ -110,6 +111,7 @@ async def test_the_other_players_rematch_starts_it_also_after_a_restart(club: Cl
 async def test_a_rematch_in_japanese(japanese_club: Club) -> None:
     club = japanese_club
     table = await club.new_game()
+    await club.play(table, [(club.alice, "7g7f"), (club.bob, "3c3d")])
     ending = await resign(club, club.bob, table, "投了")
     assert ending.labels == ["再戦"]
     rm = f"rm:{table.game_id}"

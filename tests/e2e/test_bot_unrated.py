@@ -89,6 +89,7 @@ async def test_a_rated_rematch_can_be_accepted_unrated_and_then_stays_so(club: C
     second = await club.accept(offer, bob, unrated=True)
     assert not (await club.game(second.game_id)).rated
 
+    await club.play(second, [(bob, "7g7f"), (alice, "3c3d")])
     await club.resign(second, alice)
     [again] = await club.posts(second.thread, "resigned")
     assert "Ratings:" not in again.content
@@ -125,6 +126,7 @@ async def test_unrated_and_the_limit_in_japanese(japanese_club: Club) -> None:
     assert "この対局はレーティングに反映しません。" in table.start.content
     closed = club.fake.messages[challenge.reply.id]
     assert "非レーティング対局として成立しました。" in closed.content
+    await club.play(table, [(yamada, "7g7f"), (hanako, "3c3d")])
     await club.resign(table, yamada)
     [ending] = await club.posts(table.thread, "投了")
     assert "レーティング" not in ending.content

@@ -198,8 +198,9 @@ async def scenario_move(w: World) -> Scenario:
 
 async def scenario_resign(w: World) -> Scenario:
     """/resign asks, the ephemeral Yes button confirms; each player may resign himself.
-    The question is Alice's; others press her button with a forged click."""
-    game_id, thread = await new_game(w, moves=("7g7f",))
+    The question is Alice's; others press her button with a forged click. Both have
+    moved (before that a resignation aborts the game, as `scenario_abort` does)."""
+    game_id, thread = await new_game(w, moves=("7g7f", "3c3d", "2g2f"))
     asked = await w.fake.slash("resign", {"game": str(game_id)}, user=w.alice, channel=thread)
     message, cid = button(asked, "rs:")
 

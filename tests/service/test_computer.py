@@ -129,6 +129,8 @@ async def test_an_engine_that_resigns_resigns_the_game(
     engines.append(EnginePool(fake_engine(tmp_path, "resign")[0]))
     service = with_engine(db, clock, engines[0])
     game_id = await computer_game(service)
+    await service.moves.play(game_id, BOT.user_id, "7g7f")  # as if its engine had
+    await service.moves.play(game_id, ALICE.user_id, "3c3d")
     done = await service.computer.play_turn(game_id)
     assert done is not None and done.resigned is not None
     outcome = done.resigned.outcome

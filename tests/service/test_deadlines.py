@@ -11,7 +11,7 @@ from bot.db import Database
 from bot.services import GameOver, GameService, ServiceError
 from rules import Color, Outcome, Termination
 
-from .conftest import ALICE, BOB, FakeClock, RecordingEvents, start_game
+from .conftest import ALICE, BOB, FakeClock, RecordingEvents, play_all, start_game
 
 DAY = timedelta(days=1)
 
@@ -190,6 +190,7 @@ async def test_endings_stored_but_never_posted_are_reported_at_the_next_start(
     unposted, and the first deadline check of the next run reports it, once."""
     first_run = GameService(db, clock=clock, events=RecordingEvents())
     resigned = await start_game(first_run)
+    await play_all(first_run, resigned.id, ["7g7f", "3c3d"])
     await first_run.moves.resign(resigned.id, ALICE.user_id)
     posted = await start_game(first_run)
     await first_run.moves.resign(posted.id, BOB.user_id)

@@ -47,3 +47,20 @@ async def test_unknown_format_is_refused(service: GameService) -> None:
     game = await start_game(service)
     with pytest.raises(ServiceError, match="kif, ki2, csa, sfen, usi"):
         await service.exports.file(game.id, "pgn")
+
+
+async def test_an_active_games_record_has_no_analysis_link_until_it_ends(
+    service: GameService,
+) -> None:
+    """lishogi's analysis board runs an engine: a player must not reach one from their
+    game while it goes on, as `/analyse` refuses it."""
+    game = await start_game(service)
+    await play_all(service, game.id, OPENING)
+    for fmt in ("kif", "ki2", "csa", "sfen", "usi"):
+        during = await service.exports.file(game.id, fmt)
+        assert during.analysis_url is None, fmt
+        assert during.content.strip()
+    await service.moves.resign(game.id, BOB.user_id)
+    after = await service.exports.file(game.id, "kif")
+    assert after.analysis_url is not None
+    assert after.analysis_url.endswith("?moves=7g7f_3c3d_8h2b%2B_3a2b")

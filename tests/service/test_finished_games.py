@@ -154,6 +154,7 @@ async def test_another_servers_game_cannot_be_replayed(service: GameService) -> 
 
 async def test_finished_listing_reads_one_row_per_game(service: GameService, db: Database) -> None:
     game = await start_game(service)
+    await play_all(service, game.id, ["7g7f", "3c3d"])
     await service.moves.resign(game.id, BOB.user_id)
     async with db.query() as q:
         assert await q.games.count_for(ALICE.user_id, GUILD, "finished") == 1

@@ -119,7 +119,8 @@ async def test_perpetual_check_loses(service: GameService, db: Database) -> None
 
 async def test_resignation_any_time_also_on_the_opponents_turn(service: GameService) -> None:
     game = await start_game(service)
-    await service.moves.play(game.id, ALICE.user_id, "7g7f")
+    for mover, move in ((ALICE, "7g7f"), (BOB, "3c3d"), (ALICE, "2g2f")):
+        await service.moves.play(game.id, mover.user_id, move)
     with pytest.raises(NotAPlayer):
         await service.moves.resign(game.id, CAROL.user_id)
     view = await service.moves.resign(game.id, ALICE.user_id)  # Bob is to move

@@ -74,9 +74,11 @@ async def test_the_stored_plies_stay_plies(service: GameService, db: Database) -
 async def test_the_record_and_its_link_agree_with_the_thread(service: GameService) -> None:
     game = await start_game(service, start_sfen=AT_31)
     await play_all(service, game.id, ["7g7f", "3c3d"])
+    await service.moves.resign(game.id, ALICE.user_id)  # the link comes with the ending
     kif = await service.exports.file(game.id, "kif")
     assert "手数＝30\n" in kif.content
     assert "\n  31 ７六歩(77)" in kif.content and "\n  32 ３四歩(33)" in kif.content
+    assert kif.analysis_url is not None
     assert "_b_-_31?moves=7g7f_3c3d" in kif.analysis_url  # lishogi reads the move number
 
 

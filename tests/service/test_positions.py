@@ -152,6 +152,7 @@ async def test_a_tsume_challenge_plays_to_mate_and_exports_with_its_start(
     assert usi.strip() == f"position sfen {TSUME} moves G*5b"
     sfen = await service.exports.file(game.id, "sfen")
     assert sfen.content.strip().startswith("4k4/4G4/4G4/9")
+    assert sfen.analysis_url is not None  # the game is over
     assert sfen.analysis_url.startswith("https://lishogi.org/analysis/4k4/9/4G4/9/9/9/9/9/9_b_G_1")
     for fmt, text in (("kif", kif), ("ki2", ki2), ("csa", csa), ("usi", usi)):
         back = read_record(text, fmt)

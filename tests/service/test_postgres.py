@@ -34,7 +34,7 @@ from bot.services import GameService
 from rules import Handicap
 from tests.support.postgres import raw
 
-from .conftest import ALICE, BOB, CAROL, GUILD, FakeClock, RecordingEvents, start_game
+from .conftest import ALICE, BOB, CAROL, GUILD, FakeClock, RecordingEvents, play_all, start_game
 
 pytestmark = pytest.mark.postgres
 
@@ -229,6 +229,8 @@ async def test_two_rated_endings_of_one_player_at_once_keep_both(postgres_url: s
         for _ in range(6):
             one = await start_game(service, challenger=ALICE, opponent=BOB)
             two = await start_game(service, challenger=ALICE, opponent=CAROL)
+            for game in (one, two):  # played by both: rated
+                await play_all(service, game.id, ["7g7f", "3c3d"])
             await asyncio.gather(
                 service.moves.resign(one.id, BOB.user_id),
                 service.moves.resign(two.id, CAROL.user_id),

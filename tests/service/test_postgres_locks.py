@@ -23,7 +23,7 @@ from bot.services import GameService, GameSnapshot, VacationChange, VacationRefu
 from bot.services.vacations import ALLOWANCE
 from tests.support.postgres import raw
 
-from .conftest import ALICE, BOB, GUILD, FakeClock, RecordingEvents, start_game
+from .conftest import ALICE, BOB, GUILD, FakeClock, RecordingEvents, play_all, start_game
 
 pytestmark = pytest.mark.postgres
 
@@ -56,8 +56,10 @@ async def test_a_rebuild_of_ratings_racing_a_rated_ending_keeps_the_ending(
     try:
         for _ in range(3):  # ratings to rebuild, and rows the ending updates
             earlier = await start_game(service, challenger=ALICE, opponent=BOB)
+            await play_all(service, earlier.id, ["7g7f", "3c3d"])  # played by both: rated
             await service.moves.resign(earlier.id, BOB.user_id)
         game = await start_game(service, challenger=ALICE, opponent=BOB)
+        await play_all(service, game.id, ["7g7f", "3c3d"])
         read_history = RatingRepository.history
         endings: list[asyncio.Task[GameSnapshot]] = []
 

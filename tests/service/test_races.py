@@ -83,8 +83,10 @@ async def test_resign_racing_a_move_ends_the_game_once(db: Database) -> None:
     service = GameService(db, clock=FakeClock())
     for _ in range(20):
         game = await start_game(service)
+        await service.moves.play(game.id, ALICE.user_id, "7g7f")
+        await service.moves.play(game.id, BOB.user_id, "3c3d")  # both moved: a resignation
         results = await asyncio.gather(
-            service.moves.play(game.id, ALICE.user_id, "7g7f"),
+            service.moves.play(game.id, ALICE.user_id, "2g2f"),
             service.moves.resign(game.id, BOB.user_id),
             return_exceptions=True,
         )

@@ -133,6 +133,7 @@ async def test_an_aborted_game_is_not_rated(
 async def test_ratings_belong_to_their_server(service: GameService) -> None:
     await _rated_win(service)
     elsewhere = await start_game(service, guild_id=GUILD + 1)
+    await play_all(service, elsewhere.id, ["7g7f", "3c3d"])
     await service.moves.resign(elsewhere.id, ALICE.user_id)
     here = await service.ratings.of(GUILD, ALICE.user_id)
     there = await service.ratings.of(GUILD + 1, ALICE.user_id)
@@ -142,6 +143,7 @@ async def test_ratings_belong_to_their_server(service: GameService) -> None:
 async def test_the_leaderboard_ranks_by_rating(service: GameService) -> None:
     await _rated_win(service)  # Alice beats Bob
     game = await start_game(service, challenger=CAROL, opponent=BOB, color="sente")
+    await play_all(service, game.id, ["7g7f", "3c3d"])
     await service.moves.resign(game.id, CAROL.user_id)  # Bob beats Carol
     lines = await service.ratings.leaderboard(GUILD)
     assert [(line.rank, line.name) for line in lines] == [(1, "Alice"), (2, "Bob"), (3, "Carol")]

@@ -131,6 +131,7 @@ async def test_an_ending_is_posted_by_the_process_that_stored_it_until_its_lease
 ) -> None:
     first, second = processes
     game = await start_game(first.service, guild_id=GUILD_0)
+    await play_all(first.service, game.id, ["7g7f", "3c3d"])
     ended = await first.service.moves.resign(game.id, ALICE.user_id)
     assert ended.outcome is not None and ended.outcome.termination is Termination.RESIGNATION
     # The first process is still posting it (it has not said it posted): nobody else does.

@@ -4,6 +4,7 @@ suggestions of autocomplete."""
 from __future__ import annotations
 
 from bot.services import (
+    AlreadyStarted,
     GameSnapshot,
     GameSummary,
     MoveText,
@@ -12,7 +13,7 @@ from bot.services import (
 from rules import Sentence
 
 from ..i18n import SOURCE_LANGUAGE
-from .base import MAX_MESSAGE, deadline_text, mention, safe, translator
+from .base import MAX_MESSAGE, deadline_text, mention, safe, say, sentences, translator
 from .controls import LANGUAGE_NAMES
 from .finished import result_word
 
@@ -81,9 +82,24 @@ def confirm_question(lang: str, move: MoveText) -> str:
     ).format(move=_private_echo(lang, move))
 
 
-def resign_question(lang: str, opponent: PlayerRef) -> str:
-    """The private confirmation `/resign` asks for."""
+def already_started(lang: str, error: AlreadyStarted) -> str:
+    """A second press of a button that starts a game: that it started, and its thread."""
     _ = translator(lang)
+    said = say(lang, error.sentence)
+    if error.thread_id is None:  # the first press is still opening it
+        return said
+    return sentences(said, _("It is played in {thread}.").format(thread=f"<#{error.thread_id}>"))
+
+
+def resign_question(lang: str, opponent: PlayerRef, *, aborts: bool = False) -> str:
+    """The private confirmation `/resign` asks for; `aborts`: before both players have
+    moved, where resigning aborts the game instead."""
+    _ = translator(lang)
+    if aborts:
+        return _(
+            "Resign the game against {name}? Before both players have moved, that aborts it "
+            "without a result."
+        ).format(name=safe(opponent.name))
     return _("Resign the game against {name}?").format(name=safe(opponent.name))
 
 
@@ -106,11 +122,14 @@ def time_given(lang: str, game: GameSnapshot) -> str:
     )
 
 
-def export_caption(lang: str, game_id: int, fmt: str, link: str) -> str:
-    """Above an exported record: which game and format, and the analysis link if it fits."""
+def export_caption(lang: str, game_id: int, fmt: str, link: str | None) -> str:
+    """Above an exported record: which game and format, and the analysis link if it fits
+    (a game still going on has none, and the caption says when it comes)."""
     _ = translator(lang)
     text = _("Record of game {id} ({format}).").format(id=game_id, format=fmt.upper())
-    if len(text) + len(link) < MAX_MESSAGE - 100:
+    if link is None:
+        text += "\n" + _("The lishogi analysis link comes once the game is over.")
+    elif len(text) + len(link) < MAX_MESSAGE - 100:
         text += "\n" + _("Analyse on lishogi: {link}").format(link=f"<{link}>")
     return text
 

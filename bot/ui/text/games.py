@@ -35,7 +35,7 @@ from .base import (
 )
 from .challenges import challenge_heading, challenge_taken, start_text
 from .controls import rule_name
-from .ratings import rated_setting, rating_changes_text
+from .ratings import rated_setting, rating_line
 
 # ---------------------------------------------------------------- challenges and games
 
@@ -207,7 +207,7 @@ def outcome_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
     did to the players' ratings."""
     _ = translator(lang)
     ending = sentences(result_text(lang, outcome, game), _("Get the record with `/export`."))
-    ratings = rating_changes_text(lang, game)
+    ratings = rating_line(lang, game)
     return f"{ending}\n{ratings}" if ratings else ending
 
 
@@ -215,9 +215,11 @@ def idle_abort_text(lang: str, game: GameSnapshot) -> str:
     """The ending of a game whose player to move never made a first move in time."""
     _ = translator(lang)
     late = game.player(game.turn)
-    return _(
+    ending = _(
         "{player} did not make a first move in time, so the game is aborted without a result."
     ).format(player=mention(late))
+    ratings = rating_line(lang, game)
+    return f"{ending}\n{ratings}" if ratings else ending
 
 
 def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> str:

@@ -10,6 +10,7 @@ from bot.services import (
     PlayerRating,
     Profile,
     Rating,
+    both_have_moved,
 )
 from rules import Color
 
@@ -60,6 +61,17 @@ def rating_changes_text(lang: str, game: GameSnapshot) -> str:
     if not parts:
         return ""
     return _("Ratings: {changes}").format(changes=_(", ").join(parts))
+
+
+def rating_line(lang: str, game: GameSnapshot) -> str:
+    """What an ending did to the ratings, for the ending's post: the changes of a rated
+    game, or why a rated game that ended before both players had moved changed nothing
+    (empty for an unrated game)."""
+    _ = translator(lang)
+    changes = rating_changes_text(lang, game)
+    if changes or not game.rated or game.outcome is None or both_have_moved(game.ply):
+        return changes
+    return _("Not rated: the game ended before both players had moved.")
 
 
 def rating_text(lang: str, name: str, rating: PlayerRating) -> str:
