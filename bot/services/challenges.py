@@ -14,6 +14,7 @@ from bot.db import ChallengeRow, Conflict, DeadlineRow, NewChallenge, NewGame, P
 from rules import Color, Game, Handicap, Sentence, SfenError
 from rules.errors import quote
 
+from .budgets import Budgets
 from .clocks import TimeControl, due_at, reminder_at
 from .errors import NotAPlayer, NotFound, ServiceError
 from .loading import turn_of
@@ -45,6 +46,23 @@ TOO_MANY_OPEN = Sentence(
     "cancel one, or wait until one is taken or expires, before posting another.",
     count=MAX_OPEN_CHALLENGES,
 )
+
+
+def too_many_named(limit: int) -> Sentence:
+    return Sentence(
+        "You already have {count} open challenges to members here, the most one member may "
+        "have; cancel one, or wait until one is answered or expires, before challenging "
+        "someone else.",
+        count=limit,
+    )
+
+
+def too_many_computer_games(limit: int) -> Sentence:
+    return Sentence(
+        "You already have {count} games against the computer in progress; finish or resign "
+        "one to start another.",
+        count=limit,
+    )
 
 
 class _Closed(Exception):
@@ -104,8 +122,9 @@ def _start_position(handicap: Handicap, start_sfen: str | None) -> tuple[Handica
 class Challenges:
     """A challenge from its offer to its answer (a game starts), withdrawal or expiry."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, budgets: Budgets | None = None) -> None:
         self._store = store
+        self.budgets = Budgets() if budgets is None else budgets
 
     async def offer(
         self,
@@ -131,7 +150,9 @@ class Challenges:
         (see `Rematches`; a game's second open rematch is a `bot.db.Conflict`); `rated`,
         whether it counts for ratings (a handicap game or a set-up position never does,
         whatever was asked: the challenge then says it is unrated); `computer`, that the
-        opponent is the bot itself, which its engine plays (see `Computer`).
+        opponent is the bot itself, which its engine plays (see `Computer`). The member's
+        budgets (`Budgets`) are checked with the offer's write: open challenges naming a
+        member, the wait after that member declined, games against the computer.
 
         Example: `await challenges.offer(guild_id=1, channel_id=2, challenger=alice,
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
@@ -194,12 +215,44 @@ class Challenges:
                         name=opponent.name,
                     )
                 )
-            return await tx.challenges.get(await tx.challenges.create(new))
+            if computer:
+                return await tx.challenges.get(await self._against_computer(tx, new))
+            return await tx.challenges.get(await self._named(tx, new, opponent))
 
         record = await self._store.db.run(store)
         assert record is not None
         self._store.deadline_set(new.expires_at)
         return _challenge(record)
+
+    async def _named(self, tx: Session, new: NewChallenge, opponent: PlayerRef) -> int:
+        """Store a challenge to a member within its author's budgets: not while the
+        member's decline is fresh, nor past the open challenges one may keep naming
+        members."""
+        wait = self.budgets.rechallenge_after
+        declined = await tx.challenges.declined_since(
+            new.guild_id, new.challenger_id, opponent.user_id, new.created_at - wait
+        )
+        if declined is not None:
+            raise ServiceError(
+                Sentence(
+                    "{name} declined your challenge: you can challenge them again {when}.",
+                    name=opponent.name,
+                    when=declined + wait,
+                )
+            )
+        created = await tx.challenges.create_named(new, limit=self.budgets.named_challenges)
+        if created is None:
+            raise ServiceError(too_many_named(self.budgets.named_challenges))
+        return created
+
+    async def _against_computer(self, tx: Session, new: NewChallenge) -> int:
+        """Store the challenge that starts a game against the computer, unless its member
+        already has as many such games under way as the budget allows."""
+        limit = self.budgets.computer_games
+        await tx.computer.lock(new.challenger_id)
+        if await tx.computer.in_progress(new.challenger_id, new.created_at) >= limit:
+            raise ServiceError(too_many_computer_games(limit))
+        return await tx.challenges.create(new)
 
     async def set_message(self, challenge_id: int, message_id: int | None) -> None:
         """Remember the message showing the challenge (to edit it when it expires)."""
@@ -374,7 +427,10 @@ class Challenges:
 
     async def _close(self, record: ChallengeRow, status: str) -> Challenge:
         async with self._store.db.transaction() as tx:
-            closed = await tx.challenges.close(record.id, status)
+            if status == "declined":  # its time starts the wait before a new challenge
+                closed = await tx.challenges.decline(record.id, self._store.now())
+            else:
+                closed = await tx.challenges.close(record.id, status)
             fresh = await tx.challenges.get(record.id)
         if not closed or fresh is None:
             raise ServiceError(CHALLENGE_CLOSED)
