@@ -105,6 +105,21 @@ class AnalysisRepository(Repository):
         claims unexpired. The member's and the server's locks make claims take turns
         (counted and written in one transaction); claims expire with their lease."""
         await self._statements.lock([f"analyses:{user_id}", f"server-analyses:{guild_id}"])
+        full = await self.full(guild_id, user_id, now, per_member=per_member, per_server=per_server)
+        if full is not None:
+            return full
+        await self._write("DELETE FROM analysis_claims WHERE claimed_until <= ?", (to_us(now),))
+        return await self._insert(
+            "INSERT INTO analysis_claims (guild_id, user_id, game_id, claimed_until)"
+            " VALUES (?, ?, ?, ?) RETURNING id",
+            (guild_id, user_id, game_id, to_us(until)),
+        )
+
+    async def full(
+        self, guild_id: int, user_id: int, now: datetime, *, per_member: int, per_server: int
+    ) -> str | None:
+        """`"member"` or `"server"` if the member or the server has that many claims
+        unexpired `now`, else None."""
         for column, key, limit, full in (
             ("user_id", user_id, per_member, "member"),
             ("guild_id", guild_id, per_server, "server"),
@@ -115,12 +130,7 @@ class AnalysisRepository(Repository):
             )
             if row is not None and int(row[0]) >= limit:
                 return full
-        await self._write("DELETE FROM analysis_claims WHERE claimed_until <= ?", (to_us(now),))
-        return await self._insert(
-            "INSERT INTO analysis_claims (guild_id, user_id, game_id, claimed_until)"
-            " VALUES (?, ?, ?, ?) RETURNING id",
-            (guild_id, user_id, game_id, to_us(until)),
-        )
+        return None
 
     async def renew(self, claim_id: int, until: datetime) -> None:
         """Move a claim's lease on: its analysis is still going."""

@@ -191,17 +191,30 @@ class Analyses:
         )
 
     async def prepare(
-        self, game_id: int, *, guild_id: int | None = None
+        self, game_id: int, *, guild_id: int | None = None, user_id: int | None = None
     ) -> tuple[GameSnapshot, int]:
         """The game to analyse and how many of its positions are still to evaluate (0: the
-        analysis is stored, and instant); refused for a game in progress, and for one to
-        evaluate without an engine."""
+        analysis is stored, and instant); refused for a game in progress, for one to
+        evaluate without an engine, and for one to evaluate while the member (`user_id`)
+        or the server has no room left for another analysis (so the refusal comes before
+        the answer is deferred; `analyse` claims the place)."""
         game = await self._finished(game_id, guild_id)
         async with self._store.db.read() as tx:
             stored = len(await tx.analyses.of(game.id))
+            full = None
+            if user_id is not None and stored < game.ply + 1:
+                full = await tx.analyses.full(
+                    game.guild_id,
+                    user_id,
+                    self._store.now(),
+                    per_member=self.budgets.analyses_per_member,
+                    per_server=self.budgets.analyses_per_server,
+                )
         missing = game.ply + 1 - stored
         if missing and self.engine is None:
             raise ServiceError(NO_ENGINE)
+        if full is not None:
+            raise ServiceError(self._no_room(full))
         return game, missing
 
     async def _finished(self, game_id: int, guild_id: int | None) -> GameSnapshot:
@@ -255,24 +268,23 @@ class Analyses:
                 per_member=per_member,
                 per_server=per_server,
             )
-        if claim == "member":
-            raise ServiceError(
-                Sentence(
-                    "You already have an analysis running or waiting for the engine (one "
-                    "member may have {count} at a time); ask again when it is done.",
-                    count=per_member,
-                )
-            )
-        if claim == "server":
-            raise ServiceError(
-                Sentence(
-                    "This server already has {count} analyses running or waiting for the "
-                    "engine, the most it may; ask again in a few minutes.",
-                    count=per_server,
-                )
-            )
-        assert isinstance(claim, int)
+        if isinstance(claim, str):
+            raise ServiceError(self._no_room(claim))
         return claim
+
+    def _no_room(self, full: str) -> Sentence:
+        """Why an analysis cannot start: the member's budget (`"member"`) or the server's."""
+        if full == "member":
+            return Sentence(
+                "You already have an analysis running or waiting for the engine (one "
+                "member may have {count} at a time); ask again when it is done.",
+                count=self.budgets.analyses_per_member,
+            )
+        return Sentence(
+            "This server already has {count} analyses running or waiting for the "
+            "engine, the most it may; ask again in a few minutes.",
+            count=self.budgets.analyses_per_server,
+        )
 
     async def _evaluate(self, engine: EnginePool, game: GameSnapshot, ply: int) -> EvaluationRow:
         position = game.game.position_at(ply)

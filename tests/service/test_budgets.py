@@ -304,7 +304,7 @@ async def test_one_analysis_at_a_time_per_member_and_a_few_per_server(
 ) -> None:
     engines.append(EnginePool(fake_engine(tmp_path)[0]))
     service = budgeted(db, clock, engine=engines[0])
-    games = [await finished_game(service, member) for member in MEMBERS[:4]]
+    games = [await finished_game(service, member) for member in MEMBERS[:5]]
     release = asyncio.Event()
     held = asyncio.Event()
 
@@ -314,11 +314,17 @@ async def test_one_analysis_at_a_time_per_member_and_a_few_per_server(
 
     first = asyncio.create_task(service.analyses.analyse(games[0], progress=hold, user_id=1))
     await held.wait()  # Alice's analysis is under way, its claim stored
+    with pytest.raises(ServiceError) as early:  # before the Discord layer defers
+        await service.analyses.prepare(games[1], user_id=1)
     with pytest.raises(ServiceError) as refused:
         await service.analyses.analyse(games[1], user_id=1)
-    assert str(refused.value) == (
-        "You already have an analysis running or waiting for the engine (one member may "
-        "have 1 at a time); ask again when it is done."
+    assert (
+        str(early.value)
+        == str(refused.value)
+        == (
+            "You already have an analysis running or waiting for the engine (one member may "
+            "have 1 at a time); ask again when it is done."
+        )
     )
     held.clear()
     second = asyncio.create_task(service.analyses.analyse(games[1], progress=hold, user_id=2))
@@ -333,6 +339,15 @@ async def test_one_analysis_at_a_time_per_member_and_a_few_per_server(
     await asyncio.gather(first, second)
     await service.analyses.analyse(games[2], user_id=1)  # both places free again
     await service.analyses.analyse(games[0], user_id=1)  # stored already: no engine, no place
+    held.clear()
+    release = asyncio.Event()
+    third = asyncio.create_task(service.analyses.analyse(games[3], progress=hold, user_id=1))
+    await held.wait()
+    with pytest.raises(ServiceError, match="You already have an analysis running"):
+        await service.analyses.prepare(games[4], user_id=1)
+    assert (await service.analyses.prepare(games[0], user_id=1))[1] == 0  # stored: room enough
+    release.set()
+    await third
 
 
 async def test_an_analysis_that_fails_frees_its_place(
