@@ -244,8 +244,11 @@ async def scenario_challenge(w: World, action: str) -> Scenario:
         return await click(w, message, cid, actor, visible=True)
 
     async def cleanup() -> None:  # the next row challenges again between the same two
-        if (await w.service.challenges.get(challenge_id)).status == "open":
+        status = (await w.service.challenges.get(challenge_id)).status
+        if status == "open":
             await w.service.challenges.cancel(challenge_id, w.alice.id)
+        elif status == "declined":  # past the wait before challenging Bob again
+            w.clock.advance(w.service.budgets.rechallenge_after)
 
     return Scenario(right, opponent, act, challenge_state(w, challenge_id),
                     lambda a, b, _: b["status"] == expected, w.channel,
