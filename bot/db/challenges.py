@@ -114,34 +114,41 @@ class ChallengeRepository(Repository):
             return None
         return await self.create(new)
 
-    async def create_named(self, new: NewChallenge, *, limit: int) -> int | None:
-        """Store a challenge naming a member unless its author already has `limit` of them
-        open and unexpired in its server (None then); challenges to the bot itself are not
-        counted (they are answered at once). Under the author's lock, as `create_open`."""
+    async def create_named(
+        self, new: NewChallenge, *, limit: int, declined_after: datetime
+    ) -> int | datetime | None:
+        """Store a challenge naming a member: its id; or, storing nothing, when the member
+        last declined a challenge of its author's in the server if that was after
+        `declined_after`, else None if the author already has `limit` challenges naming a
+        member open and unexpired there (challenges to the bot itself are not counted:
+        they are answered at once). Under the author's lock, as `create_open`; both
+        counted in one statement."""
         if new.opponent_id is None:
             raise ValueError("only a challenge naming a member counts towards this limit")
         await self._statements.lock([f"named-challenges:{new.guild_id}:{new.challenger_id}"])
         row = await self._one(
-            "SELECT COUNT(*) FROM challenges c JOIN players b ON b.user_id = c.opponent_id"
+            "SELECT (SELECT MAX(declined_at) FROM challenges WHERE guild_id = ?"
+            " AND challenger_id = ? AND opponent_id = ? AND status = 'declined'"
+            " AND declined_at > ?),"
+            " (SELECT COUNT(*) FROM challenges c JOIN players b ON b.user_id = c.opponent_id"
             " WHERE c.guild_id = ? AND c.challenger_id = ? AND c.status = 'open'"
-            " AND c.expires_at > ? AND b.is_bot = 0",
-            (new.guild_id, new.challenger_id, to_us(new.created_at)),
+            " AND c.expires_at > ? AND b.is_bot = 0)",
+            (
+                new.guild_id,
+                new.challenger_id,
+                new.opponent_id,
+                to_us(declined_after),
+                new.guild_id,
+                new.challenger_id,
+                to_us(new.created_at),
+            ),
         )
-        if row is not None and int(row[0]) >= limit:
+        assert row is not None
+        if row[0] is not None:
+            return from_us(row[0])
+        if int(row[1]) >= limit:
             return None
         return await self.create(new)
-
-    async def declined_since(
-        self, guild_id: int, challenger_id: int, opponent_id: int, since: datetime
-    ) -> datetime | None:
-        """When `opponent_id` last declined a challenge of `challenger_id`'s in the server,
-        if that was after `since`."""
-        row = await self._one(
-            "SELECT MAX(declined_at) FROM challenges WHERE guild_id = ? AND challenger_id = ?"
-            " AND opponent_id = ? AND status = 'declined' AND declined_at > ?",
-            (guild_id, challenger_id, opponent_id, to_us(since)),
-        )
-        return None if row is None or row[0] is None else from_us(row[0])
 
     async def decline(self, challenge_id: int, at: datetime) -> bool:
         """Mark an open challenge declined `at`; False if it was no longer open (a race)."""

@@ -56,11 +56,12 @@ class ComputerRepository(Repository):
         """The member's games against the computer under way, over every server: games in
         progress against a bot, and challenges to a bot still open (a start between its
         offer and its game)."""
+        # One count per seat, so each reads the member's own games by its index.
         row = await self._one(
-            "SELECT (SELECT COUNT(*) FROM games g"
-            " JOIN players s ON s.user_id = g.sente_id JOIN players t ON t.user_id = g.gote_id"
-            " WHERE g.status = 'active'"
-            " AND ((g.sente_id = ? AND t.is_bot = 1) OR (g.gote_id = ? AND s.is_bot = 1)))"
+            "SELECT (SELECT COUNT(*) FROM games g JOIN players t ON t.user_id = g.gote_id"
+            " WHERE g.sente_id = ? AND g.status = 'active' AND t.is_bot = 1)"
+            " + (SELECT COUNT(*) FROM games g JOIN players s ON s.user_id = g.sente_id"
+            " WHERE g.gote_id = ? AND g.status = 'active' AND s.is_bot = 1)"
             " + (SELECT COUNT(*) FROM challenges c JOIN players b ON b.user_id = c.opponent_id"
             " WHERE c.challenger_id = ? AND c.status = 'open' AND c.expires_at > ?"
             " AND b.is_bot = 1)",

@@ -8,7 +8,7 @@ challenge with a conditional update in the game's own transaction.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.db import ChallengeRow, Conflict, DeadlineRow, NewChallenge, NewGame, PlayerRow, Session
 from rules import Color, Game, Handicap, Sentence, SfenError
@@ -228,21 +228,20 @@ class Challenges:
         """Store a challenge to a member within its author's budgets: not while the
         member's decline is fresh, nor past the open challenges one may keep naming
         members."""
-        wait = self.budgets.rechallenge_after
-        declined = await tx.challenges.declined_since(
-            new.guild_id, new.challenger_id, opponent.user_id, new.created_at - wait
+        wait, limit = self.budgets.rechallenge_after, self.budgets.named_challenges
+        created = await tx.challenges.create_named(
+            new, limit=limit, declined_after=new.created_at - wait
         )
-        if declined is not None:
+        if isinstance(created, datetime):  # when the member declined, not long ago
             raise ServiceError(
                 Sentence(
                     "{name} declined your challenge: you can challenge them again {when}.",
                     name=opponent.name,
-                    when=declined + wait,
+                    when=created + wait,
                 )
             )
-        created = await tx.challenges.create_named(new, limit=self.budgets.named_challenges)
         if created is None:
-            raise ServiceError(too_many_named(self.budgets.named_challenges))
+            raise ServiceError(too_many_named(limit))
         return created
 
     async def _against_computer(self, tx: Session, new: NewChallenge) -> int:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -143,6 +144,7 @@ async def test_a_second_named_challenge_waits_for_the_first_to_commit(db: Databa
     stays uncommitted while the second counts. Unguarded, PostgreSQL's second count
     misses the first's row and both go in."""
     limit = SMALL.named_challenges
+    room: dict[str, Any] = {"limit": limit, "declined_after": START}
 
     def new(opponent: PlayerRef) -> NewChallenge:
         return NewChallenge(
@@ -164,26 +166,26 @@ async def test_a_second_named_challenge_waits_for_the_first_to_commit(db: Databa
         for player in (ALICE, *MEMBERS):
             await tx.players.upsert(PlayerRow(player.user_id, player.name, False), START)
         for member in MEMBERS[: limit - 1]:
-            assert await tx.challenges.create_named(new(member), limit=limit) is not None
+            assert isinstance(await tx.challenges.create_named(new(member), **room), int)
     first_stored = asyncio.Event()
     second_started = asyncio.Event()
 
-    async def first() -> int | None:
+    async def first() -> int | datetime | None:
         async with db.transaction() as tx:
-            created = await tx.challenges.create_named(new(MEMBERS[limit]), limit=limit)
+            created = await tx.challenges.create_named(new(MEMBERS[limit]), **room)
             first_stored.set()
             await second_started.wait()
             await asyncio.sleep(0.2)  # the second's count runs meanwhile, unless it waits
             return created
 
-    async def second() -> int | None:
+    async def second() -> int | datetime | None:
         await first_stored.wait()
         second_started.set()
         async with db.transaction() as tx:
-            return await tx.challenges.create_named(new(MEMBERS[limit + 1]), limit=limit)
+            return await tx.challenges.create_named(new(MEMBERS[limit + 1]), **room)
 
     results = await asyncio.gather(first(), second())
-    assert results[0] is not None and results[1] is None, results
+    assert isinstance(results[0], int) and results[1] is None, results
 
 
 # Challenging again after a decline.
