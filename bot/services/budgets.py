@@ -43,6 +43,10 @@ class Budgets:
     #: How long after a member declines a challenge its author may not challenge them
     #: again in that server (the one who declined may challenge back at once).
     rechallenge_after: timedelta = timedelta(hours=1)
+    #: Challenges one member may send the same member in that time without a game coming
+    #: of them (withdrawn, declined, expired or still open), each pinging them: without
+    #: it, withdrawing and sending again would ping someone without end.
+    challenges_to_one_member: int = 3
     #: Vacations one member may start within `vacation_period`: each start and end is
     #: posted in every thread of their games in progress.
     vacation_starts: int = 4
@@ -59,6 +63,7 @@ SETTINGS: dict[str, tuple[str, timedelta | None]] = {
     "analyses_per_server": ("LIMIT_SERVER_ANALYSES", None),
     "named_challenges": ("LIMIT_NAMED_CHALLENGES", None),
     "rechallenge_after": ("LIMIT_RECHALLENGE_MINUTES", timedelta(minutes=1)),
+    "challenges_to_one_member": ("LIMIT_CHALLENGES_TO_ONE_MEMBER", None),
     "vacation_starts": ("LIMIT_VACATION_STARTS", None),
     "vacation_period": ("LIMIT_VACATION_DAYS", timedelta(days=1)),
     "notes": ("LIMIT_NOTES", None),

@@ -8,7 +8,7 @@ challenge with a conditional update in the game's own transaction.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from bot.db import ChallengeRow, Conflict, DeadlineRow, NewChallenge, NewGame, PlayerRow, Session
 from rules import Color, Game, Handicap, Sentence, SfenError
@@ -226,23 +226,34 @@ class Challenges:
 
     async def _named(self, tx: Session, new: NewChallenge, opponent: PlayerRef) -> int:
         """Store a challenge to a member within its author's budgets: not while the
-        member's decline is fresh, nor past the open challenges one may keep naming
-        members."""
+        member's decline is fresh, nor when the author withdrew and sent again too many
+        lately, nor past the open challenges one may keep naming members."""
         wait, limit = self.budgets.rechallenge_after, self.budgets.named_challenges
+        per_member = self.budgets.challenges_to_one_member
         created = await tx.challenges.create_named(
-            new, limit=limit, declined_after=new.created_at - wait
+            new, limit=limit, per_member=per_member, since=new.created_at - wait
         )
-        if isinstance(created, datetime):  # when the member declined, not long ago
+        if isinstance(created, int):
+            return created
+        if created.at is None:
+            raise ServiceError(too_many_named(limit))
+        if created.reason == "declined":
             raise ServiceError(
                 Sentence(
                     "{name} declined your challenge: you can challenge them again {when}.",
                     name=opponent.name,
-                    when=created + wait,
+                    when=created.at + wait,
                 )
             )
-        if created is None:
-            raise ServiceError(too_many_named(limit))
-        return created
+        raise ServiceError(
+            Sentence(
+                "You have already challenged {name} {count} times lately without a game; "
+                "you can challenge them again {when}.",
+                name=opponent.name,
+                count=per_member,
+                when=created.at + wait,
+            )
+        )
 
     async def _against_computer(self, tx: Session, new: NewChallenge) -> int:
         """Store the challenge that starts a game against the computer, unless its member

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.db import Database, NewChallenge, PlayerRow
+from bot.db.challenges import NamedRefusal
 from bot.engine import EnginePool
 from bot.services import Budgets, Challenge, GameService, Note, PlayerRef, ServiceError
 from bot.services.budgets import from_settings
@@ -144,7 +145,7 @@ async def test_a_second_named_challenge_waits_for_the_first_to_commit(db: Databa
     stays uncommitted while the second counts. Unguarded, PostgreSQL's second count
     misses the first's row and both go in."""
     limit = SMALL.named_challenges
-    room: dict[str, Any] = {"limit": limit, "declined_after": START}
+    room: dict[str, Any] = {"limit": limit, "per_member": 3, "since": START}
 
     def new(opponent: PlayerRef) -> NewChallenge:
         return NewChallenge(
@@ -170,7 +171,7 @@ async def test_a_second_named_challenge_waits_for_the_first_to_commit(db: Databa
     first_stored = asyncio.Event()
     second_started = asyncio.Event()
 
-    async def first() -> int | datetime | None:
+    async def first() -> int | NamedRefusal:
         async with db.transaction() as tx:
             created = await tx.challenges.create_named(new(MEMBERS[limit]), **room)
             first_stored.set()
@@ -178,14 +179,14 @@ async def test_a_second_named_challenge_waits_for_the_first_to_commit(db: Databa
             await asyncio.sleep(0.2)  # the second's count runs meanwhile, unless it waits
             return created
 
-    async def second() -> int | datetime | None:
+    async def second() -> int | NamedRefusal:
         await first_stored.wait()
         second_started.set()
         async with db.transaction() as tx:
             return await tx.challenges.create_named(new(MEMBERS[limit + 1]), **room)
 
     results = await asyncio.gather(first(), second())
-    assert isinstance(results[0], int) and results[1] is None, results
+    assert isinstance(results[0], int) and results[1] == NamedRefusal("full"), results
 
 
 # Challenging again after a decline.
@@ -230,8 +231,38 @@ async def test_no_wait_after_a_cancel_or_with_a_wait_of_zero(
     service = budgeted(db, clock, Budgets(rechallenge_after=timedelta(0)))
     first = await challenge(service, BOB)
     await service.challenges.decline(first.id, BOB.user_id)
-    second = await challenge(service, BOB)
-    await service.challenges.cancel(second.id, ALICE.user_id)
+    for _ in range(5):  # no wait, however often
+        again = await challenge(service, BOB)
+        await service.challenges.cancel(again.id, ALICE.user_id)
+
+
+async def test_withdrawing_and_sending_again_pings_a_member_only_so_often(
+    db: Database, clock: FakeClock
+) -> None:
+    """Withdrawing a challenge and sending it again pings its member each time: a few
+    fix-ups are fine, then the author waits; a challenge that became a game is no ping in
+    vain and does not count."""
+    service = budgeted(db, clock)
+    game = await start_game(service, opponent=BOB)  # accepted: not counted
+    await service.moves.resign(game.id, ALICE.user_id)
+    sent = clock.now
+    for _ in range(3):
+        again = await challenge(service, BOB)
+        await service.challenges.cancel(again.id, ALICE.user_id)
+        clock.advance(minutes=5)
+    with pytest.raises(ServiceError) as refused:
+        await challenge(service, BOB)
+    assert refused.value.sentence.template == (
+        "You have already challenged {name} {count} times lately without a game; "
+        "you can challenge them again {when}."
+    )
+    assert refused.value.sentence.params == {
+        "name": "Bob",
+        "count": 3,
+        "when": sent + timedelta(hours=1),
+    }
+    await challenge(service, CAROL)  # another member at once
+    clock.now = sent + timedelta(hours=1)  # the first of the three is an hour old
     await challenge(service, BOB)
 
 
