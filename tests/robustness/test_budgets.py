@@ -1,6 +1,7 @@
 """A member who tries to hold the whole bot meets its budgets, through the real client and
 the fake Discord: too many challenges naming members, challenging again the member who
-just declined, games against the computer, notes and vacation starts. Each refusal is one
+just declined, withdrawing a challenge and sending it again, games against the computer,
+notes and vacation starts. Each refusal is one
 private sentence in the attacker's language saying the limit (and when it frees, as a
 Discord timestamp); meanwhile another member's `/move` is answered with its board, the
 event loop never stalls, and nothing past the budgets is stored or started."""
@@ -33,6 +34,7 @@ SAID = {
     "en": {
         "named": "You already have 3 open challenges to members here",
         "declined": "declined your challenge: you can challenge them again <t:{when}:R>.",
+        "pinged": "times lately without a game; you can challenge them again <t:{when}:R>.",
         "computer": "You already have 1 games against the computer in progress",
         "notes": "You already keep 4 notes over all your games",
         "vacation": "You have started 2 vacations in the last 30 days",
@@ -40,6 +42,7 @@ SAID = {
     "ja": {
         "named": "このサーバーで相手を指定した挑戦は一人3件までで",
         "declined": "に挑戦を断られました。もう一度挑戦できるのは<t:{when}:R>です。",
+        "pinged": "回、対局にならない挑戦をしています。もう一度挑戦できるのは<t:{when}:R>です。",
         "computer": "進行中のコンピュータ対局がすでに1局あります",
         "notes": "全対局でのメモはすでに4件あり",
         "vacation": "過去30日間に休暇を2回始めていて",
@@ -108,6 +111,17 @@ async def test_the_attacker_meets_every_budget_while_another_member_plays(
             "challenge", {"opponent": targets[0]}, user=attacker, channel=club.channel
         )
         await alongside(refused(again, said["declined"].format(when=when), lang))
+        # Withdrawn and sent again, pinging the same member each time.
+        first_sent = club.clock()
+        for _ in range(3):
+            sent = await club.challenge(attacker, targets[4])
+            [cancel] = [c for c in sent.custom_ids if c.startswith("ch:cancel:")]
+            await club.fake.click(sent, cancel, user=attacker)
+        when = int((first_sent + timedelta(hours=1)).timestamp())
+        pinged = club.fake.slash(
+            "challenge", {"opponent": targets[4]}, user=attacker, channel=club.channel
+        )
+        await refused(pinged, said["pinged"].format(when=when), lang)
         # Games against the computer (the attacker moves first: the engine is never asked).
         first = await club.fake.slash(
             "computer", {"level": 1, "color": "sente"}, user=attacker, channel=club.channel
@@ -155,6 +169,9 @@ async def test_the_attacker_meets_every_budget_while_another_member_plays(
         ("member0", "declined"),
         ("member1", "open"),
         ("member2", "open"),
+        ("member4", "cancelled"),
+        ("member4", "cancelled"),
+        ("member4", "cancelled"),
         ("the computer", "accepted"),
     ]
     assert club.bot is not None and club.bot._engine is not None
