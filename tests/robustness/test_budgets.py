@@ -176,3 +176,63 @@ async def test_the_attacker_meets_every_budget_while_another_member_plays(
     ]
     assert club.bot is not None and club.bot._engine is not None
     assert club.bot._engine.started == 0
+
+
+ANALYSIS_SAID = {
+    "en": "You already have an analysis running or waiting for the engine (one member may "
+    "have 1 at a time); ask again when it is done.",
+    "ja": "あなたの解析がすでに実行中か順番待ちです（一人1件まで）。"
+    "終わってからもう一度お試しください。",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_a_second_analysis_waits_for_the_first_while_the_engine_hangs(
+    fake_discord: FakeDiscord,
+    bot_runner: BotRunner,
+    e2e_guard: E2EGuard,
+    tmp_path: Path,
+    lang: str,
+) -> None:
+    """The engine hangs on the attacker's first analysis (it is killed after its time and
+    asked again): meanwhile their second is refused at once, privately, another member
+    plays on, and once the first is done the place is free again."""
+    engine, _ = fake_engine(tmp_path, "hang")
+    options = JAPANESE if lang == "ja" else {}
+    club = await open_club(
+        fake_discord, bot_runner, e2e_guard, tmp_path, engine_path=engine, **options
+    )
+    attacker = club.alice
+    finished = []
+    for _ in range(2):
+        table = await club.new_game(attacker, club.bob)
+        await club.service.moves.resign(table.game_id, club.bob.user.id)
+        finished.append(table)
+    playing = await club.new_game(club.carol, club.bob)
+    service = club.service
+
+    async def claimed() -> bool:
+        async with service.store.db.read() as tx:
+            full = await tx.analyses.full(
+                club.guild.id, attacker.user.id, club.clock(), per_member=1, per_server=99
+            )
+        return full is not None
+
+    async with LoopProbe() as probe:
+        first = await club.fake.slash(
+            "analyse", {}, user=attacker, channel=finished[0].thread, wait=False
+        )
+        while not await claimed():
+            await asyncio.sleep(0.02)
+        second = club.fake.slash("analyse", {}, user=attacker, channel=finished[1].thread)
+        await asyncio.gather(
+            refused(second, ANALYSIS_SAID[lang], lang),
+            meanwhile(club, club.carol, "7g7f", playing),
+        )
+    assert probe.worst < MOST_STALL, probe.report()
+    await first.wait_final(timeout=60)
+    assert not await claimed()
+    again = await club.fake.slash("analyse", {}, user=attacker, channel=finished[1].thread)
+    assert again.ephemeral and ANALYSIS_SAID[lang] not in again.content, again.content
+    assert club.bot is not None and club.bot._engine is not None
+    assert len(club.bot._engine.processes()) <= 1  # the hung one was killed, not left behind
