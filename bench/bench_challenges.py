@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import lap, report
 from bot.db import Database
-from bot.services import MAX_OPEN_CHALLENGES, GameService, PlayerRef
+from bot.services import MAX_OPEN_CHALLENGES, Budgets, GameService, PlayerRef
+from bot.services.budgets import LARGEST
 
 MEMBERS = [PlayerRef(10_000 + n, f"member{n}") for n in range(400)]
 GUILD = 1
@@ -63,7 +64,12 @@ async def fill(service: GameService, count: int, rng: random.Random) -> None:
 
 async def measure(db: Database, count: int, samples: int, seed: int) -> None:
     rng = random.Random(seed)
-    service = GameService(db, clock=lambda: datetime.now(UTC), rng=random.Random(seed))
+    # Random pairs meet again now and then within the hour: no budget on challenges sent
+    # one member stops the filling (its cost is bench_budgets' to measure).
+    budgets = Budgets(challenges_to_one_member=LARGEST)
+    service = GameService(
+        db, clock=lambda: datetime.now(UTC), rng=random.Random(seed), budgets=budgets
+    )
     await fill(service, count, rng)
     timings: dict[str, list[float]] = {"to anyone": [], "to a member (reference)": []}
     for _ in range(samples):

@@ -29,6 +29,7 @@ from .config import ConfigError, Settings, shard_scope
 from .db import Database, DatabaseError, ShardScope
 from .logs import configure
 from .monitoring import MISSING, metrics_available
+from .services.budgets import from_settings as budgets_from
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = Settings.from_env(env_file=args.env_file)
         scope = shard_scope(args.shards, args.shard_count)
-    except ConfigError as error:
+        budgets_from(settings.limits)
+    except (ConfigError, ValueError) as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         return 2
     if settings.metrics_port is not None and not metrics_available():

@@ -23,6 +23,7 @@ from .engine import EnginePool
 from .monitoring import Monitor
 from .publishing import PublishReport, announce_ready, publish_at_start
 from .services import DeadlineScheduler, GameService
+from .services.budgets import from_settings as budgets_from
 from .services.stats import Timing
 from .services.store import ENDING_LEASE, utc_now
 from .ui.errors import GameTree
@@ -140,6 +141,7 @@ class ShogiBot(GameBot):
             engine=self._engine,
             scope=self.scope,
             shared_database=self.scope is not None,
+            budgets=budgets_from(self.settings.limits),
         )
         await self.tree.set_translator(CommandTranslator())
         for extension in EXTENSIONS:

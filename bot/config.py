@@ -50,6 +50,9 @@ class Settings:
     engine_options: Mapping[str, str] = field(default_factory=dict)
     #: How many engine searches may run at once, over the whole bot.
     engine_jobs: int = 1
+    #: The `LIMIT_...` settings as written: the budgets per member and server, which the
+    #: service reads (`bot.services.budgets.from_settings` checks them).
+    limits: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_env(
@@ -118,6 +121,7 @@ class Settings:
             engine_path=engine_path,
             engine_options=engine_options,
             engine_jobs=engine_jobs,
+            limits={key: text for key, text in values.items() if key.startswith("LIMIT_")},
         )
 
     @property

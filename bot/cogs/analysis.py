@@ -45,7 +45,8 @@ class AnalysisFeature(Feature):
         guild_id = server_of(interaction)
         game_id = await reply.within(game_meant(self.bot, interaction, game), ephemeral=private)
         _, missing = await reply.within(
-            service.prepare(game_id, guild_id=guild_id), ephemeral=private
+            service.prepare(game_id, guild_id=guild_id, user_id=interaction.user.id),
+            ephemeral=private,
         )
         lang = await answer_language(self.bot, interaction, public=public)
         if not missing:
@@ -71,7 +72,9 @@ class AnalysisFeature(Feature):
                 log.warning("could not show game %s's analysis progress", game_id, exc_info=True)
 
         try:
-            analysis = await service.analyse(game_id, guild_id=guild_id, progress=progress)
+            analysis = await service.analyse(
+                game_id, guild_id=guild_id, progress=progress, user_id=interaction.user.id
+            )
         except ServiceError as error:
             await interaction.edit_original_response(content=text.say(lang, error.sentence))
             return

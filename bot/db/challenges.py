@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from .base import Repository, Row
@@ -69,6 +70,16 @@ def _challenge(row: Row) -> ChallengeRow:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class NamedRefusal:
+    """Why a challenge naming a member was not stored: the member `"declined"` one of its
+    author's `at` that time; the author already `"asked"` them that many times lately, the
+    oldest of those counted `at` that time; or the author's open challenges are `"full"`."""
+
+    reason: str
+    at: datetime | None = None
+
+
 class ChallengeRepository(Repository):
     async def create(self, new: NewChallenge) -> int:
         """Store an open challenge; `Conflict` if it is a rematch of a game that already
@@ -113,6 +124,59 @@ class ChallengeRepository(Repository):
         if row is not None and int(row[0]) >= limit:
             return None
         return await self.create(new)
+
+    async def create_named(
+        self, new: NewChallenge, *, limit: int, per_member: int, since: datetime
+    ) -> int | NamedRefusal:
+        """Store a challenge naming a member: its id; or, storing nothing, why not (a
+        `NamedRefusal`): its member declined one of its author's in the server after
+        `since`; or the author sent them `per_member` challenges there after `since` that
+        did not become a game (withdrawn and sent again, each pinging them); or the author
+        already has `limit` challenges naming a member open and unexpired there (those to
+        the bot itself are not counted: they are answered at once). Under the author's
+        lock, as `create_open`; all counted in one statement."""
+        if new.opponent_id is None:
+            raise ValueError("only a challenge naming a member counts towards this limit")
+        await self._statements.lock([f"named-challenges:{new.guild_id}:{new.challenger_id}"])
+        pair = (new.guild_id, new.challenger_id, new.opponent_id, to_us(since))
+        row = await self._one(
+            "SELECT (SELECT MAX(declined_at) FROM challenges WHERE guild_id = ?"
+            " AND challenger_id = ? AND opponent_id = ? AND status = 'declined'"
+            " AND declined_at > ?),"
+            " (SELECT created_at FROM challenges WHERE guild_id = ? AND challenger_id = ?"
+            " AND opponent_id = ? AND status <> 'accepted' AND created_at > ?"
+            " ORDER BY created_at DESC LIMIT 1 OFFSET ?),"
+            " (SELECT COUNT(*) FROM challenges c JOIN players b ON b.user_id = c.opponent_id"
+            " WHERE c.guild_id = ? AND c.challenger_id = ? AND c.status = 'open'"
+            " AND c.expires_at > ? AND b.is_bot = 0)",
+            (
+                *pair,
+                *pair,
+                per_member - 1,
+                new.guild_id,
+                new.challenger_id,
+                to_us(new.created_at),
+            ),
+        )
+        assert row is not None
+        if row[0] is not None:
+            return NamedRefusal("declined", from_us(row[0]))
+        if row[1] is not None:
+            return NamedRefusal("asked", from_us(row[1]))
+        if int(row[2]) >= limit:
+            return NamedRefusal("full")
+        return await self.create(new)
+
+    async def decline(self, challenge_id: int, at: datetime) -> bool:
+        """Mark an open challenge declined `at`; False if it was no longer open (a race)."""
+        return (
+            await self._write(
+                "UPDATE challenges SET status = 'declined', declined_at = ?"
+                " WHERE id = ? AND status = 'open'",
+                (to_us(at), challenge_id),
+            )
+            == 1
+        )
 
     async def get(self, challenge_id: int) -> ChallengeRow | None:
         row = await self._one(f"SELECT {_CHALLENGE_COLUMNS} WHERE c.id = ?", (challenge_id,))

@@ -406,6 +406,26 @@ _V13 = (
     )""",
 )
 
+# Budgets. A decline keeps its time, so its author waits a while before challenging the
+# same member again in that server (older declines have none: they no longer matter). An
+# analysis running or waiting for the engine holds a claim, on a lease its process renews
+# as it goes, so every process counts the analyses under way, and a process that died
+# frees its members' claims when the lease runs out.
+_V14 = (
+    "ALTER TABLE challenges ADD COLUMN declined_at INTEGER",
+    """CREATE TABLE analysis_claims (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        claimed_until INTEGER NOT NULL
+    )""",
+    "CREATE INDEX analysis_claims_by_member ON analysis_claims (user_id, claimed_until)",
+    "CREATE INDEX analysis_claims_by_server ON analysis_claims (guild_id, claimed_until)",
+    # A member's notes over every game are counted before each new one.
+    "CREATE INDEX notes_by_writer ON notes (author_id)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -426,6 +446,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(11, "ratings: rated challenges and games, ratings per server, their history", _V11),
     Migration(12, "computer games and analyses: the engine's seat and its evaluations", _V12),
     Migration(13, "ending_claims: which process posts an ending, on a lease", _V13),
+    Migration(14, "budgets: when a challenge was declined, and the analyses under way", _V14),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -44,10 +44,16 @@ class NoteRepository(Repository):
         return int(row[0])
 
     async def lock(self, game_id: int, author_id: int) -> None:
-        """Keep the author's other writes of notes on the game out until this transaction
-        ends, so that a count taken now still holds when the note is written: two notes
-        sent at once must not both find room for one more."""
-        await self._statements.lock([f"notes:{game_id}:{author_id}"])
+        """Keep the author's other writes of notes out until this transaction ends, on
+        this game and on every other, so that a count taken now (on the game, or over all
+        of the author's notes) still holds when the note is written: two notes sent at
+        once must not both find room for one more."""
+        await self._statements.lock([f"notes:{author_id}"])
+
+    async def count_all(self, author_id: int) -> int:
+        """How many notes the author keeps over every game."""
+        row = await self._one("SELECT COUNT(*) FROM notes WHERE author_id = ?", (author_id,))
+        return 0 if row is None else int(row[0])
 
     async def count(self, game_id: int, author_id: int) -> int:
         """How many notes the author keeps on the game."""

@@ -7,6 +7,7 @@ the Discord layer says in the reader's language).
 """
 
 from .analysis import BLUNDER, CAP, MISTAKE, Analysis, Mark, MarkedMove
+from .budgets import Budgets
 from .challenges import MAX_OPEN_CHALLENGES
 from .clocks import PRESETS, TimeControl
 from .computer import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
@@ -105,6 +106,7 @@ __all__ = [
     "BadMoveNumber",
     "BadTakebackPolicy",
     "BadTimeControl",
+    "Budgets",
     "Challenge",
     "ChooseGame",
     "ComputerFailed",

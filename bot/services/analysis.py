@@ -20,12 +20,14 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from enum import StrEnum
 
 from bot.db import EvaluationRow
 from bot.engine import EngineError, EnginePool, Score
 from rules import Color, Game, Move, Position, Sentence
 
+from .budgets import Budgets
 from .computer import ATTEMPTS, NO_ENGINE
 from .errors import ServiceError
 from .loading import move_text
@@ -52,6 +54,11 @@ ENGINE_FAILED = Sentence(
     "The engine failed during the analysis; what it found is kept, so asking again goes on "
     "from there."
 )
+
+#: How long an analysis's claim on its member's and server's budgets lasts unless renewed
+#: (at each position evaluated): long enough to wait for the engine behind other searches,
+#: short enough that a process that died frees its members' places soon.
+CLAIM_LEASE = timedelta(minutes=10)
 
 #: Told how many positions are evaluated out of how many.
 Progress = Callable[[int, int], Awaitable[None]]
@@ -138,19 +145,33 @@ class Analyses:
     """`/analyse`: evaluate a finished game's positions, store them, mark the moves."""
 
     def __init__(
-        self, store: GameStore, engine: EnginePool | None, *, movetime_ms: int = ANALYSIS_MS
+        self,
+        store: GameStore,
+        engine: EnginePool | None,
+        *,
+        movetime_ms: int = ANALYSIS_MS,
+        budgets: Budgets | None = None,
     ) -> None:
         self._store = store
         self.engine = engine
         self.movetime_ms = movetime_ms
+        self.budgets = Budgets() if budgets is None else budgets
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def analyse(
-        self, game_id: int, *, guild_id: int | None = None, progress: Progress | None = None
+        self,
+        game_id: int,
+        *,
+        guild_id: int | None = None,
+        progress: Progress | None = None,
+        user_id: int | None = None,
     ) -> Analysis:
         """The analysis of a finished game, evaluating the positions not stored yet (told
         to `progress` as it goes). Refused for a game in progress and without an engine.
-        Two analyses of one game at once: the second waits and finds it stored.
+        Two analyses of one game at once: the second waits and finds it stored. The
+        member who asks (`user_id`, which the Discord layer always gives) has a budget of
+        analyses running or waiting, and so has the server (`Budgets`): one that needs
+        the engine is refused past either.
 
         Example: `analysis = await analyses.analyse(game.id)`; `analysis.marks[0].best`.
         """
@@ -158,7 +179,7 @@ class Analyses:
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
-                rows, stored = await self._evaluations(game, progress)
+                rows, stored = await self._evaluations(game, progress, user_id)
         finally:  # a refusal or a failed engine leaves no lock behind either
             if not lock.locked():
                 self._locks.pop(game_id, None)
@@ -170,17 +191,30 @@ class Analyses:
         )
 
     async def prepare(
-        self, game_id: int, *, guild_id: int | None = None
+        self, game_id: int, *, guild_id: int | None = None, user_id: int | None = None
     ) -> tuple[GameSnapshot, int]:
         """The game to analyse and how many of its positions are still to evaluate (0: the
-        analysis is stored, and instant); refused for a game in progress, and for one to
-        evaluate without an engine."""
+        analysis is stored, and instant); refused for a game in progress, for one to
+        evaluate without an engine, and for one to evaluate while the member (`user_id`)
+        or the server has no room left for another analysis (so the refusal comes before
+        the answer is deferred; `analyse` claims the place)."""
         game = await self._finished(game_id, guild_id)
         async with self._store.db.read() as tx:
             stored = len(await tx.analyses.of(game.id))
+            full = None
+            if user_id is not None and stored < game.ply + 1:
+                full = await tx.analyses.full(
+                    game.guild_id,
+                    user_id,
+                    self._store.now(),
+                    per_member=self.budgets.analyses_per_member,
+                    per_server=self.budgets.analyses_per_server,
+                )
         missing = game.ply + 1 - stored
         if missing and self.engine is None:
             raise ServiceError(NO_ENGINE)
+        if full is not None:
+            raise ServiceError(self._no_room(full))
         return game, missing
 
     async def _finished(self, game_id: int, guild_id: int | None) -> GameSnapshot:
@@ -191,7 +225,7 @@ class Analyses:
         return game
 
     async def _evaluations(
-        self, game: GameSnapshot, progress: Progress | None
+        self, game: GameSnapshot, progress: Progress | None, user_id: int | None
     ) -> tuple[list[EvaluationRow], bool]:
         async with self._store.db.read() as tx:
             found = {row.ply: row for row in await tx.analyses.of(game.id)}
@@ -201,16 +235,56 @@ class Analyses:
             return [found[ply] for ply in range(total)], True
         if self.engine is None:
             raise ServiceError(NO_ENGINE)
-        done = total - len(missing)
-        for ply in missing:
-            row = await self._evaluate(self.engine, game, ply)
-            async with self._store.db.transaction() as tx:
-                await tx.analyses.add([row])
-            found[ply] = row
-            done += 1
-            if progress is not None:
-                await progress(done, total)
+        claim = None if user_id is None else await self._claim(game, user_id)
+        try:
+            done = total - len(missing)
+            for ply in missing:
+                row = await self._evaluate(self.engine, game, ply)
+                async with self._store.db.transaction() as tx:
+                    await tx.analyses.add([row])
+                    if claim is not None:
+                        await tx.analyses.renew(claim, self._store.now() + CLAIM_LEASE)
+                found[ply] = row
+                done += 1
+                if progress is not None:
+                    await progress(done, total)
+        finally:
+            if claim is not None:
+                async with self._store.db.transaction() as tx:
+                    await tx.analyses.release(claim)
         return [found[ply] for ply in range(total)], False
+
+    async def _claim(self, game: GameSnapshot, user_id: int) -> int:
+        """A place for the member's analysis within their and their server's budgets."""
+        now = self._store.now()
+        per_member, per_server = self.budgets.analyses_per_member, self.budgets.analyses_per_server
+        async with self._store.db.transaction() as tx:
+            claim = await tx.analyses.claim(
+                game.guild_id,
+                user_id,
+                game.id,
+                now=now,
+                until=now + CLAIM_LEASE,
+                per_member=per_member,
+                per_server=per_server,
+            )
+        if isinstance(claim, str):
+            raise ServiceError(self._no_room(claim))
+        return claim
+
+    def _no_room(self, full: str) -> Sentence:
+        """Why an analysis cannot start: the member's budget (`"member"`) or the server's."""
+        if full == "member":
+            return Sentence(
+                "You already have an analysis running or waiting for the engine (one "
+                "member may have {count} at a time); ask again when it is done.",
+                count=self.budgets.analyses_per_member,
+            )
+        return Sentence(
+            "This server already has {count} analyses running or waiting for the "
+            "engine, the most it may; ask again in a few minutes.",
+            count=self.budgets.analyses_per_server,
+        )
 
     async def _evaluate(self, engine: EnginePool, game: GameSnapshot, ply: int) -> EvaluationRow:
         position = game.game.position_at(ply)

@@ -15,6 +15,7 @@ from bot.db import ChallengeRow, Conflict, DeadlineRow, NewChallenge, NewGame, P
 from rules import Color, Game, Handicap, Sentence, SfenError
 from rules.errors import quote
 
+from .budgets import Budgets
 from .clocks import TimeControl, due_at, reminder_at
 from .errors import NotAPlayer, NotFound, ServiceError
 from .loading import turn_of
@@ -46,6 +47,23 @@ TOO_MANY_OPEN = Sentence(
     "cancel one, or wait until one is taken or expires, before posting another.",
     count=MAX_OPEN_CHALLENGES,
 )
+
+
+def too_many_named(limit: int) -> Sentence:
+    return Sentence(
+        "You already have {count} open challenges to members here, the most one member may "
+        "have; cancel one, or wait until one is answered or expires, before challenging "
+        "someone else.",
+        count=limit,
+    )
+
+
+def too_many_computer_games(limit: int) -> Sentence:
+    return Sentence(
+        "You already have {count} games against the computer in progress; finish or resign "
+        "one to start another.",
+        count=limit,
+    )
 
 
 class _Closed(Exception):
@@ -105,8 +123,9 @@ def _start_position(handicap: Handicap, start_sfen: str | None) -> tuple[Handica
 class Challenges:
     """A challenge from its offer to its answer (a game starts), withdrawal or expiry."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, budgets: Budgets | None = None) -> None:
         self._store = store
+        self.budgets = Budgets() if budgets is None else budgets
 
     async def offer(
         self,
@@ -135,7 +154,9 @@ class Challenges:
         whatever was asked: the challenge then says it is unrated); `computer`, that the
         opponent is the bot itself, which its engine plays (see `Computer`); `then`, more
         writes stored with the offer, in its transaction (the computer accepts at once
-        with `accept_in`), so that all of it is stored or none.
+        with `accept_in`), so that all of it is stored or none. The member's budgets
+        (`Budgets`) are checked with the offer's write: open challenges naming a member, the
+        wait after that member declined, games against the computer.
 
         Example: `await challenges.offer(guild_id=1, channel_id=2, challenger=alice,
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
@@ -205,12 +226,54 @@ class Challenges:
                         name=opponent.name,
                     )
                 )
-            return await tx.challenges.get(await tx.challenges.create(new))
+            if computer:
+                return await tx.challenges.get(await self._against_computer(tx, new))
+            return await tx.challenges.get(await self._named(tx, new, opponent))
 
         record = await self._store.db.run(store)
         assert record is not None
         self._store.deadline_set(new.expires_at)
         return _challenge(record)
+
+    async def _named(self, tx: Session, new: NewChallenge, opponent: PlayerRef) -> int:
+        """Store a challenge to a member within its author's budgets: not while the
+        member's decline is fresh, nor when the author withdrew and sent again too many
+        lately, nor past the open challenges one may keep naming members."""
+        wait, limit = self.budgets.rechallenge_after, self.budgets.named_challenges
+        per_member = self.budgets.challenges_to_one_member
+        created = await tx.challenges.create_named(
+            new, limit=limit, per_member=per_member, since=new.created_at - wait
+        )
+        if isinstance(created, int):
+            return created
+        if created.at is None:
+            raise ServiceError(too_many_named(limit))
+        if created.reason == "declined":
+            raise ServiceError(
+                Sentence(
+                    "{name} declined your challenge: you can challenge them again {when}.",
+                    name=opponent.name,
+                    when=created.at + wait,
+                )
+            )
+        raise ServiceError(
+            Sentence(
+                "You have already challenged {name} {count} times lately without a game; "
+                "you can challenge them again {when}.",
+                name=opponent.name,
+                count=per_member,
+                when=created.at + wait,
+            )
+        )
+
+    async def _against_computer(self, tx: Session, new: NewChallenge) -> int:
+        """Store the challenge that starts a game against the computer, unless its member
+        already has as many such games under way as the budget allows."""
+        limit = self.budgets.computer_games
+        await tx.computer.lock(new.challenger_id)
+        if await tx.computer.in_progress(new.challenger_id, new.created_at) >= limit:
+            raise ServiceError(too_many_computer_games(limit))
+        return await tx.challenges.create(new)
 
     async def set_message(self, challenge_id: int, message_id: int | None) -> None:
         """Remember the message showing the challenge (to edit it when it expires)."""
@@ -397,7 +460,10 @@ class Challenges:
 
     async def _close(self, record: ChallengeRow, status: str) -> Challenge:
         async with self._store.db.transaction() as tx:
-            closed = await tx.challenges.close(record.id, status)
+            if status == "declined":  # its time starts the wait before a new challenge
+                closed = await tx.challenges.decline(record.id, self._store.now())
+            else:
+                closed = await tx.challenges.close(record.id, status)
             fresh = await tx.challenges.get(record.id)
         if not closed or fresh is None:
             raise ServiceError(CHALLENGE_CLOSED)

@@ -14,6 +14,7 @@ import unicodedata
 from bot.db import NoteRow, Session
 from rules import Sentence
 
+from .budgets import Budgets
 from .errors import NoteRefused
 from .numbering import Numbering
 from .store import GameStore
@@ -55,15 +56,17 @@ def _note(row: NoteRow, numbering: Numbering) -> Note:
 class Notes:
     """Writing, listing and deleting one's own notes on a game."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, budgets: Budgets | None = None) -> None:
         self._store = store
+        self.budgets = Budgets() if budgets is None else budgets
 
     async def add(
         self, game_id: int, author_id: int, text: str, *, guild_id: int | None = None
     ) -> Note:
         """Store `text` as the author's note on the game at its current ply (finished
         games too: a note after the game is study). Refused when empty, longer than
-        `MAX_NOTE_LENGTH`, or when the author already keeps `MAX_NOTES` on the game."""
+        `MAX_NOTE_LENGTH`, or when the author already keeps `MAX_NOTES` on the game or
+        their budget of notes (`Budgets.notes`) over all games."""
         body = text.strip()
         if not body:
             raise NoteRefused(Sentence("A note needs some text."))
@@ -78,22 +81,28 @@ class Notes:
         game = await self._store.current(game_id, guild_id=guild_id)
         now = self._store.now()
 
-        async def store(tx: Session) -> int | None:
-            # Counted and written in one transaction, under the lock on the author's notes
-            # on the game: two notes sent at once cannot both slip under the limit.
+        everywhere = self.budgets.notes
+
+        async def store(tx: Session) -> int | Sentence:
+            # Counted and written in one transaction, under the lock on the author's notes:
+            # two notes sent at once cannot both slip under a limit.
             await tx.notes.lock(game.id, author_id)
             if await tx.notes.count(game.id, author_id) >= MAX_NOTES:
-                return None
-            return await tx.notes.add(game.id, author_id, game.ply, body, now)
-
-        note_id = await self._store.db.run(store)
-        if note_id is None:
-            raise NoteRefused(
-                Sentence(
+                return Sentence(
                     "You already keep {limit} notes on this game; delete some with /notes first.",
                     limit=MAX_NOTES,
                 )
-            )
+            if await tx.notes.count_all(author_id) >= everywhere:
+                return Sentence(
+                    "You already keep {limit} notes over all your games, the most one member "
+                    "may keep; delete some with /notes first.",
+                    limit=everywhere,
+                )
+            return await tx.notes.add(game.id, author_id, game.ply, body, now)
+
+        note_id = await self._store.db.run(store)
+        if isinstance(note_id, Sentence):
+            raise NoteRefused(note_id)
         return Note(note_id, game.id, game.ply, body, now, game.numbering)
 
     async def of(self, game_id: int, author_id: int, *, guild_id: int | None = None) -> list[Note]:

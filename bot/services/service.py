@@ -15,6 +15,7 @@ from bot.db import Database, ShardScope
 from bot.engine import EnginePool
 
 from .analysis import ANALYSIS_MS, Analyses
+from .budgets import Budgets
 from .challenges import Challenges
 from .computer import Computer
 from .deadlines import Deadlines
@@ -49,7 +50,8 @@ class GameService:
     With several bot processes on one database, `scope` is the servers this process
     looks after (its deadlines are theirs only) and `shared_database` makes it read the
     settings other processes may change (servers' languages, players' preferences) from
-    the database at each use instead of keeping them.
+    the database at each use instead of keeping them. `budgets` are the limits per member
+    and server it checks (`Budgets`, the defaults without).
     """
 
     def __init__(
@@ -64,25 +66,27 @@ class GameService:
         analysis_ms: int = ANALYSIS_MS,
         scope: ShardScope | None = None,
         shared_database: bool = False,
+        budgets: Budgets | None = None,
     ) -> None:
         self.store = GameStore(db, clock=clock, events=events, rng=rng, cache_size=cache_size)
         self.games = Games(self.store)
         self.moves = Moves(self.store)
-        self.challenges = Challenges(self.store)
+        self.budgets = Budgets() if budgets is None else budgets
+        self.challenges = Challenges(self.store, self.budgets)
         self.rematches = Rematches(self.store, self.challenges)
         self.impasse = Impasse(self.store)
         self.takebacks = Takebacks(self.store)
         self.forecasts = Forecasts(self.store)
-        self.notes = Notes(self.store)
+        self.notes = Notes(self.store, self.budgets)
         self.exports = Exports(self.store, self.notes)
-        self.vacations = Vacations(self.store)
+        self.vacations = Vacations(self.store, self.budgets)
         self.deadlines = Deadlines(self.store, self.challenges, self.vacations, scope=scope)
         self.servers = Servers(self.store, read_through=shared_database)
         self.preferences = PlayerPreferences(self.store, read_through=shared_database)
         self.ratings = Ratings(self.store)
         # The engine (None without one): the computer's moves and analyses share its jobs.
         self.computer = Computer(self.store, self.challenges, self.moves, engine)
-        self.analyses = Analyses(self.store, engine, movetime_ms=analysis_ms)
+        self.analyses = Analyses(self.store, engine, movetime_ms=analysis_ms, budgets=self.budgets)
 
     def report_to(self, events: GameEvents | None) -> None:
         """Send the service's events (time-outs, reminders, expiries) to `events`."""

@@ -32,6 +32,7 @@ from datetime import UTC, datetime, timedelta
 from bot.db import Conflict, DeadlineRow, GameRow, Session, VacationRow
 from rules import Color, Sentence
 
+from .budgets import Budgets
 from .clocks import HOUR, due_at, reminder_at
 from .errors import ServiceError
 from .loading import color_of, turn_of
@@ -87,8 +88,9 @@ def resumed(game: GameRow, user_id: int, vacation: VacationRow, at: datetime) ->
 class Vacations:
     """Starting, ending and counting players' vacations."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, budgets: Budgets | None = None) -> None:
         self._store = store
+        self.budgets = Budgets() if budgets is None else budgets
 
     async def status(self, user_id: int) -> VacationStatus:
         """The player's allowance this year, what they used, and their vacation now."""
@@ -109,8 +111,10 @@ class Vacations:
         )
 
     async def start(self, user_id: int) -> VacationChange:
-        """Begin a vacation now, to last at most what is left of this year's allowance.
-        Games already out of time are settled first: a vacation does not save them."""
+        """Begin a vacation now, to last at most what is left of this year's allowance,
+        and at most `Budgets.vacation_starts` times in `Budgets.vacation_period` (each
+        start and end is posted in every thread of the player's games). Games already
+        out of time are settled first: a vacation does not save them."""
         now = self._store.now()
         async with self._store.db.query() as q:
             rows = await q.games.active_for(user_id)
@@ -132,6 +136,7 @@ class Vacations:
                         days=ALLOWANCE.days,
                     )
                 )
+            await self._check_starts(tx, user_id, now)
             await tx.vacations.start(user_id, now, now + status.left)
             return await self._status(tx, user_id, now)
 
@@ -144,6 +149,26 @@ class Vacations:
         assert status.current is not None
         log.info("player %s: on vacation until %s", user_id, status.current.ends_by)
         return VacationChange(status.current, await self._games(user_id), status)
+
+    async def _check_starts(self, tx: Session, user_id: int, now: datetime) -> None:
+        """Refuse a start past the budget of starts in the period, saying when the oldest
+        one counted leaves it."""
+        limit, period = self.budgets.vacation_starts, self.budgets.vacation_period
+        # Starts in (now - period, now]: the oldest stops counting when its period is over.
+        since, until = now - period + timedelta.resolution, now + timedelta.resolution
+        recent = await tx.vacations.started_between(user_id, since, until)
+        if len(recent) < limit:
+            return
+        freed = recent[len(recent) - limit].started_at + period
+        raise VacationRefused(
+            Sentence(
+                "You have started {count} vacations in the last {days} days, the most one "
+                "member may; you can start another {when}.",
+                count=len(recent),
+                days=period.days,
+                when=freed,
+            )
+        )
 
     async def end(self, user_id: int) -> VacationChange:
         """End the player's vacation now: their clocks run again, their deadlines later

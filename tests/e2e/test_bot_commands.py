@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -330,6 +331,9 @@ async def test_challenge_buttons_belong_to_their_members(club: Club) -> None:
     assert declined.reply.custom_ids == [] and declined.reply.mentions == []  # none allowed
     assert club.fake.threads(club.channel) == []
 
+    soon = await club.fake.slash("challenge", {"opponent": bob}, user=alice, channel=club.channel)
+    assert soon.ephemeral and "bob declined your challenge" in soon.content, soon.content
+    club.clock.advance(timedelta(hours=1))  # the wait after a decline
     again = await club.challenge(alice, bob)
     [again_id] = {c.rsplit(":", 1)[1] for c in again.custom_ids}
     cancelled = await club.fake.click(again, f"ch:cancel:{again_id}", user=alice)

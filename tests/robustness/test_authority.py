@@ -247,6 +247,8 @@ async def scenario_challenge(w: World, action: str) -> Scenario:
     async def cleanup() -> None:  # the next row challenges again between the same two
         if (await w.service.challenges.get(challenge_id)).status == "open":
             await w.service.challenges.cancel(challenge_id, w.alice.id)
+        # Past the wait after a decline, and past the challenges sent Bob lately.
+        w.clock.advance(w.service.budgets.rechallenge_after)
 
     return Scenario(right, opponent, act, challenge_state(w, challenge_id),
                     lambda a, b, _: b["status"] == expected, w.channel,

@@ -82,6 +82,12 @@ async def a_club(path: Path) -> None:
             await tx.publications.save(PublicationRow(77, None, "digest", 31, clock()))
             await tx.vacations.start(BOB.user_id, clock(), clock() + timedelta(days=3))
             await tx.computer.add(setup.id, 9999, 3)  # as if the bot held a seat
+            # An analysis under way when the bot stopped, its claim on its lease.
+            room = {"per_member": 1, "per_server": 3}
+            until = clock() + timedelta(minutes=10)
+            await tx.analyses.claim(
+                GUILD, ALICE.user_id, rated.id, now=clock(), until=until, **room
+            )
             await tx.analyses.add(
                 [
                     EvaluationRow(rated.id, 0, 40, None, "7g7f"),

@@ -44,6 +44,7 @@ EXPECTED_COLUMNS = {
         "id", "guild_id", "channel_id", "challenger_id", "opponent_id", "color", "bank_us",
         "period_us", "handicap", "impasse_rule", "start_sfen", "status", "created_at",
         "expires_at", "message_id", "game_id", "takebacks", "rematch_of", "rated",
+        "declined_at",
     ],
     "moves": [
         "game_id", "ply", "usi", "player_id", "played_at", "sente_bank_us", "gote_bank_us",
@@ -74,6 +75,7 @@ EXPECTED_COLUMNS = {
     "ending_claims": ["game_id", "claimed_by", "claimed_until"],
     "computer_games": ["game_id", "user_id", "level"],
     "analyses": ["game_id", "ply", "score_cp", "mate", "best_usi"],
+    "analysis_claims": ["id", "guild_id", "user_id", "game_id", "claimed_until"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -93,6 +95,9 @@ EXPECTED_INDEXES = {
     "vacations_by_user",
     "ratings_by_rating",
     "rating_history_by_player",
+    "analysis_claims_by_member",
+    "analysis_claims_by_server",
+    "notes_by_writer",
 }
 
 

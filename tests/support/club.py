@@ -56,6 +56,8 @@ class Club:
     server_locale: str = "en-US"
     #: The USI engine the bot runs (`ENGINE_PATH`); None: the bot has none.
     engine_path: str | None = None
+    #: Budgets other than the defaults, as settings (`{"LIMIT_NOTES": "3"}`).
+    limits: dict[str, str] = field(default_factory=dict)
     bot: ShogiBot | None = None
 
     def __post_init__(self) -> None:
@@ -78,6 +80,7 @@ class Club:
             discord_token="fake-token-for-e2e",
             database_path=self.tmp_path / "shogi.db",
             engine_path=self.engine_path,
+            limits=self.limits,
         )
 
     @property

@@ -75,6 +75,8 @@ def value_text(lang: str, value: object) -> str:
         return square_text(lang, value)
     if isinstance(value, str):
         return safe(value)
+    if isinstance(value, datetime):  # a moment: each reader sees it in their time zone
+        return timestamp(value)
     return str(value)
 
 
