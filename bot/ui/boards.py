@@ -1,5 +1,6 @@
 """Board images, game animations, rating and evaluation charts as Discord attachments,
-rendered off the event loop in one small pool of threads."""
+rendered off the event loop: boards and charts in one small pool of threads, animations
+in another, so that a long game's GIF never queues a board behind it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TypeVar
 
 import discord
@@ -17,6 +19,7 @@ from bot.services import CAP, Analysis, GameSnapshot, Mark, Profile, ShownPositi
 from bot.services.stats import Timing
 from render import (
     Ending,
+    frames_within,
     render_board,
     render_evaluation_chart,
     render_gif,
@@ -30,13 +33,34 @@ from . import text
 #: add no speed; but every thread that allocates images gets its own glibc malloc arena, and
 #: with the default executor (up to 32 threads) many busy games multiply the bot's memory.
 RENDER_THREADS = 2
+#: Threads that build animations, apart from the boards' (a long game's takes seconds):
+#: at most this many are built at once in the process, the others wait their turn there.
+GIF_THREADS = 1
 #: Animations kept, newest used last: a finished game's never changes, so the one posted
 #: at its end also answers `/export format:gif` and a second export. A 120-move game's is
-#: about a megabyte, so the cache stays under ten.
+#: under a megabyte, so the cache stays under ten.
 GIF_CACHE_SIZE = 8
+#: The most frames of an animation, whatever the upload limit: a longer game shows its
+#: last moves (a frame costs some milliseconds to draw and a few kilobytes).
+MAX_GIF_FRAMES = 1001
+#: Room left under the upload limit for the rest of the message (the board beside it).
+UPLOAD_MARGIN = 256 * 1024
 
 _T = TypeVar("_T")
-_GifKey = tuple[int, int, str, str, bool]
+_GifKey = tuple[int, int, str, str, bool, int]
+
+
+class AnimationBusy(Exception):
+    """The member already waits for an animation being made; one at a time each."""
+
+
+@dataclass(frozen=True, slots=True)
+class Animation:
+    """A game's animation as an attachment; `shown_moves` is how many of the game's last
+    moves it shows when the whole game would not fit the upload limit, else None."""
+
+    file: discord.File
+    shown_moves: int | None
 
 
 def ending_of(lang: str, game: GameSnapshot) -> Ending | None:
@@ -59,15 +83,26 @@ class BoardRenderer:
 
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
+        self._gif_pool: ThreadPoolExecutor | None = None
         self._gifs: OrderedDict[_GifKey, bytes] = OrderedDict()
+        #: Animations being built, so that a second request for one waits for it.
+        self._building: dict[_GifKey, asyncio.Future[bytes]] = {}
+        #: Members waiting for an animation they asked for.
+        self._waiting: set[int] = set()
         #: How long rendering took, by image kind (for the operator's `/metrics`).
         self.timings: dict[str, Timing] = {"board": Timing(), "gif": Timing(), "chart": Timing()}
 
     async def _run(self, work: Callable[[], _T], kind: str = "board") -> _T:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
+        if kind == "gif":
+            if self._gif_pool is None:
+                self._gif_pool = ThreadPoolExecutor(GIF_THREADS, thread_name_prefix="render-gif")
+            pool = self._gif_pool
+        else:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
+            pool = self._pool
         started = time.perf_counter()
-        result = await asyncio.get_running_loop().run_in_executor(self._pool, work)
+        result = await asyncio.get_running_loop().run_in_executor(pool, work)
         self.timings[kind].observe(time.perf_counter() - started)
         return result
 
@@ -118,25 +153,67 @@ class BoardRenderer:
         png = await self._run(work)
         return discord.File(io.BytesIO(png), filename="position.png", description=alt)
 
-    async def animation(self, game: GameSnapshot, lang: str) -> discord.File:
-        """The game from its start to its current move as an animated GIF, the last frame
-        showing how it ended if it has; built once per game, move and language."""
-        key = (game.id, game.ply, game.position_mark, lang, game.outcome is not None)
+    async def animation(
+        self,
+        game: GameSnapshot,
+        lang: str,
+        *,
+        limit: int = discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES,
+        member: int | None = None,
+    ) -> Animation:
+        """The game from its start to its current move as an animated GIF under `limit`
+        bytes, the last frame showing how it ended if it has; built once per game, move
+        and language. A game too long for the limit shows its last moves, so as many
+        frames as fit (the bytes of a frame are bounded, see `frames_within`) and the
+        build that cannot fit is never started. With `member`, raises `AnimationBusy`
+        while that member waits for another animation."""
+        moves = game.ply
+        framed = min(frames_within(limit - UPLOAD_MARGIN), MAX_GIF_FRAMES)
+        first_frame = max(0, moves + 1 - framed)
+        key = (game.id, game.ply, game.position_mark, lang, game.outcome is not None, first_frame)
         data = self._gifs.get(key)
         if data is None:
-            data = await self._run(self._gif_work(game, lang), "gif")
-            self._gifs[key] = data
-            while len(self._gifs) > GIF_CACHE_SIZE:
-                self._gifs.popitem(last=False)
+            if member is None:
+                data = await self._built(key, game, lang, first_frame)
+            elif member in self._waiting:
+                raise AnimationBusy
+            else:
+                self._waiting.add(member)
+                try:
+                    data = await self._built(key, game, lang, first_frame)
+                finally:
+                    self._waiting.discard(member)
         self._gifs.move_to_end(key)
-        return discord.File(
+        file = discord.File(
             io.BytesIO(data),
             filename=f"game-{game.id}.gif",
             description=text.animation_alt_text(lang, game),
         )
+        return Animation(file, moves - first_frame if first_frame else None)
+
+    async def _built(self, key: _GifKey, game: GameSnapshot, lang: str, first_frame: int) -> bytes:
+        """The animation of `key`, built once however many ask for it at the same time."""
+        building = self._building.get(key)
+        if building is not None:
+            return await asyncio.shield(building)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._building[key] = future
+        try:
+            data = await self._run(self._gif_work(game, lang, first_frame), "gif")
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self._building[key]
+        future.set_result(data)
+        self._gifs[key] = data
+        while len(self._gifs) > GIF_CACHE_SIZE:
+            self._gifs.popitem(last=False)
+        return data
 
     @staticmethod
-    def _gif_work(game: GameSnapshot, lang: str) -> Callable[[], bytes]:
+    def _gif_work(game: GameSnapshot, lang: str, first_frame: int = 0) -> Callable[[], bytes]:
         """The rendering of the animation as a function for the pool: everything it needs
         is read from the snapshot and worded here, on the event loop."""
         start = game.game.start.copy()  # the worker thread gets its own
@@ -158,6 +235,7 @@ class BoardRenderer:
                 gote_name=gote,
                 captions=captions,
                 ending=ending,
+                first_frame=first_frame,
             )
 
         return work
@@ -200,9 +278,10 @@ class BoardRenderer:
         )
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for pool in (self._pool, self._gif_pool):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._gif_pool = None
 
 
 def upload_size(file: discord.File) -> int:

@@ -37,9 +37,9 @@ async def test_a_gif_of_the_game_so_far_rendered_once(renders: list[int]) -> Non
     renderer = BoardRenderer()
     try:
         view = game_view(Game(moves=OPENING))
-        first = await renderer.animation(view, "en")
-        again = await renderer.animation(view, "en")
-        japanese = await renderer.animation(view, "ja")
+        first = (await renderer.animation(view, "en")).file
+        again = (await renderer.animation(view, "en")).file
+        japanese = (await renderer.animation(view, "ja")).file
     finally:
         renderer.close()
     data = first.fp.read()
