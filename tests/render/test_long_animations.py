@@ -33,7 +33,7 @@ def test_a_long_game_decodes_frame_by_frame_to_its_boards() -> None:
     captions = [f"Move {ply}" for ply in range(len(moves))]
     gif = render_gif(Position.initial(), moves, captions=captions, ending=ending)
     with Image.open(io.BytesIO(gif)) as image:
-        assert image.n_frames == len(moves) + 1
+        assert getattr(image, "n_frames", 1) == len(moves) + 1
     decoded = frames(gif)
     position = Position.initial()
     for ply, move in enumerate(moves):
