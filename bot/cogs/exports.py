@@ -77,8 +77,9 @@ class ExportFeature(Feature):
         )
         try:
             animation = await reply.within(built, ephemeral=not publicly)
-        except AnimationBusy:
-            raise OptionError(text.ANIMATION_BUSY) from None
+        except AnimationBusy as busy:
+            sentence = text.ANIMATIONS_CROWDED if busy.crowded else text.ANIMATION_BUSY
+            raise OptionError(sentence) from None
         if upload_size(animation.file) > interaction.filesize_limit:
             raise OptionError(text.ANIMATION_TOO_LARGE)
         caption = text.animation_export_caption(lang, game, animation.shown_moves)

@@ -5,6 +5,7 @@ in another, so that a long game's GIF never queues a board behind it."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import time
 from collections import OrderedDict
@@ -36,6 +37,9 @@ RENDER_THREADS = 2
 #: Threads that build animations, apart from the boards' (a long game's takes seconds):
 #: at most this many are built at once in the process, the others wait their turn there.
 GIF_THREADS = 1
+#: Members whose animations may wait or be built at once; one more is asked to come back
+#: later, so that a game's ending never waits behind more than this many animations.
+GIF_QUEUE = 4
 #: Animations kept, newest used last: a finished game's never changes, so the one posted
 #: at its end also answers `/export format:gif` and a second export. A 120-move game's is
 #: under a megabyte, so the cache stays under ten.
@@ -51,7 +55,12 @@ _GifKey = tuple[int, int, str, str, bool, int]
 
 
 class AnimationBusy(Exception):
-    """The member already waits for an animation being made; one at a time each."""
+    """The member already waits for an animation being made (one at a time each), or
+    `crowded`: `GIF_QUEUE` members do (the endings' animations would wait behind them)."""
+
+    def __init__(self, *, crowded: bool = False) -> None:
+        super().__init__(crowded)
+        self.crowded = crowded
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +96,7 @@ class BoardRenderer:
         self._gifs: OrderedDict[_GifKey, bytes] = OrderedDict()
         #: Animations being built, so that a second request for one waits for it.
         self._building: dict[_GifKey, asyncio.Future[bytes]] = {}
-        #: Members waiting for an animation they asked for.
+        #: Members waiting for an animation they asked for (the endings' are not counted).
         self._waiting: set[int] = set()
         #: How long rendering took, by image kind (for the operator's `/metrics`).
         self.timings: dict[str, Timing] = {"board": Timing(), "gif": Timing(), "chart": Timing()}
@@ -166,7 +175,7 @@ class BoardRenderer:
         and language. A game too long for the limit shows its last moves, so as many
         frames as fit (the bytes of a frame are bounded, see `frames_within`) and the
         build that cannot fit is never started. With `member`, raises `AnimationBusy`
-        while that member waits for another animation."""
+        while that member waits for another animation, or `GIF_QUEUE` members wait."""
         moves = game.ply
         framed = min(frames_within(limit - UPLOAD_MARGIN), MAX_GIF_FRAMES)
         first_frame = max(0, moves + 1 - framed)
@@ -177,6 +186,8 @@ class BoardRenderer:
                 data = await self._built(key, game, lang, first_frame)
             elif member in self._waiting:
                 raise AnimationBusy
+            elif len(self._waiting) >= GIF_QUEUE:
+                raise AnimationBusy(crowded=True)
             else:
                 self._waiting.add(member)
                 try:
@@ -192,25 +203,22 @@ class BoardRenderer:
         return Animation(file, moves - first_frame if first_frame else None)
 
     async def _built(self, key: _GifKey, game: GameSnapshot, lang: str, first_frame: int) -> bytes:
-        """The animation of `key`, built once however many ask for it at the same time."""
-        building = self._building.get(key)
-        if building is not None:
-            return await asyncio.shield(building)
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        self._building[key] = future
-        try:
-            data = await self._run(self._gif_work(game, lang, first_frame), "gif")
-        except BaseException as error:
-            future.set_exception(error)
-            future.exception()  # retrieved: nobody else may be waiting
-            raise
-        finally:
-            del self._building[key]
-        future.set_result(data)
-        self._gifs[key] = data
+        """The animation of `key`, built once however many ask for it at the same time; a
+        build goes on (and is kept) if the one who asked first stops waiting for it."""
+        task = self._building.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._run(self._gif_work(game, lang, first_frame), "gif"))
+            self._building[key] = task
+            task.add_done_callback(functools.partial(self._keep, key))
+        return await asyncio.shield(task)
+
+    def _keep(self, key: _GifKey, task: asyncio.Future[bytes]) -> None:
+        del self._building[key]
+        if task.cancelled() or task.exception() is not None:
+            return  # those waiting hear of it; nothing to keep
+        self._gifs[key] = task.result()
         while len(self._gifs) > GIF_CACHE_SIZE:
             self._gifs.popitem(last=False)
-        return data
 
     @staticmethod
     def _gif_work(game: GameSnapshot, lang: str, first_frame: int = 0) -> Callable[[], bytes]:

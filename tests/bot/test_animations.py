@@ -12,6 +12,7 @@ from PIL import Image
 import render
 from bot.ui.boards import (
     GIF_CACHE_SIZE,
+    GIF_QUEUE,
     UPLOAD_MARGIN,
     AnimationBusy,
     BoardRenderer,
@@ -128,3 +129,23 @@ async def test_one_animation_at_a_time_per_member_and_each_built_once(
     assert done[0].file.fp.read() == done[1].file.fp.read()
     assert other.file.fp.read() == again.file.fp.read()
     assert sorted(renders) == [6, 8]  # the same animation asked twice at once: built once
+
+
+async def test_members_past_the_queue_are_asked_to_come_back(renders: list[int]) -> None:
+    renderer = BoardRenderer()
+    views = [game_view(Game(moves=LONGER[:n])) for n in range(1, GIF_QUEUE + 2)]
+    try:
+        waiting = [
+            asyncio.ensure_future(renderer.animation(view, "en", member=member))
+            for member, view in enumerate(views[:GIF_QUEUE])
+        ]
+        await asyncio.sleep(0)
+        with pytest.raises(AnimationBusy) as crowded:
+            await renderer.animation(views[-1], "en", member=99)
+        ending = await renderer.animation(views[-1], "en")  # an ending's is never refused
+        await asyncio.gather(*waiting)
+        later = await renderer.animation(views[-1], "en", member=99)
+    finally:
+        renderer.close()
+    assert crowded.value.crowded and later.file.fp.read() == ending.file.fp.read()
+    assert len(renders) == GIF_QUEUE + 1

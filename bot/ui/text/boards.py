@@ -265,6 +265,9 @@ def animation_shortened(lang: str, shown_moves: int) -> str:
     ).format(count=shown_moves)
 
 
+ANIMATIONS_CROWDED = Sentence(
+    "Animations are being made for several members right now; ask again in a minute."
+)
 ANIMATION_BUSY = Sentence(
     "Your animation is still being made; wait for it before asking for another."
 )
