@@ -223,19 +223,22 @@ class BoardRenderer:
     @staticmethod
     def _gif_work(game: GameSnapshot, lang: str, first_frame: int = 0) -> Callable[[], bytes]:
         """The rendering of the animation as a function for the pool: everything it needs
-        is read from the snapshot and worded here, on the event loop."""
+        is read from the snapshot here, on the event loop; the frames' captions (a long
+        game has a thousand, pure functions of the language and the move numbers) are
+        worded in the worker, which keeps that time off the loop."""
         start = game.game.start.copy()  # the worker thread gets its own
         moves = list(game.game.moves)
         ending = ending_of(lang, game)
         framed = len(moves) + (0 if ending is not None else 1)
-        turn = start.turn
-        captions = []
-        for ply in range(framed):
-            captions.append(text.frame_caption(lang, game.numbering.number(ply), turn))
-            turn = turn.opponent
+        numbering = game.numbering
         sente, gote = game.sente.name, game.gote.name
 
         def work() -> bytes:
+            turn = start.turn
+            captions = []
+            for ply in range(framed):
+                captions.append(text.frame_caption(lang, numbering.number(ply), turn))
+                turn = turn.opponent
             return render_gif(
                 start,
                 moves,
