@@ -176,7 +176,7 @@ class BoardRenderer:
         frames as fit (the bytes of a frame are bounded, see `frames_within`) and the
         build that cannot fit is never started. With `member`, raises `AnimationBusy`
         while that member waits for another animation, or `GIF_QUEUE` members wait."""
-        moves = game.ply
+        moves = game.game.ply  # the frames are of these moves
         framed = min(frames_within(limit - UPLOAD_MARGIN), MAX_GIF_FRAMES)
         first_frame = max(0, moves + 1 - framed)
         key = (game.id, game.ply, game.position_mark, lang, game.outcome is not None, first_frame)
@@ -194,7 +194,8 @@ class BoardRenderer:
                     data = await self._built(key, game, lang, first_frame)
                 finally:
                     self._waiting.discard(member)
-        self._gifs.move_to_end(key)
+        if key in self._gifs:  # kept when built (see `_keep`), unless failed
+            self._gifs.move_to_end(key)
         file = discord.File(
             io.BytesIO(data),
             filename=f"game-{game.id}.gif",
