@@ -4,8 +4,9 @@
    normal name of 10 characters of the same kanji (the reference, in the same run); every
    render draws a name never seen before, so no cache answers it. Target: every ratio
    near 1 (a label is cut to a bounded length and fitted by halving).
-2. A board's latency while another thread draws hostile boards without pause, against
-   the same board alone. Target: a few milliseconds more at most (no lock is shared; the
+2. A board's latency while another thread draws hostile boards without pause, and while
+   another builds a 300-move game's GIF, against the same board alone. Target: a few
+   milliseconds more at most (no lock is shared; the
    two threads share the interpreter).
 3. The animated GIF of a long game of 100, 500 and 1,000 plies (random legal quiet moves,
    `tests.support.long_game`): time, tracemalloc peak and the rise of the peak resident
@@ -82,6 +83,30 @@ def latency(runs: int) -> None:
         attacker.join()
     ratio("beside / alone", beside, alone)
     print(f"{'':<36} the attacker drew {drawn[0]} boards meanwhile")
+
+    from render import render_gif
+    from tests.support.long_game import long_game
+
+    moves = long_game(300, seed=1)
+    stop.clear()
+    built = [0]
+
+    def animate() -> None:
+        while not stop.is_set():
+            render_gif(Position.initial(), moves)
+            built[0] += 1
+
+    animator = threading.Thread(target=animate)
+    animator.start()
+    try:
+        time.sleep(0.2)
+        beside_gif = report(
+            "board beside a GIF build", run_times(lambda: board_with_name("Bob"), runs)
+        )
+    finally:
+        stop.set()
+        animator.join()
+    ratio("beside a GIF / alone", beside_gif, alone)
 
 
 CHILD = """
