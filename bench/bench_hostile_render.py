@@ -6,8 +6,7 @@
    near 1 (a label is cut to a bounded length and fitted by halving).
 2. A board's latency while another thread draws hostile boards without pause, and while
    another builds a 300-move game's GIF, against the same board alone. Target: a few
-   milliseconds more at most (no lock is shared; the
-   two threads share the interpreter).
+   milliseconds more at most (no lock is shared; the threads share the interpreter).
 3. The animated GIF of a long game of 100, 500 and 1,000 plies (random legal quiet moves,
    `tests.support.long_game`): time, tracemalloc peak and the rise of the peak resident
    size, each in a fresh interpreter, against Pillow's `save_all` over every frame (the
