@@ -30,19 +30,29 @@ FIRST_MS = 1500
 LAST_MS = 4000
 
 
-#: Bounds on a GIF's bytes, for `frames_within`: its header and first (whole) frame, and
-#: each later frame. A frame stores the rectangle a move changed, from the names at the
-#: top to the caption at the bottom, mostly transparent; in random games full of captures
-#: the largest is under three quarters of this bound and the mean about half of it
-#: (bench/bench_hostile_render.py prints the figures).
+#: What a GIF's bytes are planned from, for `frames_within`: its header and first (whole)
+#: frame, and each later frame. A frame stores the rectangle a move changed, from the
+#: names at the top to the caption at the bottom, mostly transparent: random games average
+#: 6 kB (quiet moves) to 9 kB (full of captures) a frame, at most 12 kB
+#: (bench/bench_hostile_render.py prints the figures). A game whose frames run larger than
+#: planned stops at `max_bytes` (see `GifTooLarge`) instead of growing past it.
 FIRST_FRAME_BYTES = 80_000
-FRAME_BYTES = 16_000
+FRAME_BYTES = 10_000
+
+
+class GifTooLarge(ValueError):
+    """The GIF passed its `max_bytes` after `frames` frames, and its build stopped there:
+    fewer frames than that fit."""
+
+    def __init__(self, frames: int, max_bytes: int) -> None:
+        super().__init__(f"over {max_bytes} bytes after {frames} frames")
+        self.frames = frames
 
 
 def frames_within(limit: int) -> int:
-    """How many frames a GIF can hold and stay under `limit` bytes (at least one).
+    """How many frames a GIF is planned to hold to stay under `limit` bytes (at least one).
 
-    >>> frames_within(10 * 1024 * 1024) > 400
+    >>> frames_within(10 * 1024 * 1024) > 1000
     True
     """
     return max(1, 1 + (limit - FIRST_FRAME_BYTES) // FRAME_BYTES)
@@ -59,6 +69,7 @@ def render_gif(
     kings: Sequence[str] = KING_KANJI,
     ending: Ending | None = None,
     first_frame: int = 0,
+    max_bytes: int | None = None,
     frame_ms: int = FRAME_MS,
     first_ms: int = FIRST_MS,
     last_ms: int = LAST_MS,
@@ -71,8 +82,9 @@ def render_gif(
     each frame that shows no ending: `len(moves) + 1` of them, or `len(moves)` with an
     ending (the last frame shows the result instead). A single position gives a GIF of
     one frame. `first_frame` starts the animation later, at the board after that many
-    moves (the frames before it are not drawn; see `frames_within`). A pure function:
-    `start` is only read; an illegal move raises `IllegalMoveError`.
+    moves (the frames before it are not drawn; see `frames_within`). Past `max_bytes`
+    the build stops with `GifTooLarge`. A pure function: `start` is only read; an
+    illegal move raises `IllegalMoveError`.
 
     >>> from rules import Position
     >>> render_gif(Position.initial(), [Move.from_usi("7g7f")])[:6]
@@ -116,5 +128,9 @@ def render_gif(
         else:
             duration = frame_ms
         writer.add(frame, duration)
+        if max_bytes is not None and buffer.tell() > max_bytes:
+            raise GifTooLarge(writer.frames, max_bytes)
     writer.close()
+    if max_bytes is not None and buffer.tell() > max_bytes:
+        raise GifTooLarge(writer.frames, max_bytes)
     return buffer.getvalue()

@@ -17,6 +17,7 @@ from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
 from bot.ui.replies import Reply
+from render import GifTooLarge
 
 #: The `format` choice that gives the game as an animation instead of a record.
 ANIMATION = "gif"
@@ -80,6 +81,8 @@ class ExportFeature(Feature):
         except AnimationBusy as busy:
             sentence = text.ANIMATIONS_CROWDED if busy.crowded else text.ANIMATION_BUSY
             raise OptionError(sentence) from None
+        except GifTooLarge:
+            raise OptionError(text.ANIMATION_TOO_LARGE) from None
         if upload_size(animation.file) > interaction.filesize_limit:
             raise OptionError(text.ANIMATION_TOO_LARGE)
         caption = text.animation_export_caption(lang, game, animation.shown_moves)

@@ -20,6 +20,7 @@ from bot.services import CAP, Analysis, GameSnapshot, Mark, Profile, ShownPositi
 from bot.services.stats import Timing
 from render import (
     Ending,
+    GifTooLarge,
     frames_within,
     render_board,
     render_evaluation_chart,
@@ -52,6 +53,7 @@ UPLOAD_MARGIN = 256 * 1024
 
 _T = TypeVar("_T")
 _GifKey = tuple[int, int, str, str, bool, int]
+_Built = tuple[bytes, int]
 
 
 class AnimationBusy(Exception):
@@ -93,9 +95,11 @@ class BoardRenderer:
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
         self._gif_pool: ThreadPoolExecutor | None = None
-        self._gifs: OrderedDict[_GifKey, bytes] = OrderedDict()
+        #: Each animation with the frame it starts at (later than planned if the game's
+        #: frames ran larger than `frames_within` plans).
+        self._gifs: OrderedDict[_GifKey, _Built] = OrderedDict()
         #: Animations being built, so that a second request for one waits for it.
-        self._building: dict[_GifKey, asyncio.Future[bytes]] = {}
+        self._building: dict[_GifKey, asyncio.Future[_Built]] = {}
         #: Members waiting for an animation they asked for (the endings' are not counted).
         self._waiting: set[int] = set()
         #: How long rendering took, by image kind (for the operator's `/metrics`).
@@ -174,16 +178,20 @@ class BoardRenderer:
         bytes, the last frame showing how it ended if it has; built once per game, move
         and language. A game too long for the limit shows its last moves, so as many
         frames as fit (the bytes of a frame are bounded, see `frames_within`) and the
-        build that cannot fit is never started. With `member`, raises `AnimationBusy`
-        while that member waits for another animation, or `GIF_QUEUE` members wait."""
+        build that cannot fit is never started; one whose frames run larger than planned
+        stops at the limit and is built again from as late a move as its frames showed
+        will fit (a second overflow raises `GifTooLarge`). With `member`, raises
+        `AnimationBusy` while that member waits for another animation, or `GIF_QUEUE`
+        members wait."""
         moves = game.game.ply  # the frames are of these moves
         framed = min(frames_within(limit - UPLOAD_MARGIN), MAX_GIF_FRAMES)
         first_frame = max(0, moves + 1 - framed)
         key = (game.id, game.ply, game.position_mark, lang, game.outcome is not None, first_frame)
-        data = self._gifs.get(key)
-        if data is None:
+        built = self._gifs.get(key)
+        if built is None:
+            work = self._gif_work(game, lang, first_frame, limit - UPLOAD_MARGIN)
             if member is None:
-                data = await self._built(key, game, lang, first_frame)
+                built = await self._built(key, work)
             elif member in self._waiting:
                 raise AnimationBusy
             elif len(self._waiting) >= GIF_QUEUE:
@@ -191,11 +199,12 @@ class BoardRenderer:
             else:
                 self._waiting.add(member)
                 try:
-                    data = await self._built(key, game, lang, first_frame)
+                    built = await self._built(key, work)
                 finally:
                     self._waiting.discard(member)
         if key in self._gifs:  # kept when built (see `_keep`), unless failed
             self._gifs.move_to_end(key)
+        data, first_frame = built
         file = discord.File(
             io.BytesIO(data),
             filename=f"game-{game.id}.gif",
@@ -203,17 +212,17 @@ class BoardRenderer:
         )
         return Animation(file, moves - first_frame if first_frame else None)
 
-    async def _built(self, key: _GifKey, game: GameSnapshot, lang: str, first_frame: int) -> bytes:
+    async def _built(self, key: _GifKey, work: Callable[[], _Built]) -> _Built:
         """The animation of `key`, built once however many ask for it at the same time; a
         build goes on (and is kept) if the one who asked first stops waiting for it."""
         task = self._building.get(key)
         if task is None:
-            task = asyncio.ensure_future(self._run(self._gif_work(game, lang, first_frame), "gif"))
+            task = asyncio.ensure_future(self._run(work, "gif"))
             self._building[key] = task
             task.add_done_callback(functools.partial(self._keep, key))
         return await asyncio.shield(task)
 
-    def _keep(self, key: _GifKey, task: asyncio.Future[bytes]) -> None:
+    def _keep(self, key: _GifKey, task: asyncio.Future[_Built]) -> None:
         del self._building[key]
         if task.cancelled() or task.exception() is not None:
             return  # those waiting hear of it; nothing to keep
@@ -222,11 +231,14 @@ class BoardRenderer:
             self._gifs.popitem(last=False)
 
     @staticmethod
-    def _gif_work(game: GameSnapshot, lang: str, first_frame: int = 0) -> Callable[[], bytes]:
-        """The rendering of the animation as a function for the pool: everything it needs
-        is read from the snapshot here, on the event loop; the frames' captions (a long
-        game has a thousand, pure functions of the language and the move numbers) are
-        worded in the worker, which keeps that time off the loop."""
+    def _gif_work(
+        game: GameSnapshot, lang: str, first_frame: int = 0, max_bytes: int | None = None
+    ) -> Callable[[], _Built]:
+        """The rendering of the animation as a function for the pool, giving the GIF and
+        the frame it starts at: everything it needs is read from the snapshot here, on
+        the event loop; the frames' captions (a long game has a thousand, pure functions
+        of the language and the move numbers) are worded in the worker, which keeps that
+        time off the loop."""
         start = game.game.start.copy()  # the worker thread gets its own
         moves = list(game.game.moves)
         ending = ending_of(lang, game)
@@ -234,21 +246,32 @@ class BoardRenderer:
         numbering = game.numbering
         sente, gote = game.sente.name, game.gote.name
 
-        def work() -> bytes:
+        def work() -> _Built:
             turn = start.turn
             captions = []
             for ply in range(framed):
                 captions.append(text.frame_caption(lang, numbering.number(ply), turn))
                 turn = turn.opponent
-            return render_gif(
-                start,
-                moves,
-                sente_name=sente,
-                gote_name=gote,
-                captions=captions,
-                ending=ending,
-                first_frame=first_frame,
-            )
+
+            def build(first: int) -> bytes:
+                return render_gif(
+                    start,
+                    moves,
+                    sente_name=sente,
+                    gote_name=gote,
+                    captions=captions,
+                    ending=ending,
+                    first_frame=first,
+                    max_bytes=max_bytes,
+                )
+
+            try:
+                return build(first_frame), first_frame
+            except GifTooLarge as large:
+                # The frames that fitted, less a tenth: later frames may be larger.
+                fitting = max(1, (large.frames - 1) * 9 // 10)
+                later = max(first_frame + 1, len(moves) + 1 - fitting)
+                return build(later), later
 
         return work
 

@@ -17,6 +17,7 @@ from typing import Any, Literal
 import discord
 
 from bot.services import GameSnapshot, PlayedMove, PlayerRef, VacationChange
+from render import GifTooLarge
 from rules import Termination
 
 from . import text
@@ -254,6 +255,8 @@ async def board_post(bot: GameBot, game: GameSnapshot, lang: str) -> BoardPost:
         limit = _upload_limit(bot, game)
         try:
             animation = await bot.boards.animation(game, lang, limit=limit)
+        except GifTooLarge:
+            log.warning("game %s: its animation is over the upload limit", game.id)
         except Exception:
             log.exception("could not render game %s's animation", game.id)
         else:

@@ -149,3 +149,23 @@ async def test_members_past_the_queue_are_asked_to_come_back(renders: list[int])
         renderer.close()
     assert crowded.value.crowded and later.file.fp.read() == ending.file.fp.read()
     assert len(renders) == GIF_QUEUE + 1
+
+
+async def test_frames_larger_than_planned_start_the_animation_later(
+    renders: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("render.animate.FRAME_BYTES", 500)  # far too hopeful
+    moves = [move.usi() for move in long_game(60, seed=9)]
+    view = game_view(Game(moves=moves))
+    limit = UPLOAD_MARGIN + 200_000
+    renderer = BoardRenderer()
+    try:
+        cut = await renderer.animation(view, "en", limit=limit)
+    finally:
+        renderer.close()
+    data = cut.file.fp.read()
+    assert len(data) <= limit - UPLOAD_MARGIN
+    assert cut.shown_moves is not None and 0 < cut.shown_moves < len(moves)
+    with Image.open(io.BytesIO(data)) as gif:
+        assert getattr(gif, "n_frames", 1) == cut.shown_moves + 1
+    assert renders == [60, 60]  # stopped once at the limit, then built from later

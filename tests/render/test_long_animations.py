@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageSequence
 
-from render import Ending, frames_within, render_gif, render_image
+from render import Ending, GifTooLarge, frames_within, render_gif, render_image
 from render.animate import FIRST_FRAME_BYTES, FIRST_MS, FRAME_BYTES, FRAME_MS, LAST_MS
 from rules import Position
 from tests.render.test_animate import frames, same
@@ -136,3 +136,13 @@ def test_a_long_game_builds_within_a_fixed_memory() -> None:
     assert measured["rss_mb"] < 100, measured
     # The GIF itself (a few MB, and the copy `getvalue` makes) and one frame's pieces.
     assert measured["traced_mb"] < 3 * measured["bytes"] / 2**20 + 20, measured
+
+
+def test_a_build_past_its_bytes_stops_there() -> None:
+    moves = long_game(80, seed=6)
+    whole = render_gif(Position.initial(), moves)
+    limit = len(whole) // 2
+    with pytest.raises(GifTooLarge) as large:
+        render_gif(Position.initial(), moves, max_bytes=limit)
+    assert 1 < large.value.frames < len(moves) * 2 // 3
+    assert render_gif(Position.initial(), moves, max_bytes=len(whole)) == whole
