@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import threading
 
 import pytest
 from PIL import Image
@@ -111,6 +112,8 @@ async def test_a_hostile_board_and_animations_do_not_hold_up_a_move(
             "Your animation is still being made; wait for it before asking for another."
         )
     assert len(builds) == 1
+    gif_threads = [t for t in threading.enumerate() if t.name.startswith("render-gif")]
+    assert len(gif_threads) <= boards.GIF_THREADS
 
 
 async def test_a_long_game_ends_with_the_animation_of_its_last_moves(
