@@ -19,7 +19,7 @@ from PIL import Image
 from rules import Color, Move, Position
 
 from . import layout
-from .animate import render_gif
+from .animate import GifTooLarge, frames_within, render_gif
 from .board import KING_KANJI, compose, render_png, warm
 from .chart import render_evaluation_chart, render_rating_chart
 from .describe import describe
@@ -28,7 +28,9 @@ from .ending import Ending
 __all__ = [
     "KING_KANJI",
     "Ending",
+    "GifTooLarge",
     "describe",
+    "frames_within",
     "layout",
     "render_board",
     "render_evaluation_chart",

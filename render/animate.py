@@ -1,10 +1,14 @@
 """A whole game as an animated GIF: one frame per position, the final one with the result.
 
 The frames are the board images of `render.board.compose`, palette images that already
-share one fixed palette, so the GIF needs no colour reduction: each frame is written with
-that palette (Pillow only leaves out the colours no frame uses), and Pillow stores of each
-frame only the rectangle that changed since the one before (a move changes a few cells,
-the hands and the caption), which keeps a long game small.
+share one fixed palette, so the GIF needs no colour reduction. Each frame is written as
+soon as it is drawn (`render.gif.GifWriter`), storing only the rectangle that changed
+since the one before (a move changes a few cells, the hands, the names and the caption),
+so a long game's GIF is small and its build holds two pictures, not one per move.
+
+A game too long for an upload limit is animated from a later move (`frames_within`
+says how many frames fit, from a bound on the bytes of a frame), so a build that cannot
+fit is never started.
 """
 
 from __future__ import annotations
@@ -12,18 +16,46 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from PIL import Image
-
 from rules import Color, Move, Position
 
-from .board import KING_KANJI, compose
+from . import layout
+from .board import KING_KANJI, PALETTE, compose
 from .ending import Ending
+from .gif import GifWriter
 
 #: How long each position is shown, in milliseconds; the start and the end stay longer so
 #: that a reader sees where the game began and how it finished before it loops.
 FRAME_MS = 700
 FIRST_MS = 1500
 LAST_MS = 4000
+
+
+#: What a GIF's bytes are planned from, for `frames_within`: its header and first (whole)
+#: frame, and each later frame. A frame stores the rectangle a move changed, from the
+#: names at the top to the caption at the bottom, mostly transparent: random games average
+#: 6 kB (quiet moves) to 9 kB (full of captures) a frame, at most 12 kB
+#: (bench/bench_hostile_render.py prints the figures). A game whose frames run larger than
+#: planned stops at `max_bytes` (see `GifTooLarge`) instead of growing past it.
+FIRST_FRAME_BYTES = 80_000
+FRAME_BYTES = 10_000
+
+
+class GifTooLarge(ValueError):
+    """The GIF passed its `max_bytes` after `frames` frames, and its build stopped there:
+    fewer frames than that fit."""
+
+    def __init__(self, frames: int, max_bytes: int) -> None:
+        super().__init__(f"over {max_bytes} bytes after {frames} frames")
+        self.frames = frames
+
+
+def frames_within(limit: int) -> int:
+    """How many frames a GIF is planned to hold to stay under `limit` bytes (at least one).
+
+    >>> frames_within(10 * 1024 * 1024) > 1000
+    True
+    """
+    return max(1, 1 + (limit - FIRST_FRAME_BYTES) // FRAME_BYTES)
 
 
 def render_gif(
@@ -36,6 +68,8 @@ def render_gif(
     captions: Sequence[str] | None = None,
     kings: Sequence[str] = KING_KANJI,
     ending: Ending | None = None,
+    first_frame: int = 0,
+    max_bytes: int | None = None,
     frame_ms: int = FRAME_MS,
     first_ms: int = FIRST_MS,
     last_ms: int = LAST_MS,
@@ -47,8 +81,10 @@ def render_gif(
     final board with the result (see `Ending`). `captions`, if given, is the caption of
     each frame that shows no ending: `len(moves) + 1` of them, or `len(moves)` with an
     ending (the last frame shows the result instead). A single position gives a GIF of
-    one frame. A pure function: `start` is only read; an illegal move raises
-    `IllegalMoveError`.
+    one frame. `first_frame` starts the animation later, at the board after that many
+    moves (the frames before it are not drawn; see `frames_within`). Past `max_bytes`
+    the build stops with `GifTooLarge`. A pure function: `start` is only read; an
+    illegal move raises `IllegalMoveError`.
 
     >>> from rules import Position
     >>> render_gif(Position.initial(), [Move.from_usi("7g7f")])[:6]
@@ -59,44 +95,42 @@ def render_gif(
         raise ValueError(
             f"{len(captions)} captions for {frames_without_ending} frames without the ending"
         )
+    if not 0 <= first_frame <= len(moves):
+        raise ValueError(f"no frame {first_frame} in a game of {len(moves)} moves")
     perspective = Color(perspective)
     king_glyphs = tuple(kings)
     position = start.copy()
-    frames: list[Image.Image] = []
-    last: Move | None = None
-    for ply in range(len(moves) + 1):
-        if ply:
+    for move in moves[:first_frame]:
+        position.push(move)
+    buffer = io.BytesIO()
+    palette = bytes(channel for colour in PALETTE for channel in colour)
+    writer = GifWriter(buffer, layout.SIZE, palette, loop=0)
+    last: Move | None = moves[first_frame - 1] if first_frame else None
+    for ply in range(first_frame, len(moves) + 1):
+        if ply > first_frame:
             last = moves[ply - 1]
             position.push(last)
         final = ending is not None and ply == len(moves)
-        frames.append(
-            compose(
-                position,
-                last_move=last,
-                perspective=perspective,
-                sente_name=sente_name,
-                gote_name=gote_name,
-                caption=None if final or captions is None else captions[ply],
-                kings=king_glyphs,
-                ending=ending if final else None,
-            )
+        frame = compose(
+            position,
+            last_move=last,
+            perspective=perspective,
+            sente_name=sente_name,
+            gote_name=gote_name,
+            caption=None if final or captions is None else captions[ply],
+            kings=king_glyphs,
+            ending=ending if final else None,
         )
-    durations = [frame_ms] * len(frames)
-    durations[-1] = last_ms
-    if len(frames) > 1:
-        durations[0] = first_ms
-    buffer = io.BytesIO()
-    frames[0].save(
-        buffer,
-        "GIF",
-        save_all=True,
-        append_images=frames[1:],
-        duration=durations,
-        loop=0,
-        # Unchanged pixels inside a frame's changed rectangle are written transparent,
-        # which compresses to almost nothing (a move's rectangle spans from the moved
-        # piece to the caption); this makes a long game's GIF about eight times smaller.
-        optimize=True,
-        disposal=1,  # each frame stays under the next, which stores only what changed
-    )
+        if ply == len(moves):
+            duration = last_ms
+        elif ply == first_frame:
+            duration = first_ms
+        else:
+            duration = frame_ms
+        writer.add(frame, duration)
+        if max_bytes is not None and buffer.tell() > max_bytes:
+            raise GifTooLarge(writer.frames, max_bytes)
+    writer.close()
+    if max_bytes is not None and buffer.tell() > max_bytes:
+        raise GifTooLarge(writer.frames, max_bytes)
     return buffer.getvalue()

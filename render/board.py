@@ -21,10 +21,8 @@ from __future__ import annotations
 import io
 import itertools
 import re
-import threading
 from collections.abc import Callable, Hashable, Sequence
-from functools import lru_cache, wraps
-from typing import ParamSpec, TypeVar
+from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -33,7 +31,7 @@ from rules.types import KING_GLYPHS
 
 from . import layout as L
 from .ending import Ending
-from .fonts import font, name_font, printable
+from .fonts import ELLIPSIS, clipped, font, name_font, printable
 from .png import BandEncoder
 
 RGB = tuple[int, int, int]
@@ -72,25 +70,6 @@ RAMPS: tuple[tuple[RGB, RGB], ...] = (
 RAMP_STEPS = 5
 
 SCALE = 4  # supersampling factor for everything drawn with curves or text
-
-
-_P = ParamSpec("_P")
-_T = TypeVar("_T")
-_DRAWING = threading.RLock()
-
-
-def _serialised(function: Callable[_P, _T]) -> Callable[_P, _T]:
-    """Run a drawing function one call at a time. Renders run in worker threads
-    (the bot renders off its event loop) and a FreeType face is not meant to be
-    used by two threads at once; only cache misses get here, so it costs nothing
-    once the images are drawn."""
-
-    @wraps(function)
-    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _T:
-        with _DRAWING:
-            return function(*args, **kwargs)
-
-    return wrapper
 
 
 def _build_palette() -> list[RGB]:
@@ -176,7 +155,6 @@ _FRAMES: dict[str, RGB] = {"check": CHECK_EDGE, "mate": CHECK_EDGE}
 
 
 @lru_cache(maxsize=512)
-@_serialised
 def piece_image(kanji: str, red: bool, turned: bool, scale: float, background: str) -> Image.Image:
     """One piece on one cell's background, as a palette image of the cell's inside."""
     w, h = L.PIECE_W, L.PIECE_H
@@ -237,7 +215,6 @@ RANK_NUMERALS = "一二三四五六七八九"
 
 
 @lru_cache(maxsize=2)
-@_serialised
 def background(perspective: Color) -> Image.Image:
     """Page, wood, grid, star points, coordinates and both (empty) piece stands."""
     s = SCALE
@@ -280,7 +257,6 @@ def background(perspective: Color) -> Image.Image:
 
 
 @lru_cache(maxsize=1)
-@_serialised
 def star_point() -> tuple[Image.Image, Image.Image, int]:
     """A star point as a palette image, its paste mask, and its radius (drawn last,
     because the corners of pieces and highlights would otherwise cover it)."""
@@ -300,17 +276,24 @@ def star_point() -> tuple[Image.Image, Image.Image, int]:
 
 
 def _fit(text: str, size: int, max_width: int) -> str:
-    """`text`, shortened with an ellipsis until it is at most `max_width` pixels wide."""
+    """`text`, shortened with an ellipsis to at most `max_width` pixels wide: its longest
+    beginning that fits with the ellipsis, found by halving (a beginning is never wider
+    than a longer one), so a long text costs a few measurements, not one per character.
+    `text` comes through `clipped`, which bounds each measurement."""
     face = name_font(size)
     if face.getlength(text) <= max_width:
         return text
-    while text and face.getlength(text + "…") > max_width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    fits, longer = 0, len(text)  # text[:fits] + "…" fits (or fits is 0); text[:longer] not
+    while longer - fits > 1:
+        middle = (fits + longer) // 2
+        if face.getlength(text[:middle] + ELLIPSIS) <= max_width:
+            fits = middle
+        else:
+            longer = middle
+    return text[:fits].rstrip() + ELLIPSIS
 
 
 @lru_cache(maxsize=256)
-@_serialised
 def name_label(text: str, to_move: bool, max_width: int, winner: bool = False) -> Image.Image:
     """A player's name with its turn mark; the side to move's on a dark pill, the
     winner's in a red ring."""
@@ -325,7 +308,6 @@ RESULT_SIZE = 22
 
 
 @lru_cache(maxsize=64)
-@_serialised
 def result_label(text: str, max_width: int) -> Image.Image:
     """The result of a finished game on a red pill, where the caption would be."""
     return _pill_label(text, RESULT_SIZE, max_width, fill=RED, ink=PILL_TEXT)
@@ -341,7 +323,7 @@ def _pill_label(
     ring: RGB | None = None,
 ) -> Image.Image:
     pad_x = 14
-    text = _fit(printable(text), size, max_width - 2 * pad_x)
+    text = _fit(printable(clipped(text)), size, max_width - 2 * pad_x)
     face = name_font(size)
     width = round(face.getlength(text)) + 2 * pad_x
     height = L.NAME_H - 6
@@ -371,7 +353,7 @@ _CAPTION_RUNS = re.compile(r"\d+|\D+")
 def caption_label(text: str, max_width: int) -> Image.Image:
     """A short line of text (the move count, whose turn, the result), composed of labels
     of its runs, so that a new move number draws only the number."""
-    text = _fit(printable(text), CAPTION_SIZE, max_width - 2 * CAPTION_PAD)
+    text = _fit(printable(clipped(text)), CAPTION_SIZE, max_width - 2 * CAPTION_PAD)
     runs = [_caption_run(run) for run in _CAPTION_RUNS.findall(text)]
     width = sum(run.width for run in runs) + 2 * CAPTION_PAD
     image = Image.new("P", (max(1, width), L.NAME_H - 6), INDEX[PAGE])
@@ -384,7 +366,6 @@ def caption_label(text: str, max_width: int) -> Image.Image:
 
 
 @lru_cache(maxsize=512)
-@_serialised
 def _caption_run(text: str) -> Image.Image:
     face = name_font(CAPTION_SIZE)
     width = max(1, round(face.getlength(text)))
@@ -399,7 +380,6 @@ def _caption_run(text: str) -> Image.Image:
 
 
 @lru_cache(maxsize=32)
-@_serialised
 def count_label(count: int) -> Image.Image:
     """The number of pieces of one kind in hand, e.g. `12`, for the piece stand."""
     text = str(count)
@@ -504,8 +484,8 @@ def _layers(
         _hand_layers(layers, position.hands[color], color, perspective, kings)
 
     names = {
-        Color.SENTE: sente_name if sente_name is not None else _default_name(Color.SENTE),
-        Color.GOTE: gote_name if gote_name is not None else _default_name(Color.GOTE),
+        Color.SENTE: clipped(sente_name) if sente_name is not None else _default_name(Color.SENTE),
+        Color.GOTE: clipped(gote_name) if gote_name is not None else _default_name(Color.GOTE),
     }
     bottom_name = None
     for color in (Color.SENTE, Color.GOTE):
@@ -524,12 +504,16 @@ def _layers(
         else:
             x = band[0]
         layers.append(_image_layer(("name", *name_args, x, y), x, y, label))
+    # Cut here, before they name cached labels and bands: a key holds its text as long
+    # as the caches keep it.
+    caption = None if caption is None else clipped(caption)
+    result = None if ending is None else clipped(ending.result)
     band = L.FOOTER
     room = (bottom_name if bottom_name is not None else band[2]) - band[0] - 16
-    if room > 40 and ending is not None:
-        label = result_label(ending.result, room)
+    if room > 40 and result is not None:
+        label = result_label(result, room)
         x, y = band[0], band[1] + (band[3] - band[1] - label.height) // 2
-        layers.append(_image_layer(("result", ending.result, room, x, y), x, y, label))
+        layers.append(_image_layer(("result", result, room, x, y), x, y, label))
     elif room > 40 and caption:
         label = caption_label(caption, room)
         x, y = band[0], band[1] + (band[3] - band[1] - label.height) // 2

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from .fonts import name_font, printable
+from .fonts import clipped, name_font, printable
 
 WIDTH, HEIGHT = 640, 260
 SUPERSAMPLE = 2
@@ -137,7 +137,9 @@ class _LineChart:
         self.left, self.right, self.bottom = 56 * s, (width - 18) * s, (height - 30) * s
         if title:
             font = name_font(17 * s)
-            self.draw.text((self.left, 8 * s), printable(title), font=font, fill=TITLE_TEXT)
+            self.draw.text(
+                (self.left, 8 * s), printable(clipped(title)), font=font, fill=TITLE_TEXT
+            )
 
     def y_of(self, value: float) -> float:
         span = self.ceiling - self.floor

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import struct
+import threading
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +26,12 @@ FONT_PATH = FONT_DIR / "NotoSerifCJKjp-Bold-subset.otf"
 # so that the pieces, drawn on every board, never load 2.5 MB of kanji.
 NAMES_FONT_PATH = FONT_DIR / "NotoSerifCJKjp-Bold-names.otf"
 REPLACEMENT = "・"  # a neutral mark for a letter no shipped font has (not `?`, not tofu)
+#: The most characters of a label (a name, a caption, a title) the renderer looks at. A
+#: label is at most a few hundred pixels wide and no drawn character is narrower than a few
+#: pixels, so a longer text never fits whole; cutting it first keeps the cost of fitting,
+#: drawing and caching a label the same for a name of 20 characters or of 100,000.
+LABEL_CHARS = 200
+ELLIPSIS = "…"
 
 # Letters the font lacks that have no NFKD decomposition, drawn as the letter they look like.
 LOOK_ALIKES = str.maketrans(
@@ -33,16 +40,50 @@ LOOK_ALIKES = str.maketrans(
 )
 
 
-@lru_cache(maxsize=64)
+# A FreeType face must not be used by two threads at once, and boards are drawn in
+# several threads; so each thread opens its own faces, and no drawing waits for another.
+# Opening a face goes through FreeType's one shared library object, which is not safe to
+# enter from two threads at once: that alone is done under a lock, a few times per thread.
+_FACES = threading.local()
+_OPENING = threading.Lock()
+
+
+def _face(path: Path, size: int) -> ImageFont.FreeTypeFont:
+    faces: dict[tuple[Path, int], ImageFont.FreeTypeFont] | None = getattr(_FACES, "faces", None)
+    if faces is None:
+        faces = _FACES.faces = {}
+    face = faces.get((path, size))
+    if face is None:
+        with _OPENING:
+            face = ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+        if len(faces) >= 64:
+            faces.clear()  # sizes are a handful of constants; never grows without bound
+        faces[(path, size)] = face
+    return face
+
+
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """The pieces' font at `size` pixels (basic layout: no dependence on libraqm)."""
-    return ImageFont.truetype(str(FONT_PATH), size, layout_engine=ImageFont.Layout.BASIC)
+    """The pieces' font at `size` pixels, this thread's own (basic layout: no dependence
+    on libraqm)."""
+    return _face(FONT_PATH, size)
 
 
-@lru_cache(maxsize=64)
 def name_font(size: int) -> ImageFont.FreeTypeFont:
-    """The names' and captions' font at `size` pixels (see `NAMES_FONT_PATH`)."""
-    return ImageFont.truetype(str(NAMES_FONT_PATH), size, layout_engine=ImageFont.Layout.BASIC)
+    """The names' and captions' font at `size` pixels, this thread's own (see
+    `NAMES_FONT_PATH`)."""
+    return _face(NAMES_FONT_PATH, size)
+
+
+def clipped(text: str) -> str:
+    """`text` cut to `LABEL_CHARS` characters, with an ellipsis if it was longer: what
+    every label a member can name goes through before it is cleaned, measured or drawn.
+
+    >>> clipped("Ann")
+    'Ann'
+    >>> len(clipped("a" * 100_000)) == LABEL_CHARS + 1
+    True
+    """
+    return text if len(text) <= LABEL_CHARS else text[:LABEL_CHARS] + ELLIPSIS
 
 
 @lru_cache(maxsize=1)

@@ -12,11 +12,12 @@ from discord.app_commands import Choice
 
 from bot.services import FORMATS, GameSnapshot
 from bot.ui import text
-from bot.ui.boards import upload_size
+from bot.ui.boards import AnimationBusy, upload_size
 from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
 from bot.ui.replies import Reply
+from render import GifTooLarge
 
 #: The `format` choice that gives the game as an animation instead of a record.
 ANIMATION = "gif"
@@ -67,14 +68,25 @@ class ExportFeature(Feature):
         self, interaction: discord.Interaction[Any], game: GameSnapshot, *, publicly: bool
     ) -> None:
         """The game from its start to its current move as a GIF (notes have no place in a
-        picture, so it is the same for everyone)."""
+        picture, so it is the same for everyone); a game too long for the upload limit
+        from as late a move as fits, saying so. One at a time for each member: a second
+        request while the first is being made is answered with one sentence."""
         reply = Reply(interaction)
         lang = await answer_language(self.bot, interaction, public=publicly)
-        file = await reply.within(self.bot.boards.animation(game, lang), ephemeral=not publicly)
-        if upload_size(file) > interaction.filesize_limit:
+        built = self.bot.boards.animation(
+            game, lang, limit=interaction.filesize_limit, member=interaction.user.id
+        )
+        try:
+            animation = await reply.within(built, ephemeral=not publicly)
+        except AnimationBusy as busy:
+            sentence = text.ANIMATIONS_CROWDED if busy.crowded else text.ANIMATION_BUSY
+            raise OptionError(sentence) from None
+        except GifTooLarge:
+            raise OptionError(text.ANIMATION_TOO_LARGE) from None
+        if upload_size(animation.file) > interaction.filesize_limit:
             raise OptionError(text.ANIMATION_TOO_LARGE)
-        caption = text.animation_export_caption(lang, game)
-        await reply.send(caption, file=file, ephemeral=not publicly)
+        caption = text.animation_export_caption(lang, game, animation.shown_moves)
+        await reply.send(caption, file=animation.file, ephemeral=not publicly)
 
 
 async def setup(bot: GameBot) -> None:

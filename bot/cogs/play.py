@@ -36,7 +36,7 @@ from bot.ui.replies import Reply, pings, player_of, reader_language, send_epheme
 from bot.ui.suggestions import rank_moves
 from bot.ui.threads import (
     as_posted,
-    board_files,
+    board_post,
     ending_posted,
     post_forecast_reply,
     post_move,
@@ -273,16 +273,20 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
     interaction, game_id = reply.interaction, played.game.id
     try:
         lang = await bot.post_language(played.game.guild_id)
-        files = await reply.within(board_files(bot, played.game, lang), ephemeral=True)
+        board = await reply.within(board_post(bot, played.game, lang), ephemeral=True)
         if interaction.response.is_done():
             note = text.played_note(reader_language(interaction), played.move)
             await reply.send(note, ephemeral=True)
             return False
         shown = as_posted(played)
         content = text.move_text(lang, shown)
+        if board.note is not None:
+            content = f"{content}\n{board.note}"
         view = bot.ending_view(played.game, lang)
         extra = {} if view is None else {"view": view}
-        await reply.send(content, files=files, allowed_mentions=pings(shown.next_player), **extra)
+        await reply.send(
+            content, files=board.files, allowed_mentions=pings(shown.next_player), **extra
+        )
     except discord.HTTPException as error:
         if error.code != ALREADY_ANSWERED:
             log.warning("could not answer game %s's move; posting it", game_id, exc_info=True)

@@ -1,14 +1,17 @@
 """Board images, game animations, rating and evaluation charts as Discord attachments,
-rendered off the event loop in one small pool of threads."""
+rendered off the event loop: boards and charts in one small pool of threads, animations
+in another, so that a long game's GIF never queues a board behind it."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TypeVar
 
 import discord
@@ -17,6 +20,8 @@ from bot.services import CAP, Analysis, GameSnapshot, Mark, Profile, ShownPositi
 from bot.services.stats import Timing
 from render import (
     Ending,
+    GifTooLarge,
+    frames_within,
     render_board,
     render_evaluation_chart,
     render_gif,
@@ -30,13 +35,43 @@ from . import text
 #: add no speed; but every thread that allocates images gets its own glibc malloc arena, and
 #: with the default executor (up to 32 threads) many busy games multiply the bot's memory.
 RENDER_THREADS = 2
+#: Threads that build animations, apart from the boards' (a long game's takes seconds):
+#: at most this many are built at once in the process, the others wait their turn there.
+GIF_THREADS = 1
+#: Members whose animations may wait or be built at once; one more is asked to come back
+#: later, so that a game's ending never waits behind more than this many animations.
+GIF_QUEUE = 4
 #: Animations kept, newest used last: a finished game's never changes, so the one posted
 #: at its end also answers `/export format:gif` and a second export. A 120-move game's is
-#: about a megabyte, so the cache stays under ten.
+#: under a megabyte, so the cache stays under ten.
 GIF_CACHE_SIZE = 8
+#: The most frames of an animation, whatever the upload limit: a longer game shows its
+#: last moves (a frame costs some milliseconds to draw and a few kilobytes).
+MAX_GIF_FRAMES = 1001
+#: Room left under the upload limit for the rest of the message (the board beside it).
+UPLOAD_MARGIN = 256 * 1024
 
 _T = TypeVar("_T")
-_GifKey = tuple[int, int, str, str, bool]
+_GifKey = tuple[int, int, str, str, bool, int]
+_Built = tuple[bytes, int]
+
+
+class AnimationBusy(Exception):
+    """The member already waits for an animation being made (one at a time each), or
+    `crowded`: `GIF_QUEUE` members do (the endings' animations would wait behind them)."""
+
+    def __init__(self, *, crowded: bool = False) -> None:
+        super().__init__(crowded)
+        self.crowded = crowded
+
+
+@dataclass(frozen=True, slots=True)
+class Animation:
+    """A game's animation as an attachment; `shown_moves` is how many of the game's last
+    moves it shows when the whole game would not fit the upload limit, else None."""
+
+    file: discord.File
+    shown_moves: int | None
 
 
 def ending_of(lang: str, game: GameSnapshot) -> Ending | None:
@@ -59,15 +94,28 @@ class BoardRenderer:
 
     def __init__(self) -> None:
         self._pool: ThreadPoolExecutor | None = None
-        self._gifs: OrderedDict[_GifKey, bytes] = OrderedDict()
+        self._gif_pool: ThreadPoolExecutor | None = None
+        #: Each animation with the frame it starts at (later than planned if the game's
+        #: frames ran larger than `frames_within` plans).
+        self._gifs: OrderedDict[_GifKey, _Built] = OrderedDict()
+        #: Animations being built, so that a second request for one waits for it.
+        self._building: dict[_GifKey, asyncio.Future[_Built]] = {}
+        #: Members waiting for an animation they asked for (the endings' are not counted).
+        self._waiting: set[int] = set()
         #: How long rendering took, by image kind (for the operator's `/metrics`).
         self.timings: dict[str, Timing] = {"board": Timing(), "gif": Timing(), "chart": Timing()}
 
     async def _run(self, work: Callable[[], _T], kind: str = "board") -> _T:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
+        if kind == "gif":
+            if self._gif_pool is None:
+                self._gif_pool = ThreadPoolExecutor(GIF_THREADS, thread_name_prefix="render-gif")
+            pool = self._gif_pool
+        else:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(RENDER_THREADS, thread_name_prefix="render")
+            pool = self._pool
         started = time.perf_counter()
-        result = await asyncio.get_running_loop().run_in_executor(self._pool, work)
+        result = await asyncio.get_running_loop().run_in_executor(pool, work)
         self.timings[kind].observe(time.perf_counter() - started)
         return result
 
@@ -118,47 +166,112 @@ class BoardRenderer:
         png = await self._run(work)
         return discord.File(io.BytesIO(png), filename="position.png", description=alt)
 
-    async def animation(self, game: GameSnapshot, lang: str) -> discord.File:
-        """The game from its start to its current move as an animated GIF, the last frame
-        showing how it ended if it has; built once per game, move and language."""
-        key = (game.id, game.ply, game.position_mark, lang, game.outcome is not None)
-        data = self._gifs.get(key)
-        if data is None:
-            data = await self._run(self._gif_work(game, lang), "gif")
-            self._gifs[key] = data
-            while len(self._gifs) > GIF_CACHE_SIZE:
-                self._gifs.popitem(last=False)
-        self._gifs.move_to_end(key)
-        return discord.File(
+    async def animation(
+        self,
+        game: GameSnapshot,
+        lang: str,
+        *,
+        limit: int = discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES,
+        member: int | None = None,
+    ) -> Animation:
+        """The game from its start to its current move as an animated GIF under `limit`
+        bytes, the last frame showing how it ended if it has; built once per game, move
+        and language. A game too long for the limit shows its last moves, so as many
+        frames as fit (the bytes of a frame are bounded, see `frames_within`) and the
+        build that cannot fit is never started; one whose frames run larger than planned
+        stops at the limit and is built again from as late a move as its frames showed
+        will fit (a second overflow raises `GifTooLarge`). With `member`, raises
+        `AnimationBusy` while that member waits for another animation, or `GIF_QUEUE`
+        members wait."""
+        moves = game.game.ply  # the frames are of these moves
+        framed = min(frames_within(limit - UPLOAD_MARGIN), MAX_GIF_FRAMES)
+        first_frame = max(0, moves + 1 - framed)
+        key = (game.id, game.ply, game.position_mark, lang, game.outcome is not None, first_frame)
+        built = self._gifs.get(key)
+        if built is None:
+            work = self._gif_work(game, lang, first_frame, limit - UPLOAD_MARGIN)
+            if member is None:
+                built = await self._built(key, work)
+            elif member in self._waiting:
+                raise AnimationBusy
+            elif len(self._waiting) >= GIF_QUEUE:
+                raise AnimationBusy(crowded=True)
+            else:
+                self._waiting.add(member)
+                try:
+                    built = await self._built(key, work)
+                finally:
+                    self._waiting.discard(member)
+        if key in self._gifs:  # kept when built (see `_keep`), unless failed
+            self._gifs.move_to_end(key)
+        data, first_frame = built
+        file = discord.File(
             io.BytesIO(data),
             filename=f"game-{game.id}.gif",
             description=text.animation_alt_text(lang, game),
         )
+        return Animation(file, moves - first_frame if first_frame else None)
+
+    async def _built(self, key: _GifKey, work: Callable[[], _Built]) -> _Built:
+        """The animation of `key`, built once however many ask for it at the same time; a
+        build goes on (and is kept) if the one who asked first stops waiting for it."""
+        task = self._building.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._run(work, "gif"))
+            self._building[key] = task
+            task.add_done_callback(functools.partial(self._keep, key))
+        return await asyncio.shield(task)
+
+    def _keep(self, key: _GifKey, task: asyncio.Future[_Built]) -> None:
+        del self._building[key]
+        if task.cancelled() or task.exception() is not None:
+            return  # those waiting hear of it; nothing to keep
+        self._gifs[key] = task.result()
+        while len(self._gifs) > GIF_CACHE_SIZE:
+            self._gifs.popitem(last=False)
 
     @staticmethod
-    def _gif_work(game: GameSnapshot, lang: str) -> Callable[[], bytes]:
-        """The rendering of the animation as a function for the pool: everything it needs
-        is read from the snapshot and worded here, on the event loop."""
+    def _gif_work(
+        game: GameSnapshot, lang: str, first_frame: int = 0, max_bytes: int | None = None
+    ) -> Callable[[], _Built]:
+        """The rendering of the animation as a function for the pool, giving the GIF and
+        the frame it starts at: everything it needs is read from the snapshot here, on
+        the event loop; the frames' captions (a long game has a thousand, pure functions
+        of the language and the move numbers) are worded in the worker, which keeps that
+        time off the loop."""
         start = game.game.start.copy()  # the worker thread gets its own
         moves = list(game.game.moves)
         ending = ending_of(lang, game)
         framed = len(moves) + (0 if ending is not None else 1)
-        turn = start.turn
-        captions = []
-        for ply in range(framed):
-            captions.append(text.frame_caption(lang, game.numbering.number(ply), turn))
-            turn = turn.opponent
+        numbering = game.numbering
         sente, gote = game.sente.name, game.gote.name
 
-        def work() -> bytes:
-            return render_gif(
-                start,
-                moves,
-                sente_name=sente,
-                gote_name=gote,
-                captions=captions,
-                ending=ending,
-            )
+        def work() -> _Built:
+            turn = start.turn
+            captions = []
+            for ply in range(framed):
+                captions.append(text.frame_caption(lang, numbering.number(ply), turn))
+                turn = turn.opponent
+
+            def build(first: int) -> bytes:
+                return render_gif(
+                    start,
+                    moves,
+                    sente_name=sente,
+                    gote_name=gote,
+                    captions=captions,
+                    ending=ending,
+                    first_frame=first,
+                    max_bytes=max_bytes,
+                )
+
+            try:
+                return build(first_frame), first_frame
+            except GifTooLarge as large:
+                # The frames that fitted, less a tenth: later frames may be larger.
+                fitting = max(1, (large.frames - 1) * 9 // 10)
+                later = max(first_frame + 1, len(moves) + 1 - fitting)
+                return build(later), later
 
         return work
 
@@ -200,9 +313,10 @@ class BoardRenderer:
         )
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for pool in (self._pool, self._gif_pool):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._gif_pool = None
 
 
 def upload_size(file: discord.File) -> int:

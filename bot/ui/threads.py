@@ -11,12 +11,13 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import discord
 
 from bot.services import GameSnapshot, PlayedMove, PlayerRef, VacationChange
+from render import GifTooLarge
 from rules import Termination
 
 from . import text
@@ -66,26 +67,32 @@ async def post_to_game(
     lang = await bot.post_language(game.guild_id)
     built = None if view is None else view(lang)
     extra: dict[str, Any] = {} if built is None else {"view": built}
+    note = None
     if with_board:
         try:
-            extra["files"] = await board_files(bot, game, lang)
+            board = await board_post(bot, game, lang)
         except Exception as error:
             log.exception("could not render game %s's board", game.id)
             raise NotPosted(game.id) from error
+        extra["files"], note = board.files, board.note
     try:
         channel = await game_channel(bot, game)
-        content = text.truncate(wording(lang))
+        content = text.truncate(wording(lang) if note is None else f"{wording(lang)}\n{note}")
         return await channel.send(content, allowed_mentions=pings(ping), **extra)
     except (discord.HTTPException, LookupError) as error:
         log.warning("could not post in game %s's thread", game.id, exc_info=True)
         raise NotPosted(game.id) from error
 
 
-def _fits(bot: GameBot, game: GameSnapshot, file: discord.File) -> bool:
-    """Whether the game's server takes `file` as an upload; a game too long for it is
-    posted without its animation (`/export` says why)."""
+def _upload_limit(bot: GameBot, game: GameSnapshot) -> int:
+    """The largest file the game's server takes."""
     guild = bot.get_guild(game.guild_id)
-    limit = guild.filesize_limit if guild else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
+    return guild.filesize_limit if guild else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
+
+
+def _fits(limit: int, game: GameSnapshot, file: discord.File) -> bool:
+    """Whether `file` is within the upload `limit`; an animation is built to fit it, so
+    one over it is posted without (`/export` says why)."""
     if upload_size(file) <= limit:
         return True
     log.warning("game %s: its animation is over the upload limit", game.id)
@@ -228,20 +235,36 @@ async def close_thread(bot: GameBot, game: GameSnapshot) -> None:
         log.warning("could not rename and archive game %s's thread", game.id, exc_info=True)
 
 
-async def board_files(bot: GameBot, game: GameSnapshot, lang: str) -> list[discord.File]:
-    """The game's board, and after an ending (see `deserves_animation`) its animation. A
-    board that cannot be rendered raises; an animation that fails or is too large for an
-    upload is left out with a log line, as it only replays what the record holds."""
+@dataclass(frozen=True, slots=True)
+class BoardPost:
+    """What a post with the board attaches, and a line to add under its text (that the
+    animation shows only the last moves of a game too long for the upload limit)."""
+
+    files: list[discord.File]
+    note: str | None = None
+
+
+async def board_post(bot: GameBot, game: GameSnapshot, lang: str) -> BoardPost:
+    """The game's board, and after an ending (see `deserves_animation`) its animation, of
+    the last moves that fit the server's upload limit. A board that cannot be rendered
+    raises; an animation that fails or is still too large for an upload is left out with
+    a log line, as it only replays what the record holds."""
     files = [await bot.boards.file(game, lang)]
+    note = None
     if deserves_animation(game):
+        limit = _upload_limit(bot, game)
         try:
-            animation = await bot.boards.animation(game, lang)
+            animation = await bot.boards.animation(game, lang, limit=limit)
+        except GifTooLarge:
+            log.warning("game %s: its animation is over the upload limit", game.id)
         except Exception:
             log.exception("could not render game %s's animation", game.id)
         else:
-            if _fits(bot, game, animation):
-                files.append(animation)
-    return files
+            if _fits(limit, game, animation.file):
+                files.append(animation.file)
+                if animation.shown_moves is not None:
+                    note = text.animation_shortened(lang, animation.shown_moves)
+    return BoardPost(files, note)
 
 
 def deserves_animation(game: GameSnapshot) -> bool:

@@ -3,15 +3,26 @@ move, built once per game, move and language, and the cache bounded."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import pytest
 from PIL import Image
 
 import render
-from bot.ui.boards import GIF_CACHE_SIZE, BoardRenderer, ending_of, upload_size
+from bot.ui.boards import (
+    GIF_CACHE_SIZE,
+    GIF_QUEUE,
+    UPLOAD_MARGIN,
+    AnimationBusy,
+    BoardRenderer,
+    ending_of,
+    upload_size,
+)
 from bot.ui.threads import deserves_animation
+from render import frames_within
 from rules import Color, Game, Outcome, Termination
+from tests.support.long_game import long_game
 from tests.support.snapshots import game_view
 
 OPENING = ["7g7f", "3c3d", "8h2b+", "3a2b"]
@@ -37,9 +48,9 @@ async def test_a_gif_of_the_game_so_far_rendered_once(renders: list[int]) -> Non
     renderer = BoardRenderer()
     try:
         view = game_view(Game(moves=OPENING))
-        first = await renderer.animation(view, "en")
-        again = await renderer.animation(view, "en")
-        japanese = await renderer.animation(view, "ja")
+        first = (await renderer.animation(view, "en")).file
+        again = (await renderer.animation(view, "en")).file
+        japanese = (await renderer.animation(view, "ja")).file
     finally:
         renderer.close()
     data = first.fp.read()
@@ -77,3 +88,84 @@ def test_the_ending_drawn_and_who_gets_an_animation() -> None:
         game_view(Game(moves=OPENING[:1]), Outcome(Termination.ABORT, None))
     )
     assert not deserves_animation(game_view(Game(), Outcome(Termination.RESIGNATION, Color.GOTE)))
+
+
+async def test_a_game_too_long_for_the_limit_shows_its_last_moves(renders: list[int]) -> None:
+    moves = [move.usi() for move in long_game(60, seed=9)]
+    view = game_view(Game(moves=moves))
+    limit = UPLOAD_MARGIN + 400_000
+    renderer = BoardRenderer()
+    try:
+        whole = await renderer.animation(view, "en")
+        cut = await renderer.animation(view, "en", limit=limit)
+    finally:
+        renderer.close()
+    assert whole.shown_moves is None
+    framed = frames_within(limit - UPLOAD_MARGIN)
+    assert cut.shown_moves == framed - 1 < len(moves)
+    data = cut.file.fp.read()
+    assert len(data) <= limit - UPLOAD_MARGIN
+    with Image.open(io.BytesIO(data)) as gif:
+        assert getattr(gif, "n_frames", 1) == framed
+    assert renders == [60, 60]  # each built from the whole game, the second drawn from later
+
+
+async def test_one_animation_at_a_time_per_member_and_each_built_once(
+    renders: list[int],
+) -> None:
+    renderer = BoardRenderer()
+    views = [game_view(Game(moves=LONGER[:n])) for n in (6, 8)]
+    try:
+        first = asyncio.ensure_future(renderer.animation(views[0], "en", member=1))
+        await asyncio.sleep(0)
+        with pytest.raises(AnimationBusy):
+            await renderer.animation(views[1], "en", member=1)
+        same = asyncio.ensure_future(renderer.animation(views[0], "en", member=2))
+        other = await renderer.animation(views[1], "en", member=3)
+        done = await asyncio.gather(first, same)
+        again = await renderer.animation(views[1], "en", member=1)  # free again, and cached
+    finally:
+        renderer.close()
+    assert done[0].file.fp.read() == done[1].file.fp.read()
+    assert other.file.fp.read() == again.file.fp.read()
+    assert sorted(renders) == [6, 8]  # the same animation asked twice at once: built once
+
+
+async def test_members_past_the_queue_are_asked_to_come_back(renders: list[int]) -> None:
+    renderer = BoardRenderer()
+    views = [game_view(Game(moves=LONGER[:n])) for n in range(1, GIF_QUEUE + 2)]
+    try:
+        waiting = [
+            asyncio.ensure_future(renderer.animation(view, "en", member=member))
+            for member, view in enumerate(views[:GIF_QUEUE])
+        ]
+        await asyncio.sleep(0)
+        with pytest.raises(AnimationBusy) as crowded:
+            await renderer.animation(views[-1], "en", member=99)
+        ending = await renderer.animation(views[-1], "en")  # an ending's is never refused
+        await asyncio.gather(*waiting)
+        later = await renderer.animation(views[-1], "en", member=99)
+    finally:
+        renderer.close()
+    assert crowded.value.crowded and later.file.fp.read() == ending.file.fp.read()
+    assert len(renders) == GIF_QUEUE + 1
+
+
+async def test_frames_larger_than_planned_start_the_animation_later(
+    renders: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("render.animate.FRAME_BYTES", 500)  # far too hopeful
+    moves = [move.usi() for move in long_game(60, seed=9)]
+    view = game_view(Game(moves=moves))
+    limit = UPLOAD_MARGIN + 200_000
+    renderer = BoardRenderer()
+    try:
+        cut = await renderer.animation(view, "en", limit=limit)
+    finally:
+        renderer.close()
+    data = cut.file.fp.read()
+    assert len(data) <= limit - UPLOAD_MARGIN
+    assert cut.shown_moves is not None and 0 < cut.shown_moves < len(moves)
+    with Image.open(io.BytesIO(data)) as gif:
+        assert getattr(gif, "n_frames", 1) == cut.shown_moves + 1
+    assert renders == [60, 60]  # stopped once at the limit, then built from later

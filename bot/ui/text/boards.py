@@ -241,12 +241,36 @@ def _letters_diagram(lang: str, position: Position) -> list[str]:
     return lines
 
 
-def animation_export_caption(lang: str, game: GameSnapshot) -> str:
-    """Above the GIF `/export` gives: which game, and up to which move."""
+def animation_export_caption(lang: str, game: GameSnapshot, shown_moves: int | None = None) -> str:
+    """Above the GIF `/export` gives: which game, and up to which move; and, for a game
+    too long for the upload limit, that it shows only the last `shown_moves` moves."""
     _ = translator(lang)
-    return _("Game {id} as an animation, from the start to move {move_number}.").format(
-        id=game.id, move_number=game.move_number
-    )
+    values = {"id": game.id, "move_number": game.move_number, "count": shown_moves}
+    if shown_moves is None:
+        return _("Game {id} as an animation, from the start to move {move_number}.").format_map(
+            values
+        )
+    return _(
+        "Game {id} as an animation of its last {count} moves, up to move {move_number}: "
+        "the whole game is larger than Discord accepts."
+    ).format_map(values)
+
+
+def animation_shortened(lang: str, shown_moves: int) -> str:
+    """Under an ending whose animation shows only the game's last moves, and why."""
+    _ = translator(lang)
+    return _(
+        "The whole game is larger than Discord accepts, so its animation shows the last "
+        "{count} moves."
+    ).format(count=shown_moves)
+
+
+ANIMATIONS_CROWDED = Sentence(
+    "Animations are being made for several members right now; ask again in a minute."
+)
+ANIMATION_BUSY = Sentence(
+    "Your animation is still being made; wait for it before asking for another."
+)
 
 
 ANIMATION_TOO_LARGE = Sentence(
