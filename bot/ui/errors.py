@@ -27,6 +27,11 @@ from .replies import reader_language, send_ephemeral
 from .threads import NotPosted
 
 log = logging.getLogger(__name__)
+#: The largest id a database column holds (signed 64-bit): a button's number beyond it was
+#: never made by the bot, and converting it for a query raises in SQLite and asyncpg.
+MAX_ID = 2**63 - 1
+_MAX_ID_DIGITS = len(str(MAX_ID))
+_LOGGED_ID = 100  # Discord's longest custom_id: a forged one is cut to this in the log
 
 
 class OptionError(Exception):
@@ -113,10 +118,29 @@ class GameTree(app_commands.CommandTree[Any]):
         await report(interaction, error, f"/{command}")
 
 
+def stored_number(digits: str) -> int | None:
+    """A button's number as the id or ply it stands for, or None when no database holds
+    it (beyond 64 bits, or digits other than ASCII that `\\d` also matches), checked
+    before the conversion so that 5,000 digits cost nothing.
+
+    >>> stored_number("12"), stored_number("9223372036854775808"), stored_number("١٢")
+    (12, None, None)
+    """
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > _MAX_ID_DIGITS:
+        return None
+    number = int(digits)
+    return number if number <= MAX_ID else None
+
+
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     """A button that survives restarts: everything it needs is in its `custom_id`, whose
     named groups are its constructor's arguments (digits become ints). Subclasses give a
-    `template` and implement `press`; an error in `press` gets the one report."""
+    `template` and implement `press`; an error in `press` gets the one report.
+
+    A `custom_id` whose number no database holds was not made by the bot: it is rebuilt
+    as `forged`, never pressed, and answered as a button that no longer works."""
+
+    forged: bool = False
 
     def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
@@ -125,19 +149,36 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        values = {
-            k: int(v) if v is not None and v.isdigit() else v for k, v in match.groupdict().items()
-        }
+        values: dict[str, int | str | None] = {}
+        for key, value in match.groupdict().items():
+            if value is not None and value.isdigit():
+                number = stored_number(value)
+                if number is None:
+                    return cls._forged(match.string)
+                values[key] = number
+            else:
+                values[key] = value
         build: Callable[..., Self] = cls
         return build(**values)
 
+    @classmethod
+    def _forged(cls, custom_id: str) -> Self:
+        """The button for an id the bot never made: it only answers."""
+        forged = cls.__new__(cls)
+        GameButton.__init__(forged, custom_id, "-", discord.ButtonStyle.secondary)
+        forged.forged = True
+        return forged
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         about_server(interaction.guild_id)
-        log.info("button %s %s", self.custom_id, _where(interaction))
+        shown = self.custom_id[:_LOGGED_ID]
+        log.info("button %s %s", shown, _where(interaction))
         try:
+            if self.forged:
+                raise OptionError(text.STALE_BUTTON)
             await self.press(interaction)
         except Exception as error:
-            await report(interaction, error, f"button {self.custom_id}")
+            await report(interaction, error, f"button {shown}")
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
         """What the button does; raise to refuse (the error gets the one report)."""
