@@ -22,6 +22,7 @@ from bot.services.logcontext import about_server
 from rules import GameError, IllegalMoveError, InvalidMoveError, Sentence, SfenError
 
 from . import text
+from .bounds import out_of_bounds
 from .i18n import SOURCE_LANGUAGE
 from .replies import reader_language, send_ephemeral
 from .threads import NotPosted
@@ -101,14 +102,19 @@ def _where(interaction: discord.Interaction[Any]) -> str:
 
 
 class GameTree(app_commands.CommandTree[Any]):
-    """The command tree: it logs every command, and its error handler is the one error
-    path of every command."""
+    """The command tree: it logs every command, refuses options outside the bounds their
+    command declares (`bounds`), and its error handler is the one error path of every
+    command."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         about_server(interaction.guild_id)
         if interaction.type is discord.InteractionType.application_command:
             name = interaction.command.name if interaction.command else "?"
             log.info("/%s %s", name, _where(interaction))
+            problem = out_of_bounds(interaction)
+            if problem is not None:
+                await report(interaction, OptionError(problem), f"/{name}")
+                return False
         return True
 
     async def on_error(
