@@ -55,9 +55,10 @@ _UNITS = {
     "時間": HOUR,
     "分": timedelta(minutes=1),
 }
-#: A number and its unit. A number starts only where no digit or point precedes it, so a
-#: long run of digits without a unit is scanned once, not again from each of its positions.
-_PART = re.compile(r"(?<![0-9.])([0-9]+(?:\.[0-9]+)?)\s*([a-z]+|週間|週|日間|日|時間|分)")
+#: A number and its unit. A number starts only where no digit or point precedes it, and its
+#: digits are never given back (possessive), so a long run of digits without a unit is
+#: scanned once, not again from each of its positions.
+_PART = re.compile(r"(?<![0-9.])([0-9]++(?:\.[0-9]++)?+)\s*([a-z]+|週間|週|日間|日|時間|分)")
 #: The longest number read, and the most digits its whole part may have (9999 weeks is far
 #: beyond any allowed time, yet small enough that a sum over the 6,000 characters Discord
 #: lets through stays a timedelta): longer ones are refused before they are converted.
