@@ -12,8 +12,9 @@ being listed here. For each option:
   huge size;
 * the same text typed into autocomplete.
 
-Every button template is pressed with forged ids: 0, -1, 2^63, 10^5000, the id of another
-server's game, of an ended game, a wrong action word.
+Every button template is pressed with forged ids: 0, -1, 2^63 - 1, 2^63, 10^5000, the id of
+another server's game, of an ended game, a wrong action word. A game whose thread a
+moderator deleted goes on in its channel.
 
 Each answer must be a sentence (never the generic apology), a refusal must post nothing
 publicly, nothing may ping anyone the input named, the log must hold no traceback (the e2e
@@ -42,6 +43,7 @@ from bot.ui.errors import GameButton
 from tests.fakediscord import (
     BotRunner,
     E2EGuard,
+    ErrorCode,
     FakeChannel,
     FakeDiscord,
     FakeMember,
@@ -364,7 +366,8 @@ async def fuzz_buttons(bench: Bench, ended: int, elsewhere: int) -> None:
         prefix = pattern.split(":", 1)[0]
         assert any(shape.startswith(prefix + ":") for shape in BUTTON_SHAPES), pattern
     numbers = {
-        "0": "0", "2^63": str(2**63), "2^64": str(2**64), "10^5000": "1" + "0" * 5_000,
+        "0": "0", "2^63-1": str(2**63 - 1), "2^63": str(2**63), "2^64": str(2**64),
+        "10^5000": "1" + "0" * 5_000,
         "other server's game": str(elsewhere), "ended game": str(ended),
     }  # fmt: skip
     public = club.bot_posts(club.channel, "")[-1]
@@ -460,3 +463,36 @@ async def test_every_option_and_button_answers_hostile_input_with_a_sentence(
     assert probe.worst < 0.1, probe.report()
     japanese = [reply for reply in bench.replies if re.search("[ぁ-んァ-ン]", reply)]
     assert japanese, "no answer in Japanese: the Japanese member's locale was not used"
+
+
+async def test_a_game_whose_thread_was_deleted_goes_on_in_its_channel(club: Club) -> None:
+    """A moderator deletes a game's thread: moves and resignation still get their sentence,
+    the board goes to the channel the game started in, and the log has no traceback."""
+    table = await club.new_game()
+    thread = table.thread
+    club.fake.expect_rejections(ErrorCode.UNKNOWN_CHANNEL)
+    del club.fake.channels[thread.id]
+    await club.fake.gateway.dispatch(
+        "THREAD_DELETE",
+        {"id": str(thread.id), "guild_id": str(thread.guild_id), "type": thread.type,
+         "parent_id": str(thread.parent_id)},
+    )  # fmt: skip
+    tracebacks = Tracebacks()
+    logging.getLogger().addHandler(tracebacks)
+    try:
+        game = str(table.game_id)
+        before = len(club.bot_posts(club.channel, ""))
+        moved = await club.fake.slash(
+            "move", {"move": "7g7f", "game": game}, user=club.alice, channel=club.channel
+        )
+        assert moved.content not in APOLOGIES and moved.ephemeral, moved.content
+        boards = club.bot_posts(club.channel, "")[before:]
+        assert any(post.attachments for post in boards), [post.content for post in boards]
+        ask = await club.fake.slash("resign", {"game": game}, user=club.bob, channel=club.channel)
+        resigned = await club.fake.click(ask, f"rs:{game}", user=club.bob)
+        assert resigned.content not in APOLOGIES, resigned.content
+        assert (await club.game(table.game_id)).status == "finished"
+        await club.fake.wait_quiet(0.3)  # the ending, and the thread's renaming, come after
+    finally:
+        logging.getLogger().removeHandler(tracebacks)
+    assert not tracebacks.records, "\n".join(tracebacks.records)
