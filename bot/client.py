@@ -25,7 +25,7 @@ from .publishing import PublishReport, announce_ready, publish_at_start
 from .services import DeadlineScheduler, GameService
 from .services.stats import Timing
 from .services.store import ENDING_LEASE, utc_now
-from .ui.errors import GameTree
+from .ui.errors import GameTree, answer_unknown_button
 from .ui.host import GameBot
 from .ui.i18n import CommandTranslator
 
@@ -97,6 +97,7 @@ class ShogiBot(GameBot):
 
     async def setup_hook(self) -> None:
         await self.load_features()
+        self.add_listener(answer_unknown_button, "on_interaction")
         assert self._service is not None
         # One of several processes looks again every few minutes even with nothing due:
         # a peer may have died with an ending unposted, whose lease then runs out.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Self
 
 import discord
@@ -189,6 +189,35 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)
     async def press(self, interaction: discord.Interaction[Any]) -> None:
         """What the button does; raise to refuse (the error gets the one report)."""
         raise NotImplementedError
+
+
+def _buttons(base: type[GameButton] = GameButton) -> Iterator[type[GameButton]]:
+    for cls in base.__subclasses__():
+        yield cls
+        yield from _buttons(cls)
+
+
+def is_ours(custom_id: str) -> bool:
+    """Whether a button of the bot's has this id's shape (every button of the bot is a
+    `GameButton`, dispatched from its id alone)."""
+    return any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in _buttons())
+
+
+async def answer_unknown_button(interaction: discord.Interaction[Any]) -> None:
+    """Answer a press whose id matches no button of the bot's, which discord.py leaves
+    unanswered ("This interaction failed"): a button of a version that made other ids, or
+    an id a modified client wrote. It gets the sentence of a button that no longer works.
+    Registered as an `on_interaction` listener."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str) or is_ours(custom_id):
+        return
+    about_server(interaction.guild_id)
+    shown = custom_id[:_LOGGED_ID]
+    log.info("unknown button %s %s", shown, _where(interaction))
+    await report(interaction, OptionError(text.STALE_BUTTON), f"button {shown}")
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

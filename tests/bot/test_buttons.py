@@ -11,7 +11,7 @@ from bot.cogs.endings import ResignButton
 from bot.cogs.play import ConfirmButton, MoveButton
 from bot.cogs.replay import ReplayButton
 from bot.cogs.takebacks import TakebackButton
-from bot.ui.errors import MAX_ID, GameButton
+from bot.ui.errors import MAX_ID, GameButton, is_ours
 
 
 async def rebuilt(cls: type[GameButton], custom_id: str) -> Any:
@@ -69,3 +69,13 @@ async def test_an_id_no_database_holds_rebuilds_a_forged_button(
 async def test_the_largest_stored_id_is_still_an_id() -> None:
     button = await rebuilt(ResignButton, f"rs:{MAX_ID}")
     assert not button.forged and button.game_id == 2**63 - 1
+
+
+def test_ids_the_bot_makes_are_its_own_and_others_are_not() -> None:
+    """A press whose id is not the bot's is answered as a stale button (`is_ours` False)."""
+    assert is_ours(MoveButton(7, 2, "8h2b+", "h0a1b2c3d").custom_id)
+    assert is_ours(ConfirmButton("play", 7, 0, "P*5e").custom_id)
+    assert is_ours("rs:" + "9" * 30)  # ours in shape: answered by the button, as forged
+    assert not is_ours("ch:steal:1")
+    assert not is_ours("rs:-1")
+    assert not is_ours("")

@@ -386,13 +386,14 @@ async def fuzz_buttons(bench: Bench, ended: int, elsewhere: int) -> None:
             if result.reply is not None and not result.ephemeral:
                 bench.findings.add(case, "answered publicly", result.content)
     unmatched = [shape.format(id="-1", game=game) for shape in BUTTON_SHAPES[:4]]
+    stale = {text.say(lang, text.STALE_BUTTON) for lang in ("en", "ja")}
     for custom_id in unmatched + [shape.format(game=game) for shape in WRONG_WORDS]:
         bench.step += 1
         before = set(bench.fake.messages)
-        result = await forge_button(bench, custom_id, public, answered=False)
-        bench.findings.checked += 1
-        if result.response_type is not None:
-            await check(bench, f"button {custom_id}", result, custom_id, before)
+        result = await forge_button(bench, custom_id, public, answered=True)
+        await check(bench, f"button {custom_id}", result, custom_id, before)
+        if not result.ephemeral or result.content not in stale:
+            bench.findings.add(f"button {custom_id}", "not answered as stale", result.content)
 
 
 # ------------------------------------------------------------------ the test
