@@ -24,6 +24,14 @@ from . import text
 #: safe range, strings of 6,000 characters.
 _SAFE_INTEGER = 2**53
 _LONGEST_STRING = 6_000
+#: Where Discord sends the object an option of each kind names (by its id).
+_RESOLVED = {
+    AppCommandOptionType.user: ("users",),
+    AppCommandOptionType.mentionable: ("users", "roles"),
+    AppCommandOptionType.channel: ("channels",),
+    AppCommandOptionType.role: ("roles",),
+    AppCommandOptionType.attachment: ("attachments",),
+}
 _GROUPS = (AppCommandOptionType.subcommand.value, AppCommandOptionType.subcommand_group.value)
 _NUMBERS = (AppCommandOptionType.integer, AppCommandOptionType.number)
 
@@ -48,18 +56,25 @@ def out_of_bounds(interaction: discord.Interaction[Any]) -> Sentence | None:
     if not isinstance(command, app_commands.Command):
         return None
     parameters = {parameter.display_name: parameter for parameter in command.parameters}
+    resolved: Mapping[str, Any] = data.get("resolved") or {}
     for option in _options(list(data.get("options") or [])):
         parameter = parameters.get(str(option.get("name")))
         if parameter is None:
             continue
-        problem = _problem(parameter, option.get("value"))
+        problem = _problem(parameter, option.get("value"), resolved)
         if problem is not None:
             return problem
     return None
 
 
-def _problem(parameter: app_commands.Parameter, value: object) -> Sentence | None:
-    if parameter.type in _NUMBERS:
+def _problem(
+    parameter: app_commands.Parameter, value: object, resolved: Mapping[str, Any]
+) -> Sentence | None:
+    if parameter.type in _RESOLVED:
+        kinds = _RESOLVED[parameter.type]
+        if not isinstance(value, str) or not any(value in (resolved.get(k) or {}) for k in kinds):
+            return text.BAD_OPTION  # an id Discord did not send the member, role or file of
+    elif parameter.type in _NUMBERS:
         if isinstance(value, bool) or not isinstance(value, int | float):
             return text.BAD_OPTION
         if parameter.type is AppCommandOptionType.integer and not isinstance(value, int):

@@ -207,6 +207,8 @@ def forged_values(parameter: app_commands.Parameter) -> Iterator[tuple[str, Any]
         yield from (("number", 12), ("too long", "x" * 7_000))
     elif kind is AppCommandOptionType.boolean:
         yield "text", "yes"
+    elif kind is AppCommandOptionType.user:
+        yield from (("unresolved id", "1"), ("2^64", str(2**64)), ("not an id", "@everyone"))
 
 
 async def check(
@@ -461,6 +463,7 @@ async def test_every_option_and_button_answers_hostile_input_with_a_sentence(
         findings.problems[:40]
     )
     assert not tracebacks.records, "\n".join(tracebacks.records[:20])
+    print(f"{findings.checked} interactions checked; {probe.report()}")
     assert probe.worst < 0.1, probe.report()
     japanese = [reply for reply in bench.replies if re.search("[ぁ-んァ-ン]", reply)]
     assert japanese, "no answer in Japanese: the Japanese member's locale was not used"
