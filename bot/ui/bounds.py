@@ -4,7 +4,8 @@ Discord enforces an option's type, range, length and choices in its own client, 
 discord.py trusts what arrives; a modified client can send `at_move: 10**18`, a level
 of -1 or a colour that is not offered. Each command declares its bounds once
 (`app_commands.Range`, `choices`), so they are checked here once, for every command,
-before any conversion or query: a value outside them gets one sentence.
+before any conversion or query: a value outside them gets one sentence (and a request for
+suggestions, which cannot show one, an empty list).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def out_of_bounds(interaction: discord.Interaction[Any]) -> Sentence | None:
     """What is wrong with an option outside the bounds its command declares, else None.
 
     For example `/board at_move:-1`, where Discord offers 0 to 10,000, is refused with
-    "That number is out of range: give one from 0 to 10000."
+    "That number is out of range: give one from 0 to 10000." While suggestions are asked,
+    the option being typed is text of any length Discord allows.
     """
     command = interaction.command
     data: Mapping[str, Any] = interaction.data or {}
@@ -61,7 +63,12 @@ def out_of_bounds(interaction: discord.Interaction[Any]) -> Sentence | None:
         parameter = parameters.get(str(option.get("name")))
         if parameter is None:
             continue
-        problem = _problem(parameter, option.get("value"), resolved)
+        value = option.get("value")
+        if option.get("focused"):  # what is typed so far, always sent as text
+            if not isinstance(value, str) or len(value) > _LONGEST_STRING:
+                return text.BAD_OPTION
+            continue
+        problem = _problem(parameter, value, resolved)
         if problem is not None:
             return problem
     return None

@@ -108,13 +108,17 @@ class GameTree(app_commands.CommandTree[Any]):
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         about_server(interaction.guild_id)
+        name = interaction.command.name if interaction.command else "?"
+        problem = out_of_bounds(interaction)
         if interaction.type is discord.InteractionType.application_command:
-            name = interaction.command.name if interaction.command else "?"
             log.info("/%s %s", name, _where(interaction))
-            problem = out_of_bounds(interaction)
             if problem is not None:
                 await report(interaction, OptionError(problem), f"/{name}")
                 return False
+        elif problem is not None:  # suggestions asked with an option Discord never sends
+            log.info("no suggestions for /%s %s", name, _where(interaction))
+            await interaction.response.autocomplete([])
+            return False
         return True
 
     async def on_error(

@@ -263,6 +263,41 @@ async def forged_slash(
     return result
 
 
+async def forged_autocomplete(bench: Bench, command: app_commands.Command[Any, ..., Any]) -> None:
+    """Suggestions asked while an option holds what only a modified client sends (the text
+    typed so far as a number, another option out of its bounds): an empty list of
+    suggestions, never an exception."""
+    fake, club = bench.fake, bench.club
+    focused = next((p for p in command.parameters if p.autocomplete), None)
+    if focused is None:
+        return
+    forgeries = [(focused.display_name, "typed as a number", 12)]
+    for other in command.parameters:
+        if other.display_name != focused.display_name:
+            name = other.display_name
+            forgeries += [(name, kind, value) for kind, value in list(forged_values(other))[:2]]
+    for name, kind, forged in forgeries:
+        bench.step += 1
+        user, channel = bench.actor(), bench.channel()
+        other = command.get_parameter(name) or focused
+        options = {name: plain_value(club, other), focused.display_name: "3"}
+        data = fake.actions.command_data(
+            command.qualified_name, options, channel=channel, focused=focused.display_name
+        )
+        for option in data["options"]:
+            if option["name"] == name:
+                option["value"] = forged
+        interaction = await fake.actions.create_interaction(
+            InteractionType.AUTOCOMPLETE, member=user, channel=channel, data=data,
+            label=f"forged autocomplete /{command.qualified_name}",
+        )  # fmt: skip
+        result = await InteractionResult(fake, interaction).wait_response()
+        bench.findings.checked += 1
+        if result.response_type != ResponseType.AUTOCOMPLETE_RESULT:
+            case = f"autocomplete /{command.qualified_name} with {name}={kind}"
+            bench.findings.add(case, f"answered with type {result.response_type}")
+
+
 async def fuzz_option(
     bench: Bench, command: app_commands.Command[Any, ..., Any], parameter: app_commands.Parameter
 ) -> None:
@@ -308,7 +343,7 @@ async def fuzz_option(
 BUTTON_SHAPES = (
     "ch:accept:{id}", "ch:accept_unrated:{id}", "ch:decline:{id}", "ch:cancel:{id}",
     "rm:{id}", "rs:{id}", "gt:{id}", "cp:{id}", "ca:{id}",
-    "pr:{id}:0:7g7f", "pr:{game}:{id}:7g7f", "cf:play:{id}:0:7g7f", "cf:cancel:{id}:0:7g7f",
+    "pr:{id}:0:7g7f", "pr:{game}:{id}:5a5b", "cf:play:{id}:0:7g7f", "cf:cancel:{id}:0:7g7f",
     "js:propose:{id}", "js:accept:{id}", "js:declare:{id}",
     "tb:accept:{id}:0:1", "tb:decline:{game}:0:{id}", "rp:next:{id}:0", "rp:last:{game}:{id}",
 )  # fmt: skip
@@ -453,6 +488,7 @@ async def test_every_option_and_button_answers_hostile_input_with_a_sentence(
             for command in commands(club):
                 for parameter in command.parameters:
                     await fuzz_option(bench, command, parameter)
+                await forged_autocomplete(bench, command)
             await fuzz_buttons(bench, ended, elsewhere)
             await bench.keep_playing()
     finally:
