@@ -26,7 +26,7 @@ from .services import DeadlineScheduler, GameService
 from .services.budgets import from_settings as budgets_from
 from .services.stats import Timing
 from .services.store import ENDING_LEASE, utc_now
-from .ui.errors import GameTree
+from .ui.errors import GameTree, answer_unknown_button
 from .ui.host import GameBot
 from .ui.i18n import CommandTranslator
 
@@ -98,6 +98,7 @@ class ShogiBot(GameBot):
 
     async def setup_hook(self) -> None:
         await self.load_features()
+        self.add_listener(answer_unknown_button, "on_interaction")
         assert self._service is not None
         # One of several processes looks again every few minutes even with nothing due:
         # a peer may have died with an ending unposted, whose lease then runs out.

@@ -55,13 +55,27 @@ _UNITS = {
     "時間": HOUR,
     "分": timedelta(minutes=1),
 }
-_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+|週間|週|日間|日|時間|分)")
-#: Numbers in kanji, as an IME may offer them: 三日, 十四日, 二十日.
+#: A number and its unit. A number starts only where no digit or point precedes it, and its
+#: digits are never given back (possessive), so a long run of digits without a unit is
+#: scanned once, not again from each of its positions.
+_PART = re.compile(r"(?<![0-9.])([0-9]++(?:\.[0-9]++)?+)\s*([a-z]+|週間|週|日間|日|時間|分)")
+#: The longest number read, and the most digits its whole part may have (9999 weeks is far
+#: beyond any allowed time, yet small enough that a sum over the 6,000 characters Discord
+#: lets through stays a timedelta): longer ones are refused before they are converted.
+_MAX_NUMBER_LENGTH = 12
+_MAX_WHOLE_DIGITS = 4
+#: Numbers in kanji, as an IME may offer them: 三日, 十四日, 二十日; one to ninety-nine.
 _KANJI_NUMBER = re.compile(r"[一二三四五六七八九十]+")
+_KANJI_VALUE = re.compile(r"(?:([一二三四五六七八九])?(十))?([一二三四五六七八九])?")
 _KANJI_DIGITS = "一二三四五六七八九"
 _UNLIMITED = {"unlimited", "none", "no limit", "infinite", "∞", "無制限", "なし", "無し"}
 #: Words for "per move" that may follow the period: "1 day per move", "1日/手", "毎手".
 _PER_MOVE = ("per move", "/move", "/手", "毎手")
+
+#: Past this, a sum of parts is refused at once: longer than any bank or period allowed.
+_LONGEST = max(MAX_BANK, MAX_PERIOD)
+_PERIOD_OUT_OF_RANGE = Sentence("The time per move must be between 1 hour and 30 days.")
+_BANK_TOO_LONG = Sentence("The main time can be at most 60 days.")
 
 PRESETS: tuple[str, ...] = ("1d", "2d", "3d", "5d", "7d", "14d", "7d+1d", "unlimited")
 
@@ -75,12 +89,19 @@ def _unreadable(text: str) -> BadTimeControl:
     )
 
 
-def _parse_duration(text: str) -> timedelta:
+def _parse_duration(text: str, too_long: Sentence) -> timedelta:
+    """The sum of `text`'s parts (`1d12h`); `too_long` refuses a number or a sum beyond
+    any allowed time, before a conversion could overflow."""
     text = text.strip()
     total = timedelta()
     position = 0
     for match in _PART.finditer(text):
         if text[position : match.start()].strip():
+            raise _unreadable(text)
+        number = match.group(1)
+        if len(number.partition(".")[0].lstrip("0")) > _MAX_WHOLE_DIGITS:
+            raise BadTimeControl(too_long)
+        if len(number) > _MAX_NUMBER_LENGTH:
             raise _unreadable(text)
         unit = _UNITS.get(match.group(2))
         if unit is None:
@@ -91,7 +112,9 @@ def _parse_duration(text: str) -> timedelta:
                     unit=quote(match.group(2)),
                 )
             )
-        total += unit * float(match.group(1))
+        total += unit * float(number)
+        if total > _LONGEST:
+            raise BadTimeControl(too_long)
         position = match.end()
     if position == 0 or text[position:].strip():
         raise _unreadable(text)
@@ -120,7 +143,7 @@ class TimeControl:
             return text
         # NFKC folds what a phone keyboard types in full width: ３日＋１日 is 3日+1日.
         wanted = unicodedata.normalize("NFKC", text).strip().lower()
-        wanted = _KANJI_NUMBER.sub(lambda m: str(_kanji_number(m[0])), wanted)
+        wanted = _KANJI_NUMBER.sub(lambda m: str(_kanji_number(m[0], text)), wanted)
         for words in _PER_MOVE:
             wanted = wanted.replace(words, "")
         wanted = wanted.strip()
@@ -128,13 +151,14 @@ class TimeControl:
             return cls(timedelta(), None)
         bank_text, plus, period_text = wanted.partition("+")
         if plus:
-            bank, period = _parse_duration(bank_text), _parse_duration(period_text)
+            bank = _parse_duration(bank_text, _BANK_TOO_LONG)
+            period = _parse_duration(period_text, _PERIOD_OUT_OF_RANGE)
         else:
-            bank, period = timedelta(), _parse_duration(bank_text)
+            bank, period = timedelta(), _parse_duration(bank_text, _PERIOD_OUT_OF_RANGE)
         if not MIN_PERIOD <= period <= MAX_PERIOD:
-            raise BadTimeControl(Sentence("The time per move must be between 1 hour and 30 days."))
+            raise BadTimeControl(_PERIOD_OUT_OF_RANGE)
         if bank > MAX_BANK:
-            raise BadTimeControl(Sentence("The main time can be at most 60 days."))
+            raise BadTimeControl(_BANK_TOO_LONG)
         return cls(bank, period)
 
     @property
@@ -157,12 +181,14 @@ class TimeControl:
         return f"{short(self.bank)}+{short(self.period)}" if self.bank else short(self.period)
 
 
-def _kanji_number(kanji: str) -> int:
-    """一 ... 九十九 as a number (十 is ten; 二十 twenty; 十四 fourteen)."""
-    tens, ten, ones = kanji.partition("十")
-    if not ten:
-        return int("".join(str(_KANJI_DIGITS.index(c) + 1) for c in kanji))
-    high = _KANJI_DIGITS.index(tens) + 1 if tens else 1
+def _kanji_number(kanji: str, text: str) -> int:
+    """一 ... 九十九 as a number (十 is ten; 二十 twenty; 十四 fourteen); anything else
+    (十十, 一二三, 百) is not a number a player writes, and `text` cannot be read."""
+    match = _KANJI_VALUE.fullmatch(kanji)
+    if match is None or not kanji:
+        raise _unreadable(text)
+    tens, ten, ones = match.groups()
+    high = _KANJI_DIGITS.index(tens) + 1 if tens else 1 if ten else 0
     low = _KANJI_DIGITS.index(ones) + 1 if ones else 0
     return high * 10 + low
 

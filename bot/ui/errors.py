@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Self
 
 import discord
@@ -22,11 +22,17 @@ from bot.services.logcontext import about_server
 from rules import GameError, IllegalMoveError, InvalidMoveError, Sentence, SfenError
 
 from . import text
+from .bounds import out_of_bounds
 from .i18n import SOURCE_LANGUAGE
 from .replies import reader_language, send_ephemeral
 from .threads import NotPosted
 
 log = logging.getLogger(__name__)
+#: The largest id a database column holds (signed 64-bit): a button's number beyond it was
+#: never made by the bot, and converting it for a query raises in SQLite and asyncpg.
+MAX_ID = 2**63 - 1
+_MAX_ID_DIGITS = len(str(MAX_ID))
+_LOGGED_ID = 100  # Discord's longest custom_id: a forged one is cut to this in the log
 
 
 class OptionError(Exception):
@@ -98,14 +104,23 @@ def _where(interaction: discord.Interaction[Any]) -> str:
 
 
 class GameTree(app_commands.CommandTree[Any]):
-    """The command tree: it logs every command, and its error handler is the one error
-    path of every command."""
+    """The command tree: it logs every command, refuses options outside the bounds their
+    command declares (`bounds`), and its error handler is the one error path of every
+    command."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         about_server(interaction.guild_id)
+        name = interaction.command.name if interaction.command else "?"
+        problem = out_of_bounds(interaction)
         if interaction.type is discord.InteractionType.application_command:
-            name = interaction.command.name if interaction.command else "?"
             log.info("/%s %s", name, _where(interaction))
+            if problem is not None:
+                await report(interaction, OptionError(problem), f"/{name}")
+                return False
+        elif problem is not None:  # suggestions asked with an option Discord never sends
+            log.info("no suggestions for /%s %s", name, _where(interaction))
+            await interaction.response.autocomplete([])
+            return False
         return True
 
     async def on_error(
@@ -115,10 +130,29 @@ class GameTree(app_commands.CommandTree[Any]):
         await report(interaction, error, f"/{command}")
 
 
+def stored_number(digits: str) -> int | None:
+    """A button's number as the id or ply it stands for, or None when no database holds
+    it (beyond 64 bits, or digits other than ASCII that `\\d` also matches), checked
+    before the conversion so that 5,000 digits cost nothing.
+
+    >>> stored_number("12"), stored_number("9223372036854775808"), stored_number("١٢")
+    (12, None, None)
+    """
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > _MAX_ID_DIGITS:
+        return None
+    number = int(digits)
+    return number if number <= MAX_ID else None
+
+
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     """A button that survives restarts: everything it needs is in its `custom_id`, whose
     named groups are its constructor's arguments (digits become ints). Subclasses give a
-    `template` and implement `press`; an error in `press` gets the one report."""
+    `template` and implement `press`; an error in `press` gets the one report.
+
+    A `custom_id` whose number no database holds was not made by the bot: it is rebuilt
+    as `forged`, never pressed, and answered as a button that no longer works."""
+
+    forged: bool = False
 
     def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
@@ -127,23 +161,69 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
-        values = {
-            k: int(v) if v is not None and v.isdigit() else v for k, v in match.groupdict().items()
-        }
+        values: dict[str, int | str | None] = {}
+        for key, value in match.groupdict().items():
+            if value is not None and value.isdigit():
+                number = stored_number(value)
+                if number is None:
+                    return cls._forged(match.string)
+                values[key] = number
+            else:
+                values[key] = value
         build: Callable[..., Self] = cls
         return build(**values)
 
+    @classmethod
+    def _forged(cls, custom_id: str) -> Self:
+        """The button for an id the bot never made: it only answers."""
+        forged = cls.__new__(cls)
+        GameButton.__init__(forged, custom_id, "-", discord.ButtonStyle.secondary)
+        forged.forged = True
+        return forged
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         about_server(interaction.guild_id)
-        log.info("button %s %s", self.custom_id, _where(interaction))
+        shown = self.custom_id[:_LOGGED_ID]
+        log.info("button %s %s", shown, _where(interaction))
         try:
+            if self.forged:
+                raise OptionError(text.STALE_BUTTON)
             await self.press(interaction)
         except Exception as error:
-            await report(interaction, error, f"button {self.custom_id}")
+            await report(interaction, error, f"button {shown}")
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
         """What the button does; raise to refuse (the error gets the one report)."""
         raise NotImplementedError
+
+
+def _buttons(base: type[GameButton] = GameButton) -> Iterator[type[GameButton]]:
+    for cls in base.__subclasses__():
+        yield cls
+        yield from _buttons(cls)
+
+
+def is_ours(custom_id: str) -> bool:
+    """Whether a button of the bot's has this id's shape (every button of the bot is a
+    `GameButton`, dispatched from its id alone)."""
+    return any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in _buttons())
+
+
+async def answer_unknown_button(interaction: discord.Interaction[Any]) -> None:
+    """Answer a press whose id matches no button of the bot's, which discord.py leaves
+    unanswered ("This interaction failed"): a button of a version that made other ids, or
+    an id a modified client wrote. It gets the sentence of a button that no longer works.
+    Registered as an `on_interaction` listener."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str) or is_ours(custom_id):
+        return
+    about_server(interaction.guild_id)
+    shown = custom_id[:_LOGGED_ID]
+    log.info("unknown button %s %s", shown, _where(interaction))
+    await report(interaction, OptionError(text.STALE_BUTTON), f"button {shown}")
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

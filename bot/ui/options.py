@@ -43,7 +43,7 @@ def server_of(interaction: discord.Interaction[Any]) -> int:
 def parse_game_id(value: str) -> int:
     """`12`, `#12` or a suggestion's value, as a game id."""
     digits = value.strip().lstrip("#")
-    if not digits.isdigit() or len(digits) > 18:
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 18:
         raise OptionError(text.BAD_GAME_OPTION)
     return int(digits)
 

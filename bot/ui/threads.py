@@ -231,6 +231,8 @@ async def close_thread(bot: GameBot, game: GameSnapshot) -> None:
         if thread.archived:  # an archived thread takes no change before it is reopened
             thread = await thread.edit(archived=False)
         await thread.edit(name=name, archived=True)
+    except discord.NotFound:  # deleted by a moderator: the game went on in its channel
+        log.info("game %s's thread is gone; nothing to rename", game.id)
     except discord.HTTPException:
         log.warning("could not rename and archive game %s's thread", game.id, exc_info=True)
 

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import pytest
+
+from bot.cogs.challenges import ChallengeButton
+from bot.cogs.endings import ResignButton
 from bot.cogs.play import ConfirmButton, MoveButton
-from bot.ui.errors import GameButton
+from bot.cogs.replay import ReplayButton
+from bot.cogs.takebacks import TakebackButton
+from bot.ui.errors import MAX_ID, GameButton, is_ours
 
 
 async def rebuilt(cls: type[GameButton], custom_id: str) -> Any:
@@ -34,3 +40,42 @@ def test_a_mark_of_digits_only_stays_text() -> None:
     """Digit groups become ints; a position mark starts with `h` so it never does."""
     match = MoveButton.__discord_ui_compiled_template__.fullmatch("pr:7:2:7g7f:h12345678")
     assert match is not None and match.group("position") == "h12345678"
+
+
+FORGED_NUMBERS = ("9223372036854775808", "9" * 20, "1" + "0" * 5_000, "١٢")
+
+
+@pytest.mark.parametrize("number", FORGED_NUMBERS, ids=("2^63", "20 digits", "10^5000", "arabic"))
+@pytest.mark.parametrize(
+    ("cls", "template"),
+    [
+        (ResignButton, "rs:{n}"),
+        (ChallengeButton, "ch:accept:{n}"),
+        (TakebackButton, "tb:accept:1:2:{n}"),
+        (TakebackButton, "tb:decline:{n}:2:3"),
+        (ReplayButton, "rp:next:1:{n}"),
+        (MoveButton, "pr:1:{n}:7g7f"),
+    ],
+)
+async def test_an_id_no_database_holds_rebuilds_a_forged_button(
+    cls: type[GameButton], template: str, number: str
+) -> None:
+    """A number beyond a signed 64-bit column (or not in ASCII digits) is never converted
+    for a query: the button is rebuilt as forged, and its press answers as a stale one."""
+    button = await rebuilt(cls, template.format(n=number))
+    assert button.forged
+
+
+async def test_the_largest_stored_id_is_still_an_id() -> None:
+    button = await rebuilt(ResignButton, f"rs:{MAX_ID}")
+    assert not button.forged and button.game_id == 2**63 - 1
+
+
+def test_ids_the_bot_makes_are_its_own_and_others_are_not() -> None:
+    """A press whose id is not the bot's is answered as a stale button (`is_ours` False)."""
+    assert is_ours(MoveButton(7, 2, "8h2b+", "h0a1b2c3d").custom_id)
+    assert is_ours(ConfirmButton("play", 7, 0, "P*5e").custom_id)
+    assert is_ours("rs:" + "9" * 30)  # ours in shape: answered by the button, as forged
+    assert not is_ours("ch:steal:1")
+    assert not is_ours("rs:-1")
+    assert not is_ours("")

@@ -46,6 +46,9 @@ H = timedelta(hours=1)
         ("二十日", timedelta(), 20 * D),
         ("七日+一日", 7 * D, D),
         ("十二時間", timedelta(), 12 * H),
+        ("九十九時間", timedelta(), 99 * H),
+        ("007d", timedelta(), 7 * D),
+        ("1.5d", timedelta(), 36 * H),
     ],
 )
 def test_parse(text: str, bank: timedelta, period: timedelta | None) -> None:
@@ -69,11 +72,33 @@ def test_parse(text: str, bank: timedelta, period: timedelta | None) -> None:
         ("三日間日", "cannot read"),
         ("百日", "cannot read"),
         ("30分", "between 1 hour and 30 days"),
+        # Kanji that are not a number, and numbers too large to hold: one sentence each.
+        ("十十日", "cannot read"),
+        ("一十一十日", "cannot read"),
+        ("十一一日", "cannot read"),
+        ("一" * 5_000 + "日", "cannot read"),
+        ("99999999999999999999d", "between 1 hour and 30 days"),
+        ("1" * 5_000 + "d", "between 1 hour and 30 days"),
+        ("1d+99999999999999999999d", "between 1 hour and 30 days"),
+        ("99999999999999999999d+1d", "at most 60 days"),
+        ("9999w" * 1_000, "between 1 hour and 30 days"),
+        ("1e308d", "Unknown time unit"),
+        ("0." + "0" * 5_000 + "1d", "cannot read"),
+        ("١d", "cannot read"),
     ],
 )
 def test_bad_time_controls_say_why(text: str, words: str) -> None:
     with pytest.raises(BadTimeControl, match=words):
         TimeControl.parse(text)
+
+
+def test_a_long_run_of_digits_without_a_unit_is_unreadable() -> None:
+    """The longest time option Discord sends, digits without a unit (its scan, which was
+    quadratic here, is timed through the bot by tests/robustness/test_fuzz_commands.py)."""
+    with pytest.raises(BadTimeControl, match="cannot read"):
+        TimeControl.parse("1" * 6_000)
+    with pytest.raises(BadTimeControl, match="cannot read"):
+        TimeControl.parse("1." * 3_000)
 
 
 def test_every_preset_parses() -> None:

@@ -11,6 +11,7 @@ from bot.services import (
     PlayerRef,
 )
 from rules import Sentence
+from rules.errors import quote
 
 from ..i18n import SOURCE_LANGUAGE
 from .base import MAX_MESSAGE, deadline_text, mention, safe, say, sentences, translator
@@ -28,6 +29,7 @@ NOT_POSTED = Sentence(
 )
 BAD_OPTION = Sentence("I could not use one of the options; pick it from the list Discord offers.")
 SERVER_ONLY = Sentence("This command works only inside a server.")
+STALE_BUTTON = Sentence("This button no longer works; use the command again.")
 BAD_GAME_OPTION = Sentence("Pick a game from the list, or give its number, e.g. 12.")
 RESIGNED = Sentence("You resigned.")
 ABORTED = Sentence("The game is aborted.")
@@ -35,7 +37,20 @@ PROPOSAL_SENT = Sentence("Proposal sent.")
 IMPASSE_SETTLED = Sentence("The impasse is settled.")
 TIME_GIVEN = Sentence("Done: your opponent has a full period again.")
 MANAGE_SERVER_ONLY = Sentence("Only members who may manage this server can change its language.")
+MAX_CHOICE_NAME = 100  # Discord refuses a suggestion with a longer name
 MOVE_CANCELLED = Sentence("Cancelled: the move was not played.")
+
+
+def out_of_range(low: float, high: float) -> Sentence:
+    """A number option outside the range its command declares (sent by a modified client)."""
+    return Sentence(
+        "That number is out of range: give one from {low} to {high}.", low=low, high=high
+    )
+
+
+def text_length(low: int, high: int) -> Sentence:
+    """A text option shorter or longer than its command allows."""
+    return Sentence("That text must be {low} to {high} characters long.", low=low, high=high)
 
 
 def language_set(lang: str, chosen: str | None) -> str:
@@ -157,6 +172,7 @@ def move_choice(move: MoveText) -> str:
 
 
 def typed_time_choice(lang: str, typed: str) -> str:
-    """The suggestion that takes a time control as typed."""
+    """The suggestion that takes a time control as typed: one line, and within the 100
+    characters Discord allows a suggestion's name whatever was typed."""
     _ = translator(lang)
-    return _("{typed} (as typed)").format(typed=typed.strip()[:90])
+    return _("{typed} (as typed)").format(typed=quote(typed, 60))[:MAX_CHOICE_NAME]
