@@ -4,7 +4,8 @@ Discord's slash-command text boxes hold one line: a record pasted there arrives 
 line breaks turned into spaces. `unfold` is the one place that splits such a paste back
 into the lines of its format, before any reader sees it:
 
-* KIF: before a move number, a `key：value` header and a comment mark;
+* KIF: before a move number, a `key：value` header, a comment mark and the heading of
+  the moves (`手数----指手----`);
 * CSA: before each thing a CSA line starts with (`V2.2`, `N+`, `$KEY:`, `PI`, `P1`..`P9`,
   `P+`/`P-`, the side to move, a move, a time, an end code, a `'` comment), reading the
   header part (up to the line with the side to move) apart from the moves, so a name
@@ -32,7 +33,7 @@ from .records import RecordError
 # (reading in a thread would stop the bot all the same).
 _RUN = r"(?<!\s)\s++"
 _KIF_LOOK = re.compile(r"\S：|\([1-9]{2}\)")
-_KIF_BREAK = re.compile(_RUN + r"(?=[0-9]++\s++\S|[^\s：:]++：|[*&#])")
+_KIF_BREAK = re.compile(_RUN + r"(?=[0-9]++\s++\S|[^\s：:]++：|[*&#]|手数-)")
 
 _ENDS = r"(?=[\s,]|$)"  # where a CSA item ends: a space (a line break), a comma, the end
 _HEADER_LINES = {
