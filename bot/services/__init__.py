@@ -50,6 +50,7 @@ from .ratings import (
     Profile,
     RatingPoint,
 )
+from .readers import READ_TIME_LIMIT, ReaderPool, ReadTooLong
 from .rematches import Rematch
 from .service import GameService
 from .vacations import ALLOWANCE, VacationRefused
@@ -96,6 +97,7 @@ __all__ = [
     "MISTAKE",
     "NO_ENGINE",
     "PRESETS",
+    "READ_TIME_LIMIT",
     "AmbiguousMove",
     "Analysis",
     "BadImpasseRule",
@@ -143,6 +145,8 @@ __all__ = [
     "Rating",
     "RatingChange",
     "RatingPoint",
+    "ReadTooLong",
+    "ReaderPool",
     "Rematch",
     "ReplayStep",
     "Result",
