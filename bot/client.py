@@ -205,6 +205,7 @@ class ShogiBot(GameBot):
             await self._engine.close()
         await super().close()
         self.boards.close()
+        await self.readers.close()
         if self._database is not None and self._owns_database:
             await self._database.close()
 

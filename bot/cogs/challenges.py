@@ -13,7 +13,6 @@ player's Rematch, or their Accept there, starts it.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
@@ -229,7 +228,7 @@ class ChallengeFeature(Feature):
         if start is None and record is None and start_move is not None:
             raise OptionError(text.START_MOVE_WITHOUT_START)
         reply = Reply(interaction)
-        start_sfen = await _start_sfen(reply, start or record, start_move)
+        start_sfen = await _start_sfen(self.bot, reply, start or record, start_move)
         challenge = await self.bot.service.challenges.offer(
             guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,
@@ -293,19 +292,19 @@ async def _post_deferred(
 
 
 async def _start_sfen(
-    reply: Reply, given: str | discord.Attachment | None, move: int | None
+    bot: GameBot, reply: Reply, given: str | discord.Attachment | None, move: int | None
 ) -> str | None:
     """The SFEN a challenge offers to start from (None: the usual start): pasted text or
-    a record file, after its move numbered `move`, read as `/board` reads it and off the
-    event loop. The
-    challenge is public, so a slow download or reading defers it publicly."""
+    a record file, after its move numbered `move`, read as `/board` reads it, in a
+    worker process with a time limit. The challenge is public, so a slow download or
+    reading defers it publicly."""
     if given is None:
         return None
     if isinstance(given, discord.Attachment):
         data: str | bytes = await record_file(reply, given, public=True)
     else:
         data = given
-    return await reply.within(asyncio.to_thread(start_of, data, move), ephemeral=False)
+    return await reply.within(bot.readers.run(start_of, data, move), ephemeral=False)
 
 
 def _read_time(typed: str) -> TimeControl | None:

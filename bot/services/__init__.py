@@ -53,6 +53,7 @@ from .ratings import (
     Profile,
     RatingPoint,
 )
+from .readers import READ_TIME_LIMIT, ReaderPool, ReadTooLong
 from .rematches import Rematch
 from .service import GameService
 from .vacations import ALLOWANCE, VacationRefused
@@ -100,6 +101,7 @@ __all__ = [
     "NO_ENGINE",
     "PRESETS",
     "AlreadyStarted",
+    "READ_TIME_LIMIT",
     "AmbiguousMove",
     "Analysis",
     "BadImpasseRule",
@@ -148,6 +150,8 @@ __all__ = [
     "Rating",
     "RatingChange",
     "RatingPoint",
+    "ReadTooLong",
+    "ReaderPool",
     "Rematch",
     "ReplayStep",
     "Result",

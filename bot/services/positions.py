@@ -2,8 +2,9 @@
 record file, read for `/board` (any position a record can give, an irregular start with
 its warnings) and for `/challenge` (a start a game can be played from).
 
-Reading is pure and needs no database; it takes about 0.1 ms a move
-(`bench/bench_positions.py`), so a long record is read off the event loop by the caller.
+Reading is pure and needs no database; it holds the GIL while it works, so the bot runs
+it in a worker process with a time limit (`readers.ReaderPool`), where neither a long
+record nor a hostile one can hold the event loop.
 Every refusal is a `ServiceError` with one sentence that says what is wrong and, for a
 record, where (line and column).
 """

@@ -11,7 +11,7 @@ from typing import Any, ClassVar, cast
 import discord
 from discord.ext import commands
 
-from bot.services import GameService, GameSnapshot
+from bot.services import GameService, GameSnapshot, ReaderPool
 
 from .boards import BoardRenderer
 from .i18n import SOURCE_LANGUAGE, language_of
@@ -26,12 +26,14 @@ BotTurn = Callable[[GameSnapshot], None]
 
 
 class GameBot(commands.Bot):
-    """What every feature needs: `service` (set up in `setup_hook`), `boards`,
+    """What every feature needs: `service` (set up in `setup_hook`), `boards`, `readers`
+    (the worker processes that read members' records),
     `turn_messages` (the direct messages of players whose turn came), `ending_buttons`
     (what features put under an ending, wherever it is posted) and `bot_turns` (what
     features do when the bot's own turn begins in a game against it)."""
 
     boards: BoardRenderer
+    readers: ReaderPool
     turn_messages: TurnMessages
     ending_buttons: list[EndingButton]
     bot_turns: list[BotTurn]
@@ -39,6 +41,7 @@ class GameBot(commands.Bot):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.boards = BoardRenderer()
+        self.readers = ReaderPool()
         self.turn_messages = TurnMessages(self)
         self.ending_buttons = []
         self.bot_turns = []

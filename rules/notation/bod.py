@@ -15,12 +15,10 @@ A leading `v` marks White's pieces; promoted pieces use single glyphs (全 圭 �
 
 from __future__ import annotations
 
-import re
-
 from ..errors import FormatError, Sentence, quote
 from ..position import Position
 from ..types import HAND_ROLES, KING_GLYPHS, Color, Role
-from .common import BOD_GLYPHS, KANJI_DIGITS
+from .common import BOD_GLYPHS, KANJI_DIGITS, read_number
 
 _GLYPH_ROLES: dict[str, Role] = {
     glyph: role for role, glyph in BOD_GLYPHS.items() if len(glyph) == 1
@@ -34,6 +32,9 @@ HAND_KEYS: dict[str, Color] = {
 #: How a diagram says how many moves were played before it (`手数＝30`); the position's
 #: move number, as an SFEN counts it, is one more.
 MOVES_PLAYED = "手数＝"
+#: The most pieces a hand can hold (every piece but the two kings): a hand written with
+#: more items is refused from its length, before each is counted.
+PIECES_IN_HAND = 38
 TURN_LINES: dict[str, Color] = {
     "先手番": Color.SENTE, "下手番": Color.SENTE, "後手番": Color.GOTE, "上手番": Color.GOTE,
 }  # fmt: skip
@@ -112,12 +113,16 @@ def read_moves_played(text: str) -> int:
     >>> read_moves_played("手数＝30  ▲２四歩  まで"), read_moves_played("手数＝０")
     (30, 0)
     """
-    found = re.match(r"\s*([0-9０-９]+)", text.strip().removeprefix(MOVES_PLAYED))
-    if found is None:
+    rest = text.strip().removeprefix(MOVES_PLAYED).lstrip()
+    digits = len(rest) - len(rest.lstrip(_DIGITS))
+    if not digits:
         raise FormatError(
             Sentence("'{text}' does not say how many moves were played.", text=quote(text, 40))
         )
-    return int(found[1])
+    return read_number(rest[:digits])
+
+
+_DIGITS = "0123456789０１２３４５６７８９"
 
 
 def read_hand(text: str) -> dict[Role, int]:
@@ -130,7 +135,10 @@ def read_hand(text: str) -> dict[Role, int]:
     counts: dict[Role, int] = {}
     if text in ("なし", ""):
         return counts
-    for item in text.replace("、", " ").replace(",", " ").split():
+    items = text.replace("、", " ").replace(",", " ").split()
+    if len(items) > PIECES_IN_HAND:
+        raise FormatError(Sentence("a hand holds at most {count} pieces.", count=PIECES_IN_HAND))
+    for item in items:
         role = _HAND_GLYPHS.get(item[0])
         if role is None:
             raise FormatError(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from enum import Enum, StrEnum
 
-from ..errors import Sentence
+from ..errors import FormatError, Sentence, quote
 from ..moves import Move
 from ..types import KING_GLYPHS, ROLE_NAMES, Color, Role, Square
 
@@ -48,6 +48,32 @@ def style_name(style: object) -> str:
     if not isinstance(value, str):
         raise ValueError(f"unknown notation style {style!r}")
     return value.strip().lower()
+
+
+# --------------------------------------------------------------------- numbers
+
+#: The most digits a move number (a KIF line's, `手数＝N`) may have. A real game is a few
+#: hundred moves; a number of thousands of digits is refused with a sentence, before
+#: `int()` spends time on it (or refuses it with Python's own limit on digits).
+DIGITS_LIMIT = 6
+
+
+def read_number(text: str) -> int:
+    """A move number written in digits (ASCII or full-width): `FormatError` for one longer
+    than `DIGITS_LIMIT` digits, which no record needs.
+
+    >>> read_number("30"), read_number("３０")
+    (30, 30)
+    """
+    if len(text) > DIGITS_LIMIT:
+        raise FormatError(
+            Sentence(
+                "'{text}' is not a move number (a record's have at most {digits} digits).",
+                text=quote(text),
+                digits=DIGITS_LIMIT,
+            )
+        )
+    return int(text)
 
 
 # --------------------------------------------------------------------- squares

@@ -35,8 +35,11 @@ from .records import (
     DECLARE,
     FOUL_LOSS,
     FOUL_WIN,
+    HEADER_LIMIT,
     IMPASSE,
+    KEY_LIMIT,
     MATE,
+    NAME_LIMIT,
     REPETITION,
     RESIGN,
     TIME,
@@ -46,6 +49,7 @@ from .records import (
     apply_ending,
     as_record,
     because,
+    cut,
     decode,
     ending_of,
     place_comments,
@@ -70,6 +74,9 @@ _ACTION_BY = {"%+ILLEGAL_ACTION": Color.SENTE, "%-ILLEGAL_ACTION": Color.GOTE}
 # floodgate's summary reasons that name an ending the end code may not say by itself.
 _SUMMARY_REASONS = {"toryo": RESIGN, "jishogi": IMPASSE}
 _EVEN = Position.initial()
+#: The pieces of a set: a `P+`/`P-` line listing more cannot be a position, and refusing it
+#: from its length keeps a long run of `00AL` (each a count over the whole board) cheap.
+PIECES_IN_SET = 40
 
 
 def _sign(color: Color) -> str:
@@ -241,6 +248,10 @@ class _Setup:
     def pieces(self, text: str) -> None:
         color = Color.SENTE if text[1] == "+" else Color.GOTE
         items = text[2:]
+        if len(items) > 4 * PIECES_IN_SET:
+            raise FormatError(
+                Sentence("a P+ or P- line lists at most {count} pieces.", count=PIECES_IN_SET)
+            )
         if len(items) % 4:
             raise FormatError(
                 Sentence("each piece is a square and a code, four characters (77FU, 00FU in hand).")
@@ -341,7 +352,7 @@ def read_csa(data: bytes | str) -> Record:
                     last = parse_move(game.position, item, last_move=last, style="csa")
                     game.push(last)
                 elif item.startswith("%"):
-                    record.end = item
+                    record.end = cut(item, HEADER_LIMIT)
                 elif not item.startswith("T"):
                     raise FormatError(Sentence("it is not a move, a time or an end code."))
             except ValueError as error:
@@ -366,12 +377,13 @@ def _header(setup: _Setup, record: Record, item: str) -> None:
     if item.startswith("V") or (item.startswith("$") and ":" not in item):
         return
     if item.startswith("N+"):
-        record.sente = item[2:]
+        record.sente = cut(item[2:], NAME_LIMIT)
     elif item.startswith("N-"):
-        record.gote = item[2:]
+        record.gote = cut(item[2:], NAME_LIMIT)
     elif item.startswith("$"):
         key, _, value = item[1:].partition(":")
-        name = HEADER_NAMES.get(key, key)
+        name = HEADER_NAMES.get(key, cut(key, KEY_LIMIT))
+        value = cut(value, HEADER_LIMIT)
         record.headers[name] = value
         if key == "START_TIME":
             record.started = value

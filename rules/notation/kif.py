@@ -21,7 +21,7 @@ from ..position import Position
 from ..sfen import StartWarning
 from ..types import Color, Role
 from . import bod
-from .common import TURN_MARKS, AmbiguousMoveError
+from .common import TURN_MARKS, AmbiguousMoveError, read_number
 from .parse import parse_move
 from .records import (
     ABORT,
@@ -29,8 +29,11 @@ from .records import (
     DECLARE,
     FOUL_LOSS,
     FOUL_WIN,
+    HEADER_LIMIT,
     IMPASSE,
+    KEY_LIMIT,
     MATE,
+    NAME_LIMIT,
     REPETITION,
     RESIGN,
     TIME,
@@ -41,6 +44,7 @@ from .records import (
     as_record,
     because,
     count_comment,
+    cut,
     decode,
     ending_of,
     place_comments,
@@ -60,7 +64,6 @@ OTHER_END_WORDS = ("封じ手", "不詰", "不戦勝", "不戦敗", "勝ち宣�
 PLAYER_KEYS = {"先手": Color.SENTE, "下手": Color.SENTE, "後手": Color.GOTE, "上手": Color.GOTE}
 OWN_KEYS = {"開始日時", "手合割", *PLAYER_KEYS}
 _KIF_MOVE = re.compile(r"([0-9]+)\s+(.*)")
-_TIME = re.compile(r"\(\s*[0-9:]+\s*/\s*[0-9:]*\s*\)\s*\+?\s*$")
 _MARKED = re.compile("[▲△▼▽☗☖][^▲△▼▽☗☖]+")
 
 
@@ -248,9 +251,9 @@ class _Reader:
             elif line.startswith(("+--", "９ ８", "手数-")):
                 pass
             elif colon and key:
-                self.headers[key] = value
+                self.headers[cut(key, KEY_LIMIT)] = cut(value, HEADER_LIMIT)
                 if key in PLAYER_KEYS:
-                    self.names[PLAYER_KEYS[key]] = value
+                    self.names[PLAYER_KEYS[key]] = cut(value, NAME_LIMIT)
                 if key == "手合割":
                     self.handicap = (number, value)
             else:
@@ -353,7 +356,7 @@ class _Reader:
             gote=self.names.get(Color.GOTE),
             started=self.headers.get("開始日時"),
             headers=self.headers,
-            end=self.end or self.summary,
+            end=cut(self.end or self.summary or "", HEADER_LIMIT) or None,
             warnings=self.warnings,
         )
 
@@ -373,6 +376,33 @@ def _lines(data: bytes | str) -> Iterator[tuple[int, str, int]]:
 def _not_read(line: str, number: int, indent: int) -> RecordError:
     reason = Sentence("'{text}' is not a header, diagram row or move.", text=quote(line, 40))
     return RecordError(reason, number, indent + 1)
+
+
+def _without_time(text: str) -> str:
+    """A KIF move's text without its time field (`７六歩(77)   ( 0:01/00:00:01)+`), stripped.
+
+    Read with str methods from the last `(`, which only the time field can follow: a
+    pattern with runs of optional blanks around each part backtracks quadratically on a
+    long run of blanks, and the regex engine holds the GIL meanwhile.
+
+    >>> _without_time("７六歩(77)   ( 0:01/00:00:01)+"), _without_time("投了 ( 0:03/ )")
+    ('７六歩(77)', '投了')
+    """
+    text = text.strip()
+    opening = text.rfind("(")
+    inside = text[opening + 1 :]
+    if inside.endswith("+"):  # a move that checks (some software marks it)
+        inside = inside[:-1].rstrip()
+    if opening < 0 or not inside.endswith(")"):
+        return text
+    used, slash, total = inside[:-1].partition("/")
+    used, total = used.strip(), total.strip()
+    if not slash or not used or used.strip(_TIME_CHARS) or total.strip(_TIME_CHARS):
+        return text
+    return text[:opening].strip()
+
+
+_TIME_CHARS = "0123456789:"
 
 
 def _counted(data: bytes | str) -> bool:
@@ -396,15 +426,19 @@ def read_kif(data: bytes | str) -> Record:
             if not reader.header(number, line):
                 raise _not_read(line, number, indent)
             continue
-        expected = reader.expected_number(int(match[1]))
-        if int(match[1]) != expected:
+        try:
+            found = read_number(match[1])
+        except ValueError as error:
+            raise RecordError(because(error), number, indent + 1) from None
+        expected = reader.expected_number(found)
+        if found != expected:
             reason = Sentence(
                 "move {found} where move {expected} was expected.",
                 found=quote(match[1]),
                 expected=expected,
             )
             raise RecordError(reason, number, indent + 1)
-        text = _TIME.sub("", match[2]).strip().rstrip("+").strip()
+        text = _without_time(match[2]).rstrip("+").strip()
         word = text.split()[0] if text else ""
         column = indent + match.start(2) + 1
         if word in END_WORDS or word.startswith(OTHER_END_WORDS):

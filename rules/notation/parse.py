@@ -35,6 +35,8 @@ _TRANSLATE = str.maketrans(
     }
 )  # fmt: skip
 
+#: The longest text read as a move, blanks included (`▲ ７ 六 歩 ( 7 7 )` is 18).
+MAX_MOVE_TEXT = 64
 _USI = re.compile(r"([1-9][a-i])([1-9][a-i])(\+?)|([PLNSGBR])\*([1-9][a-i])")
 _COORDINATES = re.compile(r"([1-9][a-i1-9])-?([1-9][a-i1-9])([+=]?)", re.IGNORECASE)
 _CSA_STRICT = re.compile(r"([+-]?)([0-9]{2})([0-9]{2})([A-Z]{2})")
@@ -244,10 +246,12 @@ def parse_move(
         raise ValueError(f"unknown notation style {style!r}")
     if not isinstance(text, str):
         raise InvalidMoveError(Sentence("A move must be given as text, such as 7g7f or ７六歩."))
-    normal, mark = normalise(text)
+    # The longest move is a few characters; a long text is not normalised, which takes
+    # time in proportion (a pasted record in `/move` is not read as a move either).
+    normal, mark = normalise(text) if len(text) <= MAX_MOVE_TEXT else ("", None)
     strict = name != "lenient"
     intent = None
-    if len(normal) <= 24:
+    if 0 < len(normal) <= 24:
         for grammar in _GRAMMARS[name]:
             try:
                 intent = grammar(normal, strict)

@@ -4,7 +4,8 @@ Discord's slash-command text boxes hold one line: a record pasted there arrives 
 line breaks turned into spaces. `unfold` is the one place that splits such a paste back
 into the lines of its format, before any reader sees it:
 
-* KIF: before a move number, a `key：value` header and a comment mark;
+* KIF: before a move number, a `key：value` header, a comment mark and the heading of
+  the moves (`手数----指手----`);
 * CSA: before each thing a CSA line starts with (`V2.2`, `N+`, `$KEY:`, `PI`, `P1`..`P9`,
   `P+`/`P-`, the side to move, a move, a time, an end code, a `'` comment), reading the
   header part (up to the line with the side to move) apart from the moves, so a name
@@ -25,8 +26,14 @@ from ..errors import Sentence
 from .files import detect_format
 from .records import RecordError
 
-_KIF_LOOK = re.compile(r"\S+：|\([1-9]{2}\)")
-_KIF_BREAK = re.compile(r"\s+(?=[0-9]+\s+\S|[^\s：:]+：|[*&#])")
+# A break is a whole run of blanks, matched once: `(?<!\s)` starts a match only where a
+# run starts and `\s++` takes all of it without giving any back. Without them, a run of
+# blanks before a lookahead that fails is tried from each of its characters and at every
+# shorter length, quadratic in its length, and the regex engine holds the GIL meanwhile
+# (reading in a thread would stop the bot all the same).
+_RUN = r"(?<!\s)\s++"
+_KIF_LOOK = re.compile(r"\S：|\([1-9]{2}\)")
+_KIF_BREAK = re.compile(_RUN + r"(?=[0-9]++\s++\S|[^\s：:]++：|[*&#]|手数-)")
 
 _ENDS = r"(?=[\s,]|$)"  # where a CSA item ends: a space (a line break), a comma, the end
 _HEADER_LINES = {
@@ -34,11 +41,11 @@ _HEADER_LINES = {
     "name": r"N[+-]",
     "info": r"\$[A-Z_]+:",
     "even": rf"PI(?:[1-9]{{2}}[A-Z]{{2}})*{_ENDS}",
-    "row": r"P[1-9](?=\s*(?:\*|[+-][A-Z]{2}))",
+    "row": r"P[1-9](?=\s*+(?:\*|[+-][A-Z]{2}))",
     "hand": rf"P[+-](?:[0-9]{{2}}[A-Z]{{2}})+{_ENDS}",
     # The side to move: what follows it is a move, an end code, a comment or nothing,
     # so a `-` inside a name or an event (`$EVENT:Floodgate - R2`) stays there.
-    "turn": r"[+-](?=,|\s*$|\s+(?:[+-][0-9]{4}[A-Z]{2}|%[A-Z]|'))",
+    "turn": r"[+-](?=,|\s*+$|\s++(?:[+-][0-9]{4}[A-Z]{2}|%[A-Z]|'))",
 }
 _SHARED_LINES = {
     "comment": "'",
@@ -47,7 +54,8 @@ _SHARED_LINES = {
 }
 _MOVE_LINES = {"time": rf"T[0-9]+(?:\.[0-9]+)?{_ENDS}", "game": rf"/{_ENDS}"}
 _CSA_BREAK = re.compile(
-    r"\s+(?="
+    _RUN
+    + "(?="
     + "|".join(
         f"(?P<{kind}>{pattern})"
         for kind, pattern in {**_HEADER_LINES, **_SHARED_LINES, **_MOVE_LINES}.items()
@@ -56,7 +64,7 @@ _CSA_BREAK = re.compile(
 )
 _IN_HEADER = {*_HEADER_LINES, *_SHARED_LINES}
 _IN_MOVES = {*_SHARED_LINES, *_MOVE_LINES}
-_ROW = re.compile(r"(P[1-9])((?:\s*(?:\*|[+-][A-Z]{2}))+)\s*")
+_CELL = re.compile(r"\s*+(\*|[+-][A-Z]{2})")
 _MOVE = re.compile(_SHARED_LINES["move"])
 
 
@@ -98,25 +106,58 @@ def _csa_lines(text: str) -> list[str]:
     lines up to the side to move, moves, times and end codes after it."""
     lines: list[str] = []
     start, moving = 0, False
+    line = _LoneSign()  # what the line since `start` holds, read once as it grows
     for found in _CSA_BREAK.finditer(text):
-        line = text[start : found.start()]
-        moving_now = moving or any(item.strip() in ("+", "-") for item in line.split(","))
+        line.read(text, found.start())
+        moving_now = moving or line.found
         if found.lastgroup not in (_IN_MOVES if moving_now else _IN_HEADER):
             continue
-        lines.append(_row(line))
+        lines.append(_row(text[start : found.start()]))
         start, moving = found.end(), moving_now
+        line = _LoneSign(start)
     lines.append(_row(text[start:]))
     return lines
+
+
+class _LoneSign:
+    """Whether a line that grows holds an item (between commas) that is a sign alone,
+    `+` or `-`: the side to move, after which the header is over. Each part of the line
+    is read once as the line grows past breaks it does not take, rather than the whole
+    line again at each of them."""
+
+    def __init__(self, start: int = 0) -> None:
+        self.read_to = start
+        self.found = False
+        self._open = ""  # the item being read: "" blank so far, "sign" a sign alone, "other"
+
+    def read(self, text: str, end: int) -> None:
+        """Read the line on up to `end`."""
+        for index, item in enumerate(text[self.read_to : end].split(",")):
+            if index:  # a comma closed the item before it
+                self.found = self.found or self._open == "sign"
+                self._open = ""
+            piece = item.strip()
+            if piece:
+                alone = not self._open and piece in ("+", "-")
+                self._open = "sign" if alone else "other"
+        self.read_to = end
+        self.found = self.found or self._open == "sign"
 
 
 def _row(line: str) -> str:
     """A `P1`..`P9` row in its fixed width again (three characters a square), whatever
     spaces the paste kept around the squares; any other line stripped."""
-    found = _ROW.fullmatch(line.strip())
-    if found is None:
-        return line.strip()
-    cells = re.findall(r"\*|[+-][A-Z]{2}", found[2])
-    return found[1] + "".join(" * " if cell == "*" else cell for cell in cells).rstrip()
+    line = line.strip()
+    if len(line) < 3 or line[0] != "P" or line[1] not in "123456789":
+        return line
+    cells, at = [], 2
+    while at < len(line):
+        cell = _CELL.match(line, at)
+        if cell is None:
+            return line
+        cells.append(cell[1])
+        at = cell.end()
+    return line[:2] + "".join(" * " if cell == "*" else cell for cell in cells).rstrip()
 
 
 def _refuse_listed_moves(lines: list[str]) -> None:

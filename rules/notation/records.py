@@ -158,6 +158,28 @@ def decode(data: bytes | str) -> str:
         raise RecordError(Sentence("The record is neither UTF-8 nor Shift_JIS text.")) from None
 
 
+# --------------------------------------------------------------------- limits
+
+#: The longest player name a record keeps (longer ones are cut, with an ellipsis): names
+#: are shown on board images and in captions, where a pasted screenful would bury the board.
+NAME_LIMIT = 64
+#: The longest value kept of any other header (event, place, time control, start date) and
+#: of the end word as written, cut like a name: a real record's long comment or note still
+#: reads, and no header costs more than a line of a reply to show.
+HEADER_LIMIT = 200
+#: The longest header key kept: every key a record uses is a few words.
+KEY_LIMIT = 40
+
+
+def cut(text: str, limit: int) -> str:
+    """`text` at most `limit` characters long, an ellipsis marking where it was cut.
+
+    >>> cut("Habu Yoshiharu", 8), cut("Habu", 8)
+    ('Habu Yo…', 'Habu')
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 # --------------------------------------------------------------------- endings
 
 # How a game ended, as one key shared by the KIF, KI2 and CSA readers and writers.

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rules import Color, Game, Position, Termination
-from rules.notation import Record, RecordError, read_record, unfold, write_csa
+from rules.notation import Record, RecordError, read_record, unfold, write_csa, write_kif
 
 from .support import RECORDS
 from .test_records import GAMES
@@ -192,3 +192,12 @@ def test_a_one_line_paste_of_a_game_from_a_set_up_keeps_its_start() -> None:
     text = write_csa(game, sente="A B", gote="C D")
     record = read_record(unfold(one_line(text)))
     assert record.game.start == game.start and record.game.moves == game.moves
+
+
+def test_a_pasted_kif_keeps_its_last_name_apart_from_the_moves_heading() -> None:
+    """The `手数----指手----` line under the headers (ours and Kifu for Windows' KIF have
+    it) starts a line too: it was read as the end of gote's name."""
+    kif = write_kif(Game(moves=["7g7f", "3c3d"]), sente="Ann", gote="Bo")
+    pasted = read_record(unfold(one_line(kif)))
+    assert (pasted.sente, pasted.gote) == ("Ann", "Bo")
+    assert pasted.game.moves == read_record(kif).game.moves

@@ -540,12 +540,6 @@ async def test_a_game_whose_thread_was_deleted_goes_on_in_its_channel(club: Club
     assert not tracebacks.records, "\n".join(tracebacks.records)
 
 
-@pytest.mark.xfail(
-    reason="rules/notation/paste.py: _KIF_LOOK (\\S+：) rescans a run without spaces from each "
-    "position, quadratic: 100-300 ms on 6,000 characters, in a worker thread that holds the "
-    "interpreter; `\\S：` finds the same. rules/notation belongs to the record readers' work.",
-    strict=False,
-)
 @pytest.mark.parametrize("pasted", ["x" * 6_000, "\u200b\ufeff" * 3_000], ids=("letters", "zw"))
 async def test_a_pasted_position_without_spaces_does_not_stall_the_loop(
     club: Club, pasted: str

@@ -51,6 +51,10 @@ MALFORMED: dict[str, tuple[str, str]] = {
     "bod-row-short": ("|v香v桂|一\n", "nine squares of two characters"),
     "bod-row-piece": ("|v香v桂v銀v金v象v金v銀v桂v香|一\n", "'v象' is not a piece of a diagram"),
     "bod-moves-played": ("手数＝　まで\n", "does not say how many moves were played"),
+    "bod-moves-played-digits": ("手数＝" + "9" * 5000 + "\n", "at most 6 digits"),
+    "kif-move-number-digits": ("   " + "1" * 5000 + " ７六歩(77)\n", "at most 6 digits"),
+    "bod-hand-items": ("先手の持駒：" + "歩 " * 39 + "\n", "at most 38 pieces"),
+    "csa-pieces-count": ("V2.2\nP+" + "00AL" * 41 + "\n+\n", "at most 40 pieces"),
     # Reasons the readers had in the reader's language already: a move, an SFEN, a line.
     "kif-move": ("   1 ７六歩(77)\n   2 ５五飛(82)\n", "could not play '５五飛(82)'"),
     "usi-start": ("position sfen 4k4/9/9/9/9/9/9/9/3KK4 b - 1", "more than one sente king"),

@@ -1,0 +1,87 @@
+"""The pool of worker processes that read members' records: results and refusals cross
+as plain values, a read past the time limit is answered with `ReadTooLong` while its
+worker is killed and replaced (the next read does not wait behind it), and closing the
+pool leaves no process behind."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+import pytest
+
+from bot.services import ReaderPool, ReadTooLong, ServiceError, ShownPosition, read_position
+from rules import Role
+from tests.support.slow_reads import fail, refuse, sleep_then, worker_pid
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+async def test_a_record_is_read_in_another_process() -> None:
+    pool = ReaderPool(processes=1)
+    try:
+        shown = await pool.run(read_position, "▲７六歩 △３四歩 ▲２二角成 △同　銀", 3)
+        assert isinstance(shown, ShownPosition)
+        assert shown.position.hand(shown.position.turn.opponent) == {Role.BISHOP: 1}
+        assert await pool.run(worker_pid) != os.getpid()
+        with pytest.raises(ServiceError) as refused:
+            await pool.run(refuse, "x")
+        assert refused.value.sentence.template == "Give a position (an SFEN) or a record to show."
+        with pytest.raises(RuntimeError, match="KeyError"):
+            await pool.run(fail, "x")
+        assert await pool.run(sleep_then, 0, "still serving") == "still serving"
+    finally:
+        await pool.close()
+
+
+async def test_a_read_past_the_limit_is_refused_and_its_worker_replaced() -> None:
+    pool = ReaderPool(processes=1, time_limit=1.0)
+    try:
+        first = await pool.run(worker_pid)
+        started = time.perf_counter()
+        with pytest.raises(ReadTooLong) as overran:
+            await pool.run(sleep_then, 60, "never")
+        assert time.perf_counter() - started < 10
+        assert overran.value.sentence.template.startswith("That record took too long")
+        assert pool.overruns == 1
+        await asyncio.sleep(0)
+        assert not _alive(first)
+        assert await pool.run(sleep_then, 0, "next") == "next"
+        assert await pool.run(worker_pid) != first
+    finally:
+        await pool.close()
+
+
+async def test_a_cancelled_read_kills_its_worker_and_closing_leaves_nothing() -> None:
+    pool = ReaderPool(processes=2)
+    busy = asyncio.ensure_future(pool.run(sleep_then, 60, "never"))
+    await asyncio.sleep(1.0)  # started, and reading
+    busy.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await busy
+    assert pool._idle == []  # its worker was not kept: its pipe holds a reply to nothing
+    assert await asyncio.gather(pool.run(worker_pid), pool.run(worker_pid))
+    pids = [worker.process.pid for worker in pool._idle]
+    assert len(pids) == 2 and all(map(_alive, pids))
+    await pool.close()
+    assert not any(map(_alive, pids))
+    with pytest.raises(RuntimeError):
+        await pool.run(worker_pid)
+
+
+async def test_closing_kills_a_read_in_progress() -> None:
+    pool = ReaderPool(processes=1)
+    pid = await pool.run(worker_pid)
+    reading = asyncio.ensure_future(pool.run(sleep_then, 60, "never"))
+    await asyncio.sleep(0.5)
+    await pool.close()
+    with pytest.raises(asyncio.IncompleteReadError):
+        await reading
+    assert not _alive(pid)
