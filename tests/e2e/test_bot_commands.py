@@ -4,8 +4,6 @@ and answers that had to be deferred."""
 from __future__ import annotations
 
 import asyncio
-import sys
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -268,15 +266,15 @@ async def test_a_challenge_slow_to_read_its_start_still_pings_its_member(
     own and the public note goes. Scaled down as above: reading takes 0.3 s, the bot
     defers at 0.05 s."""
     alice, bob = club.alice, club.bob
-    challenges = sys.modules["bot.cogs.challenges"]  # as the bot loaded it, as an extension
-    real_start_of = challenges.start_of
+    assert club.bot is not None
+    readers = club.bot.readers
+    real_run = readers.run
 
-    def slow_start_of(*args: Any) -> str:
-        time.sleep(0.3)  # in the reading thread, as a long record would
-        sfen: str = real_start_of(*args)
-        return sfen
+    async def slow_run(function: Any, *args: Any) -> Any:
+        await asyncio.sleep(0.3)  # the reading worker's time, as a long record would take
+        return await real_run(function, *args)
 
-    monkeypatch.setattr(challenges, "start_of", slow_start_of)
+    monkeypatch.setattr(readers, "run", slow_run)
     monkeypatch.setattr(replies, "DEFER_AFTER", 0.05)
     start = "4k4/9/4G4/9/9/9/9/9/9 b G 1"
     asked = await club.fake.slash(
