@@ -15,7 +15,7 @@ import pytest
 from bot.db import Database
 from bot.db.engine import ComputerRepository
 from bot.engine import EnginePool
-from bot.services import AlreadyStarted, GameService, GameSnapshot, PlayerRef, ServiceError
+from bot.services import AlreadyStarted, Budgets, GameService, GameSnapshot, PlayerRef, ServiceError
 
 from ..support.engines import fake_engine
 from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock, play_all, start_game
@@ -101,6 +101,27 @@ async def test_play_again_pressed_at_once_starts_one_game(
     assert len(started) == 1, results
     assert all(isinstance(r, AlreadyStarted) for r in results if r not in started), results
     assert await active_games(service) == [started[0].id]
+
+
+async def test_play_again_pressed_at_once_at_a_budget_of_one_game_names_the_game_started(
+    db: Database, clock: FakeClock, tmp_path: Path, engines: list[EnginePool]
+) -> None:
+    """The presses after the first find the member's one game against the computer under
+    way: what they are told is that this game was played again, not the budget."""
+    engines.append(EnginePool(fake_engine(tmp_path)[0]))
+    service = GameService(
+        db, clock=clock, rng=random.Random(7), engine=engines[0], budgets=Budgets(computer_games=1)
+    )
+    first = await finished_computer_game(service)
+    results = await asyncio.gather(
+        *(service.computer.again(first.id, ALICE.user_id, guild_id=GUILD) for _ in range(PRESSES)),
+        return_exceptions=True,
+    )
+    started = [r for r in results if isinstance(r, GameSnapshot)]
+    assert len(started) == 1, results
+    later = [r for r in results if r not in started]
+    assert all(isinstance(r, AlreadyStarted) for r in later), results
+    assert {r.game_id for r in later if isinstance(r, AlreadyStarted)} == {started[0].id}
 
 
 async def test_play_again_from_two_processes_starts_one_game(
