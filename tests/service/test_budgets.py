@@ -7,21 +7,33 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.db import Database, NewChallenge, PlayerRow
+from bot.db import Database, PlayerRow, Session
 from bot.db.challenges import NamedRefusal
 from bot.engine import EnginePool
 from bot.services import Budgets, Challenge, GameService, Note, PlayerRef, ServiceError
 from bot.services.budgets import from_settings
 
 from ..support.engines import fake_engine
-from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, START, FakeClock, play_all, start_game
+from .conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    START,
+    FakeClock,
+    new_challenge,
+    play_all,
+    second_during_first,
+    start_game,
+)
 
 BOT = PlayerRef(9009, "ShogiBot", True)
 #: Members to challenge: more than any budget below.
@@ -153,45 +165,20 @@ async def test_a_second_named_challenge_waits_for_the_first_to_commit(db: Databa
     limit = SMALL.named_challenges
     room: dict[str, Any] = {"limit": limit, "per_member": 3, "since": START}
 
-    def new(opponent: PlayerRef) -> NewChallenge:
-        return NewChallenge(
-            guild_id=GUILD,
-            channel_id=CHANNEL,
-            challenger_id=ALICE.user_id,
-            opponent_id=opponent.user_id,
-            color="random",
-            bank=timedelta(),
-            period=timedelta(days=3),
-            handicap="even",
-            impasse_rule="27",
-            start_sfen=None,
-            created_at=START,
-            expires_at=START + timedelta(days=7),
-        )
-
     async with db.transaction() as tx:
         for player in (ALICE, *MEMBERS):
             await tx.players.upsert(PlayerRow(player.user_id, player.name, False), START)
         for member in MEMBERS[: limit - 1]:
-            assert isinstance(await tx.challenges.create_named(new(member), **room), int)
-    first_stored = asyncio.Event()
-    second_started = asyncio.Event()
+            created = await tx.challenges.create_named(new_challenge(member.user_id), **room)
+            assert isinstance(created, int)
 
-    async def first() -> int | NamedRefusal:
-        async with db.transaction() as tx:
-            created = await tx.challenges.create_named(new(MEMBERS[limit]), **room)
-            first_stored.set()
-            await second_started.wait()
-            await asyncio.sleep(0.2)  # the second's count runs meanwhile, unless it waits
-            return created
+    def to(member: PlayerRef) -> Callable[[Session], Awaitable[int | NamedRefusal]]:
+        async def offer(tx: Session) -> int | NamedRefusal:
+            return await tx.challenges.create_named(new_challenge(member.user_id), **room)
 
-    async def second() -> int | NamedRefusal:
-        await first_stored.wait()
-        second_started.set()
-        async with db.transaction() as tx:
-            return await tx.challenges.create_named(new(MEMBERS[limit + 1]), **room)
+        return offer
 
-    results = await asyncio.gather(first(), second())
+    results = await second_during_first(db, to(MEMBERS[limit]), to(MEMBERS[limit + 1]))
     assert isinstance(results[0], int) and results[1] == NamedRefusal("full"), results
 
 
