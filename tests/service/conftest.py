@@ -16,6 +16,7 @@ import pytest
 from bot.db import Database, NewChallenge, Session
 from bot.engine import EnginePool
 from bot.services import (
+    Budgets,
     Challenge,
     GameService,
     GameSnapshot,
@@ -32,6 +33,8 @@ CAROL = PlayerRef(3003, "Carol")
 GUILD = 42
 CHANNEL = 4242
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+#: The bot's own member, which the computer plays as.
+BOT = PlayerRef(9009, "ShogiBot", True)
 
 
 class FakeClock:
@@ -217,6 +220,34 @@ def before_next_write(
         return await original(work, write=write)
 
     monkeypatch.setattr(db, "run", run)
+
+
+def with_engine(
+    db: Database, clock: FakeClock, pool: EnginePool | None, *, budgets: Budgets | None = None
+) -> GameService:
+    """A service whose computer plays with `pool` (None: the bot has no engine)."""
+    return GameService(db, clock=clock, rng=random.Random(7), engine=pool, budgets=budgets)
+
+
+async def versus_computer(
+    service: GameService,
+    *,
+    level: int = 1,
+    color: str = "gote",
+    guild_id: int = GUILD,
+    time_control: str = "unlimited",
+) -> GameSnapshot:
+    """Alice starts a game against the computer; with her default `color` the computer is
+    sente and moves first."""
+    return await service.computer.start(
+        guild_id=guild_id,
+        channel_id=CHANNEL,
+        member=ALICE,
+        computer=BOT,
+        level=level,
+        color=color,
+        time_control=time_control,
+    )
 
 
 def new_challenge(opponent_id: int | None = None) -> NewChallenge:

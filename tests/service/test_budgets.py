@@ -24,6 +24,7 @@ from ..support.engines import fake_engine
 from .conftest import (
     ALICE,
     BOB,
+    BOT,
     CAROL,
     CHANNEL,
     GUILD,
@@ -33,9 +34,9 @@ from .conftest import (
     play_all,
     second_during_first,
     start_game,
+    versus_computer,
 )
 
-BOT = PlayerRef(9009, "ShogiBot", True)
 #: Members to challenge: more than any budget below.
 MEMBERS = [PlayerRef(5000 + i, f"Member {i}") for i in range(12)]
 SMALL = Budgets(
@@ -263,15 +264,8 @@ async def test_withdrawing_and_sending_again_pings_a_member_only_so_often(
 
 
 async def computer_game(service: GameService, guild_id: int = GUILD) -> int:
-    game = await service.computer.start(
-        guild_id=guild_id,
-        channel_id=CHANNEL,
-        member=ALICE,
-        computer=BOT,
-        level=1,
-        color="sente",  # Alice moves first: the engine is never asked here
-    )
-    return game.id
+    # Alice moves first: the engine is never asked here.
+    return (await versus_computer(service, color="sente", guild_id=guild_id)).id
 
 
 async def test_games_against_the_computer_are_limited_until_one_ends(
