@@ -25,12 +25,12 @@ import argparse
 import asyncio
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.databases import on_each_database
 from bench.timing import Clock, lap, ratio, report
 from bot.db import Database, NewChallenge, Session
 from bot.services import GameService, PlayerRef
@@ -152,21 +152,11 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", metavar="URL", help="also measure on this PostgreSQL")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        db = await Database.open(Path(scratch) / "bench.db")
-        try:
-            print("== SQLite")
-            await measure(db, args.challenges, args.samples, args.seed)
-        finally:
-            await db.close()
-    if args.database is None:
-        return
-    db = await Database.open(args.database)
-    try:
-        print("== PostgreSQL")
+
+    async def run(db: Database) -> None:
         await measure(db, args.challenges, args.samples, args.seed)
-    finally:
-        await db.close()
+
+    await on_each_database(run, args.database)
 
 
 if __name__ == "__main__":

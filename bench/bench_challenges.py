@@ -19,13 +19,13 @@ import argparse
 import asyncio
 import random
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.databases import on_each_database
 from bench.timing import lap, report
 from bot.db import Database
 from bot.services import MAX_OPEN_CHALLENGES, Budgets, GameService, PlayerRef
@@ -91,21 +91,11 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database", metavar="URL", help="also measure on this PostgreSQL")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        db = await Database.open(Path(scratch) / "bench.db")
-        try:
-            print("== SQLite")
-            await measure(db, args.challenges, args.samples, args.seed)
-        finally:
-            await db.close()
-    if args.database is None:
-        return
-    db = await Database.open(args.database)
-    try:
-        print("== PostgreSQL")
+
+    async def run(db: Database) -> None:
         await measure(db, args.challenges, args.samples, args.seed)
-    finally:
-        await db.close()
+
+    await on_each_database(run, args.database)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,54 +59,43 @@ def names(runs: int) -> None:
             ratio(f"{length:,} characters / {NAME_LENGTHS[0]}", measured, reference)
 
 
+def beside(label: str, busy: Callable[[], object], runs: int) -> float:
+    """The median time of a board drawn while another thread runs `busy` over and over,
+    measured once `busy` has finished at least once (so it is under way throughout)."""
+    stop = threading.Event()
+    done = [0]
+
+    def again() -> None:
+        while not stop.is_set():
+            busy()
+            done[0] += 1
+
+    thread = threading.Thread(target=again)
+    thread.start()
+    try:
+        while not done[0]:
+            time.sleep(0.001)
+        return report(label, run_times(lambda: board_with_name("Bob"), runs))
+    finally:
+        stop.set()
+        thread.join()
+        print(f"{'':<36} the other thread ran {done[0]} times meanwhile")
+
+
 def latency(runs: int) -> None:
     print("\n2. a board while another thread draws 12,000-character names")
     alone = report("board alone", run_times(lambda: board_with_name("Bob"), runs))
-    stop = threading.Event()
-    drawn = [0]
-
-    def attack() -> None:
-        while not stop.is_set():
-            board_with_name("長" * 12_000)
-            drawn[0] += 1
-
-    attacker = threading.Thread(target=attack)
-    attacker.start()
-    try:
-        while not drawn[0]:
-            time.sleep(0.001)
-        beside = report(
-            "board beside the attacker", run_times(lambda: board_with_name("Bob"), runs)
-        )
-    finally:
-        stop.set()
-        attacker.join()
-    ratio("beside / alone", beside, alone)
-    print(f"{'':<36} the attacker drew {drawn[0]} boards meanwhile")
+    attacked = beside("board beside the attacker", lambda: board_with_name("長" * 12_000), runs)
+    ratio("beside / alone", attacked, alone)
 
     from render import render_gif
     from tests.support.long_game import long_game
 
     moves = long_game(300, seed=1)
-    stop.clear()
-    built = [0]
-
-    def animate() -> None:
-        while not stop.is_set():
-            render_gif(Position.initial(), moves)
-            built[0] += 1
-
-    animator = threading.Thread(target=animate)
-    animator.start()
-    try:
-        time.sleep(0.2)
-        beside_gif = report(
-            "board beside a GIF build", run_times(lambda: board_with_name("Bob"), runs)
-        )
-    finally:
-        stop.set()
-        animator.join()
-    ratio("beside a GIF / alone", beside_gif, alone)
+    animated = beside(
+        "board beside a GIF build", lambda: render_gif(Position.initial(), moves), runs
+    )
+    ratio("beside a GIF / alone", animated, alone)
 
 
 CHILD = """

@@ -32,10 +32,11 @@ LAST_MS = 4000
 
 #: What a GIF's bytes are planned from, for `frames_within`: its header and first (whole)
 #: frame, and each later frame. A frame stores the rectangle a move changed, from the
-#: names at the top to the caption at the bottom, mostly transparent: random games average
-#: 6 kB (quiet moves) to 9 kB (full of captures) a frame, at most 12 kB
-#: (bench/bench_hostile_render.py prints the figures). A game whose frames run larger than
-#: planned stops at `max_bytes` (see `GifTooLarge`) instead of growing past it.
+#: names at the top to the caption at the bottom, mostly transparent: the plan is a little
+#: above an ordinary game's average, so an ordinary game fits at the first try, and a
+#: capture-heavy one that does not is cut once more (bench/bench_hostile_render.py prints
+#: long games' GIF sizes). A game whose frames run larger than planned stops at
+#: `max_bytes` (see `GifTooLarge`) instead of growing past it.
 FIRST_FRAME_BYTES = 80_000
 FRAME_BYTES = 10_000
 

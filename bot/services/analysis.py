@@ -281,8 +281,8 @@ class Analyses:
                 count=self.budgets.analyses_per_member,
             )
         return Sentence(
-            "This server already has {count} analyses running or waiting for the "
-            "engine, the most it may; ask again in a few minutes.",
+            "This server already has as many analyses running or waiting for the engine "
+            "as it may ({count}); ask again in a few minutes.",
             count=self.budgets.analyses_per_server,
         )
 

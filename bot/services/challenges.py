@@ -51,8 +51,8 @@ TOO_MANY_OPEN = Sentence(
 
 def too_many_named(limit: int) -> Sentence:
     return Sentence(
-        "You already have {count} open challenges to members here, the most one member may "
-        "have; cancel one, or wait until one is answered or expires, before challenging "
+        "You already have as many open challenges to members here as one member may "
+        "({count}); cancel one, or wait until one is answered or expires, before challenging "
         "someone else.",
         count=limit,
     )
@@ -60,8 +60,8 @@ def too_many_named(limit: int) -> Sentence:
 
 def too_many_computer_games(limit: int) -> Sentence:
     return Sentence(
-        "You already have {count} games against the computer in progress; finish or resign "
-        "one to start another.",
+        "You already have as many games against the computer in progress as one member "
+        "may ({count}); finish or resign one to start another.",
         count=limit,
     )
 
@@ -258,8 +258,8 @@ class Challenges:
             )
         raise ServiceError(
             Sentence(
-                "You have already challenged {name} {count} times lately without a game; "
-                "you can challenge them again {when}.",
+                "You have already challenged {name} as often lately as one member may "
+                "without a game ({count}); you can challenge them again {when}.",
                 name=opponent.name,
                 count=per_member,
                 when=created.at + wait,

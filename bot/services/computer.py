@@ -169,6 +169,11 @@ class Computer:
             )
         except Conflict:  # another press claimed it between the look and the write
             log.info("game %s: played again meanwhile", game_id)
+        except ServiceError:
+            # Refused: the member's budget of computer games may be full with the very game
+            # another press just started; that press is what to tell of, not the budget.
+            await self._not_played_again(game_id)
+            raise
         await self._not_played_again(game_id)
         raise ServiceError(PLAYED_AGAIN)  # its claim was withdrawn: not expected
 

@@ -94,8 +94,8 @@ class Notes:
                 )
             if await tx.notes.count_all(author_id) >= everywhere:
                 return Sentence(
-                    "You already keep {limit} notes over all your games, the most one member "
-                    "may keep; delete some with /notes first.",
+                    "You already keep as many notes over all your games as one member may "
+                    "({limit}); delete some with /notes first.",
                     limit=everywhere,
                 )
             return await tx.notes.add(game.id, author_id, game.ply, body, now)

@@ -162,10 +162,10 @@ class Vacations:
         freed = recent[len(recent) - limit].started_at + period
         raise VacationRefused(
             Sentence(
-                "You have started {count} vacations in the last {days} days, the most one "
-                "member may; you can start another {when}.",
-                count=len(recent),
-                days=period.days,
+                "You have started as many vacations in the last {period} as one member may "
+                "({count}); you can start another {when}.",
+                count=limit,
+                period=period,
                 when=freed,
             )
         )

@@ -27,7 +27,7 @@ from bot.services.challenges import COLOR_WISHES
 from bot.services.games import LISTED
 from bot.ui import text as wording
 from bot.ui.notify import game_link
-from rules import Color, Outcome, Termination
+from rules import Color, Outcome, Sentence, Termination
 from tests.support.snapshots import ALICE, BOB, DEADLINE, game_view
 
 
@@ -229,3 +229,9 @@ def test_sentences_are_set_as_their_language_sets_them() -> None:
     assert wording.sentences("alice wins.", "Get the record.") == "alice wins. Get the record."
     assert wording.sentences("先手の勝ち。", "棋譜は", "?") == "先手の勝ち。棋譜は ?"
     assert wording.sentences("王手！", "次") == "王手！次"
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "1 day"), ("ja", "1日")])
+def test_a_length_of_time_in_a_sentence_reads_as_a_duration(lang: str, said: str) -> None:
+    sentence = Sentence("in the last {period}", period=timedelta(days=1))
+    assert wording.say(lang, sentence).endswith(f" {said}" if lang == "en" else said)

@@ -11,7 +11,7 @@ from tests.support.club import Club
 from tests.support.japanese import assert_japanese
 
 NOT_RATED = "Not rated: the game ended before both players had moved."
-NOT_RATED_JA = "両者がそれぞれ一手指す前に終局したため、レーティングには反映されません。"
+NOT_RATED_JA = "双方が一手ずつ指す前に終局したため、レーティングには反映されません。"
 
 
 async def test_five_accepted_and_resigned_games_farm_no_rating(club: Club) -> None:

@@ -32,20 +32,21 @@ LIMITS = {
 #: What each refusal says, by language: enough of the sentence to know it is that one.
 SAID = {
     "en": {
-        "named": "You already have 3 open challenges to members here",
+        "named": "open challenges to members here as one member may (3)",
         "declined": "declined your challenge: you can challenge them again <t:{when}:R>.",
-        "pinged": "times lately without a game; you can challenge them again <t:{when}:R>.",
-        "computer": "You already have 1 games against the computer in progress",
-        "notes": "You already keep 4 notes over all your games",
-        "vacation": "You have started 2 vacations in the last 30 days",
+        "pinged": "without a game (3); you can challenge them again <t:{when}:R>.",
+        "computer": "games against the computer in progress as one member may (1)",
+        "notes": "notes over all your games as one member may (4)",
+        "vacation": "vacations in the last 30 days as one member may (2)",
     },
     "ja": {
         "named": "このサーバーで相手を指定した挑戦は一人3件までで",
-        "declined": "に挑戦を断られました。もう一度挑戦できるのは<t:{when}:R>です。",
-        "pinged": "回、対局にならない挑戦をしています。もう一度挑戦できるのは<t:{when}:R>です。",
-        "computer": "進行中のコンピュータ対局がすでに1局あります",
-        "notes": "全対局でのメモはすでに4件あり",
-        "vacation": "過去30日間に休暇を2回始めていて",
+        "declined": "には挑戦を断られたばかりです。もう一度挑戦できるのは<t:{when}:R>です。",
+        "pinged": "対局にならなかった挑戦をすでに上限の3回しています。"
+        "もう一度挑戦できるのは<t:{when}:R>です。",
+        "computer": "進行中のコンピュータ対局は一人1局までで",
+        "notes": "全対局を通したメモは一人4件までで",
+        "vacation": "過去30日の間に始められる休暇は一人2回までで",
     },
 }
 #: The longest the event loop may stall while the attacker and the other member are served.

@@ -3,6 +3,7 @@ test moves by hand, events recorded in lists, and helpers that start and play ga
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -12,9 +13,10 @@ from typing import TypeVar
 
 import pytest
 
-from bot.db import Database, Session
+from bot.db import Database, NewChallenge, Session
 from bot.engine import EnginePool
 from bot.services import (
+    Budgets,
     Challenge,
     GameService,
     GameSnapshot,
@@ -31,6 +33,8 @@ CAROL = PlayerRef(3003, "Carol")
 GUILD = 42
 CHANNEL = 4242
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+#: The bot's own member, which the computer plays as.
+BOT = PlayerRef(9009, "ShogiBot", True)
 
 
 class FakeClock:
@@ -216,6 +220,81 @@ def before_next_write(
         return await original(work, write=write)
 
     monkeypatch.setattr(db, "run", run)
+
+
+def with_engine(
+    db: Database, clock: FakeClock, pool: EnginePool | None, *, budgets: Budgets | None = None
+) -> GameService:
+    """A service whose computer plays with `pool` (None: the bot has no engine)."""
+    return GameService(db, clock=clock, rng=random.Random(7), engine=pool, budgets=budgets)
+
+
+async def versus_computer(
+    service: GameService,
+    *,
+    level: int = 1,
+    color: str = "gote",
+    guild_id: int = GUILD,
+    time_control: str = "unlimited",
+) -> GameSnapshot:
+    """Alice starts a game against the computer; with her default `color` the computer is
+    sente and moves first."""
+    return await service.computer.start(
+        guild_id=guild_id,
+        channel_id=CHANNEL,
+        member=ALICE,
+        computer=BOT,
+        level=level,
+        color=color,
+        time_control=time_control,
+    )
+
+
+def new_challenge(opponent_id: int | None = None) -> NewChallenge:
+    """Alice's challenge in `GUILD` at `START`, to `opponent_id` or to anyone, as the
+    storage's own tests write it without the service."""
+    return NewChallenge(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        challenger_id=ALICE.user_id,
+        opponent_id=opponent_id,
+        color="random",
+        bank=timedelta(),
+        period=timedelta(days=3),
+        handicap="even",
+        impasse_rule="27",
+        start_sfen=None,
+        created_at=START,
+        expires_at=START + timedelta(days=7),
+    )
+
+
+async def second_during_first(
+    db: Database,
+    first: Callable[[Session], Awaitable[T]],
+    second: Callable[[Session], Awaitable[T]],
+) -> tuple[T, T]:
+    """`first` in a transaction kept open a while after it wrote, and `second` in another
+    started meanwhile: their results. A storage guard that works makes the second wait
+    for the first's commit and count its row; without one, PostgreSQL's second misses it
+    and both go in."""
+    stored, started = asyncio.Event(), asyncio.Event()
+
+    async def held() -> T:
+        async with db.transaction() as tx:
+            result = await first(tx)
+            stored.set()
+            await started.wait()
+            await asyncio.sleep(0.2)  # the second's count runs meanwhile, unless it waits
+            return result
+
+    async def meanwhile() -> T:
+        await stored.wait()
+        started.set()
+        async with db.transaction() as tx:
+            return await second(tx)
+
+    return await asyncio.gather(held(), meanwhile())
 
 
 @pytest.fixture

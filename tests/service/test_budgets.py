@@ -6,22 +6,37 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.db import Database, NewChallenge, PlayerRow
+from bot.db import Database, PlayerRow, Session
 from bot.db.challenges import NamedRefusal
 from bot.engine import EnginePool
 from bot.services import Budgets, Challenge, GameService, Note, PlayerRef, ServiceError
 from bot.services.budgets import from_settings
 
 from ..support.engines import fake_engine
-from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, START, FakeClock, play_all, start_game
+from .conftest import (
+    ALICE,
+    BOB,
+    BOT,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    START,
+    FakeClock,
+    new_challenge,
+    play_all,
+    second_during_first,
+    start_game,
+    versus_computer,
+)
 
-BOT = PlayerRef(9009, "ShogiBot", True)
 #: Members to challenge: more than any budget below.
 MEMBERS = [PlayerRef(5000 + i, f"Member {i}") for i in range(12)]
 SMALL = Budgets(
@@ -34,6 +49,10 @@ SMALL = Budgets(
     vacation_period=timedelta(days=30),
     notes=4,
 )
+
+#: The refusals of a budget full at 3 open challenges naming members, and at 2 computer games.
+FULL_OF_THREE = r"open challenges to members here as one member may \(3\)"
+TWO_COMPUTER_GAMES = r"games against the computer in progress as one member may \(2\)"
 
 
 def budgeted(
@@ -69,7 +88,7 @@ async def test_the_default_budget_of_named_challenges_is_reached_and_said(
     with pytest.raises(ServiceError) as refused:
         await challenge(service, MEMBERS[10])
     assert str(refused.value) == (
-        "You already have 10 open challenges to members here, the most one member may have; "
+        "You already have as many open challenges to members here as one member may (10); "
         "cancel one, or wait until one is answered or expires, before challenging someone else."
     )
 
@@ -79,13 +98,13 @@ async def test_named_challenges_free_when_answered_withdrawn_or_expired(
 ) -> None:
     service = budgeted(db, clock)
     offered = [await challenge(service, member) for member in MEMBERS[:3]]
-    with pytest.raises(ServiceError, match="3 open challenges to members"):
+    with pytest.raises(ServiceError, match=FULL_OF_THREE):
         await challenge(service, MEMBERS[3])
     await service.challenges.cancel(offered[0].id, ALICE.user_id)
     await challenge(service, MEMBERS[3])
     await service.challenges.accept(offered[1].id, MEMBERS[1].user_id)
     await challenge(service, MEMBERS[4])
-    with pytest.raises(ServiceError, match="3 open challenges to members"):
+    with pytest.raises(ServiceError, match=FULL_OF_THREE):
         await challenge(service, MEMBERS[5])
     clock.advance(days=7)  # every open one expired, before the deadline task marks them
     for member in MEMBERS[5:8]:
@@ -101,7 +120,7 @@ async def test_named_challenges_count_per_server_and_beside_open_ones(
     await challenge(service, MEMBERS[3], guild_id=GUILD + 1)  # another server
     await challenge(service, ALICE, challenger=BOB)  # another member's
     await service.challenges.offer(guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE)
-    with pytest.raises(ServiceError, match="3 open challenges to members"):
+    with pytest.raises(ServiceError, match=FULL_OF_THREE):
         await challenge(service, MEMBERS[4])
 
 
@@ -147,45 +166,20 @@ async def test_a_second_named_challenge_waits_for_the_first_to_commit(db: Databa
     limit = SMALL.named_challenges
     room: dict[str, Any] = {"limit": limit, "per_member": 3, "since": START}
 
-    def new(opponent: PlayerRef) -> NewChallenge:
-        return NewChallenge(
-            guild_id=GUILD,
-            channel_id=CHANNEL,
-            challenger_id=ALICE.user_id,
-            opponent_id=opponent.user_id,
-            color="random",
-            bank=timedelta(),
-            period=timedelta(days=3),
-            handicap="even",
-            impasse_rule="27",
-            start_sfen=None,
-            created_at=START,
-            expires_at=START + timedelta(days=7),
-        )
-
     async with db.transaction() as tx:
         for player in (ALICE, *MEMBERS):
             await tx.players.upsert(PlayerRow(player.user_id, player.name, False), START)
         for member in MEMBERS[: limit - 1]:
-            assert isinstance(await tx.challenges.create_named(new(member), **room), int)
-    first_stored = asyncio.Event()
-    second_started = asyncio.Event()
+            created = await tx.challenges.create_named(new_challenge(member.user_id), **room)
+            assert isinstance(created, int)
 
-    async def first() -> int | NamedRefusal:
-        async with db.transaction() as tx:
-            created = await tx.challenges.create_named(new(MEMBERS[limit]), **room)
-            first_stored.set()
-            await second_started.wait()
-            await asyncio.sleep(0.2)  # the second's count runs meanwhile, unless it waits
-            return created
+    def to(member: PlayerRef) -> Callable[[Session], Awaitable[int | NamedRefusal]]:
+        async def offer(tx: Session) -> int | NamedRefusal:
+            return await tx.challenges.create_named(new_challenge(member.user_id), **room)
 
-    async def second() -> int | NamedRefusal:
-        await first_stored.wait()
-        second_started.set()
-        async with db.transaction() as tx:
-            return await tx.challenges.create_named(new(MEMBERS[limit + 1]), **room)
+        return offer
 
-    results = await asyncio.gather(first(), second())
+    results = await second_during_first(db, to(MEMBERS[limit]), to(MEMBERS[limit + 1]))
     assert isinstance(results[0], int) and results[1] == NamedRefusal("full"), results
 
 
@@ -253,8 +247,8 @@ async def test_withdrawing_and_sending_again_pings_a_member_only_so_often(
     with pytest.raises(ServiceError) as refused:
         await challenge(service, BOB)
     assert refused.value.sentence.template == (
-        "You have already challenged {name} {count} times lately without a game; "
-        "you can challenge them again {when}."
+        "You have already challenged {name} as often lately as one member may without a "
+        "game ({count}); you can challenge them again {when}."
     )
     assert refused.value.sentence.params == {
         "name": "Bob",
@@ -270,15 +264,8 @@ async def test_withdrawing_and_sending_again_pings_a_member_only_so_often(
 
 
 async def computer_game(service: GameService, guild_id: int = GUILD) -> int:
-    game = await service.computer.start(
-        guild_id=guild_id,
-        channel_id=CHANNEL,
-        member=ALICE,
-        computer=BOT,
-        level=1,
-        color="sente",  # Alice moves first: the engine is never asked here
-    )
-    return game.id
+    # Alice moves first: the engine is never asked here.
+    return (await versus_computer(service, color="sente", guild_id=guild_id)).id
 
 
 async def test_games_against_the_computer_are_limited_until_one_ends(
@@ -290,14 +277,14 @@ async def test_games_against_the_computer_are_limited_until_one_ends(
     with pytest.raises(ServiceError) as refused:
         await computer_game(service)
     assert str(refused.value) == (
-        "You already have 2 games against the computer in progress; finish or resign one "
-        "to start another."
+        "You already have as many games against the computer in progress as one member "
+        "may (2); finish or resign one to start another."
     )
     # Games between members and challenges to members are not counted.
     await start_game(service, challenger=ALICE, opponent=CAROL)
     await service.moves.resign(games[0], ALICE.user_id)
     await computer_game(service)
-    with pytest.raises(ServiceError, match="2 games against the computer"):
+    with pytest.raises(ServiceError, match=TWO_COMPUTER_GAMES):
         await computer_game(service)
     # Another member has their own budget.
     await service.computer.start(
@@ -365,8 +352,8 @@ async def test_one_analysis_at_a_time_per_member_and_a_few_per_server(
     with pytest.raises(ServiceError) as full:
         await service.analyses.analyse(games[2], user_id=3)
     assert str(full.value) == (
-        "This server already has 2 analyses running or waiting for the engine, the most it "
-        "may; ask again in a few minutes."
+        "This server already has as many analyses running or waiting for the engine as it "
+        "may (2); ask again in a few minutes."
     )
     release.set()
     await asyncio.gather(first, second)
@@ -434,12 +421,12 @@ async def test_vacation_starts_are_limited_within_the_period(
     with pytest.raises(ServiceError) as refused:
         await service.vacations.start(ALICE.user_id)
     assert refused.value.sentence.template == (
-        "You have started {count} vacations in the last {days} days, the most one member "
-        "may; you can start another {when}."
+        "You have started as many vacations in the last {period} as one member may "
+        "({count}); you can start another {when}."
     )
     assert refused.value.sentence.params == {
         "count": 2,
-        "days": 30,
+        "period": timedelta(days=30),
         "when": first + timedelta(days=30),
     }
     await service.vacations.start(BOB.user_id)  # his own budget
@@ -463,7 +450,7 @@ async def test_notes_over_all_games_are_limited_and_free_when_deleted(
     with pytest.raises(ServiceError) as refused:
         await service.notes.add(games[2], ALICE.user_id, "one more")
     assert str(refused.value) == (
-        "You already keep 4 notes over all your games, the most one member may keep; "
+        "You already keep as many notes over all your games as one member may (4); "
         "delete some with /notes first."
     )
     await service.notes.add(games[2], BOB.user_id, "Bob's own")
@@ -505,3 +492,63 @@ def test_the_budgets_are_read_from_the_settings() -> None:
             from_settings(bad)
     with pytest.raises(ValueError, match="LIMIT_NOTE is no setting"):
         from_settings({"LIMIT_NOTE": "5"})
+
+
+#: A count agreeing with a plural noun, as "1 games" would: what no refusal may say.
+ONE_AND_A_PLURAL = re.compile(r"\b1 (?:\w+ )?(?:games|challenges|analyses|times|vacations|notes)\b")
+
+
+async def test_every_refusal_reads_right_at_a_limit_of_one(
+    db: Database, clock: FakeClock, tmp_path: Path, engines: list[EnginePool]
+) -> None:
+    """An operator may set any budget to 1: its refusal must not read "1 games"."""
+    engines.append(EnginePool(fake_engine(tmp_path)[0]))
+    ones = Budgets(
+        computer_games=1,
+        analyses_per_member=1,
+        analyses_per_server=1,
+        named_challenges=1,
+        challenges_to_one_member=1,
+        vacation_starts=1,
+        vacation_period=timedelta(days=1),
+        notes=1,
+    )
+    service = budgeted(db, clock, ones, engine=engines[0])
+    said: list[str] = []
+
+    async def refusal(attempt: Awaitable[object]) -> None:
+        with pytest.raises(ServiceError) as refused:
+            await attempt
+        said.append(str(refused.value))
+
+    await challenge(service, MEMBERS[0])
+    await refusal(challenge(service, MEMBERS[1]))  # open challenges naming a member
+    withdrawn = await challenge(service, BOB, guild_id=GUILD + 1)
+    await service.challenges.cancel(withdrawn.id, ALICE.user_id)
+    await refusal(challenge(service, BOB, guild_id=GUILD + 1))  # sent to one member again
+    await computer_game(service)
+    await refusal(computer_game(service))
+    games = []
+    for member in MEMBERS[2:4]:  # played by Carol: Alice has no room for a challenge
+        game = await start_game(service, challenger=CAROL, opponent=member)
+        await play_all(service, game.id, ["7g7f", "3c3d"])
+        await service.moves.resign(game.id, member.user_id)
+        games.append(game.id)
+    release, held = asyncio.Event(), asyncio.Event()
+
+    async def hold(done: int, total: int) -> None:
+        held.set()
+        await release.wait()
+
+    first = asyncio.create_task(service.analyses.analyse(games[0], progress=hold, user_id=1))
+    await held.wait()
+    await refusal(service.analyses.analyse(games[1], user_id=2))  # the server's analyses
+    release.set()
+    await first
+    await service.vacations.start(ALICE.user_id)
+    await service.vacations.end(ALICE.user_id)
+    await refusal(service.vacations.start(ALICE.user_id))
+    await service.notes.add(games[0], ALICE.user_id, "one")
+    await refusal(service.notes.add(games[1], ALICE.user_id, "two"))
+    assert len(said) == 6
+    assert [text for text in said if ONE_AND_A_PLURAL.search(text)] == []

@@ -6,15 +6,24 @@ in one process or two, store exactly the limit."""
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.db import Database, NewChallenge, PlayerRow
+from bot.db import Database, PlayerRow, Session
 from bot.services import MAX_OPEN_CHALLENGES, GameService, PlayerRef, ServiceError
 
-from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, START, FakeClock
+from .conftest import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    START,
+    FakeClock,
+    new_challenge,
+    second_during_first,
+)
 
 LIMIT = f"You already have {MAX_OPEN_CHALLENGES} open challenges here"
 
@@ -138,41 +147,15 @@ async def test_a_second_offer_waits_for_the_first_to_commit(db: Database) -> Non
     """The storage's own guard, without the service around it: the first offer to the
     limit stays uncommitted while the second counts. Unguarded, PostgreSQL's second count
     misses the first's row and both go in."""
-    new = NewChallenge(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        challenger_id=ALICE.user_id,
-        opponent_id=None,
-        color="random",
-        bank=timedelta(),
-        period=timedelta(days=3),
-        handicap="even",
-        impasse_rule="27",
-        start_sfen=None,
-        created_at=START,
-        expires_at=START + timedelta(days=7),
-    )
+    new = new_challenge()
     async with db.transaction() as tx:
         await tx.players.upsert(PlayerRow(ALICE.user_id, ALICE.name, False), START)
         for _ in range(MAX_OPEN_CHALLENGES - 1):
             assert await tx.challenges.create_open(new, limit=MAX_OPEN_CHALLENGES) is not None
-    first_stored = asyncio.Event()
-    second_started = asyncio.Event()
 
-    async def first() -> int | None:
-        async with db.transaction() as tx:
-            created = await tx.challenges.create_open(new, limit=MAX_OPEN_CHALLENGES)
-            first_stored.set()
-            await second_started.wait()
-            await asyncio.sleep(0.2)  # the second's count runs meanwhile, unless it waits
-            return created
+    async def offer(tx: Session) -> int | None:
+        return await tx.challenges.create_open(new, limit=MAX_OPEN_CHALLENGES)
 
-    async def second() -> int | None:
-        await first_stored.wait()
-        second_started.set()
-        async with db.transaction() as tx:
-            return await tx.challenges.create_open(new, limit=MAX_OPEN_CHALLENGES)
-
-    results = await asyncio.gather(first(), second())
+    results = await second_during_first(db, offer, offer)
     assert results[0] is not None and results[1] is None, results
     assert len(await stored(db)) == MAX_OPEN_CHALLENGES

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import signal
 from pathlib import Path
 
@@ -14,30 +13,25 @@ import pytest
 
 from bot.db import Database
 from bot.engine import EnginePool, usi
-from bot.services import ComputerFailed, GameService, PlayerRef, ServiceError
+from bot.services import ComputerFailed, GameService, ServiceError
 from rules import Termination
 
 from ..support.engines import fairy_stockfish, fake_engine
-from .conftest import ALICE, CHANNEL, GUILD, FakeClock, assert_consistent
-
-BOT = PlayerRef(9009, "ShogiBot", True)
-
-
-def with_engine(db: Database, clock: FakeClock, pool: EnginePool | None) -> GameService:
-    return GameService(db, clock=clock, rng=random.Random(7), engine=pool)
+from .conftest import (
+    ALICE,
+    BOT,
+    CHANNEL,
+    GUILD,
+    FakeClock,
+    assert_consistent,
+    versus_computer,
+    with_engine,
+)
 
 
 async def computer_game(service: GameService, *, level: int = 1, color: str = "gote") -> int:
     """Alice against the computer; by default the computer is sente and moves first."""
-    game = await service.computer.start(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        member=ALICE,
-        computer=BOT,
-        level=level,
-        color=color,
-        time_control="3d",
-    )
+    game = await versus_computer(service, level=level, color=color, time_control="3d")
     return game.id
 
 

@@ -7,7 +7,6 @@ other press is told it started, naming that game (`AlreadyStarted`)."""
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
 
 import pytest
@@ -15,23 +14,28 @@ import pytest
 from bot.db import Database
 from bot.db.engine import ComputerRepository
 from bot.engine import EnginePool
-from bot.services import AlreadyStarted, GameService, GameSnapshot, PlayerRef, ServiceError
+from bot.services import AlreadyStarted, Budgets, GameService, GameSnapshot, PlayerRef, ServiceError
 
 from ..support.engines import fake_engine
-from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock, play_all, start_game
+from .conftest import (
+    ALICE,
+    BOB,
+    BOT,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    FakeClock,
+    play_all,
+    start_game,
+    versus_computer,
+    with_engine,
+)
 
-BOT = PlayerRef(9009, "ShogiBot", True)
 PRESSES = 4
 
 
-def with_engine(db: Database, clock: FakeClock, pool: EnginePool) -> GameService:
-    return GameService(db, clock=clock, rng=random.Random(7), engine=pool)
-
-
 async def computer_game(service: GameService) -> GameSnapshot:
-    return await service.computer.start(
-        guild_id=GUILD, channel_id=CHANNEL, member=ALICE, computer=BOT, level=2, color="gote"
-    )
+    return await versus_computer(service, level=2)
 
 
 async def finished_computer_game(service: GameService) -> GameSnapshot:
@@ -101,6 +105,25 @@ async def test_play_again_pressed_at_once_starts_one_game(
     assert len(started) == 1, results
     assert all(isinstance(r, AlreadyStarted) for r in results if r not in started), results
     assert await active_games(service) == [started[0].id]
+
+
+async def test_play_again_pressed_at_once_at_a_budget_of_one_game_names_the_game_started(
+    db: Database, clock: FakeClock, tmp_path: Path, engines: list[EnginePool]
+) -> None:
+    """The presses after the first find the member's one game against the computer under
+    way: what they are told is that this game was played again, not the budget."""
+    engines.append(EnginePool(fake_engine(tmp_path)[0]))
+    service = with_engine(db, clock, engines[0], budgets=Budgets(computer_games=1))
+    first = await finished_computer_game(service)
+    results = await asyncio.gather(
+        *(service.computer.again(first.id, ALICE.user_id, guild_id=GUILD) for _ in range(PRESSES)),
+        return_exceptions=True,
+    )
+    started = [r for r in results if isinstance(r, GameSnapshot)]
+    assert len(started) == 1, results
+    later = [r for r in results if r not in started]
+    assert all(isinstance(r, AlreadyStarted) for r in later), results
+    assert {r.game_id for r in later if isinstance(r, AlreadyStarted)} == {started[0].id}
 
 
 async def test_play_again_from_two_processes_starts_one_game(

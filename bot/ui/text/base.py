@@ -77,6 +77,8 @@ def value_text(lang: str, value: object) -> str:
         return safe(value)
     if isinstance(value, datetime):  # a moment: each reader sees it in their time zone
         return timestamp(value)
+    if isinstance(value, timedelta):  # a length of time: "1 day", "30 days", "30日"
+        return duration_text(lang, value)
     return str(value)
 
 
