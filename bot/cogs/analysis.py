@@ -71,7 +71,9 @@ class AnalysisFeature(Feature):
                 log.warning("could not show game %s's analysis progress", game_id, exc_info=True)
 
         try:
-            analysis = await service.analyse(game_id, guild_id=guild_id, progress=progress)
+            analysis = await service.analyse(
+                game_id, guild_id=guild_id, progress=progress, asker=interaction.user.id
+            )
         except ServiceError as error:
             await interaction.edit_original_response(content=text.say(lang, error.sentence))
             return

@@ -1,6 +1,6 @@
 """The bot's engine: a few USI processes behind one global limit on searches at once.
 
-Searches wait their turn in a queue (`asyncio.Semaphore`, first come first served) so
+Searches wait their turn (`Turns`: computer moves before analyses, askers in turn) so
 however many games and analyses ask at once, at most `jobs` engine processes think at a
 time, each on one thread: the bot keeps the rest of the machine. A process that failed
 is thrown away, and the next search starts a fresh one. Its job is free again at once:
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 
+from .turns import SearchKind, Turns
 from .usi import EngineError, Search, UsiEngine
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,9 @@ class EnginePool:
     Example::
 
         pool = EnginePool("/usr/games/fairy-stockfish", jobs=1)
-        search = await pool.search(sfen, ["7g7f"], movetime_ms=300, skill=0)
+        search = await pool.search(
+            sfen, ["7g7f"], movetime_ms=300, skill=0, kind=SearchKind.MOVE, asker=member_id
+        )
         await pool.close()
     """
 
@@ -54,7 +57,7 @@ class EnginePool:
         self.path = path
         self.options = dict(options or {})
         self.jobs = jobs
-        self._turns = asyncio.Semaphore(jobs)
+        self.turns = Turns(jobs)
         self._idle: list[UsiEngine] = []
         self._starting: set[UsiEngine] = set()
         self._busy: set[UsiEngine] = set()  # searching
@@ -68,10 +71,13 @@ class EnginePool:
         *,
         movetime_ms: int,
         skill: int | None = None,
+        kind: SearchKind = SearchKind.MOVE,
+        asker: Hashable = None,
     ) -> Search:
-        """The engine's move, once a job is free; `EngineError` if the process failed
-        (it is gone, and the next search starts another)."""
-        async with self._turns:
+        """The engine's move, once a job is free for a search of this `kind` asked by
+        `asker` (a member); `EngineError` if the process failed (it is gone, and the next
+        search starts another)."""
+        async with self.turns.turn(kind, asker):
             engine = await self._engine()
             try:
                 search = await engine.search(sfen, moves, movetime_ms=movetime_ms, skill=skill)
@@ -132,4 +138,4 @@ class EnginePool:
             await asyncio.gather(*self._endings, return_exceptions=True)
 
 
-__all__ = ["EngineError", "EnginePool", "parse_options"]
+__all__ = ["EngineError", "EnginePool", "SearchKind", "parse_options"]

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.db import EvaluationRow
-from bot.engine import EngineError, EnginePool, Score
+from bot.engine import EngineError, EnginePool, Score, SearchKind
 from rules import Color, Game, Move, Position, Sentence
 
 from .computer import ATTEMPTS, NO_ENGINE
@@ -146,11 +146,17 @@ class Analyses:
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def analyse(
-        self, game_id: int, *, guild_id: int | None = None, progress: Progress | None = None
+        self,
+        game_id: int,
+        *,
+        guild_id: int | None = None,
+        progress: Progress | None = None,
+        asker: int | None = None,
     ) -> Analysis:
         """The analysis of a finished game, evaluating the positions not stored yet (told
         to `progress` as it goes). Refused for a game in progress and without an engine.
-        Two analyses of one game at once: the second waits and finds it stored.
+        Two analyses of one game at once: the second waits and finds it stored. Its
+        searches wait behind computer moves, and take turns with other `asker`s' (members).
 
         Example: `analysis = await analyses.analyse(game.id)`; `analysis.marks[0].best`.
         """
@@ -158,7 +164,7 @@ class Analyses:
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
-                rows, stored = await self._evaluations(game, progress)
+                rows, stored = await self._evaluations(game, progress, asker)
         finally:  # a refusal or a failed engine leaves no lock behind either
             if not lock.locked():
                 self._locks.pop(game_id, None)
@@ -191,7 +197,7 @@ class Analyses:
         return game
 
     async def _evaluations(
-        self, game: GameSnapshot, progress: Progress | None
+        self, game: GameSnapshot, progress: Progress | None, asker: int | None
     ) -> tuple[list[EvaluationRow], bool]:
         async with self._store.db.read() as tx:
             found = {row.ply: row for row in await tx.analyses.of(game.id)}
@@ -203,7 +209,7 @@ class Analyses:
             raise ServiceError(NO_ENGINE)
         done = total - len(missing)
         for ply in missing:
-            row = await self._evaluate(self.engine, game, ply)
+            row = await self._evaluate(self.engine, game, ply, asker)
             async with self._store.db.transaction() as tx:
                 await tx.analyses.add([row])
             found[ply] = row
@@ -212,7 +218,9 @@ class Analyses:
                 await progress(done, total)
         return [found[ply] for ply in range(total)], False
 
-    async def _evaluate(self, engine: EnginePool, game: GameSnapshot, ply: int) -> EvaluationRow:
+    async def _evaluate(
+        self, engine: EnginePool, game: GameSnapshot, ply: int, asker: int | None
+    ) -> EvaluationRow:
         position = game.game.position_at(ply)
         if not position.legal_moves():  # mated (or no move): the engine has nothing to add
             return EvaluationRow(game.id, ply, None, 0, None)
@@ -224,6 +232,8 @@ class Analyses:
                     moves,
                     movetime_ms=self.movetime_ms,
                     skill=ANALYSIS_SKILL,
+                    kind=SearchKind.ANALYSIS,
+                    asker=asker,
                 )
             except EngineError as error:
                 log.warning("game %s ply %s: engine failed (%s): %s", game.id, ply, attempt, error)
