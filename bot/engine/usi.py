@@ -44,6 +44,10 @@ REAP_SECONDS = 2.0
 #: Lines read in a row before the event loop gets a turn: a flood of short lines that are
 #: all buffered already would otherwise be read without ever letting other members in.
 LINES_PER_TURN = 64
+#: The most an engine may print in one step (its start, or one search): hundreds of times
+#: what a search of a few seconds prints, so a flood fails at once instead of keeping the
+#: bot busy reading until the search's deadline.
+OUTPUT_LIMIT = 1 << 20
 #: The longest line an engine may print (a long principal variation fits easily).
 LINE_LIMIT = 1 << 16
 
@@ -236,7 +240,7 @@ class UsiEngine:
         """The engine's lines until it closes its output (then `EngineError`)."""
         process = self._process
         assert process is not None and process.stdout is not None
-        read = 0
+        read = size = 0
         while True:
             try:
                 raw = await process.stdout.readline()
@@ -244,7 +248,9 @@ class UsiEngine:
                 raise EngineError(f"an overlong line from the engine: {error}") from error
             if not raw:
                 raise EngineError(f"the engine closed its output (code {process.returncode})")
-            read += 1
+            read, size = read + 1, size + len(raw)
+            if size > OUTPUT_LIMIT:
+                raise EngineError(f"more than {OUTPUT_LIMIT} bytes of output (a flood)")
             if read % LINES_PER_TURN == 0:
                 await asyncio.sleep(0)  # a buffered line is read without waiting
             yield raw.decode(errors="replace").strip()
