@@ -257,8 +257,8 @@ class UsiEngine:
 
     def kill(self) -> None:
         """Kill the process and everything it started (its process group) at once, and
-        close the pipes, so that no child holding them open keeps anyone waiting;
-        `close()` then waits for it, within `REAP_SECONDS`."""
+        close our ends of the pipes, so that no child holding them open keeps anyone
+        waiting; `close()` then waits for it, within `REAP_SECONDS`."""
         process, transport = self._process, self._transport
         self._process = None
         if process is not None:
@@ -266,7 +266,13 @@ class UsiEngine:
                 os.killpg(process.pid, signal.SIGKILL)
             self._dying = process
         if transport is not None:
-            transport.close()
+            # The pipes only: closing the whole transport now would poll, and so reap, a
+            # process the child watcher is about to wait for (it then logs an unknown
+            # child); `close()` closes the transport once the process is gone.
+            for fd in (0, 1):
+                pipe = transport.get_pipe_transport(fd)
+                if pipe is not None:
+                    pipe.close()
 
     async def close(self) -> None:
         """Ask the engine to quit, kill its process group if it does not (and the
@@ -277,12 +283,14 @@ class UsiEngine:
                 await asyncio.wait_for(self._quit(process), QUIT_SECONDS)
         self.kill()
         dying, self._dying = self._dying, None
-        if dying is None:
-            return
-        try:
-            await asyncio.wait_for(dying.wait(), REAP_SECONDS)
-        except TimeoutError:
-            log.warning("engine %s (pid %s) still not gone after its kill", self.path, dying.pid)
+        if dying is not None:
+            try:
+                await asyncio.wait_for(dying.wait(), REAP_SECONDS)
+            except TimeoutError:
+                log.warning("engine %s (pid %s) outlived its kill", self.path, dying.pid)
+        transport, self._transport = self._transport, None
+        if transport is not None:
+            transport.close()
 
     async def _quit(self, process: Process) -> None:
         self._send("quit")
