@@ -96,6 +96,35 @@ async def test_a_hostile_engine_fails_in_time_frees_its_job_and_leaves_no_proces
     assert await all_gone(tmp_path) == [] and len(engine_pids(tmp_path)) > len(hostile)
 
 
+async def test_the_job_is_free_while_a_failed_process_is_still_being_stopped(
+    tmp_path: Path, pools: list[EnginePool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopping a process may take its time (a `REAP_SECONDS` at worst): nobody waits for
+    it but the pool's `close()`, which leaves no stopping behind."""
+    stopped = asyncio.Event()
+    stopping: list[UsiEngine] = []
+    close = UsiEngine.close
+
+    async def slow_close(engine: UsiEngine) -> None:
+        stopping.append(engine)
+        await stopped.wait()
+        await close(engine)
+
+    monkeypatch.setattr(UsiEngine, "close", slow_close)
+    pool = EnginePool(fake_engine(tmp_path, "crash")[0])
+    pools.append(pool)
+    with pytest.raises(EngineError):
+        await asyncio.wait_for(pool.search(START, movetime_ms=MOVETIME_MS), LIMIT)
+    answer = await asyncio.wait_for(pool.search(START, ["7g7f"], movetime_ms=10), LIMIT)
+    assert answer.best == first_move(["7g7f"]) and len(stopping) == 1 and not stopped.is_set()
+    closing = asyncio.create_task(pool.close())
+    await asyncio.sleep(0.1)
+    assert not closing.done(), "close() waits for the process still being stopped"
+    stopped.set()
+    await asyncio.wait_for(closing, 5)
+    assert await all_gone(tmp_path) == []
+
+
 async def test_closing_a_wrapper_that_outlives_quit_takes_its_time_and_no_more(
     tmp_path: Path,
 ) -> None:
