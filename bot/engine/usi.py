@@ -278,19 +278,23 @@ class UsiEngine:
         """Ask the engine to quit, kill its process group if it does not (and the
         children it leaves in any case), and wait for it within `REAP_SECONDS`."""
         process = self._process
-        if process is not None and process.returncode is None:
-            with contextlib.suppress(TimeoutError, EngineError, OSError):
-                await asyncio.wait_for(self._quit(process), QUIT_SECONDS)
-        self.kill()
+        try:
+            if process is not None and process.returncode is None:
+                with contextlib.suppress(TimeoutError, EngineError, OSError):
+                    await asyncio.wait_for(self._quit(process), QUIT_SECONDS)
+        finally:  # cancelled while it quits (a shutdown cut short), it is killed all the same
+            self.kill()
         dying, self._dying = self._dying, None
-        if dying is not None:
-            try:
-                await asyncio.wait_for(dying.wait(), REAP_SECONDS)
-            except TimeoutError:
-                log.warning("engine %s (pid %s) outlived its kill", self.path, dying.pid)
-        transport, self._transport = self._transport, None
-        if transport is not None:
-            transport.close()
+        try:
+            if dying is not None:
+                try:
+                    await asyncio.wait_for(dying.wait(), REAP_SECONDS)
+                except TimeoutError:
+                    log.warning("engine %s (pid %s) outlived its kill", self.path, dying.pid)
+        finally:
+            transport, self._transport = self._transport, None
+            if transport is not None:
+                transport.close()
 
     async def _quit(self, process: Process) -> None:
         self._send("quit")

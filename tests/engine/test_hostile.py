@@ -138,6 +138,23 @@ async def test_closing_a_wrapper_that_outlives_quit_takes_its_time_and_no_more(
     assert len(engine_pids(tmp_path)) == 3 and await all_gone(tmp_path) == []
 
 
+async def test_a_close_cancelled_while_the_engine_quits_still_kills_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shutdown cut short while the wrapper outlives `quit` leaves nothing running."""
+    monkeypatch.setattr(usi, "QUIT_SECONDS", 30.0)
+    engine = UsiEngine(wrapper_engine(tmp_path)[0])
+    await engine.start()
+    closing = asyncio.create_task(engine.close())
+    await asyncio.sleep(0.2)
+    assert not closing.done()
+    closing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await closing
+    assert await all_gone(tmp_path) == []
+    await asyncio.wait_for(engine.close(), 5)
+
+
 async def test_a_start_cancelled_in_the_handshake_leaves_no_process(
     tmp_path: Path, pools: list[EnginePool]
 ) -> None:
