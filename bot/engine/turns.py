@@ -2,10 +2,12 @@
 
 A computer's move is waited for by a member in a game; an analysis is read at leisure, one
 search per position. So every free job goes first to a waiting move, and only then to an
-analysis search; within each kind the askers (members) take turns, one search each, so a
-member who queued many searches (several analyses at once) cannot keep another waiting
-for more than one of them. A queue per search, not per analysis: a computer's move slips
-in between two positions of a long analysis.
+analysis search, except that after `MOVES_IN_A_ROW` moves one waiting analysis search
+goes first (a server busy with computer games still analyses). Within each kind the
+askers (members) take turns, one search each, so a member who queued many searches
+(several analyses at once) cannot keep another waiting for more than one of them. A
+queue per search, not per analysis: a computer's move slips in between two positions of a
+long analysis.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from collections import deque
 from collections.abc import AsyncIterator, Hashable
 from contextlib import asynccontextmanager
 from enum import Enum
+
+#: Jobs given to computer moves in a row while an analysis search waits, before it gets one.
+MOVES_IN_A_ROW = 4
 
 
 class SearchKind(Enum):
@@ -36,6 +41,7 @@ class Turns:
 
     def __init__(self, jobs: int) -> None:
         self._free = jobs
+        self._moves_in_a_row = 0
         # Per kind, the askers in the order of their next turn, each with their waiters in
         # the order they came (a dict keeps the order its keys were put in).
         self._waiting: dict[SearchKind, dict[Hashable, deque[asyncio.Future[None]]]] = {
@@ -83,15 +89,28 @@ class Turns:
             del self._waiting[kind][asker]
 
     def _give_back(self) -> None:
-        for kind in SearchKind:
-            askers = self._waiting[kind]
-            while askers:
-                asker = next(iter(askers))
-                queue = askers.pop(asker)
-                waiter = queue.popleft()
-                if queue:
-                    askers[asker] = queue  # the back of the line, behind every other asker
-                if not waiter.done():
-                    waiter.set_result(None)
-                    return
+        order = list(SearchKind)
+        if self._moves_in_a_row >= MOVES_IN_A_ROW:
+            order.reverse()
+        for kind in order:
+            if self._hand_over(kind):
+                if kind is SearchKind.MOVE and self._waiting[SearchKind.ANALYSIS]:
+                    self._moves_in_a_row += 1
+                else:
+                    self._moves_in_a_row = 0
+                return
         self._free += 1
+
+    def _hand_over(self, kind: SearchKind) -> bool:
+        """Give the job to the next waiter of `kind`, if one still waits."""
+        askers = self._waiting[kind]
+        while askers:
+            asker = next(iter(askers))
+            queue = askers.pop(asker)
+            waiter = queue.popleft()
+            if queue:
+                askers[asker] = queue  # the back of the line, behind every other asker
+            if not waiter.done():
+                waiter.set_result(None)
+                return True
+        return False

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 from bot.engine import EnginePool, Search, SearchKind
-from bot.engine.turns import Turns
+from bot.engine.turns import MOVES_IN_A_ROW, Turns
 
 from ..support.engines import engine_seen, fake_engine
 
@@ -92,3 +92,28 @@ async def test_a_cancelled_waiter_loses_its_place_and_a_cancelled_holder_passes_
     assert order == ["first", "last"] and second.cancelled() and dropped.cancelled()
     async with asyncio.timeout(1), turns.turn(SearchKind.ANALYSIS):
         assert turns.waiting == 0  # the job came back: taken at once
+
+
+async def test_a_stream_of_computer_moves_lets_one_analysis_search_through_now_and_then() -> None:
+    turns = Turns(1)
+    order: list[str] = []
+
+    queued = asyncio.Event()
+
+    async def search(name: str, kind: SearchKind, asker: int) -> None:
+        async with turns.turn(kind, asker):
+            order.append(name)
+            await queued.wait()
+
+    holder = asyncio.create_task(search("first", SearchKind.MOVE, 0))
+    await asyncio.sleep(0)
+    moves = MOVES_IN_A_ROW * 2 + 1
+    waiting = [asyncio.create_task(search(f"a{n}", SearchKind.ANALYSIS, 1)) for n in range(2)]
+    waiting += [asyncio.create_task(search(f"m{n}", SearchKind.MOVE, 2 + n)) for n in range(moves)]
+    await asyncio.sleep(0)
+    assert turns.waiting == len(waiting)
+    queued.set()
+    await asyncio.wait_for(asyncio.gather(holder, *waiting), 5)
+    run = [f"m{n}" for n in range(MOVES_IN_A_ROW)]
+    more = [f"m{n}" for n in range(MOVES_IN_A_ROW, 2 * MOVES_IN_A_ROW)]
+    assert order == ["first", *run, "a0", *more, "a1", f"m{moves - 1}"]
