@@ -5,6 +5,18 @@ no game state between searches and any process of the pool can answer any game. 
 that does not end within its time plus a grace period means the engine hangs: the process
 is killed and `EngineError` raised, as for a process that died or printed no move; the
 caller decides whether to try again on a fresh process.
+
+The engine runs in a process group of its own, and killing it kills the whole group: an
+`ENGINE_PATH` that is a wrapper script leaves no child behind, and a child that holds the
+pipes open cannot keep the bot waiting. Every wait on the process is bounded.
+
+USI gives a search no id, so an answer cannot say which search it belongs to. Two rules
+keep a stray `bestmove` (a second one, or one printed late) from answering another game's
+search: a process whose search failed, timed out or was cancelled is killed, never asked
+again; and each search starts with `isready`, every line before `readyok` being discarded,
+so whatever the engine printed before it read the new search's commands is never taken as
+its answer. The round trip costs a fraction of a millisecond, against a process start per
+search if processes were never reused.
 """
 
 from __future__ import annotations
@@ -12,6 +24,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import signal
+from asyncio.subprocess import DEVNULL, PIPE, Process, SubprocessStreamProtocol
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -24,6 +39,15 @@ START_SECONDS = 10.0
 GRACE_SECONDS = 5.0
 #: How long a process is given to quit before it is killed.
 QUIT_SECONDS = 1.0
+#: How long a killed process is waited for (a warning, never a hang, if it overruns).
+REAP_SECONDS = 2.0
+#: Lines read in a row before the event loop gets a turn: a flood of short lines that are
+#: all buffered already would otherwise be read without ever letting other members in.
+LINES_PER_TURN = 64
+#: The most an engine may print in one step (its start, or one search): hundreds of times
+#: what a search of a few seconds prints, so a flood fails at once instead of keeping the
+#: bot busy reading until the search's deadline.
+OUTPUT_LIMIT = 1 << 20
 #: The longest line an engine may print (a long principal variation fits easily).
 LINE_LIMIT = 1 << 16
 
@@ -96,8 +120,10 @@ class UsiEngine:
         self.path = path
         self.options = dict(options or {})
         self.offered: set[str] = set()  # the options the engine says it has
-        self._process: asyncio.subprocess.Process | None = None
+        self._process: Process | None = None
+        self._transport: asyncio.SubprocessTransport | None = None
         self._skill: int | None = None
+        self._dying: Process | None = None  # killed, not yet waited for
 
     @property
     def pid(self) -> int | None:
@@ -108,22 +134,29 @@ class UsiEngine:
         return self._process is not None and self._process.returncode is None
 
     async def start(self) -> None:
-        """Start the process, say `usi`, set one thread and the owner's options."""
+        """Start the process, say `usi`, set one thread and the owner's options. On any
+        failure, a cancellation too, the process is killed: `close()` then waits for it."""
+        loop = asyncio.get_running_loop()
         try:
-            self._process = await asyncio.create_subprocess_exec(
+            self._transport, protocol = await loop.subprocess_exec(
+                lambda: SubprocessStreamProtocol(limit=LINE_LIMIT, loop=loop),
                 self.path,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.DEVNULL,
-                limit=LINE_LIMIT,
+                stdin=PIPE,
+                stdout=PIPE,
+                stderr=DEVNULL,
+                start_new_session=True,  # its own process group, killed as one
             )
         except OSError as error:
             raise EngineError(f"cannot start {self.path}: {error}") from error
+        self._process = Process(self._transport, protocol, loop)
         try:
             await asyncio.wait_for(self._handshake(), START_SECONDS)
         except (TimeoutError, EngineError) as error:
-            await self.close()
+            self.kill()
             raise EngineError(f"{self.path} did not start as a USI engine: {error}") from error
+        except BaseException:
+            self.kill()
+            raise
 
     async def _handshake(self) -> None:
         self._send("usi")
@@ -167,10 +200,10 @@ class UsiEngine:
                 movetime_ms / 1000 + GRACE_SECONDS,
             )
         except TimeoutError:
-            await self.close()
+            self.kill()
             raise EngineError(f"no move within {movetime_ms} ms (killed)") from None
-        except EngineError:
-            await self.close()
+        except BaseException:  # failed, or cancelled: its answer would come to a later search
+            self.kill()
             raise
 
     async def _search(
@@ -179,7 +212,7 @@ class UsiEngine:
         if skill is not None and skill != self._skill and "Skill Level" in self.offered:
             self._send(f"setoption name Skill Level value {skill}")
             self._skill = skill
-            await self._ready()
+        await self._ready()  # whatever came before belongs to no search of ours
         position = f"position sfen {sfen}" + (f" moves {' '.join(moves)}" if moves else "")
         self._send(position)
         self._send(f"go movetime {movetime_ms}")
@@ -207,27 +240,64 @@ class UsiEngine:
         """The engine's lines until it closes its output (then `EngineError`)."""
         process = self._process
         assert process is not None and process.stdout is not None
+        read = size = 0
         while True:
             try:
                 raw = await process.stdout.readline()
             except (ValueError, asyncio.LimitOverrunError) as error:
                 raise EngineError(f"an overlong line from the engine: {error}") from error
             if not raw:
-                raise EngineError(f"the engine exited (code {await process.wait()})")
+                raise EngineError(f"the engine closed its output (code {process.returncode})")
+            read, size = read + 1, size + len(raw)
+            if size > OUTPUT_LIMIT:
+                raise EngineError(f"more than {OUTPUT_LIMIT} bytes of output (a flood)")
+            if read % LINES_PER_TURN == 0:
+                await asyncio.sleep(0)  # a buffered line is read without waiting
             yield raw.decode(errors="replace").strip()
 
+    def kill(self) -> None:
+        """Kill the process and everything it started (its process group) at once, and
+        close our ends of the pipes, so that no child holding them open keeps anyone
+        waiting; `close()` then waits for it, within `REAP_SECONDS`."""
+        process, transport = self._process, self._transport
+        self._process = None
+        if process is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            self._dying = process
+        if transport is not None:
+            # The pipes only: closing the whole transport now would poll, and so reap, a
+            # process the child watcher is about to wait for (it then logs an unknown
+            # child); `close()` closes the transport once the process is gone.
+            for fd in (0, 1):
+                pipe = transport.get_pipe_transport(fd)
+                if pipe is not None:
+                    pipe.close()
+
     async def close(self) -> None:
-        """Ask the engine to quit, and kill it if it does not."""
-        process, self._process = self._process, None
-        if process is None or process.returncode is not None:
-            return
-        with contextlib.suppress(EngineError, OSError):
-            if process.stdin is not None:
-                process.stdin.write(b"quit\n")
-                await process.stdin.drain()
+        """Ask the engine to quit, kill its process group if it does not (and the
+        children it leaves in any case), and wait for it within `REAP_SECONDS`."""
+        process = self._process
         try:
-            await asyncio.wait_for(process.wait(), QUIT_SECONDS)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            await process.wait()
+            if process is not None and process.returncode is None:
+                with contextlib.suppress(TimeoutError, EngineError, OSError):
+                    await asyncio.wait_for(self._quit(process), QUIT_SECONDS)
+        finally:  # cancelled while it quits (a shutdown cut short), it is killed all the same
+            self.kill()
+        dying, self._dying = self._dying, None
+        try:
+            if dying is not None:
+                try:
+                    await asyncio.wait_for(dying.wait(), REAP_SECONDS)
+                except TimeoutError:
+                    log.warning("engine %s (pid %s) outlived its kill", self.path, dying.pid)
+        finally:
+            transport, self._transport = self._transport, None
+            if transport is not None:
+                transport.close()
+
+    async def _quit(self, process: Process) -> None:
+        self._send("quit")
+        if process.stdin is not None:
+            await process.stdin.drain()
+        await process.wait()

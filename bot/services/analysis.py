@@ -24,7 +24,7 @@ from datetime import timedelta
 from enum import StrEnum
 
 from bot.db import EvaluationRow
-from bot.engine import EngineError, EnginePool, Score
+from bot.engine import EngineError, EnginePool, Score, SearchKind
 from rules import Color, Game, Move, Position, Sentence
 
 from .budgets import Budgets
@@ -171,7 +171,8 @@ class Analyses:
         Two analyses of one game at once: the second waits and finds it stored. The
         member who asks (`user_id`, which the Discord layer always gives) has a budget of
         analyses running or waiting, and so has the server (`Budgets`): one that needs
-        the engine is refused past either.
+        the engine is refused past either. Its searches wait behind computer moves, and
+        take turns with other members' (the engine pool's `Turns`).
 
         Example: `analysis = await analyses.analyse(game.id)`; `analysis.marks[0].best`.
         """
@@ -239,7 +240,7 @@ class Analyses:
         try:
             done = total - len(missing)
             for ply in missing:
-                row = await self._evaluate(self.engine, game, ply)
+                row = await self._evaluate(self.engine, game, ply, user_id)
                 async with self._store.db.transaction() as tx:
                     await tx.analyses.add([row])
                     if claim is not None:
@@ -286,7 +287,9 @@ class Analyses:
             count=self.budgets.analyses_per_server,
         )
 
-    async def _evaluate(self, engine: EnginePool, game: GameSnapshot, ply: int) -> EvaluationRow:
+    async def _evaluate(
+        self, engine: EnginePool, game: GameSnapshot, ply: int, asker: int | None
+    ) -> EvaluationRow:
         position = game.game.position_at(ply)
         if not position.legal_moves():  # mated (or no move): the engine has nothing to add
             return EvaluationRow(game.id, ply, None, 0, None)
@@ -298,6 +301,8 @@ class Analyses:
                     moves,
                     movetime_ms=self.movetime_ms,
                     skill=ANALYSIS_SKILL,
+                    kind=SearchKind.ANALYSIS,
+                    asker=asker,
                 )
             except EngineError as error:
                 log.warning("game %s ply %s: engine failed (%s): %s", game.id, ply, attempt, error)

@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 
 from bot.db import ChallengeRow, ComputerRow, Conflict, Session
-from bot.engine import EngineError, EnginePool
+from bot.engine import EngineError, EnginePool, SearchKind
 from rules import Handicap, InvalidMoveError, Move, Sentence
 
 from .challenges import Challenges
@@ -227,10 +227,16 @@ class Computer:
     ) -> ComputerMove | None:
         level = LEVELS.get(seat.level, LEVELS[DEFAULT_LEVEL])
         moves = [move.usi() for move in game.game.moves]
+        member = game.opponent_of(seat.user_id).user_id  # who waits for this move
         for attempt in range(1, ATTEMPTS + 1):
             try:
                 search = await engine.search(
-                    game.game.start.sfen(), moves, movetime_ms=level.movetime_ms, skill=level.skill
+                    game.game.start.sfen(),
+                    moves,
+                    movetime_ms=level.movetime_ms,
+                    skill=level.skill,
+                    kind=SearchKind.MOVE,
+                    asker=member,
                 )
             except EngineError as error:
                 log.warning("game %s: engine failed (attempt %s): %s", game.id, attempt, error)

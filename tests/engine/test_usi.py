@@ -54,13 +54,16 @@ def test_options_are_name_value_pairs() -> None:
             parse_options(bad)
 
 
-async def test_a_missing_program_or_one_that_is_no_engine_is_refused(tmp_path: Path) -> None:
+async def test_a_missing_program_or_one_that_is_no_engine_is_refused(
+    tmp_path: Path, engines: list[UsiEngine]
+) -> None:
     with pytest.raises(EngineError, match="cannot start"):
         await UsiEngine(str(tmp_path / "nothing")).start()
     quits = tmp_path / "quits"
     quits.write_text("#!/bin/sh\nexit 0\n")
     quits.chmod(0o755)
     engine = UsiEngine(str(quits))
+    engines.append(engine)
     with pytest.raises(EngineError, match="did not start as a USI engine"):
         await engine.start()
     assert not engine.alive

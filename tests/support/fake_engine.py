@@ -7,8 +7,16 @@ every process started from it, so a plan spans restarts) and answers accordingly
 - `illegal`: a well-formed move that is not legal here;
 - `garbage`: a bestmove line that is no move at all;
 - `hang`: never answers;
-- `crash`: exits at once;
+- `flood`: prints short `info` lines without end, and never a `bestmove`;
+- `crash`: prints an `info` line, then exits mid-search;
+- `shut`: closes its output mid-search and lives on;
+- `twice`: answers, then answers again (`bestmove 9i9h`) as it reads its next command:
+  a stray answer that must answer no later search;
+- `gate`: answers once the file `gate` beside the plan exists (a search held open);
 - `resign`: `bestmove resign`.
+
+Every process appends its pid to `FAKE_ENGINE_PIDS` (if set) as it starts, and every `go`
+appends its position line to `FAKE_ENGINE_SEEN` (if set): the order searches were served.
 
 Run it with the tests' Python: `python tests/support/fake_engine.py`.
 """
@@ -58,10 +66,27 @@ def _illegal_move(game: Game) -> str:
     raise AssertionError("every move is legal")
 
 
+def _note(variable: str, line: str) -> None:
+    name = os.environ.get(variable)
+    if name:
+        with Path(name).open("a") as notes:
+            notes.write(line + "\n")
+
+
+#: The stray answer of `twice`.
+STRAY = "9i9h"
+
+
 def main() -> None:
+    _note("FAKE_ENGINE_PIDS", str(os.getpid()))
     game = Game()
+    position = ""
+    stray = False
     for raw in sys.stdin:
         words = raw.split()
+        if stray:
+            print(f"bestmove {STRAY}", flush=True)
+            stray = False
         if not words:
             continue
         command = words[0]
@@ -74,12 +99,28 @@ def main() -> None:
             print("readyok", flush=True)
         elif command == "position":
             game = _game(words)
+            position = raw.strip()
         elif command == "go":
+            _note("FAKE_ENGINE_SEEN", position)
             step = _next_step()
             if step == "crash":
+                print("info depth 1 score cp 0", flush=True)
                 sys.exit(3)
             if step == "hang":
                 time.sleep(3600)
+            if step == "shut":
+                sys.stdout.close()
+                os.close(1)
+                time.sleep(3600)
+            if step == "flood":
+                while True:
+                    sys.stdout.write("info nodes 1\n" * 1000)
+                    sys.stdout.flush()
+            if step == "gate":
+                gate = Path(os.environ["FAKE_ENGINE_PLAN"]).with_name("gate")
+                while not gate.exists():
+                    time.sleep(0.01)
+            stray = step == "twice"
             if step == "garbage":
                 print("bestmove hello-world", flush=True)
             elif step == "illegal":
