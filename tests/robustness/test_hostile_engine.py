@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -116,12 +117,19 @@ async def test_one_members_analyses_delay_anothers_computer_move_by_one_search_a
     club = await open_club(
         fake_discord, bot_runner, e2e_guard, tmp_path, engine_path=fairy_stockfish()
     )
-    club.service.analyses.movetime_ms = ANALYSIS_MS
+    analyses_service = club.service.analyses
+    analyses_service.movetime_ms = ANALYSIS_MS
+    # The scheduling is what is measured, not the budgets: room for every analysis queued.
+    analyses_service.budgets = replace(
+        analyses_service.budgets, analyses_per_member=ANALYSES, analyses_per_server=ANALYSES
+    )
     pool = club.service.computer.engine
     assert isinstance(pool, EnginePool) and pool.jobs == 1
     finished = []
     for _ in range(ANALYSES):
         table = await club.new_game(club.bob, club.carol)
+        # Both players move first: a game resigned before that is aborted, with nothing to analyse.
+        await club.play(table, [(club.bob, "7g7f"), (club.carol, "3c3d")])
         await club.resign(table, club.bob)
         finished.append(table)
     game_id, thread = await start(club, level=1, color="sente")
