@@ -116,6 +116,8 @@ class ReaderPool:
             raise RuntimeError("the reader pool is closed")
         request = pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL)
         async with self._slots:
+            if self._closed:  # waited for a worker while the pool closed: start none
+                raise RuntimeError("the reader pool is closed")
             worker = self._idle.pop() if self._idle else await self._start()
             self._busy.add(worker)
             try:

@@ -85,3 +85,19 @@ async def test_closing_kills_a_read_in_progress() -> None:
     with pytest.raises(asyncio.IncompleteReadError):
         await reading
     assert not _alive(pid)
+
+
+async def test_a_read_waiting_for_a_worker_when_the_pool_closes_starts_none() -> None:
+    """`close()` has stopped every worker it knows of: a read that was waiting for one must
+    not start another after it (the bot's event loop may be ending)."""
+    pool = ReaderPool(processes=1)
+    busy = asyncio.ensure_future(pool.run(sleep_then, 60, "never"))
+    await asyncio.sleep(0.5)
+    waiting = asyncio.ensure_future(pool.run(worker_pid))
+    await asyncio.sleep(0)
+    await pool.close()
+    with pytest.raises(asyncio.IncompleteReadError):
+        await busy
+    with pytest.raises(RuntimeError, match="closed"):
+        await waiting
+    assert pool._idle == [] and pool._busy == set()
