@@ -169,7 +169,11 @@ class ReaderPool:
         """Start a worker in place of a killed one, so the next read finds one warm."""
 
         async def start() -> None:
-            worker = await self._start()
+            try:
+                worker = await self._start()
+            except Exception as error:  # nobody awaits this task: say it, the next read starts one
+                log.warning("could not start a reader worker in place of a killed one: %r", error)
+                return
             if self._closed:
                 await worker.stop()
             else:
