@@ -102,22 +102,45 @@ async def _run(settings: Settings, *, sync_global: bool, scope: ShardScope | Non
         shards = ", ".join(str(shard) for shard in sorted(scope.shard_ids))
         log.info("running shards %s of %s", shards, scope.shard_count)
     bot = create_bot(settings, database=database, sync_global=sync_global, scope=scope)
-    stop_on_sigterm(bot)
     try:
         async with bot:
-            await bot.start(settings.discord_token)
+            running = asyncio.ensure_future(bot.start(settings.discord_token))
+            stop_on_sigterm(bot, running)
+            try:
+                await running
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is None or task.cancelling():
+                    raise  # Ctrl+C, or the event loop ending: not the SIGTERM's stop
     finally:
         await bot.close()  # a SIGTERM's close may still be under way: see it end
         await database.close()
 
 
-def stop_on_sigterm(bot: discord.Client) -> None:
+def stop_on_sigterm(bot: discord.Client, running: asyncio.Future[None]) -> None:
     """SIGTERM (what `systemctl stop` and `docker stop` send) closes the bot as Ctrl+C does:
     reports under way are posted and the database is closed, instead of the process
-    ending wherever it stood."""
+    ending wherever it stood. Then `running` (the bot's `start`) is cancelled: while
+    Discord cannot be reached, discord.py sleeps out its back-off (minutes, after a few
+    failed tries) before it sees that the bot was closed, and the process would wait
+    until the service manager killed it."""
     loop = asyncio.get_running_loop()
+
+    async def stop() -> None:
+        await bot.close()
+        running.cancel()
+
+    def on_sigterm() -> None:
+        task = loop.create_task(stop(), name="sigterm")
+        _stopping.add(task)  # held, so that the event loop does not lose it half-way
+        task.add_done_callback(_stopping.discard)
+
     with contextlib.suppress(NotImplementedError):  # an event loop without signal handlers
-        loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+
+
+#: The SIGTERM's stops under way.
+_stopping: set[asyncio.Task[None]] = set()
 
 
 if __name__ == "__main__":

@@ -62,6 +62,7 @@ class EnginePool:
         self._starting: set[UsiEngine] = set()
         self._busy: set[UsiEngine] = set()  # searching
         self._endings: set[asyncio.Task[None]] = set()  # processes being stopped
+        self._closed = False
         self.started = 0  # processes started so far: a restart shows here
 
     async def search(
@@ -89,6 +90,8 @@ class EnginePool:
             return search
 
     async def _engine(self) -> UsiEngine:
+        if self._closed:  # asked, or waiting its turn, as the bot stops: nobody would stop it
+            raise EngineError("the engine pool is closed")
         while self._idle:
             engine = self._idle.pop()
             if engine.alive:
@@ -129,7 +132,9 @@ class EnginePool:
         return [e for e in (*self._busy, *self._idle) if e.alive]
 
     async def close(self) -> None:
-        """Stop every process, and wait for those being stopped."""
+        """Stop every process, and wait for those being stopped; a search asked later,
+        or still waiting its turn, fails with `EngineError` instead of starting one."""
+        self._closed = True
         engines, self._idle = [*self._idle, *self._busy, *self._starting], []
         self._busy.clear()
         self._starting.clear()

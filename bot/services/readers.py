@@ -116,6 +116,8 @@ class ReaderPool:
             raise RuntimeError("the reader pool is closed")
         request = pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL)
         async with self._slots:
+            if self._closed:  # waited for a worker while the pool closed: start none
+                raise RuntimeError("the reader pool is closed")
             worker = self._idle.pop() if self._idle else await self._start()
             self._busy.add(worker)
             try:
@@ -167,7 +169,11 @@ class ReaderPool:
         """Start a worker in place of a killed one, so the next read finds one warm."""
 
         async def start() -> None:
-            worker = await self._start()
+            try:
+                worker = await self._start()
+            except Exception as error:  # nobody awaits this task: say it, the next read starts one
+                log.warning("could not start a reader worker in place of a killed one: %r", error)
+                return
             if self._closed:
                 await worker.stop()
             else:

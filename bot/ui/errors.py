@@ -209,16 +209,34 @@ def is_ours(custom_id: str) -> bool:
     return any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in _buttons())
 
 
+def _carried(message: discord.Message | None, custom_id: str) -> bool:
+    """Whether `message` still holds a component with this id: discord.py only dispatches
+    a press to a button the message it came from holds."""
+    if message is None:
+        return False
+    pending: list[Any] = list(message.components)
+    while pending:
+        component = pending.pop()
+        if getattr(component, "custom_id", None) == custom_id:
+            return True
+        pending.extend(getattr(component, "children", ()))
+    return False
+
+
 async def answer_unknown_button(interaction: discord.Interaction[Any]) -> None:
-    """Answer a press whose id matches no button of the bot's, which discord.py leaves
-    unanswered ("This interaction failed"): a button of a version that made other ids, or
-    an id a modified client wrote. It gets the sentence of a button that no longer works.
-    Registered as an `on_interaction` listener."""
+    """Answer a press that discord.py leaves unanswered ("This interaction failed"): an id
+    that matches no button of the bot's (a button of a version that made other ids, or an
+    id a modified client wrote), or a button its message no longer holds (Accept pressed
+    in a client that still showed it after the other player's press took it away). It
+    gets the sentence of a button that no longer works. Registered as an `on_interaction`
+    listener."""
     if interaction.type is not discord.InteractionType.component:
         return
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = data.get("custom_id")
-    if not isinstance(custom_id, str) or is_ours(custom_id):
+    if not isinstance(custom_id, str):
+        return
+    if is_ours(custom_id) and _carried(interaction.message, custom_id):
         return
     about_server(interaction.guild_id)
     shown = custom_id[:_LOGGED_ID]

@@ -68,7 +68,8 @@ def read_number(text: str) -> int:
     if len(text) > DIGITS_LIMIT:
         raise FormatError(
             Sentence(
-                "'{text}' is not a move number (a record's have at most {digits} digits).",
+                "'{text}' is not a move number (a record's move numbers have at most "
+                "{digits} digits).",
                 text=quote(text),
                 digits=DIGITS_LIMIT,
             )

@@ -14,13 +14,11 @@ from pathlib import Path
 
 from PIL import Image
 
-from tests.fakediscord import BotRunner, E2EGuard, FakeChannel, FakeDiscord, InteractionResult
+from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, InteractionResult
 from tests.support.club import JAPANESE, Club, open_club
+from tests.support.computer_games import ENGINE_WAIT, computer_moved, start
 from tests.support.engines import fairy_stockfish, fake_engine
 from tests.support.japanese import assert_japanese, english_in
-
-#: A computer move at level 8 takes two seconds; the harness waits longer than that.
-ENGINE_WAIT = 20.0
 
 
 async def computer_club(
@@ -32,33 +30,6 @@ async def computer_club(
     **options: object,
 ) -> Club:
     return await open_club(fake, runner, guard, tmp_path, engine_path=engine, **options)
-
-
-async def start(club: Club, level: int, color: str) -> tuple[int, FakeChannel]:
-    """`/computer` by alice: the game's id and its thread (with the start board)."""
-    result = await club.fake.slash(
-        "computer", {"level": level, "color": color}, user=club.alice, channel=club.channel
-    )
-    assert not result.ephemeral, result.content
-    assert "a game against the computer" in result.content or "コンピュータ対局" in result.content
-    [thread] = club.fake.threads(club.channel)
-    await club.fake.wait_for(
-        lambda: any(m.attachments for m in club.fake.channel_history(thread)),
-        what="the start board",
-    )
-    [game] = await club.service.games.active_for(club.alice.user.id)
-    return game.id, thread
-
-
-async def computer_moved(club: Club, game_id: int, ply: int) -> None:
-    """Until the game has reached `ply` (the computer's reply stored and posted)."""
-
-    async def reached() -> None:
-        while (await club.game(game_id)).ply < ply:
-            await asyncio.sleep(0.05)
-
-    await asyncio.wait_for(reached(), ENGINE_WAIT)
-    await club.fake.wait_quiet()
 
 
 async def test_without_an_engine_the_commands_say_so(club: Club) -> None:

@@ -62,3 +62,19 @@ async def test_an_active_games_export_has_no_analysis_link_until_it_ends(club: C
     await club.posts(table.thread, "resigned")
     after = await club.fake.slash("export", user=club.alice, channel=table.thread)
     assert "lishogi.org/analysis/" in after.content
+
+
+async def test_accept_pressed_after_its_button_was_taken_away_is_answered(club: Club) -> None:
+    """A member whose client still shows Accept a moment after the other player pressed it
+    sends a press for a message that no longer carries the button: discord.py drops it
+    unanswered ("This interaction failed"); the bot answers it as a stale button."""
+    challenge = await club.challenge(club.alice, club.bob)
+    message = challenge.reply
+    assert message is not None
+    accept_id = next(c for c in message.custom_ids if c.startswith("ch:accept:"))
+    await club.accept(challenge, club.bob)
+    assert accept_id not in message.custom_ids
+    late = await club.fake.forge_click(message, accept_id, user=club.bob, channel=club.channel)
+    await late.wait_final(timeout=10)
+    assert late.ephemeral and "This button no longer works" in late.content, late.content
+    assert len(club.fake.threads(club.channel)) == 1

@@ -18,9 +18,10 @@ from tests.fakediscord import (
     InteractionResult,
 )
 from tests.support.club import Club
+from tests.support.computer_games import computer_moved, start
 from tests.support.engines import fake_engine
 
-from .test_bot_computer import computer_club, computer_moved, start
+from .test_bot_computer import computer_club
 
 STARTED = ("already started", "already been played again", "no longer open (it was accepted)")
 

@@ -235,3 +235,24 @@ async def test_a_flood_neither_outlives_its_deadline_nor_stalls_the_loop_nor_gro
     assert probe.wakes > 10 and probe.worst < 0.1, probe.report()
     assert peak < 4 << 20, f"{peak} bytes at the peak of the flood"
     assert await all_gone(tmp_path) == []
+
+
+async def test_a_search_asked_or_waiting_when_the_pool_closes_starts_no_process(
+    tmp_path: Path, pools: list[EnginePool]
+) -> None:
+    """The bot closes the engine before Discord's connection: a computer move asked in
+    between, or one waiting its turn, must not start a process nobody will stop."""
+    pool = EnginePool(fake_engine(tmp_path, "hang")[0], jobs=1)
+    pools.append(pool)
+    searching = asyncio.create_task(pool.search(START, movetime_ms=60_000))
+    await until(lambda: bool(engine_seen(tmp_path)) or searching.done(), "search")
+    waiting = asyncio.create_task(pool.search(START, ["7g7f"], movetime_ms=10))
+    await until(lambda: pool.turns.waiting == 1, "a waiting search")
+    await asyncio.wait_for(pool.close(), 5)
+    for asked in (searching, waiting):
+        with pytest.raises(EngineError):
+            await asyncio.wait_for(asked, LIMIT)
+    with pytest.raises(EngineError, match="closed"):
+        await asyncio.wait_for(pool.search(START, movetime_ms=10), LIMIT)
+    assert len(engine_pids(tmp_path)) == 1, "no process started after the close"
+    assert await all_gone(tmp_path) == []

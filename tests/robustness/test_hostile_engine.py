@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from bot.engine import EnginePool, usi
-from tests.fakediscord import BotRunner, E2EGuard, FakeChannel, FakeDiscord, InteractionResult
-from tests.support.club import Club, open_club
+from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, InteractionResult
+from tests.support.club import open_club
+from tests.support.computer_games import ENGINE_WAIT, computer_moved, start
 from tests.support.engines import (
     all_gone,
     engine_pids,
@@ -30,37 +31,12 @@ from tests.support.stall import LoopProbe
 #: The time a killed search was given beyond its own: long enough that the other member's
 #: move is surely answered while the computer's engine still misbehaves.
 GRACE = 1.0
-#: A computer move (or an analysis) with the real engine comes within this.
-ENGINE_WAIT = 20.0
 
 HOSTILE: dict[str, Callable[[Path], str]] = {
     "silent": lambda folder: fake_engine(folder, "hang hang")[0],
     "flooding": lambda folder: fake_engine(folder, "flood flood")[0],
     "wrapper whose child holds the pipes": lambda folder: wrapper_engine(folder, "hang hang")[0],
 }
-
-
-async def start(club: Club, level: int, color: str) -> tuple[int, FakeChannel]:
-    """`/computer` by alice: the game's id and its thread (with the start board)."""
-    before = {t.id for t in club.fake.threads(club.channel)}
-    result = await club.fake.slash(
-        "computer", {"level": level, "color": color}, user=club.alice, channel=club.channel
-    )
-    assert not result.ephemeral, result.content
-    [thread] = [t for t in club.fake.threads(club.channel) if t.id not in before]
-    await club.fake.wait_for(
-        lambda: any(m.attachments for m in club.fake.channel_history(thread)),
-        what="the start board",
-    )
-    [game] = await club.service.games.active_for(club.alice.user.id)
-    return game.id, thread
-
-
-async def computer_moved(club: Club, game_id: int, ply: int) -> None:
-    """Until the game has reached `ply` (the computer's reply stored)."""
-    async with asyncio.timeout(ENGINE_WAIT):
-        while (await club.game(game_id)).ply < ply:
-            await asyncio.sleep(0.02)
 
 
 def answered(analysis: InteractionResult) -> Callable[[], bool]:
@@ -97,7 +73,7 @@ async def test_a_hostile_engine_costs_its_player_one_sentence_and_nobody_else_an
 
     retry = await club.fake.click(failed, f"cp:{game_id}", user=club.alice)
     assert retry.ephemeral and "thinking" in retry.content
-    await computer_moved(club, game_id, 1)  # the plan is used up: the engine behaves
+    await computer_moved(club, game_id, 1, posted=False)  # the plan is used up: the engine behaves
     await club.fake.wait_quiet()
     assert club.bot_posts(thread, "1. ☗")
     assert club.bot is not None
@@ -148,7 +124,7 @@ async def test_one_members_analyses_delay_anothers_computer_move_by_one_search_a
     moved = await club.fake.slash(
         "move", {"move": legal}, user=club.alice, channel=thread, wait=False
     )
-    await computer_moved(club, game_id, 2)
+    await computer_moved(club, game_id, 2, posted=False)
     took = time.monotonic() - began
     # Served first come first served, it would wait for every queued analysis search
     # (five more, 3 s).

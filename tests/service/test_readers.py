@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from typing import Any
 
 import pytest
 
@@ -85,3 +86,49 @@ async def test_closing_kills_a_read_in_progress() -> None:
     with pytest.raises(asyncio.IncompleteReadError):
         await reading
     assert not _alive(pid)
+
+
+async def test_a_read_waiting_for_a_worker_when_the_pool_closes_starts_none() -> None:
+    """`close()` has stopped every worker it knows of: a read that was waiting for one must
+    not start another after it (the bot's event loop may be ending)."""
+    pool = ReaderPool(processes=1)
+    busy = asyncio.ensure_future(pool.run(sleep_then, 60, "never"))
+    await asyncio.sleep(0.5)
+    waiting = asyncio.ensure_future(pool.run(worker_pid))
+    await asyncio.sleep(0)
+    await pool.close()
+    with pytest.raises(asyncio.IncompleteReadError):
+        await busy
+    with pytest.raises(RuntimeError, match="closed"):
+        await waiting
+    assert pool._idle == [] and pool._busy == set()
+
+
+async def test_a_replacement_that_cannot_start_is_said_once_and_the_next_read_starts_one(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A worker started in the background in place of a killed one may fail (no memory, no
+    processes left): the operator reads one warning, not a traceback of a task nobody
+    awaited, and the next read starts its own worker."""
+    started = ReaderPool._start
+    starts = 0
+
+    async def second_fails(pool: ReaderPool) -> Any:
+        nonlocal starts
+        starts += 1
+        if starts == 2:
+            raise OSError("Resource temporarily unavailable")
+        return await started(pool)
+
+    monkeypatch.setattr(ReaderPool, "_start", second_fails)
+    pool = ReaderPool(processes=1, time_limit=1.0)
+    try:
+        with pytest.raises(ReadTooLong):
+            await pool.run(sleep_then, 60, "never")
+        replacing = list(pool._starting)
+        await asyncio.wait(replacing)
+        assert [task.exception() for task in replacing] == [None]
+        assert "could not start a reader worker" in caplog.text
+        assert await pool.run(sleep_then, 0, "next") == "next" and starts == 3
+    finally:
+        await pool.close()
