@@ -366,8 +366,8 @@ def read_csa(data: bytes | str) -> Record:
         raise RecordError(Sentence("The record never says who moves first (a line with + or -)."))
     if record.end in END_CODES:
         key = _SUMMARY_REASONS.get(reason or "", END_CODES[record.end])
-        if record.end in _ACTION_BY:
-            winner = winner or _ACTION_BY[record.end].opponent
+        if record.end in _ACTION_BY and winner is None:
+            winner = _ACTION_BY[record.end].opponent
         apply_ending(game, key, winner)
     record.game = game
     return record
