@@ -23,6 +23,12 @@ class Color(IntEnum):
     SENTE = 0
     GOTE = 1
 
+    def __bool__(self) -> bool:
+        """A colour is never a truth value. As an `IntEnum`, `SENTE` is 0 and would read as
+        false, so `color or fallback` would silently replace sente by the fallback: compare
+        with `is None` instead, and this refuses the mistake wherever a test reaches it."""
+        raise TypeError("a Color is not a truth value: compare it with `is None`")
+
     @property
     def opponent(self) -> Color:
         return Color.GOTE if self is Color.SENTE else Color.SENTE

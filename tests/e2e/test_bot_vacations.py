@@ -78,3 +78,17 @@ async def test_vacation_in_japanese(japanese_club: Club) -> None:
     ended_post = await club.posts(table.thread, "休暇から戻りました")
     assert "すでに休暇中" in again.content
     assert_japanese(status, started, again, ended, *started_post, *ended_post)
+
+
+async def test_a_vacation_names_the_sente_player_who_took_it_on_gotes_turn(club: Club) -> None:
+    """Sente (alice) goes away while it is gote's turn: the thread names alice both times.
+    Her colour is `Color.SENTE`, which once read as false where `or` picked the player to
+    move instead, so the thread said that bob had gone."""
+    table = await club.new_game(time="1d")
+    await club.play(table, [(club.alice, "P-7f")])  # bob to move
+    await vacation(club, club.alice, "start")
+    [away] = await club.posts(table.thread, "is on vacation until")
+    assert away.content.startswith("alice is on vacation"), away.content
+    await vacation(club, club.alice, "end")
+    [back] = await club.posts(table.thread, "back from vacation")
+    assert back.content.startswith("alice is back from vacation"), back.content

@@ -8,6 +8,7 @@ from bot.services import (
     GameSnapshot,
     MoveText,
     Note,
+    PlayerRef,
     Preferences,
     Takeback,
     Vacation,
@@ -233,10 +234,18 @@ def notes_text(lang: str, game_id: int, notes: list[Note], *, deleted: int | Non
     return truncate("\n".join(lines))
 
 
+def _away_player(game: GameSnapshot, vacation: Vacation) -> PlayerRef:
+    """The player the vacation is about (a vacation is only ever posted in its own
+    player's games)."""
+    color = game.color_of(vacation.user_id)
+    assert color is not None  # posted only in the games of the player away
+    return game.player(color)
+
+
 def vacation_started(lang: str, game: GameSnapshot, vacation: Vacation) -> str:
     """Posted in each active game of a player who went on vacation."""
     _ = translator(lang)
-    name = safe(game.player(game.color_of(vacation.user_id) or game.turn).name)
+    name = safe(_away_player(game, vacation).name)
     return _(
         "{name} is on vacation until {date} at the latest: their clock is paused in this "
         "game, and their deadline moves later by the time they are away."
@@ -246,7 +255,7 @@ def vacation_started(lang: str, game: GameSnapshot, vacation: Vacation) -> str:
 def vacation_ended(lang: str, game: GameSnapshot, vacation: Vacation) -> str:
     """Posted in each active game of a player back from vacation: whose move, until when."""
     _ = translator(lang)
-    name = safe(game.player(game.color_of(vacation.user_id) or game.turn).name)
+    name = safe(_away_player(game, vacation).name)
     lines = [_("{name} is back from vacation; their clock runs again.").format(name=name)]
     if game.to_move is not None:
         lines.append(to_move_text(lang, game.to_move, game.deadline, ping=False))

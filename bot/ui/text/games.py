@@ -228,7 +228,8 @@ def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> st
     it answered, whose post stands just above."""
     _ = translator(lang)
     game = result.game
-    color = game.color_of(result.mover.user_id) or Color.SENTE
+    color = game.color_of(result.mover.user_id)
+    assert color is not None  # the mover is one of the game's players
     values = {
         "move_number": game.move_number,
         "move": move_echo(lang, color, result.move),
