@@ -21,7 +21,6 @@ With `--database`, the same runs next on that (empty) PostgreSQL database.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import sys
@@ -30,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.databases import on_each_database
+from bench.databases import challenge_bench
 from bench.timing import Clock, lap, ratio, report
 from bot.db import Database, NewChallenge, Session
 from bot.services import GameService, PlayerRef
@@ -146,17 +145,7 @@ async def measure(db: Database, count: int, samples: int, seed: int) -> None:
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--challenges", type=int, default=5_000)
-    parser.add_argument("--samples", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--database", metavar="URL", help="also measure on this PostgreSQL")
-    args = parser.parse_args()
-
-    async def run(db: Database) -> None:
-        await measure(db, args.challenges, args.samples, args.seed)
-
-    await on_each_database(run, args.database)
+    await challenge_bench(measure, description=__doc__.split("\n")[0], samples=300)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ With `--database`, the same runs next on that (empty) PostgreSQL database.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import random
 import sys
@@ -25,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.databases import on_each_database
+from bench.databases import challenge_bench
 from bench.timing import lap, report
 from bot.db import Database
 from bot.services import MAX_OPEN_CHALLENGES, Budgets, GameService, PlayerRef
@@ -85,17 +84,7 @@ async def measure(db: Database, count: int, samples: int, seed: int) -> None:
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--challenges", type=int, default=5_000)
-    parser.add_argument("--samples", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--database", metavar="URL", help="also measure on this PostgreSQL")
-    args = parser.parse_args()
-
-    async def run(db: Database) -> None:
-        await measure(db, args.challenges, args.samples, args.seed)
-
-    await on_each_database(run, args.database)
+    await challenge_bench(measure, description=__doc__.split("\n")[0], samples=500)
 
 
 if __name__ == "__main__":

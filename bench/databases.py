@@ -4,6 +4,7 @@ headed by its name, so the two runs' lines read apart, and each closed whatever 
 
 from __future__ import annotations
 
+import argparse
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -31,3 +32,24 @@ async def on_each_database(
         await measure(db)
     finally:
         await db.close()
+
+
+async def challenge_bench(
+    measure: Callable[[Database, int, int, int], Awaitable[None]],
+    *,
+    description: str,
+    samples: int,
+) -> None:
+    """The command line of a benchmark that fills a database with challenges and times
+    requests against them: `measure(db, challenges, samples, seed)` on each database."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--challenges", type=int, default=5_000)
+    parser.add_argument("--samples", type=int, default=samples)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database", metavar="URL", help="also measure on this PostgreSQL")
+    args = parser.parse_args()
+
+    async def run(db: Database) -> None:
+        await measure(db, args.challenges, args.samples, args.seed)
+
+    await on_each_database(run, args.database)
