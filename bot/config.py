@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
-from .db.database import without_password
+from .db.addresses import without_password
 from .db.shards import ShardScope
 from .engine.pool import parse_options
 

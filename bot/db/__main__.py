@@ -21,9 +21,9 @@ from pathlib import Path
 
 from bot.config import Settings, database_path
 
+from .addresses import without_password
 from .backup import BackupError, backup
 from .copying import copy_database
-from .database import without_password
 from .errors import DatabaseError, DatabaseUnreachable
 
 

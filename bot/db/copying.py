@@ -25,7 +25,8 @@ from typing import Any
 
 from rules import Game
 
-from .database import Database, is_postgres_url, sqlite_path, without_password
+from .addresses import without_password
+from .database import Database, is_postgres_url, sqlite_path
 from .errors import DatabaseError
 
 #: Rows sent to PostgreSQL per COPY.

@@ -44,8 +44,9 @@ from typing import Any, TypeVar, cast
 
 import asyncpg
 
+from .addresses import without_password
 from .base import Params, Row
-from .database import Database, Session, without_password
+from .database import Database, Session
 from .errors import (
     Conflict,
     DatabaseError,

@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlsplit
 
 import asyncpg
 
-from .database import without_password
+from .addresses import without_password
 from .errors import DatabaseUnreachable
 
 #: Seconds to wait for the server to accept a connection and answer its start-up.

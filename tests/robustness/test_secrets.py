@@ -28,7 +28,7 @@ import pytest
 
 from bot import create_bot
 from bot.config import ConfigError, Settings
-from bot.db.database import without_password
+from bot.db.addresses import without_password
 from bot.logs import HIDDEN, log_handler, redact
 from tests.fakediscord import CALLBACK, CREATE_MESSAGE, BotRunner, E2EGuard, FakeDiscord
 from tests.support.club import Club
