@@ -119,6 +119,9 @@ class ReaderPool:
             if self._closed:  # waited for a worker while the pool closed: start none
                 raise RuntimeError("the reader pool is closed")
             worker = self._idle.pop() if self._idle else await self._start()
+            if self._closed:  # closed while this worker was starting: it never knew of it
+                await worker.kill()
+                raise RuntimeError("the reader pool is closed")
             self._busy.add(worker)
             try:
                 reply = await asyncio.wait_for(worker.call(request), self.time_limit)

@@ -93,7 +93,8 @@ async def test_a_read_waiting_for_a_worker_when_the_pool_closes_starts_none() ->
     not start another after it (the bot's event loop may be ending)."""
     pool = ReaderPool(processes=1)
     busy = asyncio.ensure_future(pool.run(sleep_then, 60, "never"))
-    await asyncio.sleep(0.5)
+    while not pool._busy:  # its worker started and took the read (slow on a busy machine)
+        await asyncio.sleep(0.01)
     waiting = asyncio.ensure_future(pool.run(worker_pid))
     await asyncio.sleep(0)
     await pool.close()
@@ -101,6 +102,18 @@ async def test_a_read_waiting_for_a_worker_when_the_pool_closes_starts_none() ->
         await busy
     with pytest.raises(RuntimeError, match="closed"):
         await waiting
+    assert pool._idle == [] and pool._busy == set()
+
+
+async def test_a_read_whose_worker_is_starting_when_the_pool_closes_runs_nowhere() -> None:
+    """A worker still starting when `close()` stops the others is not known to it: the read
+    that started it kills it once it is up, and is refused, so no process outlives the pool."""
+    pool = ReaderPool(processes=1)
+    starting = asyncio.ensure_future(pool.run(worker_pid))
+    await asyncio.sleep(0)  # in `_start`, its process not yet ready
+    await pool.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await starting
     assert pool._idle == [] and pool._busy == set()
 
 
