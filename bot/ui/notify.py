@@ -22,13 +22,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 import discord
 
 from bot.services import (
     Audience,
+    BadTimeZone,
     Cast,
     Challenge,
     Event,
@@ -40,6 +41,7 @@ from bot.services import (
     audience,
     ending_event,
 )
+from bot.services.zones import zone_named
 
 from . import text
 from .i18n import SOURCE_LANGUAGE
@@ -72,13 +74,9 @@ def _wants_turn_message(preferences: Preferences) -> bool:
 
 
 def _wants_event_message(preferences: Preferences) -> bool:
-    """Whether the player accepts direct messages of endings, offers and the like."""
-    return preferences.turn_messages
-
-
-def _quiet(preferences: Preferences, at: datetime) -> bool:
-    """Whether `at` falls in the player's quiet hours (a message then is sent silently)."""
-    return False
+    """Whether the player accepts direct messages of endings, offers and the like (all
+    but those who chose none: a digest reader hears of these at once too)."""
+    return preferences.direct_messages
 
 
 class TurnMessages:
@@ -106,6 +104,7 @@ class TurnMessages:
             Cast.of_game(game, actor=by),
             lambda lang: text.turn_message(lang, game, link),
             about=game.id,
+            guild_id=game.guild_id,
         )
 
     def moved(self, played: PlayedMove, *, by: int | None) -> None:
@@ -149,6 +148,7 @@ class TurnMessages:
             cast,
             lambda lang: text.game_news(lang, game, unmention(wording(lang), players), link),
             about=game.id,
+            guild_id=game.guild_id,
         )
 
     def about_challenge(
@@ -162,6 +162,7 @@ class TurnMessages:
             Cast.of_challenge(challenge, actor=actor),
             lambda lang: text.challenge_news(lang, unmention(wording(lang), players), link),
             about=None,
+            guild_id=challenge.guild_id,
         )
 
     def tell(
@@ -171,16 +172,18 @@ class TurnMessages:
         news: News,
         *,
         about: int | None,
+        guild_id: int,
         told: Audience | None = None,
     ) -> None:
         """Send `news` to whom the table says is messaged of `event` (or `told`), each in
-        a task of its own; `about` is the game's id, for the log."""
+        a task of its own; `about` is the game's id, for the log, `guild_id` the server
+        whose zone dates the quiet hours of a player who chose none."""
         chosen = audience(event, cast) if told is None else told
         for player in chosen.messaged:
             if player.user_id in self._closed:
                 continue
             task = asyncio.get_running_loop().create_task(
-                self._send(event, chosen.sending, player, news, about),
+                self._send(event, chosen.sending, player, news, about, guild_id),
                 name=f"direct-message-{player.user_id}",
             )
             self._pending.add(task)
@@ -195,8 +198,29 @@ class TurnMessages:
         while self._pending:
             await asyncio.gather(*self._pending, return_exceptions=True)
 
+    async def _quiet(self, preferences: Preferences, at: datetime, guild_id: int) -> bool:
+        """Whether `at` falls in the player's quiet hours, in their zone, or the server's
+        when they chose none (or one this machine no longer knows)."""
+        if preferences.quiet_hours is None:
+            return False
+        zone: tzinfo | None = None
+        if preferences.time_zone is not None:
+            try:
+                zone = zone_named(preferences.time_zone)
+            except BadTimeZone:
+                log.info("zone %r is unknown here; the server's is used", preferences.time_zone)
+        if zone is None:
+            zone = await self._bot.server_zone(guild_id)
+        return preferences.quiet_at(at, zone)
+
     async def _send(
-        self, event: Event, sending: Sending, player: PlayerRef, news: News, about: int | None
+        self,
+        event: Event,
+        sending: Sending,
+        player: PlayerRef,
+        news: News,
+        about: int | None,
+        guild_id: int,
     ) -> None:
         user_id = player.user_id
         what = f"game {about}" if about is not None else "a challenge"
@@ -206,7 +230,7 @@ class TurnMessages:
             if not wants(preferences):
                 return
             lang = preferences.language or SOURCE_LANGUAGE
-            silent = _quiet(preferences, self._bot.service.store.now())
+            silent = await self._quiet(preferences, self._bot.service.store.now(), guild_id)
             channel = await self._bot.create_dm(discord.Object(user_id))
             await channel.send(
                 text.truncate(news(lang)),

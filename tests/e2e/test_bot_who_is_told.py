@@ -428,7 +428,7 @@ async def told_club(
 ) -> Club:
     club = await open_club(fake, runner, guard, tmp_path, **LANGUAGES[lang], **more)
     for member in (club.alice, club.bob):
-        await club.prefer(member, turn_message="on")
+        await club.prefer(member, notifications="each")
     return club
 
 

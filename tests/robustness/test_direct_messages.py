@@ -32,7 +32,7 @@ async def test_challenge_and_withdraw_reach_the_target_within_the_budget(
     club = await open_club(fake_discord, bot_runner, e2e_guard, tmp_path, **options)
     attacker, target, player = club.alice, club.bob, club.carol
     attacker.user.global_name = f"<@{target.user.id}> @everyone **big**"
-    await club.prefer(target, turn_message="on")
+    await club.prefer(target, notifications="each")
     table = await club.new_game(player, target)  # carol (sente) against bob
     await club.fake.wait_quiet()
     before = len(club.fake.direct_messages(target))
