@@ -9,8 +9,9 @@ tell, so that a rule is written once and not rediscovered by each feature:
 - the others who must act, or who won or lost, are;
 - the bot itself is never mentioned, nor messaged (it is a player against the computer).
 
-A direct message is sent under the recipient's preference: turn messages for the turn
-that begins, direct messages for everything else (`Sending`).
+A direct message is sent under the recipient's `/preferences` notifications (`Sending`):
+the turn that begins only to those who chose each turn, everything else also to those who
+chose a digest (it cannot wait for the next one); nothing to those who chose none.
 """
 
 from __future__ import annotations
@@ -70,10 +71,10 @@ class Role(StrEnum):
 
 
 class Sending(Enum):
-    """The preference a direct message is sent under."""
+    """Whose `/preferences` notifications let a direct message through."""
 
-    TURN = "turn messages"
-    EVENT = "direct messages"
+    TURN = "at each turn"
+    EVENT = "at each turn, or a digest"
 
 
 @dataclass(frozen=True, slots=True)

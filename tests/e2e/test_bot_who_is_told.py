@@ -472,3 +472,33 @@ async def test_the_computer_failing_is_told_to_its_member(
     await check_told(club, watch, Event.COMPUTER_FAILED, seen, lang)
     [message] = watch.new_messages(club.alice)
     assert bot_name in message.content
+
+
+async def test_a_digest_reader_hears_of_endings_but_not_of_turns_and_none_hears_nothing(
+    club: Club,
+) -> None:
+    """The last column: bob reads a digest (his turns wait for it, his game's ending does
+    not); alice chose none (nothing reaches her, the threads mention her)."""
+    alice, bob = club.alice, club.bob
+    await club.prefer(bob, notifications="digest")
+    await club.prefer(alice, notifications="none")
+    table = await club.new_game()
+    await club.fake.wait_quiet()
+    [challenged] = club.fake.direct_messages(bob)  # a challenge cannot wait for a digest
+    assert challenged.content.startswith("bob, alice challenges you to shogi.")
+    played = await club.move(alice, "7g7f", table)
+    assert played.reply is not None and played.reply.mentioned_user_ids == [bob.user.id]
+    await club.move(bob, "3c3d", table)
+    await club.fake.slash("takeback", user=bob, channel=table.thread)  # alice would answer
+    [question] = await club.posts(table.thread, "asks to take back")
+    assert question.mentioned_user_ids == [alice.user.id]
+    await club.resign(table, alice)
+    await club.fake.wait_for(
+        lambda: len(club.fake.direct_messages(bob)) == 2, what="the ending, to bob"
+    )
+    await club.fake.wait_quiet()
+    ending = club.fake.direct_messages(bob)[-1]
+    assert "alice resigned" in ending.content, ending.content
+    assert club.fake.direct_messages(alice) == []
+    [post] = await club.posts(table.thread, "alice resigned")
+    assert post.mentioned_user_ids == [bob.user.id]
