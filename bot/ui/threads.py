@@ -357,6 +357,7 @@ async def tell_vacation(bot: GameBot, change: VacationChange, *, by: int | None)
     None when it ran out); a thread that cannot be posted in does not keep the others
     from hearing."""
     vacation = change.vacation
+    event = Event.VACATION_BEGAN if vacation.ended_at is None else Event.VACATION_ENDED
     for game in change.games:
         if vacation.ended_at is None:
             wording: Wording = functools.partial(
@@ -364,10 +365,9 @@ async def tell_vacation(bot: GameBot, change: VacationChange, *, by: int | None)
             )
         else:
             wording = functools.partial(text.vacation_ended, game=game, vacation=vacation)
+        cast = replace(Cast.of_game(game, actor=by), opponent=(game.opponent_of(vacation.user_id),))
         try:
-            await post_to_game(bot, game, wording)
+            await post_to_game(bot, game, wording, told=audience(event, cast))
         except NotPosted:
             log.warning("game %s: could not post the vacation of %s", game.id, vacation.user_id)
-        event = Event.VACATION_BEGAN if vacation.ended_at is None else Event.VACATION_ENDED
-        cast = replace(Cast.of_game(game, actor=by), opponent=(game.opponent_of(vacation.user_id),))
         bot.turn_messages.about_game(event, game, wording, cast=cast)
