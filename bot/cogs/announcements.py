@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.services import Challenge, GameSnapshot, VacationChange
+from bot.services import Cast, Challenge, Event, GameSnapshot, VacationChange, audience
 from bot.ui import text
 from bot.ui.challenges import close_challenge_message
 from bot.ui.errors import GameButton, view_of
@@ -42,9 +42,8 @@ class GiveTimeButton(GameButton, template=r"gt:(?P<game_id>\d+)"):
         )
         await send_ephemeral(interaction, text.say(reader_language(interaction), text.TIME_GIVEN))
         try:
-            await post_to_game(
-                bot, game, lambda lang: text.time_given(lang, game), ping=game.to_move
-            )
+            told = audience(Event.TURN_BEGAN, Cast.of_game(game, actor=interaction.user.id))
+            await post_to_game(bot, game, lambda lang: text.time_given(lang, game), told=told)
         finally:  # their turn begins again, with a full period
             bot.turn_messages.turn_began(game, by=interaction.user.id)
 
@@ -57,10 +56,7 @@ class Announcer:
 
     async def game_timed_out(self, game: GameSnapshot) -> None:
         log.info("game %s ended on time", game.id)
-        if game.outcome is not None and game.outcome.termination is Termination.ABORT:
-            await announce_end(self.bot, game, lambda lang: text.idle_abort_text(lang, game))
-            return
-        await announce_end(self.bot, game)
+        await announce_end(self.bot, game, by=None, by_clock=True)
 
     async def ending_unannounced(self, game: GameSnapshot) -> None:
         """Post an ending a previous run stored but did not post; unless the post is
@@ -75,7 +71,7 @@ class Announcer:
             log.info("game %s: its ending was posted after all", game.id)
             await ending_posted(self.bot, game)  # that run may have stopped before this too
             return
-        await announce_end(self.bot, game)
+        await announce_end(self.bot, game, by=None)
 
     async def _already_posted(self, game: GameSnapshot, contents: set[str]) -> bool:
         """Whether the bot's last messages in the game's thread include one of `contents`."""
@@ -83,7 +79,8 @@ class Announcer:
         try:
             channel = await game_channel(self.bot, game)
             async for message in channel.history(limit=HISTORY_LOOKBACK):
-                if me is not None and message.author.id == me.id and message.content in contents:
+                mine = me is not None and message.author.id == me.id
+                if mine and any(c in message.content for c in contents):  # after mentions
                     return True
         except (discord.HTTPException, LookupError):
             log.warning("could not read game %s's thread", game.id, exc_info=True)
@@ -91,23 +88,37 @@ class Announcer:
 
     async def deadline_reminder(self, game: GameSnapshot) -> None:
         log.info("reminder for game %s", game.id)
-        await post_to_game(
-            self.bot,
-            game,
-            lambda lang: text.reminder_text(lang, game),
-            ping=game.to_move,
-            view=lambda lang: view_of(GiveTimeButton(game.id, lang)),
-        )
+        cast = Cast.of_game(game)
+        try:
+            await post_to_game(
+                self.bot,
+                game,
+                lambda lang: text.reminder_text(lang, game),
+                told=audience(Event.REMINDER, cast),
+                view=lambda lang: view_of(GiveTimeButton(game.id, lang)),
+            )
+        finally:
+            self.bot.turn_messages.about_game(
+                Event.REMINDER, game, lambda lang: text.reminder_text(lang, game), cast=cast
+            )
 
     async def vacation_ended(self, change: VacationChange) -> None:
         """A vacation ran out by itself: each of the player's games hears it."""
         log.info("player %s: vacation ran out", change.vacation.user_id)
-        await tell_vacation(self.bot, change)
+        await tell_vacation(self.bot, change, by=None)
 
     async def challenge_expired(self, challenge: Challenge) -> None:
         """Close the expired challenge's message: its buttons go, the reason shows."""
         log.info("challenge %s expired", challenge.id)
-        await close_challenge_message(self.bot, challenge)
+        try:
+            await close_challenge_message(self.bot, challenge)
+        finally:
+            self.bot.turn_messages.about_challenge(
+                Event.CHALLENGE_EXPIRED,
+                challenge,
+                lambda lang: text.challenge_closed(lang, challenge),
+                actor=None,
+            )
 
 
 class AnnouncementsFeature(Feature):

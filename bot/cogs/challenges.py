@@ -14,6 +14,7 @@ player's Rematch, or their Accept there, starts it.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -22,12 +23,16 @@ from discord.app_commands import Choice
 
 from bot.services import (
     PRESETS,
+    Audience,
     BadTimeControl,
+    Cast,
     Challenge,
+    Event,
     GameSnapshot,
     ImpasseRule,
     TakebackPolicy,
     TimeControl,
+    audience,
     start_of,
 )
 from bot.ui import text
@@ -78,10 +83,19 @@ class ChallengeButton(
         if self.action in ("accept", "accept_unrated"):
             await _start_game(bot, interaction, self.challenge_id, rated=self.action == "accept")
             return
-        close = challenges.decline if self.action == "decline" else challenges.cancel
+        declined = self.action == "decline"
+        close = challenges.decline if declined else challenges.cancel
         challenge = await close(self.challenge_id, interaction.user.id)
         lang = await bot.post_language(challenge.guild_id)
-        await Reply(interaction).edit(text.challenge_closed(lang, challenge), view=None)
+        try:  # an edit notifies nobody: who must hear of it gets a direct message
+            await Reply(interaction).edit(text.challenge_closed(lang, challenge), view=None)
+        finally:
+            bot.turn_messages.about_challenge(
+                Event.CHALLENGE_DECLINED if declined else Event.CHALLENGE_WITHDRAWN,
+                challenge,
+                lambda lang: text.challenge_closed(lang, challenge),
+                actor=interaction.user.id,
+            )
         log.info("challenge %s %s", self.challenge_id, challenge.status)
 
 
@@ -123,7 +137,7 @@ class RematchButton(GameButton, template=r"rm:(?P<game_id>\d+)"):
             return
         await send_ephemeral(interaction, text.rematch_accepted(reader, challenge))
         message = await close_challenge_message(bot, challenge)
-        await begin_game(bot, rematch.game, message, by=interaction.user.id)
+        await begin_game(bot, rematch.game, message, by=interaction.user.id, challenge=challenge)
 
 
 def _rematch_button(game: GameSnapshot, lang: str) -> RematchButton | None:
@@ -145,14 +159,35 @@ async def _post_challenge(bot: GameBot, challenge: Challenge, *, user_id: int) -
         message = await channel.send(
             text.challenge_text(lang, challenge),
             view=challenge_buttons(challenge, lang),
-            allowed_mentions=pings(challenge.opponent),
+            allowed_mentions=pings(*challenge_audience(challenge).mentioned),
         )
     except (discord.HTTPException, LookupError):
         log.warning("could not post challenge %s", challenge.id, exc_info=True)
         await bot.service.challenges.cancel(challenge.id, user_id)
         return False
     await bot.service.challenges.set_message(challenge.id, message.id)
+    _tell_challenged(bot, replace(challenge, message_id=message.id))
     return True
+
+
+def challenge_audience(challenge: Challenge) -> Audience:
+    """Whom a challenge's post tells: the member challenged (nobody, for an open one)."""
+    cast = Cast.of_challenge(challenge, actor=challenge.challenger.user_id)
+    return audience(_offer(challenge), cast)
+
+
+def _offer(challenge: Challenge) -> Event:
+    return Event.CHALLENGE_RECEIVED if challenge.rematch_of is None else Event.REMATCH_OFFERED
+
+
+def _tell_challenged(bot: GameBot, challenge: Challenge) -> None:
+    """The direct message of a posted challenge, for the member challenged."""
+    bot.turn_messages.about_challenge(
+        _offer(challenge),
+        challenge,
+        lambda lang: text.challenge_text(lang, challenge),
+        actor=challenge.challenger.user_id,
+    )
 
 
 async def _start_game(
@@ -170,7 +205,7 @@ async def _start_game(
         lang, challenge, taker, taken_unrated=challenge.rated and not game.rated
     )
     await Reply(interaction).edit(closed, view=None)
-    await begin_game(bot, game, interaction.message, by=interaction.user.id)
+    await begin_game(bot, game, interaction.message, by=interaction.user.id, challenge=challenge)
 
 
 class ChallengeFeature(Feature):
@@ -249,10 +284,11 @@ class ChallengeFeature(Feature):
             await reply.send(
                 text.challenge_text(lang, challenge),
                 view=challenge_buttons(challenge, lang),
-                allowed_mentions=pings(challenge.opponent),
+                allowed_mentions=pings(*challenge_audience(challenge).mentioned),
             )
             message = await interaction.original_response()
             await self.bot.service.challenges.set_message(challenge.id, message.id)
+            _tell_challenged(self.bot, replace(challenge, message_id=message.id))
         to = "anyone" if opponent is None else opponent.id
         log.info("challenge %s: %s -> %s", challenge.id, interaction.user.id, to)
 

@@ -19,7 +19,15 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.services import ComputerFailed, GameSnapshot, PlayerRef, ServiceError
+from bot.services import (
+    Cast,
+    ComputerFailed,
+    Event,
+    GameSnapshot,
+    PlayerRef,
+    ServiceError,
+    audience,
+)
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
@@ -110,12 +118,22 @@ async def take_turn(bot: GameBot, game_id: int) -> None:
     except ComputerFailed:
         game = await bot.service.games.get(game_id)
         log.warning("game %s: the computer failed to move twice", game_id)
-        await post_to_game(
-            bot,
-            game,
-            lambda lang: text.computer_failed_text(lang, game),
-            view=lambda lang: view_of(RetryButton(game_id, lang)),
-        )
+        cast = Cast.of_game(game)
+        try:
+            await post_to_game(
+                bot,
+                game,
+                lambda lang: text.computer_failed_text(lang, game),
+                told=audience(Event.COMPUTER_FAILED, cast),
+                view=lambda lang: view_of(RetryButton(game_id, lang)),
+            )
+        finally:
+            bot.turn_messages.about_game(
+                Event.COMPUTER_FAILED,
+                game,
+                lambda lang: text.computer_failed_text(lang, game),
+                cast=cast,
+            )
         return
     except ServiceError as error:  # the engine was taken away since the game began
         refused = error.sentence
@@ -125,14 +143,14 @@ async def take_turn(bot: GameBot, game_id: int) -> None:
     if done is None:
         return
     if done.resigned is not None:
-        await announce_end(bot, done.resigned)
+        await announce_end(bot, done.resigned, by=None)
         return
     played = done.played
     assert played is not None
     log.info("game %s ply %s: %s by the computer", game_id, played.game.ply, played.move.usi)
     await post_move(bot, played)
     await post_forecast_reply(bot, played)
-    bot.turn_messages.turn_began(played.latest, by=_as_bot(bot).user_id)
+    bot.turn_messages.moved(played, by=None)
 
 
 class ComputerFeature(Feature):

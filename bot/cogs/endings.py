@@ -34,7 +34,7 @@ class ResignButton(GameButton, template=r"rs:(?P<game_id>\d+)"):
         aborted = game.outcome is not None and game.outcome.termination is Termination.ABORT
         answer = text.say(reader_language(interaction), text.ABORTED if aborted else text.RESIGNED)
         await Reply(interaction).edit(answer, view=None)
-        await announce_end(bot, game)
+        await announce_end(bot, game, by=interaction.user.id)
 
 
 class EndingsFeature(Feature):
@@ -73,7 +73,7 @@ class EndingsFeature(Feature):
             game_id, interaction.user.id, guild_id=server_of(interaction)
         )
         await send_ephemeral(interaction, text.say(reader_language(interaction), text.ABORTED))
-        await announce_end(self.bot, ended)
+        await announce_end(self.bot, ended, by=interaction.user.id)
 
 
 async def setup(bot: GameBot) -> None:

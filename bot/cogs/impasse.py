@@ -3,11 +3,13 @@ count, or declare under the 27-point rule, as the game's rule allows."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.services import Cast, Event, audience
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
@@ -38,20 +40,29 @@ class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare)
             if game.outcome is None:  # proposed; had the opponent proposed first, it is settled
                 opponent = game.opponent_of(user_id)
                 await send_ephemeral(interaction, text.say(reader, text.PROPOSAL_SENT))
-                await post_to_game(
-                    bot,
-                    game,
-                    lambda lang: text.count_proposed(lang, opponent),
-                    ping=opponent,
-                    view=lambda lang: view_of(JishogiButton("accept", game.id, lang)),
-                )
+                cast = replace(Cast.of_game(game, actor=user_id), answerer=opponent)
+                try:
+                    await post_to_game(
+                        bot,
+                        game,
+                        lambda lang: text.count_proposed(lang, opponent),
+                        told=audience(Event.COUNT_PROPOSED, cast),
+                        view=lambda lang: view_of(JishogiButton("accept", game.id, lang)),
+                    )
+                finally:
+                    bot.turn_messages.about_game(
+                        Event.COUNT_PROPOSED,
+                        game,
+                        lambda lang: text.count_proposed(lang, opponent),
+                        cast=cast,
+                    )
                 return
         elif self.action == "accept":
             game = await impasse.accept_count(self.game_id, user_id, guild_id=guild_id)
         else:
             game = await impasse.declare(self.game_id, user_id, guild_id=guild_id)
         await send_ephemeral(interaction, text.say(reader, text.IMPASSE_SETTLED))
-        await announce_end(bot, game)
+        await announce_end(bot, game, by=user_id)
 
 
 class ImpasseFeature(Feature):

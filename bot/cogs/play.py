@@ -38,6 +38,7 @@ from bot.ui.threads import (
     as_posted,
     board_post,
     ending_posted,
+    move_audience,
     post_forecast_reply,
     post_move,
 )
@@ -194,10 +195,7 @@ async def play(
         await _announce(bot, reply, played)
         await post_forecast_reply(bot, played)
     finally:  # after the thread's posts, and even if they failed: the moves are stored
-        if played.forecast is None:
-            bot.turn_messages.turn_began(played.game, by=user.user_id)
-        else:  # the forecast reply began the mover's turn again, which they did not see
-            bot.turn_messages.turn_began(played.latest)
+        bot.turn_messages.moved(played, by=user.user_id)
 
 
 async def _ask_to_confirm(reply: Reply, unconfirmed: _Unconfirmed) -> None:
@@ -278,14 +276,14 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
             note = text.played_note(reader_language(interaction), played.move)
             await reply.send(note, ephemeral=True)
             return False
-        shown = as_posted(played)
-        content = text.move_text(lang, shown)
+        shown, told = as_posted(played), move_audience(played)
+        content = text.addressed(text.move_text(lang, shown), told.mentioned)
         if board.note is not None:
             content = f"{content}\n{board.note}"
         view = bot.ending_view(played.game, lang)
         extra = {} if view is None else {"view": view}
         await reply.send(
-            content, files=board.files, allowed_mentions=pings(shown.next_player), **extra
+            content, files=board.files, allowed_mentions=pings(*told.mentioned), **extra
         )
     except discord.HTTPException as error:
         if error.code != ALREADY_ANSWERED:

@@ -10,12 +10,13 @@ refused by the service (the request no longer holds).
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.services import Takeback
+from bot.services import Cast, Event, Takeback, audience
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
@@ -64,7 +65,7 @@ class TakebackButton(
         log.info("game %s: takeback %s %s", self.game_id, self.takeback_id, done.request.status)
         lang = await bot.post_language(done.game.guild_id)
         await reply.edit(text.takeback_answered(lang, done), view=None)
-        await announce_answer(bot, done)
+        await announce_answer(bot, done, by=interaction.user.id)
 
 
 def takeback_buttons(takeback: Takeback, lang: str) -> discord.ui.View:
@@ -75,20 +76,23 @@ def takeback_buttons(takeback: Takeback, lang: str) -> discord.ui.View:
     )
 
 
-async def announce_answer(bot: GameBot, done: Takeback) -> None:
-    """Tell the asker, in the thread: the board as it is again after an accepted
-    takeback, or that the opponent declined."""
-    if done.request.status == "accepted":
-        try:
-            await post_board(
-                bot, done.game, lambda lang: text.takeback_done(lang, done), ping=done.asker
-            )
-        finally:  # the asker's turn begins again: a turn message if they asked for those
-            bot.turn_messages.turn_began(done.game)
-    else:
-        await post_to_game(
-            bot, done.game, lambda lang: text.takeback_declined(lang, done), ping=done.asker
-        )
+async def announce_answer(bot: GameBot, done: Takeback, *, by: int | None) -> None:
+    """Tell the asker, in the thread and in a direct message: the board as it is again
+    after an accepted takeback, or that the opponent declined (`by`: who answered)."""
+    cast = replace(Cast.of_game(done.game, actor=by), asker=done.asker, answerer=done.answerer)
+    told = audience(Event.TAKEBACK_ANSWERED, cast)
+    accepted = done.request.status == "accepted"
+
+    def wording(lang: str) -> str:
+        return text.takeback_done(lang, done) if accepted else text.takeback_declined(lang, done)
+
+    try:  # the asker's turn begins again after an accepted takeback: this tells them
+        if accepted:
+            await post_board(bot, done.game, wording, told=told)
+        else:
+            await post_to_game(bot, done.game, wording, told=told)
+    finally:
+        bot.turn_messages.about_game(Event.TAKEBACK_ANSWERED, done.game, wording, cast=cast)
 
 
 class TakebacksFeature(Feature):
@@ -110,13 +114,26 @@ class TakebacksFeature(Feature):
         )
         log.info("game %s: takeback %s asked", game_id, asked.request.id)
         await send_ephemeral(interaction, text.takeback_sent(reader_language(interaction), asked))
-        await post_to_game(
-            self.bot,
-            asked.game,
-            lambda lang: text.takeback_question(lang, asked),
-            ping=asked.answerer,
-            view=lambda lang: takeback_buttons(asked, lang),
+        cast = replace(
+            Cast.of_game(asked.game, actor=interaction.user.id),
+            asker=asked.asker,
+            answerer=asked.answerer,
         )
+        try:
+            await post_to_game(
+                self.bot,
+                asked.game,
+                lambda lang: text.takeback_question(lang, asked),
+                told=audience(Event.TAKEBACK_ASKED, cast),
+                view=lambda lang: takeback_buttons(asked, lang),
+            )
+        finally:
+            self.bot.turn_messages.about_game(
+                Event.TAKEBACK_ASKED,
+                asked.game,
+                lambda lang: text.takeback_question(lang, asked),
+                cast=cast,
+            )
 
 
 async def setup(bot: GameBot) -> None:

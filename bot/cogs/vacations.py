@@ -48,7 +48,7 @@ class VacationsFeature(Feature):
         log.info("player %s: vacation %s", user_id, action)
         answer = text.vacation_text(lang, change.status, games=len(change.games))
         await reply.send(answer, ephemeral=True)
-        await tell_vacation(self.bot, change)
+        await tell_vacation(self.bot, change, by=interaction.user.id)
 
 
 async def setup(bot: GameBot) -> None:

@@ -7,6 +7,7 @@ the Discord layer says in the reader's language).
 """
 
 from .analysis import BLUNDER, CAP, MISTAKE, Analysis, Mark, MarkedMove
+from .audience import NOBODY, Audience, Cast, Event, Role, Sending, audience, ending_event
 from .budgets import Budgets
 from .challenges import MAX_OPEN_CHALLENGES
 from .clocks import PRESETS, TimeControl
@@ -101,23 +102,27 @@ __all__ = [
     "MAX_OPEN_CHALLENGES",
     "MAX_RECORD_BYTES",
     "MISTAKE",
+    "NOBODY",
     "NO_ENGINE",
     "PRESETS",
     "READ_TIME_LIMIT",
     "AlreadyStarted",
     "AmbiguousMove",
     "Analysis",
+    "Audience",
     "BadImpasseRule",
     "BadMoveNumber",
     "BadTakebackPolicy",
     "BadTimeControl",
     "BadTimeZone",
     "Budgets",
+    "Cast",
     "Challenge",
     "ChooseGame",
     "ComputerFailed",
     "ComputerMove",
     "DeadlineScheduler",
+    "Event",
     "ExportFile",
     "Forecast",
     "ForecastLine",
@@ -161,6 +166,8 @@ __all__ = [
     "Rematch",
     "ReplayStep",
     "Result",
+    "Role",
+    "Sending",
     "ServiceError",
     "ShownPosition",
     "Takeback",
@@ -172,8 +179,10 @@ __all__ = [
     "VacationChange",
     "VacationRefused",
     "VacationStatus",
+    "audience",
     "both_have_moved",
     "check_record_size",
+    "ending_event",
     "note_number",
     "read_position",
     "start_of",

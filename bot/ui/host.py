@@ -30,7 +30,7 @@ BotTurn = Callable[[GameSnapshot], None]
 class GameBot(commands.Bot):
     """What every feature needs: `service` (set up in `setup_hook`), `boards`, `readers`
     (the worker processes that read members' records),
-    `turn_messages` (the direct messages of players whose turn came), `ending_buttons`
+    `turn_messages` (every direct message: turns, endings, offers, see `notify`), `ending_buttons`
     (what features put under an ending, wherever it is posted) and `bot_turns` (what
     features do when the bot's own turn begins in a game against it)."""
 

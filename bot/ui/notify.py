@@ -1,27 +1,47 @@
-"""Direct messages to a player whose turn has come, for those who asked for them.
+"""Direct messages: the one place that sends them, for every event of `bot.services.audience`.
 
-A correspondence player is rarely looking at the game's thread when the opponent moves;
-the mention there notifies them only as far as their server notification settings
-allow. A player who turned turn messages on with `/preferences` gets a direct message
-too, in the language stored with that choice, with a link to the thread.
+A correspondence player is rarely looking at the game's thread when something happens
+there; the mention in it notifies them only as far as their server notification settings
+allow. So the players the table says are told of an event get a direct message too, if
+they asked for them with `/preferences` (turn messages for the turn that begins, direct
+messages for everything else), each in the language stored with their choice, with a link
+to the game's thread (or the challenge's message). A message that falls in a player's
+quiet hours is sent silently (Discord's suppress-notifications flag): it is there when
+they look, and it wakes nobody; none is dropped.
 
-The message is sent after the thread's post, in a task of its own: the move's answer
-never waits for it, and nothing that goes wrong with it touches the move. Discord
-refuses direct messages to a user who closed them (403, code 50007); that is logged
-once at INFO and the player is left to the thread's mention: no further messages are
-tried for them until they run `/preferences` again (or the bot restarts), since every
-refused message counts against the bot with Discord.
+Each message is sent after the post it follows, in a task of its own: the action's answer
+never waits for it, and nothing that goes wrong with it touches the action. Discord
+refuses direct messages to a user who closed them (403, code 50007); that is logged once at
+INFO and the player is left to the thread's mention: no further messages are tried for
+them until they run `/preferences` again (or the bot restarts), since every refused message
+counts against the bot with Discord.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.services import GameSnapshot
+from bot.services import (
+    Audience,
+    BadTimeZone,
+    Cast,
+    Challenge,
+    Event,
+    GameSnapshot,
+    PlayedMove,
+    PlayerRef,
+    Preferences,
+    Sending,
+    audience,
+    ending_event,
+)
+from bot.services.zones import zone_named
 
 from . import text
 from .i18n import SOURCE_LANGUAGE
@@ -32,14 +52,36 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 CANNOT_MESSAGE_USER = 50007  # Discord's code for a user who does not accept direct messages
 
+#: A direct message's text in the language it is written in (the recipient's).
+News = Callable[[str], str]
+
 
 def game_link(game: GameSnapshot) -> str:
     """The link that opens the game's thread (or its channel, without a thread)."""
     return f"https://discord.com/channels/{game.guild_id}/{game.thread_id or game.channel_id}"
 
 
+def challenge_link(challenge: Challenge) -> str:
+    """The link that opens the challenge's message (or its channel, before it has one)."""
+    where = f"{challenge.guild_id}/{challenge.channel_id}"
+    message = "" if challenge.message_id is None else f"/{challenge.message_id}"
+    return f"https://discord.com/channels/{where}{message}"
+
+
+def _wants_turn_message(preferences: Preferences) -> bool:
+    """Whether the player asked to hear of each turn that begins."""
+    return preferences.turn_messages
+
+
+def _wants_event_message(preferences: Preferences) -> bool:
+    """Whether the player accepts direct messages of endings, offers and the like (all
+    but those who chose none: a digest reader hears of these at once too)."""
+    return preferences.direct_messages
+
+
 class TurnMessages:
-    """Sends "your move" direct messages in the background; `close()` waits for them."""
+    """Sends the direct messages of every event in the background; `close()` waits for
+    them."""
 
     def __init__(self, bot: GameBot) -> None:
         self._bot = bot
@@ -56,15 +98,96 @@ class TurnMessages:
             for began in self._bot.bot_turns:
                 began(game)
             return
-        if player is None or player.user_id == by:
-            return
-        if player.user_id in self._closed:
-            return
-        task = asyncio.get_running_loop().create_task(
-            self._send(game, player.user_id), name=f"turn-message-{game.id}"
+        link = game_link(game)
+        self.tell(
+            Event.TURN_BEGAN,
+            Cast.of_game(game, actor=by),
+            lambda lang: text.turn_message(lang, game, link),
+            about=game.id,
+            guild_id=game.guild_id,
         )
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
+
+    def moved(self, played: PlayedMove, *, by: int | None) -> None:
+        """A move was played by `by` (None: the computer or a forecast): the next turn
+        begins, or the ending is told to those the table names. A forecast reply that
+        followed at once began the mover's turn again, which they did not see."""
+        if played.forecast is not None:
+            self.moved(played.forecast, by=None)
+            return
+        game = played.game
+        if game.outcome is None:
+            self.turn_began(game, by=by)
+            return
+        outcome = game.outcome
+        self.about_game(
+            ending_event(outcome),
+            game,
+            lambda lang: text.outcome_text(lang, outcome, game),
+            cast=Cast.of_game(game, actor=played.mover.user_id),
+        )
+
+    def ended(self, game: GameSnapshot, *, by: int | None, by_clock: bool = False) -> None:
+        """`game` ended by `by`'s action (None: the clock): tell those the table names."""
+        outcome = game.outcome
+        if outcome is None:
+            return
+        event = ending_event(outcome, by_clock=by_clock)
+        wording = (
+            (lambda lang: text.idle_abort_text(lang, game))
+            if event is Event.IDLE_ABORT
+            else (lambda lang: text.outcome_text(lang, outcome, game))
+        )
+        self.about_game(event, game, wording, cast=Cast.of_game(game, actor=by))
+
+    def about_game(self, event: Event, game: GameSnapshot, wording: News, *, cast: Cast) -> None:
+        """Tell of `event` in `game` (what its post says, `wording`), with the game's link."""
+        link = game_link(game)
+        players = (game.sente, game.gote)
+        self.tell(
+            event,
+            cast,
+            lambda lang: text.game_news(lang, game, unmention(wording(lang), players), link),
+            about=game.id,
+            guild_id=game.guild_id,
+        )
+
+    def about_challenge(
+        self, event: Event, challenge: Challenge, wording: News, *, actor: int | None
+    ) -> None:
+        """Tell of `event` to a challenge (its message's text, `wording`), with its link."""
+        link = challenge_link(challenge)
+        players = tuple(p for p in (challenge.challenger, challenge.opponent) if p is not None)
+        self.tell(
+            event,
+            Cast.of_challenge(challenge, actor=actor),
+            lambda lang: text.challenge_news(lang, unmention(wording(lang), players), link),
+            about=None,
+            guild_id=challenge.guild_id,
+        )
+
+    def tell(
+        self,
+        event: Event,
+        cast: Cast,
+        news: News,
+        *,
+        about: int | None,
+        guild_id: int,
+        told: Audience | None = None,
+    ) -> None:
+        """Send `news` to whom the table says is messaged of `event` (or `told`), each in
+        a task of its own; `about` is the game's id, for the log, `guild_id` the server
+        whose zone dates the quiet hours of a player who chose none."""
+        chosen = audience(event, cast) if told is None else told
+        for player in chosen.messaged:
+            if player.user_id in self._closed:
+                continue
+            task = asyncio.get_running_loop().create_task(
+                self._send(event, chosen.sending, player, news, about, guild_id),
+                name=f"direct-message-{player.user_id}",
+            )
+            self._pending.add(task)
+            task.add_done_callback(self._pending.discard)
 
     def reopened(self, user_id: int) -> None:
         """The player changed their preferences: try their direct messages again."""
@@ -75,31 +198,67 @@ class TurnMessages:
         while self._pending:
             await asyncio.gather(*self._pending, return_exceptions=True)
 
-    async def _send(self, game: GameSnapshot, user_id: int) -> None:
+    async def _quiet(self, preferences: Preferences, at: datetime, guild_id: int) -> bool:
+        """Whether `at` falls in the player's quiet hours, in their zone, or the server's
+        when they chose none (or one this machine no longer knows)."""
+        if preferences.quiet_hours is None:
+            return False
+        zone: tzinfo | None = None
+        if preferences.time_zone is not None:
+            try:
+                zone = zone_named(preferences.time_zone)
+            except BadTimeZone:
+                log.info("zone %r is unknown here; the server's is used", preferences.time_zone)
+        if zone is None:
+            zone = await self._bot.server_zone(guild_id)
+        return preferences.quiet_at(at, zone)
+
+    async def _send(
+        self,
+        event: Event,
+        sending: Sending,
+        player: PlayerRef,
+        news: News,
+        about: int | None,
+        guild_id: int,
+    ) -> None:
+        user_id = player.user_id
+        what = f"game {about}" if about is not None else "a challenge"
         try:
             preferences = await self._bot.service.preferences.of(user_id)
-            if not preferences.turn_messages:
+            wants = _wants_turn_message if sending is Sending.TURN else _wants_event_message
+            if not wants(preferences):
                 return
             lang = preferences.language or SOURCE_LANGUAGE
+            silent = await self._quiet(preferences, self._bot.service.store.now(), guild_id)
             channel = await self._bot.create_dm(discord.Object(user_id))
             await channel.send(
-                text.turn_message(lang, game, game_link(game)),
+                text.truncate(news(lang)),
                 allowed_mentions=discord.AllowedMentions.none(),
+                silent=silent,
             )
-            log.info("game %s: told %s it is their move", game.id, user_id)
+            log.info("%s: told %s of %s%s", what, user_id, event.name, " silently" * silent)
         except discord.Forbidden as error:
             if error.code != CANNOT_MESSAGE_USER:
-                log.warning("could not message %s about game %s", user_id, game.id, exc_info=True)
+                log.warning("could not message %s about %s", user_id, what, exc_info=True)
                 return
             if user_id not in self._closed:
                 self._closed.add(user_id)
                 log.info(
-                    "%s does not accept direct messages; the mention in game %s's thread "
+                    "%s does not accept direct messages; the mention in %s's thread "
                     "will have to do",
                     user_id,
-                    game.id,
+                    what,
                 )
         except discord.HTTPException:
-            log.warning("could not message %s about game %s", user_id, game.id, exc_info=True)
+            log.warning("could not message %s about %s", user_id, what, exc_info=True)
         except Exception:
-            log.exception("turn message to %s about game %s failed", user_id, game.id)
+            log.exception("direct message to %s about %s failed", user_id, what)
+
+
+def unmention(content: str, players: tuple[PlayerRef, ...]) -> str:
+    """`content` with the mentions of `players` written as their names: a direct message
+    names people rather than pinging them."""
+    for player in players:
+        content = content.replace(text.mention(player), text.safe(player.name))
+    return content

@@ -44,8 +44,9 @@ def reader_language(interaction: discord.Interaction[Any]) -> str:
 
 
 def pings(*players: PlayerRef | None) -> discord.AllowedMentions:
-    """Let only the named players be notified, whatever mentions the text contains."""
-    users = [discord.Object(p.user_id) for p in players if p is not None]
+    """Let only the named players be notified, whatever mentions the text contains; the
+    bot itself never is."""
+    users = [discord.Object(p.user_id) for p in players if p is not None and not p.is_bot]
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 

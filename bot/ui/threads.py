@@ -16,7 +16,18 @@ from typing import Any, Literal
 
 import discord
 
-from bot.services import GameSnapshot, PlayedMove, PlayerRef, VacationChange
+from bot.services import (
+    NOBODY,
+    Audience,
+    Cast,
+    Challenge,
+    Event,
+    GameSnapshot,
+    PlayedMove,
+    VacationChange,
+    audience,
+    ending_event,
+)
 from render import GifTooLarge
 from rules import Termination
 
@@ -58,12 +69,13 @@ async def post_to_game(
     wording: Wording,
     *,
     with_board: bool = False,
-    ping: PlayerRef | None = None,
+    told: Audience = NOBODY,
     view: Callable[[str], discord.ui.View | None] | None = None,
 ) -> discord.Message:
     """Post `wording` in the game's thread, in the server's language (with the board
     image, and after an ending the game's animation with it, and the `view` built in that
-    language, if it builds one), pinging only `ping`."""
+    language, if it builds one), mentioning and pinging exactly `told.mentioned` (see
+    `bot.services.audience`)."""
     lang = await bot.post_language(game.guild_id)
     built = None if view is None else view(lang)
     extra: dict[str, Any] = {} if built is None else {"view": built}
@@ -77,8 +89,9 @@ async def post_to_game(
         extra["files"], note = board.files, board.note
     try:
         channel = await game_channel(bot, game)
-        content = text.truncate(wording(lang) if note is None else f"{wording(lang)}\n{note}")
-        return await channel.send(content, allowed_mentions=pings(ping), **extra)
+        said = text.addressed(wording(lang), told.mentioned)
+        content = text.truncate(said if note is None else f"{said}\n{note}")
+        return await channel.send(content, allowed_mentions=pings(*told.mentioned), **extra)
     except (discord.HTTPException, LookupError) as error:
         log.warning("could not post in game %s's thread", game.id, exc_info=True)
         raise NotPosted(game.id) from error
@@ -100,26 +113,60 @@ def _fits(limit: int, game: GameSnapshot, file: discord.File) -> bool:
 
 
 async def post_board(
-    bot: GameBot, game: GameSnapshot, wording: Wording, *, ping: PlayerRef | None = None
+    bot: GameBot, game: GameSnapshot, wording: Wording, *, told: Audience = NOBODY
 ) -> discord.Message:
     """`post_to_game` with the game's board, rendered now; a game that has ended (by a
     move, a resignation, a time-out, ...) also gets its animation and the buttons under
     an ending (see `GameBot.ending_view`), wherever it ended."""
     view = functools.partial(bot.ending_view, game)
-    return await post_to_game(bot, game, wording, with_board=True, ping=ping, view=view)
+    return await post_to_game(bot, game, wording, with_board=True, told=told, view=view)
 
 
-async def announce_end(bot: GameBot, game: GameSnapshot, wording: Wording | None = None) -> None:
-    """Post the ending (`wording`, by default how it ended) with the final board and, in
-    the same message, the whole game as an animation, then note it is posted: a restart
-    posts endings that were stored but not posted (see
-    `Deadlines.post_left_over_endings`)."""
-    if game.outcome is None:
-        return
-    log.info("game %s ended: %s", game.id, game.outcome.termination.value)
+async def announce_end(
+    bot: GameBot, game: GameSnapshot, *, by: int | None, by_clock: bool = False
+) -> None:
+    """Post the ending with the final board and, in the same message, the whole game as
+    an animation, mentioning whom the table says (`by` is the member who ended it, None
+    for the clock or the computer; `by_clock`: found by the deadline task), then note it is
+    posted: a restart posts endings that were stored but not posted (see
+    `Deadlines.post_left_over_endings`). The direct messages follow, even if the post
+    failed."""
     outcome = game.outcome
-    await post_board(bot, game, wording or (lambda lang: text.outcome_text(lang, outcome, game)))
-    await ending_posted(bot, game)
+    if outcome is None:
+        return
+    log.info("game %s ended: %s", game.id, outcome.termination.value)
+    event = ending_event(outcome, by_clock=by_clock)
+    told = audience(event, Cast.of_game(game, actor=by))
+    try:
+        await post_board(bot, game, lambda lang: ending_text(lang, game, event), told=told)
+        await ending_posted(bot, game)
+    finally:
+        bot.turn_messages.about_game(
+            event,
+            game,
+            lambda lang: ending_text(lang, game, event),
+            cast=Cast.of_game(game, actor=by),
+        )
+
+
+def ending_text(lang: str, game: GameSnapshot, event: Event) -> str:
+    """How `game` ended, as its post says it (an abort by the clock says who was late)."""
+    if event is Event.IDLE_ABORT:
+        return text.idle_abort_text(lang, game)
+    assert game.outcome is not None
+    return text.outcome_text(lang, game.outcome, game)
+
+
+def move_audience(played: PlayedMove) -> Audience:
+    """Who a move's post tells: the player whose turn begins, or those an ending made by
+    the move concerns. After a forecast reply, the next player has moved already: the
+    reply's own post tells them."""
+    cast = Cast.of_game(played.game, actor=played.mover.user_id)
+    if played.outcome is not None:
+        return audience(ending_event(played.outcome), cast)
+    if played.forecast is not None:
+        return NOBODY
+    return audience(Event.TURN_BEGAN, cast)
 
 
 def as_posted(played: PlayedMove) -> PlayedMove:
@@ -133,7 +180,7 @@ async def post_move(bot: GameBot, played: PlayedMove) -> None:
     follows the ending when the move ended the game (mate, repetition)."""
     shown = as_posted(played)
     await post_board(
-        bot, played.game, lambda lang: text.move_text(lang, shown), ping=shown.next_player
+        bot, played.game, lambda lang: text.move_text(lang, shown), told=move_audience(played)
     )
     if played.outcome is not None:
         await ending_posted(bot, played.game)
@@ -150,7 +197,7 @@ async def post_forecast_reply(bot: GameBot, played: PlayedMove) -> None:
         bot,
         answer.game,
         lambda lang: text.move_text(lang, answer, by_forecast=True),
-        ping=answer.next_player,
+        told=move_audience(answer),
     )
     if answer.outcome is not None:
         await ending_posted(bot, answer.game)
@@ -169,10 +216,13 @@ async def begin_game(
     message: discord.Message | discord.PartialMessage | None,
     *,
     by: int,
+    challenge: Challenge | None = None,
 ) -> None:
-    """A game just started (by `by`: who accepted, or who asked the computer): its thread
-    on `message` (the challenge's, or the one announcing the game), the start board there
-    with a mention of the member to move first, and the first turn message."""
+    """A game just started (by `by`: who accepted `challenge`, or who asked the computer):
+    its thread on `message` (the challenge's, or the one announcing the game), the start
+    board there with a mention of the member to move first and of the challenger, then
+    the direct messages: the challenger hears it was accepted (and whose move it is), the
+    member to move first, if another, that it is their move."""
     lang = await bot.post_language(game.guild_id)
     thread = await _open_thread(bot, game, message, text.thread_name(lang, game))
     if thread is not None:
@@ -180,16 +230,40 @@ async def begin_game(
         game = await bot.service.games.get(game.id)
     log.info("game %s started", game.id)
     started = game
-    first = started.to_move
+    turn = audience(Event.TURN_BEGAN, Cast.of_game(started, actor=by))
+    accepted = NOBODY
+    if challenge is not None:
+        accepted = audience(Event.CHALLENGE_ACCEPTED, Cast.of_challenge(challenge, actor=by))
     try:
         await post_board(
-            bot,
-            started,
-            lambda lang: text.game_start_text(lang, started),
-            ping=None if first is None or first.is_bot else first,
+            bot, started, lambda lang: text.game_start_text(lang, started), told=turn | accepted
         )
     finally:  # after the thread's post, whose link the message gives
-        bot.turn_messages.turn_began(started, by=by)
+        _tell_start(bot, started, challenge, by=by, accepted=accepted)
+
+
+def _tell_start(
+    bot: GameBot,
+    game: GameSnapshot,
+    challenge: Challenge | None,
+    *,
+    by: int,
+    accepted: Audience,
+) -> None:
+    """The direct messages of a game's start: one to the challenger (that it was accepted,
+    and whose move it is), and the first turn's to the member to move if another."""
+    told = {player.user_id for player in accepted.messaged}
+    if challenge is not None and told:
+        bot.turn_messages.about_game(
+            Event.CHALLENGE_ACCEPTED,
+            game,
+            lambda lang: text.accepted_news(lang, challenge, game),
+            cast=Cast.of_challenge(challenge, actor=by),
+        )
+    first = game.to_move
+    if first is not None and first.user_id in told:
+        return
+    bot.turn_messages.turn_began(game, by=by)
 
 
 async def _open_thread(
@@ -277,10 +351,13 @@ def deserves_animation(game: GameSnapshot) -> bool:
     return outcome is not None and outcome.termination is not Termination.ABORT and game.ply > 0
 
 
-async def tell_vacation(bot: GameBot, change: VacationChange) -> None:
+async def tell_vacation(bot: GameBot, change: VacationChange, *, by: int | None) -> None:
     """Post a vacation's start or end in each of the player's active games, for their
-    opponents; a thread that cannot be posted in does not keep the others from hearing."""
+    opponents, who are sent a direct message too (`by`: the member who began or ended it,
+    None when it ran out); a thread that cannot be posted in does not keep the others
+    from hearing."""
     vacation = change.vacation
+    event = Event.VACATION_BEGAN if vacation.ended_at is None else Event.VACATION_ENDED
     for game in change.games:
         if vacation.ended_at is None:
             wording: Wording = functools.partial(
@@ -288,7 +365,9 @@ async def tell_vacation(bot: GameBot, change: VacationChange) -> None:
             )
         else:
             wording = functools.partial(text.vacation_ended, game=game, vacation=vacation)
+        cast = replace(Cast.of_game(game, actor=by), opponent=(game.opponent_of(vacation.user_id),))
         try:
-            await post_to_game(bot, game, wording)
+            await post_to_game(bot, game, wording, told=audience(event, cast))
         except NotPosted:
             log.warning("game %s: could not post the vacation of %s", game.id, vacation.user_id)
+        bot.turn_messages.about_game(event, game, wording, cast=cast)

@@ -195,3 +195,25 @@ async def test_an_engine_taken_away_is_said_in_the_thread(
     await club.fake.slash("move", {"move": "7g7f"}, user=club.alice, channel=thread)
     [said] = await club.posts(thread, "No computer engine is set up")
     assert said.custom_ids == [] and (await club.game(game_id)).ply == 1
+
+
+async def test_a_human_move_against_the_computer_pings_nobody_and_posts_one_board(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    """The bot is never mentioned, least of all in its own game: the member's move is one
+    post with its board that pings no one, then the computer's reply pings the member."""
+    program, _ = fake_engine(tmp_path)
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program, **JAPANESE)
+    game_id, thread = await start(club, level=1, color="sente")
+    bot_id = club.fake.bot_user.id
+    before = len(club.fake.channel_history(thread))
+    answer = await club.fake.slash("move", {"move": "7g7f"}, user=club.alice, channel=thread)
+    assert not answer.ephemeral, answer.content
+    await computer_moved(club, game_id, 2)
+    posts = [m for m in club.fake.channel_history(thread)[before:] if not m.ephemeral]
+    assert [len(m.attachments) for m in posts] == [1, 1], [m.content for m in posts]
+    mine, reply = posts
+    assert f"<@{bot_id}>" not in mine.content and "手番です" not in mine.content, mine.content
+    assert mine.mentioned_user_ids == []
+    assert reply.mentioned_user_ids == [club.alice.user.id]
+    assert all(bot_id not in m.mentioned_user_ids for m in club.fake.channel_history(thread))

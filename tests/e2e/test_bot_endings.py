@@ -106,7 +106,8 @@ async def test_sennichite_is_a_draw_on_the_fourth_repetition(club: Club) -> None
     last = await club.move(bob, "5b5a", table)
     assert not last.ephemeral
     assert "Sennichite" in last.content and "Draw" in last.content
-    assert last.reply is not None and last.reply.mentioned_user_ids == []
+    # bob made the repetition: alice is the one told of the draw
+    assert last.reply is not None and last.reply.mentioned_user_ids == [alice.user.id]
     game = await club.game(table.game_id)
     assert game.ply == 12 and game.outcome is not None
     assert game.outcome.termination.value == "sennichite" and game.outcome.winner is None

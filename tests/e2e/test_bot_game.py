@@ -108,7 +108,7 @@ async def test_whole_game_in_three_notations_with_every_rejection(club: Club) ->
     reply = await club.move(bob, "K-4a", table)
     assert_public_move(reply.reply, "４一玉", "K-41", alice)
     reply = await club.move(alice, "2b3a", table)
-    assert_public_move(reply.reply, "３一馬", "+Bx31", None)
+    assert_public_move(reply.reply, "３一馬", "+Bx31", bob)  # the mated is told
     assert "Checkmate" in reply.content and "alice wins" in reply.content
 
     final = await club.game(table.game_id)

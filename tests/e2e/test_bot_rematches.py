@@ -79,7 +79,9 @@ async def test_a_rematch_of_a_handicap_game_keeps_the_giver(club: Club) -> None:
     game = await club.game(second.game_id)
     assert game.handicap.id == "two_piece"
     assert (game.sente.user_id, game.gote.user_id) == (bob.user.id, alice.user.id)
-    assert second.start.mentioned_user_ids == [alice.user.id]  # the giver moves first
+    # alice, the giver, accepted and moves first; bob, who offered, hears it began
+    assert f"<@{alice.user.id}>" in second.start.content  # named as the one to move
+    assert second.start.mentioned_user_ids == [bob.user.id]
 
 
 async def test_the_other_players_rematch_starts_it_also_after_a_restart(club: Club) -> None:

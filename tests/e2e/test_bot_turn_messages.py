@@ -43,11 +43,12 @@ async def test_the_player_to_move_is_told_in_a_direct_message(club: Club) -> Non
     alice, bob = club.alice, club.bob
     await club.prefer(bob, notifications="each")
     table = await club.new_game()  # alice moves first: bob, who accepted, is not told
-    assert club.fake.direct_messages(bob) == []
+    [challenged] = club.fake.direct_messages(bob)  # only that he was challenged
+    assert challenged.content.startswith("bob, alice challenges you to shogi.")
 
     played = await club.move(alice, "P-7f", table)
     assert played.reply is not None and not played.ephemeral
-    [message] = await direct_messages(club, bob, 1)
+    message = (await direct_messages(club, bob, 2))[-1]
     assert message.content.startswith(f"Your move in game {table.game_id} (☗alice vs ☖bob)")
     assert "deadline <t:" in message.content
     assert "Last move: ☗７六歩 (P-76)" in message.content
@@ -63,12 +64,13 @@ async def test_the_player_to_move_is_told_in_a_direct_message(club: Club) -> Non
 
     # More time given to bob: his turn begins again, and he is told.
     await club.move(alice, "P-2f", table)
-    await direct_messages(club, bob, 2)
+    await direct_messages(club, bob, 3)
     club.clock.advance(timedelta(days=2, hours=12))
     club.wake_deadlines()
     [reminder] = await club.posts(table.thread, "your move is due")
     await club.fake.click(reminder, reminder.custom_ids[0], user=alice)
-    third = (await direct_messages(club, bob, 3))[-1]
+    *_, reminded, third = await direct_messages(club, bob, 5)
+    assert reminded.content.startswith(f"Game {table.game_id} (☗alice vs ☖bob):\nbob, your move")
     assert third.content.startswith(f"Your move in game {table.game_id}")
     assert "Last move: ☗２六歩 (P-26)" in third.content
 
@@ -76,9 +78,10 @@ async def test_the_player_to_move_is_told_in_a_direct_message(club: Club) -> Non
 async def test_a_player_who_moves_first_is_told_at_the_start(club: Club) -> None:
     await club.prefer(club.alice, notifications="each")
     table = await club.new_game()  # alice challenged, bob accepted: alice moves first
-    [message] = await direct_messages(club, club.alice, 1)
-    assert message.content.startswith(f"Your move in game {table.game_id} (☗alice vs ☖bob)")
-    assert "Last move" not in message.content
+    [message] = await direct_messages(club, club.alice, 1)  # one message says both
+    assert message.content.startswith(
+        f"Game {table.game_id} (☗alice vs ☖bob):\nChallenge accepted: good game!\nalice to move"
+    )
     assert message.content.endswith(link(club, table))
     assert message.id > table.start.id
 
@@ -88,7 +91,8 @@ async def test_a_player_who_moves_first_is_told_at_the_start(club: Club) -> None
     second = await club.accept(challenge, club.bob)
     assert (await club.game(second.game_id)).to_move == (await club.game(second.game_id)).sente
     await club.fake.wait_quiet()
-    assert club.fake.direct_messages(club.bob) == []
+    [challenged] = club.fake.direct_messages(club.bob)  # that he was challenged, no more
+    assert challenged.content.startswith("bob, alice challenges you to shogi.")
 
 
 async def test_closed_direct_messages_do_not_stop_the_game(
@@ -141,7 +145,8 @@ async def test_a_japanese_member_confirms_and_is_told_in_japanese(
     table = await club.new_game()
 
     await club.move(yamada, "P-7f", table)
-    [message] = await direct_messages(club, hanako, 1)
+    challenged, message = await direct_messages(club, hanako, 2)
+    assert challenged.content.startswith("はなこさん、山田太郎さんから対局の申し込みです。")
     assert message.content.startswith(
         f"対局{table.game_id}（☗山田太郎 対 ☖はなこ）はあなたの手番です。"
     )
@@ -158,4 +163,4 @@ async def test_a_japanese_member_confirms_and_is_told_in_japanese(
     confirmed = await club.fake.click(again, again.custom_ids[0], user=hanako)
     assert confirmed.content == "３四歩と指しました。"
     assert (await club.game(table.game_id)).ply == 2
-    assert_japanese(chosen, message, question, cancelled, confirmed)
+    assert_japanese(chosen, challenged, message, question, cancelled, confirmed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 
 import discord
@@ -40,8 +40,17 @@ def safe(text: str) -> str:
 
 
 def mention(player: PlayerRef) -> str:
-    """A mention of the player; it notifies only where the message allows it."""
-    return f"<@{player.user_id}>"
+    """A mention of the player; it notifies only where the message allows it. The bot
+    itself (the computer's seat) is named, never mentioned."""
+    return safe(player.name) if player.is_bot else f"<@{player.user_id}>"
+
+
+def addressed(content: str, players: Iterable[PlayerRef]) -> str:
+    """`content` with a first line mentioning those of `players` it does not mention yet:
+    whom a post tells is decided by `bot.services.audience`, not by what its sentence
+    happens to name."""
+    missing = [mention(p) for p in players if not p.is_bot and mention(p) not in content]
+    return content if not missing else " ".join(missing) + "\n" + content
 
 
 def timestamp(moment: datetime, style: str = "R") -> str:

@@ -102,6 +102,27 @@ def turn_message(lang: str, game: GameSnapshot, link: str) -> str:
     return truncate("\n".join(lines))
 
 
+def game_news(lang: str, game: GameSnapshot, body: str, link: str) -> str:
+    """A direct message about a game: which game, what its thread was told, and the link
+    to the thread."""
+    _ = translator(lang)
+    players = _("☗{sente} vs ☖{gote}").format(
+        sente=safe(game.sente.name), gote=safe(game.gote.name)
+    )
+    lines = [
+        _("Game {id} ({players}):").format(id=game.id, players=players),
+        body,
+        _("The game: {link}").format(link=link),
+    ]
+    return truncate("\n".join(lines))
+
+
+def challenge_news(lang: str, body: str, link: str) -> str:
+    """A direct message about a challenge: what its message says, and the link to it."""
+    _ = translator(lang)
+    return truncate(f"{body}\n" + _("The challenge: {link}").format(link=link))
+
+
 def takeback_moves(lang: str, takeback: Takeback) -> str:
     """The moves a takeback request takes back, as posts show moves (☗７六歩, ☖３四歩):
     the asker's first, then the opponent's reply."""

@@ -99,6 +99,16 @@ def challenge_closed_text(
     return _("Challenge accepted: good game!")
 
 
+def accepted_news(lang: str, challenge: Challenge, game: GameSnapshot) -> str:
+    """What the challenger is told in a direct message when their challenge is accepted:
+    who took it, and whose move it is."""
+    taker = game.opponent_of(challenge.challenger.user_id)
+    lines = [challenge_closed_text(lang, challenge, taker)]
+    if game.to_move is not None:
+        lines.append(to_move_text(lang, game.to_move, game.deadline, ping=False))
+    return "\n".join(lines)
+
+
 def game_start_text(lang: str, game: GameSnapshot) -> str:
     """The first post in a game's thread: the players, the time, whether it is rated (a
     rated challenge may have been accepted unrated), who moves first."""
@@ -242,7 +252,7 @@ def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> st
     if result.outcome is not None:
         return f"{first}\n{outcome_text(lang, result.outcome, game)}"
     lines = [first + (" " + _("Check!") if result.check else "")]
-    if result.next_player is not None:
+    if result.next_player is not None and not result.next_player.is_bot:
         lines.append(to_move_text(lang, result.next_player, result.deadline, ping=True))
     if not by_forecast:
         lines += away_lines(lang, game)
