@@ -52,6 +52,7 @@ EXTENSIONS = (
     "bot.cogs.replay",
     "bot.cogs.computer",
     "bot.cogs.analysis",
+    "bot.cogs.your_move",
 )
 WARM_UP_GAMES = 200
 
