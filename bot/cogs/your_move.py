@@ -1,6 +1,7 @@
 """Your move: `/next` shows the game where it is the member's move with the nearest deadline,
 privately, with its board, its deadline, a link to its thread, and a Next button that
-shows the following one.
+shows the following one; and the daily digest, a direct message listing every such game,
+which the service's `Digests` sends through this feature while it is loaded.
 
 Every server's games count: a member playing in three servers asks once. The order is the
 service's (`Games.to_move`): nearest deadline first as the clock counts it, untimed games
@@ -12,12 +13,13 @@ no longer where the list was), it answers with one sentence instead of guessing.
 from __future__ import annotations
 
 import logging
+from datetime import tzinfo
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.services import GameList, GameSnapshot
+from bot.services import Digest, GameList, GameSnapshot, GameSummary
 from bot.ui import text
 from bot.ui.errors import GameButton, OptionError, view_of
 from bot.ui.host import Feature, GameBot, host_of
@@ -95,10 +97,37 @@ async def _shown(
     return content, file, view
 
 
+def summary_link(summary: GameSummary) -> str:
+    """The link that opens a listed game's thread (its server, without a thread)."""
+    where = f"{summary.guild_id}/{summary.thread_id}" if summary.thread_id else summary.guild_id
+    return f"https://discord.com/channels/{where}"
+
+
 class YourMoveFeature(Feature):
     """Where the member is to move."""
 
     BUTTONS = (NextButton,)
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.service.digests.deliver_with(self.send_digest, self.server_zone)
+
+    async def cog_unload(self) -> None:
+        self.bot.service.digests.deliver_with(None, None)
+        await super().cog_unload()
+
+    async def server_zone(self, guild_id: int) -> tzinfo:
+        """A server's zone once the bot knows its servers: before, a server's language in
+        Discord is unknown, and a Japanese server's zone would read as UTC."""
+        await self.bot.wait_until_ready()
+        return await self.bot.server_zone(guild_id)
+
+    async def send_digest(self, digest: Digest) -> None:
+        """A player's daily digest, in the language of their preferences."""
+        lang = digest.language or SOURCE_LANGUAGE
+        links = {summary.id: summary_link(summary) for summary in digest.games.games}
+        content = text.digest_text(lang, digest.games, links)
+        await self.bot.turn_messages.digest(digest.user_id, content)
 
     @app_commands.command(name="next", description=text.COMMANDS["next"])
     @app_commands.guild_only()

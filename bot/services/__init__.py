@@ -12,6 +12,7 @@ from .challenges import MAX_OPEN_CHALLENGES
 from .clocks import PRESETS, TimeControl
 from .computer import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
 from .deadlines import DeadlineScheduler
+from .digests import Digest
 from .errors import (
     AlreadyStarted,
     AmbiguousMove,
@@ -118,6 +119,7 @@ __all__ = [
     "ComputerFailed",
     "ComputerMove",
     "DeadlineScheduler",
+    "Digest",
     "ExportFile",
     "Forecast",
     "ForecastLine",
