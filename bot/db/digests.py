@@ -13,6 +13,17 @@ from datetime import datetime
 from .base import Repository
 from .rows import from_us, to_us
 
+#: The server of the player's oldest game in progress: the oldest as sente and the oldest
+#: as gote, each found through its own index (one condition on either colour would read
+#: every game in progress for each player).
+_OLDEST_GAMES_SERVER = (
+    "(SELECT g.guild_id FROM games g WHERE g.id = (SELECT MIN(m.id) FROM ("
+    " SELECT MIN(s.id) AS id FROM games s WHERE s.sente_id = p.user_id AND s.status = 'active'"
+    " UNION ALL"
+    " SELECT MIN(o.id) AS id FROM games o WHERE o.gote_id = p.user_id AND o.status = 'active'"
+    ") m))"
+)
+
 
 @dataclass(frozen=True, slots=True)
 class DigestSubscriber:
@@ -35,8 +46,7 @@ class DigestRepository(Repository):
         """Every player whose notifications are a daily digest."""
         rows = await self._all(
             "SELECT p.user_id, p.digest_hour, p.time_zone, p.language, p.updated_at,"
-            " d.sent_for, (SELECT g.guild_id FROM games g WHERE g.status = 'active'"
-            " AND (g.sente_id = p.user_id OR g.gote_id = p.user_id) ORDER BY g.id LIMIT 1)"
+            f" d.sent_for, {_OLDEST_GAMES_SERVER}"
             " FROM player_preferences p LEFT JOIN digests d ON d.user_id = p.user_id"
             " WHERE p.notifications = 'digest' ORDER BY p.user_id"
         )

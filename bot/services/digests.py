@@ -19,6 +19,7 @@ change of preferences wakes it too (their new hour may come before it planned to
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import zoneinfo
 from collections.abc import Awaitable, Callable
@@ -33,6 +34,8 @@ from .values import GameList
 from .zones import default_zone
 
 log = logging.getLogger(__name__)
+#: Subscribers looked at between two turns of the event loop.
+_BATCH = 100
 
 #: The zone of a server (by id), as the Discord layer knows it (`GameBot.server_zone`).
 ServerZone = Callable[[int], Awaitable[tzinfo]]
@@ -111,7 +114,9 @@ class Digests:
         async with self._store.db.read() as tx:
             subscribers = await tx.digests.subscribers()
         upcoming: list[datetime] = []
-        for subscriber in subscribers:
+        for index, subscriber in enumerate(subscribers):
+            if index % _BATCH == _BATCH - 1:
+                await asyncio.sleep(0)  # let members' commands run between batches
             try:
                 last, following = hours_around(now, subscriber.hour, await self._zone(subscriber))
                 floor = subscriber.chosen_at
