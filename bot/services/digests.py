@@ -30,7 +30,7 @@ from bot.db import DigestSubscriber
 
 from .games import Games
 from .store import GameStore
-from .values import GameList
+from .values import GameList, Notifications, Preferences
 from .zones import default_zone
 
 log = logging.getLogger(__name__)
@@ -97,14 +97,23 @@ class Digests:
         return self._store.now()
 
     def add_deadline_listener(self, listener: Callable[[datetime | None], None]) -> None:
-        """`listener(None)` is called when a player's preferences change: the scheduler
-        looks again."""
+        """`listener(when)` is called when a player who chose a digest changes their
+        preferences: their next digest is at `when` (None: not known without looking), and
+        the scheduler looks again if that is sooner than it planned."""
         self._listeners.append(listener)
 
-    def preferences_changed(self, user_id: int) -> None:
-        """A player changed their preferences (perhaps their digest's hour or zone)."""
+    def preferences_changed(self, preferences: Preferences) -> None:
+        """A player changed their preferences (perhaps their digest's hour or zone). With a
+        zone of their own, the moment of their next digest is known at once, so changing
+        them again and again does not make the task look again and again."""
+        if preferences.notifications is not Notifications.DIGEST:
+            return  # a digest given up needs no look: the planned one finds nothing due
+        when = None
+        if preferences.time_zone is not None:
+            zone = zoneinfo.ZoneInfo(preferences.time_zone)
+            when = hours_around(self.now(), preferences.digest_hour, zone)[1]
         for listener in self._listeners:
-            listener(None)
+            listener(when)
 
     async def check(self) -> datetime | None:
         """Send every digest due now; returns when the next one is (None: nobody asked)."""

@@ -35,11 +35,11 @@ class PlayerPreferences:
         self._read_through = read_through
         self._known: dict[int, Preferences] | None = None  # every player who chose any
         self._loading = asyncio.Lock()
-        self._listeners: list[Callable[[int], None]] = []
+        self._listeners: list[Callable[[Preferences], None]] = []
 
-    def add_change_listener(self, listener: Callable[[int], None]) -> None:
-        """`listener(user_id)` is called after a player changed their preferences (the
-        digests' task looks again: their hour may come sooner than it planned)."""
+    def add_change_listener(self, listener: Callable[[Preferences], None]) -> None:
+        """`listener(preferences)` is called with a player's preferences after they changed
+        them (the digests' task looks again: their hour may come sooner than it planned)."""
         self._listeners.append(listener)
 
     async def of(self, user_id: int) -> Preferences:
@@ -113,7 +113,7 @@ class PlayerPreferences:
 
         chosen = await self._store.db.run(store)
         for listener in self._listeners:
-            listener(user_id)
+            listener(chosen)
         if not self._read_through:
             known = self._known if self._known is not None else await self._load()
             known[user_id] = chosen

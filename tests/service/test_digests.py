@@ -198,8 +198,15 @@ async def test_nobody_to_send_them_claims_nothing(service: GameService, friday: 
     assert [d.due_at for d in recorder.sent] == [utc(27, 13)]
 
 
-async def test_a_change_of_preferences_wakes_the_digests_task(service: GameService) -> None:
+async def test_a_change_of_preferences_wakes_the_digests_task(
+    service: GameService, friday: FakeClock
+) -> None:
+    """With the next digest's moment when the player's zone tells it, so that the task
+    looks again only if it comes sooner than planned; not for a player without digests."""
     woken: list[datetime | None] = []
     service.digests.add_deadline_listener(woken.append)
     await service.preferences.change(BOB.user_id, digest_hour=6)
-    assert woken == [None]
+    assert woken == []
+    await service.preferences.change(BOB.user_id, notifications=Notifications.DIGEST)
+    await service.preferences.change(BOB.user_id, time_zone="Asia/Tokyo")
+    assert woken == [None, utc(27, 21)]  # 06:00 in Tokyo on Saturday
