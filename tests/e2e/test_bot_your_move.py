@@ -227,4 +227,4 @@ async def test_games_in_japanese_says_whose_colour(
     theirs = await club.fake.slash(
         "games", {"member": club.bob}, user=club.alice, channel=club.channel
     )
-    assert "：☖を持って 山田太郎さんと対局中、1手目、**手番**" in theirs.content
+    assert "：☖を持って山田太郎さんと対局中、1手目、**手番**" in theirs.content
