@@ -52,6 +52,7 @@ EXTENSIONS = (
     "bot.cogs.replay",
     "bot.cogs.computer",
     "bot.cogs.analysis",
+    "bot.cogs.your_move",
 )
 WARM_UP_GAMES = 200
 
@@ -89,6 +90,7 @@ class ShogiBot(GameBot):
         self._database = database
         self._owns_database = database is None
         self._scheduler: DeadlineScheduler | None = None
+        self._digests: DeadlineScheduler | None = None
         self._monitor: Monitor | None = None
         self._closing_down: asyncio.Task[None] | None = None
         self._warm_up: asyncio.Task[int] | None = None
@@ -105,6 +107,12 @@ class ShogiBot(GameBot):
         max_sleep = timedelta(hours=1) if self.scope is None else 2 * ENDING_LEASE
         self._scheduler = DeadlineScheduler(self._service.deadlines, max_sleep=max_sleep)
         self._scheduler.start()
+        # The daily digests wait for the next one due; a change of preferences in another
+        # process is seen within `max_sleep`.
+        self._digests = DeadlineScheduler(
+            self._service.digests, max_sleep=max_sleep, name="digests"
+        )
+        self._digests.start()
         if self.settings.metrics_port is not None:
             self._monitor = Monitor(self, self.settings.metrics_port)
             await self._monitor.start()
@@ -119,6 +127,11 @@ class ShogiBot(GameBot):
     def scheduler(self) -> DeadlineScheduler | None:
         """The deadline task, once the bot is set up (the operator's `/healthz` reads it)."""
         return self._scheduler
+
+    @property
+    def digest_scheduler(self) -> DeadlineScheduler | None:
+        """The daily digests' task, once the bot is set up."""
+        return self._digests
 
     @property
     def render_timings(self) -> dict[str, Timing]:
@@ -198,6 +211,8 @@ class ShogiBot(GameBot):
             await asyncio.gather(self._warm_up, return_exceptions=True)
         if self._scheduler is not None:
             await self._scheduler.stop()
+        if self._digests is not None:
+            await self._digests.stop()
         if self._service is not None:
             await self._service.close()  # reports still being posted need the connection
         await self.turn_messages.close()  # so do direct messages still being sent

@@ -6,6 +6,7 @@ does not know which backend holds its data (`Database.open` picks it).
 """
 
 from .database import Database, Session
+from .digests import DigestSubscriber
 from .engine import ComputerRow, EvaluationRow
 from .errors import Conflict, DatabaseError, IntegrityError, SchemaTooNewError
 from .forecasts import ForecastRow
@@ -42,6 +43,7 @@ __all__ = [
     "Database",
     "DatabaseError",
     "DeadlineRow",
+    "DigestSubscriber",
     "EvaluationRow",
     "ForecastRow",
     "GameAdvance",

@@ -39,6 +39,7 @@ import aiosqlite
 
 from .base import DirectStatements, HoppingStatements, Statements
 from .challenges import ChallengeRepository, PlayerRepository
+from .digests import DigestRepository
 from .endings import EndingClaimRepository
 from .engine import AnalysisRepository, ComputerRepository
 from .errors import DatabaseUnreachable
@@ -80,6 +81,7 @@ class Session:
         self.forecasts = ForecastRepository(statements)
         self.computer = ComputerRepository(statements)
         self.analyses = AnalysisRepository(statements)
+        self.digests = DigestRepository(statements)
 
 
 def is_postgres_url(where: str | Path) -> bool:

@@ -46,6 +46,26 @@ LEFT JOIN vacations vo ON vo.user_id = g.gote_id AND vo.ended_at IS NULL
 """
 
 
+#: Gote is to move: an SFEN's second field is `b` or `w`, and no other field holds a `w`
+#: (the board has no spaces, the hand is piece letters and digits, then the move number).
+_GOTE_TO_MOVE = "g.sfen LIKE '% w %'"
+#: The game waits for the player given twice as parameters.
+_TO_MOVE = f"((g.sente_id = ? AND NOT {_GOTE_TO_MOVE}) OR (g.gote_id = ? AND {_GOTE_TO_MOVE}))"
+#: The vacation under way of the player to move, and where their clock stopped for it.
+_AWAY_START = f"(CASE WHEN {_GOTE_TO_MOVE} THEN vo.started_at ELSE vs.started_at END)"
+_AWAY_END = f"(CASE WHEN {_GOTE_TO_MOVE} THEN vo.ends_by ELSE vs.ends_by END)"
+_PAUSED_FROM = (
+    f"(CASE WHEN {_AWAY_START} > g.turn_started_at THEN {_AWAY_START} ELSE g.turn_started_at END)"
+)
+#: The running deadline as `loading.deadline_of` computes it: moved past the vacation of
+#: the player to move by the time their clock stands still, unless it had passed before
+#: the vacation began.
+_DUE_PAST_VACATION = (
+    f"(d.due_at + CASE WHEN {_AWAY_START} IS NULL OR d.due_at <= {_AWAY_START}"
+    f" OR {_AWAY_END} <= {_PAUSED_FROM} THEN 0 ELSE {_AWAY_END} - {_PAUSED_FROM} END)"
+)
+
+
 def _away(started: int | None, ends_by: int | None) -> AwayRow | None:
     if started is None or ends_by is None:
         return None
@@ -179,6 +199,25 @@ class GameRepository(Repository):
             params,
         )
         return [_game(row) for row in rows]
+
+    async def to_move_for(self, user_id: int, *, limit: int) -> list[GameRow]:
+        """The player's active games, in every server, where it is their move: the nearest
+        deadline first (as `deadline_of` puts it, past their vacation), games without one
+        last, at most `limit`."""
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} WHERE g.status = 'active' AND {_TO_MOVE}"
+            f" ORDER BY (d.due_at IS NULL), {_DUE_PAST_VACATION}, g.id LIMIT ?",
+            (user_id, user_id, limit),
+        )
+        return [_game(row) for row in rows]
+
+    async def count_to_move(self, user_id: int) -> int:
+        """How many active games, in every server, wait for the player's move."""
+        row = await self._one(
+            f"SELECT COUNT(*) FROM games g WHERE g.status = 'active' AND {_TO_MOVE}",
+            (user_id, user_id),
+        )
+        return 0 if row is None else int(row[0])
 
     async def finished_for(
         self, user_id: int, guild_id: int, *, limit: int, offset: int = 0

@@ -448,6 +448,16 @@ _V15 = (
     " CHECK (time_zone IS NULL OR length(time_zone) BETWEEN 1 AND 64)",
 )
 
+# Daily digests: the moment (the player's local digest hour, in UTC microseconds) of the
+# last digest claimed for each player. A digest is claimed here before it is sent, so it
+# goes out once across restarts and processes.
+_V16 = (
+    """CREATE TABLE digests (
+        user_id INTEGER PRIMARY KEY,
+        sent_for INTEGER NOT NULL
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -470,6 +480,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(13, "ending_claims: which process posts an ending, on a lease", _V13),
     Migration(14, "budgets: when a challenge was declined, and the analyses under way", _V14),
     Migration(15, "notifications (each turn, a digest, none), quiet hours, time zones", _V15),
+    Migration(16, "digests: the last daily digest claimed for each player", _V16),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

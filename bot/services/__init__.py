@@ -13,6 +13,7 @@ from .challenges import MAX_OPEN_CHALLENGES
 from .clocks import PRESETS, TimeControl
 from .computer import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
 from .deadlines import DeadlineScheduler
+from .digests import Digest
 from .errors import (
     AlreadyStarted,
     AmbiguousMove,
@@ -122,6 +123,7 @@ __all__ = [
     "ComputerFailed",
     "ComputerMove",
     "DeadlineScheduler",
+    "Digest",
     "Event",
     "ExportFile",
     "Forecast",

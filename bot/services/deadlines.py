@@ -172,7 +172,8 @@ class DeadlineScheduler:
 
     It checks once at start (games that ran out while the bot was down end then),
     is woken early by `wake()` (the service calls it whenever a deadline is set),
-    and survives errors: they are logged and the check is retried later.
+    and survives errors: they are logged and the check is retried later. The daily
+    digests have a task of their own of this kind, over `Digests`.
     """
 
     def __init__(
@@ -181,8 +182,10 @@ class DeadlineScheduler:
         *,
         max_sleep: timedelta = timedelta(hours=1),
         retry_delay: timedelta = timedelta(seconds=30),
+        name: str = "deadlines",
     ) -> None:
         self._deadlines = deadlines
+        self._name = name
         self._max_sleep = max_sleep
         self._retry_delay = retry_delay
         self._wakeup = asyncio.Event()
@@ -207,7 +210,7 @@ class DeadlineScheduler:
 
     def start(self) -> None:
         if not self.running:
-            self._task = asyncio.get_running_loop().create_task(self._run(), name="deadlines")
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=self._name)
 
     async def stop(self) -> None:
         task, self._task = self._task, None
@@ -228,7 +231,7 @@ class DeadlineScheduler:
                 upcoming = await self._deadlines.check()
                 delay = self._delay(upcoming)
             except Exception:
-                log.exception("deadline check failed; retrying in %s", self._retry_delay)
+                log.exception("%s check failed; retrying in %s", self._name, self._retry_delay)
                 upcoming, delay = None, self._retry_delay
             self.checks += 1
             self._next = upcoming

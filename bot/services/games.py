@@ -19,6 +19,9 @@ log = logging.getLogger(__name__)
 THREADS_REMEMBERED = 4096
 #: The most games `/games` lists at once (a message holds 2,000 characters).
 LISTED = 15
+#: The most games `to_move` gives (`/next` steps through them, a digest lists them): a
+#: member may have any number of games, and what one look costs must not grow with them.
+TO_MOVE_LISTED = 25
 NO_ACTIVE_GAME = Sentence("You have no active games here; start one with /challenge.")
 #: For a command that takes finished games too, used with no game where none is active.
 NO_GAME_MEANT = Sentence(
@@ -122,6 +125,24 @@ class Games:
         async with self._store.db.query() as q:
             records = await q.games.active_for(user_id, guild_id)
         return _sorted_summaries([line_of(record, user_id) for record in records])
+
+    async def to_move(self, user_id: int, *, limit: int = TO_MOVE_LISTED) -> GameList:
+        """The member's games where it is their move, in every server: the nearest deadline
+        first (a vacation under way moves theirs later, as it does the clock), games
+        without a time limit last, at most `limit`; `more` counts those left out. `/next`,
+        its Next button and the daily digest all read this list.
+
+        Example: `(await games.to_move(alice)).games[0]` is the game alice must move in first.
+        """
+
+        async def read(tx: Session) -> tuple[list[GameRow], int]:
+            rows = await tx.games.to_move_for(user_id, limit=limit)
+            total = len(rows) if len(rows) < limit else await tx.games.count_to_move(user_id)
+            return rows, total
+
+        rows, total = await self._store.db.run(read, write=False)
+        listed = _sorted_summaries([line_of(row, user_id) for row in rows])
+        return GameList(listed, total - len(listed))
 
     async def listed(
         self, user_id: int, *, guild_id: int, status: ListedStatus, limit: int = LISTED

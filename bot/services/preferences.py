@@ -14,6 +14,7 @@ row, for every player alike.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import astuple, replace
 
 from bot.db import PreferencesRow, Session
@@ -34,6 +35,12 @@ class PlayerPreferences:
         self._read_through = read_through
         self._known: dict[int, Preferences] | None = None  # every player who chose any
         self._loading = asyncio.Lock()
+        self._listeners: list[Callable[[Preferences], None]] = []
+
+    def add_change_listener(self, listener: Callable[[Preferences], None]) -> None:
+        """`listener(preferences)` is called with a player's preferences after they changed
+        them (the digests' task looks again: their hour may come sooner than it planned)."""
+        self._listeners.append(listener)
 
     async def of(self, user_id: int) -> Preferences:
         """The player's preferences (the defaults if they never chose)."""
@@ -105,6 +112,8 @@ class PlayerPreferences:
             return _preferences(wanted)
 
         chosen = await self._store.db.run(store)
+        for listener in self._listeners:
+            listener(chosen)
         if not self._read_through:
             known = self._known if self._known is not None else await self._load()
             known[user_id] = chosen

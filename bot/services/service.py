@@ -19,6 +19,7 @@ from .budgets import Budgets
 from .challenges import Challenges
 from .computer import Computer
 from .deadlines import Deadlines
+from .digests import Digests
 from .exports import Exports
 from .forecasts import Forecasts
 from .games import Games
@@ -83,6 +84,8 @@ class GameService:
         self.deadlines = Deadlines(self.store, self.challenges, self.vacations, scope=scope)
         self.servers = Servers(self.store, read_through=shared_database)
         self.preferences = PlayerPreferences(self.store, read_through=shared_database)
+        self.digests = Digests(self.store, self.games)
+        self.preferences.add_change_listener(self.digests.preferences_changed)
         self.ratings = Ratings(self.store)
         # The engine (None without one): the computer's moves and analyses share its jobs.
         self.computer = Computer(self.store, self.challenges, self.moves, engine)

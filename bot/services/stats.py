@@ -50,7 +50,7 @@ class ServiceStats:
     moves: int = 0
     #: The transaction that stores a move (with its forecast reply and its ending).
     move_transactions: Timing = field(default_factory=Timing)
-    #: How long after its moment a time-out or a reminder was claimed, by kind.
+    #: How long after its moment a time-out, a reminder or a daily digest was claimed.
     lateness: dict[str, Timing] = field(
-        default_factory=lambda: {"timeout": Timing(), "reminder": Timing()}
+        default_factory=lambda: {"timeout": Timing(), "reminder": Timing(), "digest": Timing()}
     )

@@ -198,6 +198,26 @@ class TurnMessages:
         while self._pending:
             await asyncio.gather(*self._pending, return_exceptions=True)
 
+    async def digest(self, user_id: int, content: str) -> None:
+        """Send a player their daily digest (`content`, written for them), now: the digests'
+        task sends one after another. A refusal is taken as a turn message's is. Quiet
+        hours do not apply: the player chose the digest's hour."""
+        if user_id in self._closed:
+            return
+        try:
+            channel = await self._bot.create_dm(discord.Object(user_id))
+            await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
+            log.info("sent %s their daily digest", user_id)
+        except discord.Forbidden as error:
+            if error.code == CANNOT_MESSAGE_USER:
+                self._closed.add(user_id)
+                log.info("%s does not accept direct messages; no digest for them", user_id)
+            else:
+                log.warning("could not send %s their digest", user_id, exc_info=True)
+        except discord.HTTPException:
+            log.warning("could not send %s their digest", user_id, exc_info=True)
+
+
     async def _quiet(self, preferences: Preferences, at: datetime, guild_id: int) -> bool:
         """Whether `at` falls in the player's quiet hours, in their zone, or the server's
         when they chose none (or one this machine no longer knows)."""

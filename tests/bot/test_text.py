@@ -214,10 +214,12 @@ def test_how_many_games_were_told_reads_right_for_one_and_many(lang: str) -> Non
     assert none.count("\n") == one.count("\n") - 1  # no sentence about games told
 
 
+@pytest.mark.parametrize("own", [True, False])
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_a_full_list_of_finished_games_fits_and_says_how_many_more(lang: str) -> None:
+def test_a_full_list_of_finished_games_fits_and_says_how_many_more(lang: str, own: bool) -> None:
     """`/games` lists at most `LISTED` games: with the longest names Discord allows and
-    eighteen-digit thread ids, they still fit a message, and the rest are counted."""
+    eighteen-digit thread ids, they still fit a message, and the rest are counted; also
+    another member's list, whose every line names its owner."""
     games = [
         GameSummary(
             id=100_000 + n,
@@ -233,8 +235,9 @@ def test_a_full_list_of_finished_games_fits_and_says_how_many_more(lang: str) ->
         )
         for n in range(LISTED)
     ]
+    owner = PlayerRef(ALICE.user_id, "o" * 32)
     listing = wording.games_list_text(
-        lang, ALICE, GameList(games, 40), ListedStatus.FINISHED, own=True
+        lang, owner, GameList(games, 40), ListedStatus.FINISHED, own=own
     )
     assert len(listing) <= wording.MAX_MESSAGE
     assert listing.endswith("…and 40 more." if lang == "en" else "…ほか40局あります。")

@@ -348,9 +348,10 @@ BUTTON_SHAPES = (
     "pr:{id}:0:7g7f", "pr:{game}:{id}:5a5b", "cf:play:{id}:0:7g7f", "cf:cancel:{id}:0:7g7f",
     "js:propose:{id}", "js:accept:{id}", "js:declare:{id}",
     "tb:accept:{id}:0:1", "tb:decline:{game}:0:{id}", "rp:next:{id}:0", "rp:last:{game}:{id}",
+    "nx:{id}:{game}:0", "nx:0:{id}:{id}",
 )  # fmt: skip
 #: The buttons that only ever sit under a member's private answer (their press edits it).
-PRIVATE_BUTTONS = ("pr:", "cf:", "rp:")
+PRIVATE_BUTTONS = ("pr:", "cf:", "rp:", "nx:")
 WRONG_WORDS = ("ch:steal:{game}", "rs:{game}:1", "js:win:{game}", "rp:jump:{game}:0", "xx:{game}")
 
 

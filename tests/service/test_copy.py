@@ -79,6 +79,7 @@ async def a_club(path: Path) -> None:
         async with db.transaction() as tx:
             chosen = PreferencesRow(ALICE.user_id, True, "digest", "ja", 21, "Asia/Tokyo", 23, 6)
             await tx.preferences.set(chosen, clock())
+            await tx.digests.claim(ALICE.user_id, clock())  # her digest of today went out
             await tx.servers.set_language(GUILD, "ja")
             await tx.servers.set_time_zone(GUILD, "Asia/Tokyo")
             await tx.publications.save(PublicationRow(77, None, "digest", 31, clock()))

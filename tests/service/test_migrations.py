@@ -79,6 +79,7 @@ EXPECTED_COLUMNS = {
     "computer_games": ["game_id", "user_id", "level"],
     "analyses": ["game_id", "ply", "score_cp", "mate", "best_usi"],
     "analysis_claims": ["id", "guild_id", "user_id", "game_id", "claimed_until"],
+    "digests": ["user_id", "sent_for"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",

@@ -102,9 +102,12 @@ class Club:
         return await self.start()
 
     def wake_deadlines(self) -> None:
-        """Have the bot's deadline task check now (after the clock was moved on)."""
+        """Have the bot's deadline and digest tasks check now (after the clock was moved
+        on)."""
         assert self.bot is not None and self.bot._scheduler is not None
         self.bot._scheduler.wake()
+        assert self.bot.digest_scheduler is not None
+        self.bot.digest_scheduler.wake()
 
     async def game(self, game_id: int) -> GameSnapshot:
         return await self.service.games.get(game_id)

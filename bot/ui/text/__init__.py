@@ -19,6 +19,7 @@ imports from it, and `base` last.
 """
 
 # isort: off
+from .your_move import *  # noqa: F403
 from .computer import *  # noqa: F403
 from .answers import *  # noqa: F403
 from .positions import *  # noqa: F403

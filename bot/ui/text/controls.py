@@ -35,6 +35,7 @@ BUTTON_LABELS = {
     "tb:decline": N_("Decline takeback"),
     "cp": N_("Retry"),
     "ca": N_("Play again"),
+    "nx": N_("Next"),
 }
 
 
@@ -71,6 +72,7 @@ COMMANDS = {
     "profile": "A member's games, rating history and favourite openings.",
     "computer": "Play the computer at a level from 1 (beginner) to 8 (strongest).",
     "analyse": "Analyse a finished game with the engine: mistakes, best moves, a chart.",
+    "next": "Your game to play first: the nearest deadline, with its board and a Next button.",
 }
 OPTIONS = {
     "opponent": "The member you want to play (leave it out: anyone here may accept)",

@@ -81,7 +81,7 @@ def games_list_text(
         if summary.is_active:
             lines.append(_active_line(lang, summary, own=own))
         else:
-            lines.append(_finished_line(lang, summary))
+            lines.append(_finished_line(lang, summary, own=own))
     if listed.more:
         lines.append(_("…and {count} more.").format(count=listed.more))
     return truncate("\n".join(lines))
@@ -106,36 +106,44 @@ def _where(summary: GameSummary) -> str:
 
 
 def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
+    """`• #12 <#thread>: You (☗) vs bob, move 3, **your turn**`; in another member's list,
+    whose heading names them, `playing ☗ against bob`: the colour is always the owner's,
+    and the line says so without repeating their name on every line."""
     _ = translator(lang)
     to_move = _("**your turn**") if own else _("**to move**")
-    turn = to_move if summary.your_turn else _("waiting")
+    values = {
+        "where": _where(summary),
+        "color": summary.your_color.symbol,
+        "opponent": safe(summary.opponent.name),
+        "move_number": summary.move_number,
+        "turn": to_move if summary.your_turn else _("waiting"),
+    }
+    if own:
+        line = _("• {where}: You ({color}) vs {opponent}, move {move_number}, {turn}")
+    else:
+        line = _("• {where}: playing {color} against {opponent}, move {move_number}, {turn}")
     deadline = f", {timestamp(summary.deadline)}" if summary.deadline else ""
-    return (
-        _("• {where}: {color} vs {opponent}, move {move_number}, {turn}").format(
-            where=_where(summary),
-            color=summary.your_color.symbol,
-            opponent=safe(summary.opponent.name),
-            move_number=summary.move_number,
-            turn=turn,
-        )
-        + deadline
-    )
+    return line.format_map(values) + deadline
 
 
-def _finished_line(lang: str, summary: GameSummary) -> str:
+def _finished_line(lang: str, summary: GameSummary, *, own: bool) -> str:
     _ = translator(lang)
     assert summary.result is not None
-    ended = f", {timestamp(summary.finished_at, 'd')}" if summary.finished_at else ""
-    return (
-        _("• {where}: {color} vs {opponent}, **{result}** after move {move_number}").format(
-            where=_where(summary),
-            color=summary.your_color.symbol,
-            opponent=safe(summary.opponent.name),
-            result=result_word(lang, summary.result),
-            move_number=summary.move_number,
+    values = {
+        "where": _where(summary),
+        "color": summary.your_color.symbol,
+        "opponent": safe(summary.opponent.name),
+        "result": result_word(lang, summary.result),
+        "move_number": summary.move_number,
+    }
+    if own:
+        line = _("• {where}: You ({color}) vs {opponent}, **{result}** after move {move_number}")
+    else:
+        line = _(
+            "• {where}: played {color} against {opponent}, **{result}** after move {move_number}"
         )
-        + ended
-    )
+    ended = f", {timestamp(summary.finished_at, 'd')}" if summary.finished_at else ""
+    return line.format_map(values) + ended
 
 
 # ---------------------------------------------------------------- /replay
