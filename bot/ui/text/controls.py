@@ -152,8 +152,10 @@ TAKEBACK_NAMES = {
 PERSPECTIVE_NAMES = {Color.SENTE: "Sente", Color.GOTE: "Gote"}
 STYLE_NAMES = {"image": "Picture", "text": "Text diagram"}
 FORMAT_NAMES = {
-    "kif": "KIF",
-    "ki2": "KI2",
+    "kif": "KIF (Shift_JIS, as Japanese software reads it)",
+    "kifu": "KIFU (KIF in UTF-8)",
+    "ki2": "KI2 (Shift_JIS)",
+    "ki2u": "KI2U (KI2 in UTF-8)",
     "csa": "CSA",
     "sfen": "SFEN (current position)",
     "usi": "USI (position ... moves ...)",
