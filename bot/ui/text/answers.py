@@ -151,7 +151,7 @@ def export_caption(
     text = _("Record of game {id} ({format}).").format(id=game_id, format=fmt.upper())
     if replaced:
         text += "\n" + _(
-            "Japanese software reads a .{ending} file as Shift_JIS, which has no place for some "
+            "Japanese software reads a `.{ending}` file as Shift_JIS, which has no place for some "
             "characters of this record (an emoji in a name, say): they are written as 〓. "
             "The {format} format keeps every character (UTF-8)."
         ).format(ending=fmt.lower(), format=_UTF8_FORMATS.get(fmt.lower(), "KIFU"))
