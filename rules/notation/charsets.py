@@ -85,13 +85,15 @@ def shift_jis_text(text: str) -> tuple[str, int]:
     after_replacement = after_joiner = half_flag = False
     for char in text:
         shown = _written_as(char)
-        if shown is not None:
+        if after_joiner and after_replacement and char != _JOINER:
+            after_joiner = False  # joined to the emoji already written as 〓 (🏃‍♀)
+        elif shown is not None:
             written.append(shown)
             after_replacement = after_joiner = half_flag = False
         elif char == _JOINER:
             after_joiner = True
-        elif _modifies(char) or (after_joiner and after_replacement):
-            after_joiner = False  # part of the character already written
+        elif _modifies(char):
+            pass  # how the character before it looks
         elif half_flag and _FLAG_HALVES[0] <= char <= _FLAG_HALVES[1]:
             half_flag = False
         else:

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from datetime import datetime
+from pathlib import Path
 
+import cshogi
+import cshogi.KIF
 import pytest
 
-from rules import Color, Game
+from rules import Color, Game, Handicap, Position
 from rules.notation import (
     RECORD_FILES,
     REPLACEMENT,
@@ -21,6 +25,8 @@ from rules.notation.charsets import SHIFT_JIS, encode_record
 
 from .test_records import GAMES, same_game
 
+STARTED = "2026/11/27 21:05:00"
+
 
 @pytest.mark.parametrize(
     ("text", "held", "replaced"),
@@ -32,6 +38,8 @@ from .test_records import GAMES, same_game
         ("〜−‖—¢£¬¥", "～－∥―￠￡￢￥", 0),  # the same characters under Windows' names
         ("👍🏽", "〓", 1),  # a skin tone goes with its hand
         ("👨\u200d👩\u200d👧 family", "〓 family", 1),  # a joined emoji is one
+        ("🏃\u200d♀\ufe0f走", "〓走", 1),  # ♀ is in Shift_JIS, but here part of the emoji
+        ("a\u200db", "ab", 0),
         ("🇯🇵🇫🇷", "〓〓", 2),  # two flags
         ("1\ufe0f\u20e3", "1", 0),  # a keycap: the digit
         ("❤\ufe0f", "〓", 1),
@@ -112,3 +120,36 @@ def test_unknown_kinds_are_refused() -> None:
     game = Game(moves=["7g7f"])
     game.resign(Color.GOTE)
     assert write_record_file(game, "ki2u").data.decode().endswith("まで1手で先手の勝ち\n")
+
+
+# Handicaps Kifu for Windows names in 手合割 that cshogi's table lacks (its reader stops there).
+CSHOGI_UNKNOWN = {Handicap.LEFT_SEVEN_PIECE, Handicap.RIGHT_SEVEN_PIECE}
+
+
+@pytest.mark.parametrize("handicap", list(Handicap), ids=lambda h: h.id)
+def test_cshogi_reads_each_handicap_from_a_shift_jis_file(
+    handicap: Handicap, tmp_path: Path
+) -> None:
+    """A differential check of the header against cshogi's reader: names, start date and
+    the handicap's position, from a real `.kif` file."""
+    game = Game(Position.initial(handicap))
+    game.push(next(iter(game.position.legal_moves())))
+    game.resign(game.position.turn)
+    path = tmp_path / "game.kif"
+    path.write_bytes(
+        write_record_file(game, "kif", sente="下手🌸", gote="上手", started=STARTED).data
+    )
+    ours = read_record(path.read_bytes())
+    assert (ours.sente, ours.gote, ours.game.start) == ("下手〓", "上手", game.start)
+    if handicap in CSHOGI_UNKNOWN:
+        with pytest.raises(KeyError):
+            cshogi.KIF.Parser.parse_file(str(path))
+        return
+    parsed = cshogi.KIF.Parser.parse_file(str(path))
+    assert parsed.names == ["下手〓", "上手"]
+    assert parsed.starttime == datetime(2026, 11, 27, 21, 5)
+    assert parsed.sfen.split()[:3] == handicap.sfen.split()[:3]
+    assert [cshogi.move_to_usi(m) for m in parsed.moves] == [game.moves[0].usi()]
+    assert game.outcome is not None
+    winner = cshogi.BLACK_WIN if game.outcome.winner is Color.SENTE else cshogi.WHITE_WIN
+    assert parsed.win == winner
