@@ -21,6 +21,7 @@ writes them.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -51,25 +52,46 @@ _MODIFIERS = (
     ("\u20e3", "\u20e3"),  # keycap
 )
 _FLAG_HALVES = ("\U0001f1e6", "\U0001f1ff")  # regional indicators: two make a flag
+_PRIVATE_USE = re.compile("[\ue000-\uf8ff]")
 
 
-@lru_cache(maxsize=4096)
-def _written_as(char: str) -> str | None:
-    """The character Shift_JIS writes for `char` (itself, or its Windows form), None when
-    it has none."""
-    char = _WINDOWS_FORMS.get(char, char)
-    if "\ue000" <= char <= "\uf8ff":
-        return None
-    try:
-        return char.encode(SHIFT_JIS).decode(SHIFT_JIS)
-    except UnicodeError:
-        return None
+# How `_line_held` treats a character.
+_HELD, _JOINS, _MODIFIES, _FLAG_HALF, _LACKED = range(5)
 
 
-def _modifies(char: str) -> bool:
-    return unicodedata.category(char) in ("Mn", "Me") or any(
+@lru_cache(maxsize=65_536)
+def _kind(char: str) -> tuple[int, str]:
+    """What `char` is to Shift_JIS, with the character written for it when it holds it
+    (itself, or its Windows form): one cached look-up a character."""
+    shown = _WINDOWS_FORMS.get(char, char)
+    if not "\ue000" <= shown <= "\uf8ff":
+        try:
+            return _HELD, shown.encode(SHIFT_JIS).decode(SHIFT_JIS)
+        except UnicodeError:
+            pass
+    if char == _JOINER:
+        return _JOINS, ""
+    if unicodedata.category(char) in ("Mn", "Me") or any(
         low <= char <= high for low, high in _MODIFIERS
-    )
+    ):
+        return _MODIFIES, ""
+    if _FLAG_HALVES[0] <= char <= _FLAG_HALVES[1]:
+        return _FLAG_HALF, ""
+    return _LACKED, ""
+
+
+def _held_as_it_is(line: str) -> bool:
+    """Whether Shift_JIS holds `line` unchanged: checked by the codec at C speed, so only
+    the lines that need it (a name with an emoji) are gone through character by character."""
+    if line.isascii():
+        return True
+    if not unicodedata.is_normalized("NFC", line):
+        return False
+    try:
+        back = line.encode(SHIFT_JIS).decode(SHIFT_JIS)
+    except UnicodeError:
+        return False
+    return back == line and _PRIVATE_USE.search(line) is None
 
 
 def shift_jis_text(text: str) -> tuple[str, int]:
@@ -79,28 +101,43 @@ def shift_jis_text(text: str) -> tuple[str, int]:
     >>> shift_jis_text("７六歩(77)")
     ('７六歩(77)', 0)
     """
+    if _held_as_it_is(text):
+        return text, 0
+    held: list[str] = []
+    replaced = 0
+    for line in text.splitlines(keepends=True):
+        if _held_as_it_is(line):
+            held.append(line)
+        else:
+            line, count = _line_held(line)
+            held.append(line)
+            replaced += count
+    return "".join(held), replaced
+
+
+def _line_held(text: str) -> tuple[str, int]:
     text = unicodedata.normalize("NFC", text)
     written: list[str] = []
     replaced = 0
     after_replacement = after_joiner = half_flag = False
     for char in text:
-        shown = _written_as(char)
-        if after_joiner and after_replacement and char != _JOINER:
+        kind, shown = _kind(char)
+        if after_joiner and after_replacement and kind != _JOINS:
             after_joiner = False  # joined to the emoji already written as 〓 (🏃‍♀)
-        elif shown is not None:
+        elif kind == _HELD:
             written.append(shown)
             after_replacement = after_joiner = half_flag = False
-        elif char == _JOINER:
+        elif kind == _JOINS:
             after_joiner = True
-        elif _modifies(char):
+        elif kind == _MODIFIES:
             pass  # how the character before it looks
-        elif half_flag and _FLAG_HALVES[0] <= char <= _FLAG_HALVES[1]:
+        elif kind == _FLAG_HALF and half_flag:
             half_flag = False
         else:
             written.append(REPLACEMENT)
             replaced += 1
             after_replacement, after_joiner = True, False
-            half_flag = _FLAG_HALVES[0] <= char <= _FLAG_HALVES[1]
+            half_flag = kind == _FLAG_HALF
     return "".join(written), replaced
 
 
