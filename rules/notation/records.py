@@ -96,9 +96,9 @@ def record_time(moment: datetime) -> str:
     """A date and time as KIF's `開始日時` and CSA's `$START_TIME` write it, in the zone
     `moment` is given in (records have no place for a zone).
 
-    Kifu for Windows, lishogi and Shogi Wars write `2026/11/27 21:05:00`; older Kifu for
-    Windows added the weekday (`2026/11/27(金) 21:05:00`), which cshogi's reader and others
-    that take the date apart drop, so the weekday is left out.
+    Kifu for Windows 7 and lishogi write `2026/11/27 21:05:00`; older Kifu for Windows added
+    the weekday (`2026/11/27(金) 21:05:00`), which cshogi's reader (and others that take the
+    date apart) cannot read, so the weekday is left out.
 
     >>> record_time(datetime(2026, 11, 27, 21, 5))
     '2026/11/27 21:05:00'
