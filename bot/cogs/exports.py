@@ -4,9 +4,8 @@ the game as an animated GIF."""
 from __future__ import annotations
 
 import io
-from datetime import UTC, tzinfo
+from datetime import tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import discord
 from discord import app_commands
@@ -76,10 +75,9 @@ class ExportFeature(Feature):
         await Reply(interaction).send(caption, file=file, ephemeral=not publicly)
 
     async def _record_zone(self, guild_id: int) -> tzinfo:
-        """The time zone a record's dates are written in: the server's (Japan's for a
-        server whose posts are in Japanese, else UTC)."""
-        language = await self.bot.post_language(guild_id)
-        return ZoneInfo("Asia/Tokyo") if language == "ja" else UTC
+        """The time zone a record's dates are written in: the server's (the one chosen with
+        `/timezone`, else Japan's for a server whose posts are in Japanese, else UTC)."""
+        return await self.bot.server_zone(guild_id)
 
     async def _animation(
         self, interaction: discord.Interaction[Any], game: GameSnapshot, *, publicly: bool

@@ -426,6 +426,28 @@ _V14 = (
     "CREATE INDEX notes_by_writer ON notes (author_id)",
 )
 
+# Notifications and time zones. A player's turn messages become one choice of three: a
+# direct message at each turn, one digest a day at a local hour, or none; a digest is sent
+# at `digest_hour` in the player's zone (NULL: not chosen), and direct messages in their
+# quiet hours (local, from `quiet_from` up to `quiet_until`) arrive without a sound. A
+# server's zone (NULL: the default of its language) dates its records and digests.
+_V15 = (
+    "ALTER TABLE player_preferences ADD COLUMN notifications TEXT NOT NULL DEFAULT 'none'"
+    " CHECK (notifications IN ('each', 'digest', 'none'))",
+    "UPDATE player_preferences SET notifications = 'each' WHERE turn_messages = 1",
+    "ALTER TABLE player_preferences DROP COLUMN turn_messages",
+    "ALTER TABLE player_preferences ADD COLUMN digest_hour INTEGER NOT NULL DEFAULT 8"
+    " CHECK (digest_hour BETWEEN 0 AND 23)",
+    "ALTER TABLE player_preferences ADD COLUMN time_zone TEXT"
+    " CHECK (time_zone IS NULL OR length(time_zone) BETWEEN 1 AND 64)",
+    "ALTER TABLE player_preferences ADD COLUMN quiet_from INTEGER"
+    " CHECK (quiet_from IS NULL OR quiet_from BETWEEN 0 AND 23)",
+    "ALTER TABLE player_preferences ADD COLUMN quiet_until INTEGER"
+    " CHECK (quiet_until IS NULL OR quiet_until BETWEEN 0 AND 23)",
+    "ALTER TABLE server_settings ADD COLUMN time_zone TEXT"
+    " CHECK (time_zone IS NULL OR length(time_zone) BETWEEN 1 AND 64)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", _V1),
     Migration(2, "games.end_announced_at: endings posted in their thread", _V2),
@@ -447,6 +469,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(12, "computer games and analyses: the engine's seat and its evaluations", _V12),
     Migration(13, "ending_claims: which process posts an ending, on a lease", _V13),
     Migration(14, "budgets: when a challenge was declined, and the analyses under way", _V14),
+    Migration(15, "notifications (each turn, a digest, none), quiet hours, time zones", _V15),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -99,6 +99,10 @@ class BadImpasseRule(ServiceError):
     """An impasse rule other than the 27-point declaration or the 24-point count."""
 
 
+class BadTimeZone(ServiceError):
+    """A time zone name the zone database does not know."""
+
+
 class ChooseGame(ServiceError):
     """The user has several games and did not say which; `games` lists them."""
 

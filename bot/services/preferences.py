@@ -1,4 +1,4 @@
-"""Per-player preferences: confirming moves, and a direct message when a turn comes.
+"""Per-player preferences: confirming moves, direct messages, digests, zone, quiet hours.
 
 The Discord layer reads them at every `/move` (does this player confirm first?) and at
 every new turn (do they want a message?). They are read from the database once, all of
@@ -14,13 +14,14 @@ row, for every player alike.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+from dataclasses import astuple, replace
 
 from bot.db import PreferencesRow, Session
 
 from .servers import POST_LANGUAGES
 from .store import GameStore
-from .values import Preferences
+from .values import Notifications, Preferences, QuietHours
+from .zones import zone_named
 
 DEFAULTS = Preferences()  # a player who never chose: no confirmation, no messages
 
@@ -55,25 +56,49 @@ class PlayerPreferences:
         user_id: int,
         *,
         confirm_moves: bool | None = None,
-        turn_messages: bool | None = None,
+        notifications: Notifications | None = None,
         language: str | None = None,
+        digest_hour: int | None = None,
+        time_zone: str | None = None,
+        quiet_hours: QuietHours | None = None,
+        loud: bool = False,
     ) -> Preferences:
         """Change the preferences given (None keeps one as it is) and return them all.
         `language` is the one to write the player's direct messages in (one of the
-        languages the bot speaks); nothing is written if nothing changed."""
+        languages the bot speaks); `time_zone` an IANA name (refused with a sentence if
+        unknown, stored as the database spells it); hours are 0-23 (the command's options
+        are bounded so); `loud` removes the quiet hours.
+        Nothing is written if nothing changed."""
         if language is not None and language not in POST_LANGUAGES:
             raise ValueError(f"no catalogs for language {language!r}")
+        for hour in (digest_hour, *(() if quiet_hours is None else astuple(quiet_hours))):
+            if hour is not None and not 0 <= hour <= 23:
+                raise ValueError(f"no hour {hour} in a day")
+        zone = None if time_zone is None else zone_named(time_zone).key
         now = self._store.now()
 
         async def store(tx: Session) -> Preferences:
             # Read and write in one transaction: two changes at once (two devices) each
             # keep what the other changed.
             current = await tx.preferences.get(user_id)
+            quiet = (
+                (None, None)
+                if loud
+                else (current.quiet_from, current.quiet_until)
+                if quiet_hours is None
+                else (quiet_hours.start, quiet_hours.end)
+            )
             wanted = replace(
                 current,
                 confirm_moves=current.confirm_moves if confirm_moves is None else confirm_moves,
-                turn_messages=current.turn_messages if turn_messages is None else turn_messages,
+                notifications=(
+                    current.notifications if notifications is None else notifications.value
+                ),
                 language=current.language if language is None else language,
+                digest_hour=current.digest_hour if digest_hour is None else digest_hour,
+                time_zone=current.time_zone if zone is None else zone,
+                quiet_from=quiet[0],
+                quiet_until=quiet[1],
             )
             if wanted != current:
                 await tx.preferences.set(wanted, now)
@@ -87,4 +112,14 @@ class PlayerPreferences:
 
 
 def _preferences(row: PreferencesRow) -> Preferences:
-    return Preferences(row.confirm_moves, row.turn_messages, row.language)
+    quiet = None
+    if row.quiet_from is not None and row.quiet_until is not None:
+        quiet = QuietHours(row.quiet_from, row.quiet_until)
+    return Preferences(
+        confirm_moves=row.confirm_moves,
+        notifications=Notifications(row.notifications),
+        language=row.language,
+        digest_hour=row.digest_hour,
+        time_zone=row.time_zone,
+        quiet_hours=quiet,
+    )

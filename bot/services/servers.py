@@ -1,4 +1,4 @@
-"""Per-server settings: the language of the bot's posts in a server.
+"""Per-server settings: the language of the bot's posts in a server, and its time zone.
 
 Every post in a game thread is worded in its server's language; reading it from
 the database for each post would cost a query per move, so the choice is kept
@@ -9,7 +9,10 @@ process would not be seen: then (`read_through`) it is read at each use.
 
 from __future__ import annotations
 
+import zoneinfo
+
 from .store import GameStore
+from .zones import default_zone, zone_named
 
 #: The languages a server may choose for its posts.
 POST_LANGUAGES = ("en", "ja")
@@ -22,6 +25,7 @@ class Servers:
         self._store = store
         self._read_through = read_through
         self._languages: dict[int, str | None] = {}
+        self._zones: dict[int, str | None] = {}
 
     async def language(self, guild_id: int) -> str | None:
         """The language chosen for the server's posts, or None to follow the server's
@@ -42,3 +46,28 @@ class Servers:
         async with self._store.db.transaction() as tx:
             await tx.servers.set_language(guild_id, language)
         self._languages[guild_id] = language
+
+    async def zone(self, guild_id: int, language: str) -> zoneinfo.ZoneInfo:
+        """The zone the server's records and digests are dated in: the one its
+        administrators chose, else the default of `language`, its posts' language."""
+        chosen = await self.chosen_zone(guild_id)
+        return default_zone(language) if chosen is None else zoneinfo.ZoneInfo(chosen)
+
+    async def chosen_zone(self, guild_id: int) -> str | None:
+        """The name of the zone the server's administrators chose, None if they chose none."""
+        if self._read_through or guild_id not in self._zones:
+            async with self._store.db.query() as tx:
+                chosen = await tx.servers.time_zone(guild_id)
+            if self._read_through:
+                return chosen
+            self._zones[guild_id] = chosen
+        return self._zones[guild_id]
+
+    async def set_zone(self, guild_id: int, name: str | None) -> zoneinfo.ZoneInfo | None:
+        """Choose the server's zone by its IANA name (refused with a sentence if unknown),
+        or None to go back to its language's; returns the zone chosen."""
+        zone = None if name is None else zone_named(name)
+        async with self._store.db.transaction() as tx:
+            await tx.servers.set_time_zone(guild_id, None if zone is None else zone.key)
+        self._zones[guild_id] = None if zone is None else zone.key
+        return zone

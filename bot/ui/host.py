@@ -5,6 +5,7 @@ features only use them.
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Callable
 from typing import Any, ClassVar, cast
 
@@ -12,6 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot.services import GameService, GameSnapshot, ReaderPool
+from bot.services.zones import default_zone
 
 from .boards import BoardRenderer
 from .i18n import SOURCE_LANGUAGE, language_of
@@ -84,6 +86,14 @@ class GameBot(commands.Bot):
             return chosen
         guild = self.get_guild(guild_id)
         return language_of(None if guild is None else guild.preferred_locale)
+
+    async def server_zone(self, guild_id: int | None) -> zoneinfo.ZoneInfo:
+        """The zone a server's records and digests are dated in: the one its
+        administrators chose with `/timezone`, else the zone of its posts' language."""
+        language = await self.post_language(guild_id)
+        if guild_id is None:
+            return default_zone(language)
+        return await self.service.servers.zone(guild_id, language)
 
 
 def host_of(interaction: discord.Interaction[Any]) -> GameBot:

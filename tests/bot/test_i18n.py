@@ -174,6 +174,7 @@ _NOT_SHOWN = {
 #: command translator from `commands.po` (checked above against the payload).
 _TREE_TABLES = {
     "COMMANDS",
+    "NOTIFICATION_NAMES",
     "OPTIONS",
     "COLOR_NAMES",
     "RULE_CHOICE_NOTES",

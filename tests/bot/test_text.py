@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -16,9 +17,11 @@ from bot.services import (
     ImpasseRule,
     ListedStatus,
     MoveText,
+    Notifications,
     PlayedMove,
     PlayerRef,
     Preferences,
+    QuietHours,
     Result,
     TimeControl,
     VacationStatus,
@@ -177,11 +180,26 @@ def test_a_turn_message_names_the_game_escapes_the_names_and_links_the_thread() 
 
 
 def test_the_preferences_say_what_is_on() -> None:
-    shown = wording.preferences_text("en", Preferences(confirm_moves=True), changed=False)
-    assert "before it is played: on" in shown and "your turn: off" in shown
+    tokyo = ZoneInfo("Asia/Tokyo")
+    chosen = Preferences(confirm_moves=True)
+    shown = wording.preferences_text("en", chosen, changed=False, zone=tokyo)
+    assert "before it is played: on" in shown and "Direct messages: none" in shown
     assert "/preferences" in shown and "privacy" not in shown
-    saved = wording.preferences_text("ja", Preferences(turn_messages=True), changed=True)
+    assert "Time zone: `Asia/Tokyo` (this server's" in shown and "Quiet hours" not in shown
+    each = Preferences(notifications=Notifications.EACH_TURN, quiet_hours=QuietHours(22, 7))
+    saved = wording.preferences_text("ja", each, changed=True, zone=tokyo)
     assert saved.startswith("設定を保存しました。") and "プライバシー設定" in saved
+    assert "手番ごと" in saved and "22時〜7時" in saved
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "every day at 21:00"), ("ja", "毎日21時")])
+def test_the_preferences_name_the_hour_and_zone_of_a_digest(lang: str, said: str) -> None:
+    digest = Preferences(
+        notifications=Notifications.DIGEST, digest_hour=21, time_zone="Europe/Paris"
+    )
+    shown = wording.preferences_text(lang, digest, changed=False, zone=ZoneInfo("Europe/Paris"))
+    assert said in shown and "Europe/Paris" in shown
+    assert "(this server's" not in shown and "サーバーの設定" not in shown
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -34,18 +34,20 @@ async def ask(club: Club, user: FakeMember, text: str, table: Table) -> Interact
 async def test_preferences_are_shown_and_changed_privately(club: Club) -> None:
     shown = await club.prefer(club.alice)
     assert "Your preferences:" in shown.content
-    assert "before it is played: off" in shown.content and "your turn: off" in shown.content
+    assert "before it is played: off" in shown.content and "Direct messages: none" in shown.content
     assert "/preferences" in shown.content
     changed = await club.prefer(club.alice, confirm="on")
     assert "saved" in changed.content and "before it is played: on" in changed.content
-    assert "your turn: off" in changed.content  # left as it was
-    both = await club.prefer(club.alice, turn_message="on")
-    assert "before it is played: on" in both.content and "your turn: on" in both.content
+    assert "Direct messages: none" in changed.content  # left as it was
+    both = await club.prefer(club.alice, notifications="each")
+    assert "before it is played: on" in both.content
+    assert "Direct messages: at each turn" in both.content
     assert "privacy settings" in both.content
     assert club.fake.channel_history(club.channel) == []  # nothing public
     await club.restart()
     again = await club.prefer(club.alice)
-    assert "before it is played: on" in again.content and "your turn: on" in again.content
+    assert "before it is played: on" in again.content
+    assert "Direct messages: at each turn" in again.content
 
 
 async def test_only_confirm_stores_the_move(club: Club) -> None:

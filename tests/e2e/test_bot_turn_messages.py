@@ -41,7 +41,7 @@ def link(club: Club, table: Table) -> str:
 
 async def test_the_player_to_move_is_told_in_a_direct_message(club: Club) -> None:
     alice, bob = club.alice, club.bob
-    await club.prefer(bob, turn_message="on")
+    await club.prefer(bob, notifications="each")
     table = await club.new_game()  # alice moves first: bob, who accepted, is not told
     assert club.fake.direct_messages(bob) == []
 
@@ -74,7 +74,7 @@ async def test_the_player_to_move_is_told_in_a_direct_message(club: Club) -> Non
 
 
 async def test_a_player_who_moves_first_is_told_at_the_start(club: Club) -> None:
-    await club.prefer(club.alice, turn_message="on")
+    await club.prefer(club.alice, notifications="each")
     table = await club.new_game()  # alice challenged, bob accepted: alice moves first
     [message] = await direct_messages(club, club.alice, 1)
     assert message.content.startswith(f"Your move in game {table.game_id} (☗alice vs ☖bob)")
@@ -83,7 +83,7 @@ async def test_a_player_who_moves_first_is_told_at_the_start(club: Club) -> None
     assert message.id > table.start.id
 
     # Who accepts and moves first is looking at the game already: no message for them.
-    await club.prefer(club.bob, turn_message="on")
+    await club.prefer(club.bob, notifications="each")
     challenge = await club.challenge(club.alice, club.bob, color="gote")
     second = await club.accept(challenge, club.bob)
     assert (await club.game(second.game_id)).to_move == (await club.game(second.game_id)).sente
@@ -96,7 +96,7 @@ async def test_closed_direct_messages_do_not_stop_the_game(
 ) -> None:
     caplog.set_level(logging.INFO, logger="bot.ui.notify")
     alice, bob, fake = club.alice, club.bob, club.fake
-    await club.prefer(bob, turn_message="on")
+    await club.prefer(bob, notifications="each")
     fake.close_dms(bob)
     fake.expect_rejections(ErrorCode.CANNOT_MESSAGE_USER)
     table = await club.new_game()
@@ -134,10 +134,10 @@ async def test_a_japanese_member_confirms_and_is_told_in_japanese(
         names=("山田太郎", "はなこ", "観戦者"), locales=("en-US", "ja", "ja"),
     )  # fmt: skip
     yamada, hanako = club.alice, club.bob
-    chosen = await club.prefer(hanako, confirm="on", turn_message="on")
+    chosen = await club.prefer(hanako, confirm="on", notifications="each")
     assert chosen.content.startswith("設定を保存しました。")
     assert "指す前に、指した後の盤面で確認する：オン" in chosen.content
-    assert "手番が来たらダイレクトメッセージで知らせる：オン" in chosen.content
+    assert "ダイレクトメッセージ：手番ごと" in chosen.content
     table = await club.new_game()
 
     await club.move(yamada, "P-7f", table)

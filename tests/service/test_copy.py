@@ -77,8 +77,10 @@ async def a_club(path: Path) -> None:
             start_sfen=None,
         )
         async with db.transaction() as tx:
-            await tx.preferences.set(PreferencesRow(ALICE.user_id, True, True, "ja"), clock())
+            chosen = PreferencesRow(ALICE.user_id, True, "digest", "ja", 21, "Asia/Tokyo", 23, 6)
+            await tx.preferences.set(chosen, clock())
             await tx.servers.set_language(GUILD, "ja")
+            await tx.servers.set_time_zone(GUILD, "Asia/Tokyo")
             await tx.publications.save(PublicationRow(77, None, "digest", 31, clock()))
             await tx.vacations.start(BOB.user_id, clock(), clock() + timedelta(days=3))
             await tx.computer.add(setup.id, 9999, 3)  # as if the bot held a seat
@@ -135,6 +137,9 @@ async def test_a_club_copies_whole_and_plays_on(tmp_path: Path, postgres_url: st
                     assert await a.takebacks.for_game(game_id) == await b.takebacks.for_game(
                         game_id
                     )
+            async with lite.query() as a, db.query() as b:
+                assert await a.preferences.all() == await b.preferences.all()
+                assert await b.servers.time_zone(GUILD) == "Asia/Tokyo"
         finally:
             await lite.close()
         # The ids go on from the highest copied one.

@@ -53,8 +53,11 @@ EXPECTED_COLUMNS = {
     "command_publications": [
         "application_id", "guild_id", "digest", "command_count", "published_at",
     ],
-    "server_settings": ["guild_id", "language"],
-    "player_preferences": ["user_id", "confirm_moves", "turn_messages", "language", "updated_at"],
+    "server_settings": ["guild_id", "language", "time_zone"],
+    "player_preferences": [
+        "user_id", "confirm_moves", "language", "updated_at", "notifications", "digest_hour",
+        "time_zone", "quiet_from", "quiet_until",
+    ],
 
     "takebacks": [
         "id", "game_id", "asked_by", "ply", "plies", "moves", "status", "requested_at",
@@ -489,3 +492,23 @@ async def test_a_migration_whose_check_finds_problems_is_not_applied(tmp_path: P
         ) as cursor:
             row = await cursor.fetchone()
         assert row is not None and row[0] == 0
+
+
+async def test_version_15_keeps_each_players_turn_messages(tmp_path: Path) -> None:
+    """A player who had turn messages on keeps a message at each turn; one who had them off
+    gets none, and both keep their other choices."""
+    path = tmp_path / "shogi.db"
+    async with aiosqlite.connect(path, isolation_level=None) as connection:
+        assert await migrate(connection, 0, migrations=MIGRATIONS[:14]) == 14
+        await connection.execute(
+            "INSERT INTO player_preferences (user_id, confirm_moves, turn_messages, language,"
+            " updated_at) VALUES (1, 1, 1, 'ja', 0), (2, 0, 0, NULL, 0)"
+        )
+    db = await Database.open(path)
+    try:
+        async with db.query() as q:
+            on, off = await q.preferences.get(1), await q.preferences.get(2)
+    finally:
+        await db.close()
+    assert (on.notifications, on.confirm_moves, on.language) == ("each", True, "ja")
+    assert (off.notifications, off.confirm_moves, off.quiet_from) == ("none", False, None)

@@ -17,6 +17,7 @@ from bot.db.preferences import PreferenceRepository
 from bot.services import (
     GameService,
     NotAPlayer,
+    Notifications,
     NotYourTurn,
     PositionChanged,
     Preferences,
@@ -26,6 +27,8 @@ from rules import Termination
 from .conftest import ALICE, BOB, CAROL, START, FakeClock, play_all, start_game
 from .test_moves import state
 
+EACH, NONE = Notifications.EACH_TURN, Notifications.NONE
+
 
 async def test_preferences_are_stored_and_survive_a_new_service(tmp_path: Path) -> None:
     path = tmp_path / "shogi.db"
@@ -33,20 +36,20 @@ async def test_preferences_are_stored_and_survive_a_new_service(tmp_path: Path) 
     service = GameService(db)
     assert await service.preferences.of(1) == Preferences()  # never chose: all off
     chosen = await service.preferences.change(1, confirm_moves=True, language="ja")
-    assert chosen == Preferences(confirm_moves=True, turn_messages=False, language="ja")
-    await service.preferences.change(2, turn_messages=True, language="en")
+    assert chosen == Preferences(confirm_moves=True, language="ja")
+    await service.preferences.change(2, notifications=EACH, language="en")
     # A change of one preference keeps the others.
-    again = await service.preferences.change(1, turn_messages=True)
-    assert again == Preferences(confirm_moves=True, turn_messages=True, language="ja")
+    again = await service.preferences.change(1, notifications=EACH)
+    assert again == Preferences(confirm_moves=True, notifications=EACH, language="ja")
     await db.close()
 
     db = await Database.open(path)
     fresh = GameService(db)
-    assert await fresh.preferences.of(1) == Preferences(True, True, "ja")
-    assert await fresh.preferences.of(2) == Preferences(False, True, "en")
+    assert await fresh.preferences.of(1) == Preferences(True, EACH, "ja")
+    assert await fresh.preferences.of(2) == Preferences(False, EACH, "en")
     assert await fresh.preferences.of(3) == Preferences()
-    off = await fresh.preferences.change(1, confirm_moves=False, turn_messages=False)
-    assert off == Preferences(False, False, "ja")
+    off = await fresh.preferences.change(1, confirm_moves=False, notifications=NONE)
+    assert off == Preferences(False, NONE, "ja")
     assert await fresh.preferences.of(1) == off
     await db.close()
 
@@ -146,6 +149,6 @@ async def test_preferences_are_read_from_the_database_once(
     service = GameService(file_db)
     first = await asyncio.gather(*(service.preferences.of(user) for user in (1, 2, 1, 3)))
     assert [p.confirm_moves for p in first] == [True, False, True, False]
-    await service.preferences.change(2, turn_messages=True)
+    await service.preferences.change(2, notifications=EACH)
     assert (await service.preferences.of(2)).turn_messages
     assert reads == 1

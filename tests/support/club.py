@@ -185,8 +185,8 @@ class Club:
             await result.wait_response()
         return result
 
-    async def prefer(self, member: FakeMember, **options: str) -> InteractionResult:
-        """/preferences as ``member`` in #shogi, e.g. ``confirm="on", turn_message="on"``."""
+    async def prefer(self, member: FakeMember, **options: str | int) -> InteractionResult:
+        """/preferences as ``member`` in #shogi, e.g. ``confirm="on", notifications="each"``."""
         result = await self.fake.slash("preferences", options, user=member, channel=self.channel)
         assert result.ephemeral, result.content
         return result

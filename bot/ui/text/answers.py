@@ -37,6 +37,10 @@ PROPOSAL_SENT = Sentence("Proposal sent.")
 IMPASSE_SETTLED = Sentence("The impasse is settled.")
 TIME_GIVEN = Sentence("Done: your opponent has a full period again.")
 MANAGE_SERVER_ONLY = Sentence("Only members who may manage this server can change its language.")
+ZONE_MANAGERS_ONLY = Sentence("Only members who may manage this server can change its time zone.")
+BAD_QUIET_HOURS = Sentence("Write quiet hours as two hours from 0 to 23, e.g. 22-7, or off.")
+#: The value of the suggestion that takes a server back to its language's zone.
+DEFAULT_ZONE = "default"
 MAX_CHOICE_NAME = 100  # Discord refuses a suggestion with a longer name
 MOVE_CANCELLED = Sentence("Cancelled: the move was not played.")
 
@@ -61,6 +65,31 @@ def language_set(lang: str, chosen: str | None) -> str:
     return _("The bot's posts in this server are now in {language}.").format(
         language=LANGUAGE_NAMES[chosen]
     )
+
+
+def server_zone_text(lang: str, zone: str, *, chosen: bool, changed: bool) -> str:
+    """The answer to `/timezone`: the zone the server's records and digests are dated in,
+    just chosen (`changed`) or as it is; `chosen` is False for its language's default."""
+    _ = translator(lang)
+    if changed and chosen:
+        return _("This server's records and digests are now dated in `{zone}`.").format(zone=zone)
+    if changed:
+        return _(
+            "This server's records and digests are dated in `{zone}` again, the zone of its "
+            "language."
+        ).format(zone=zone)
+    if chosen:
+        return _("This server's records and digests are dated in `{zone}`.").format(zone=zone)
+    return _(
+        "This server's records and digests are dated in `{zone}`, the zone of its language; "
+        "choose another with the option of `/timezone`."
+    ).format(zone=zone)
+
+
+def default_zone_choice(lang: str, zone: str) -> str:
+    """The suggestion that takes a server back to its language's zone."""
+    _ = translator(lang)
+    return _("The zone of the server's language ({zone})").format(zone=zone)
 
 
 def _private_echo(lang: str, move: MoveText) -> str:

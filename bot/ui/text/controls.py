@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.services import (
     MAX_RECORD_BYTES,
     ImpasseRule,
+    Notifications,
     TakebackPolicy,
 )
 from rules import Color, Handicap
@@ -57,7 +58,8 @@ COMMANDS = {
     "export": "Download a game record and an analysis link.",
     "help": "How to play: notations, commands, rules.",
     "language": "Set the language of the bot's posts in this server.",
-    "preferences": "Your own settings: confirm moves, a direct message on your turn.",
+    "preferences": "Your own settings: confirm moves, direct messages, time zone, quiet hours.",
+    "timezone": "Set the time zone of this server's records and digests.",
     "takeback": "Ask your opponent to take back your last move.",
     "forecast": "Forecasts: replies played for you if your opponent plays what you expect.",
     "note": "Write a private note on a game, at its current move.",
@@ -86,7 +88,11 @@ OPTIONS = {
     "public": "Post it for everyone (default: yes for the game's players, no for others)",
     "language": "The language of posts (default: the server's language in Discord)",
     "confirm": "Show the board after your move and ask before playing it (default: off)",
-    "turn_message": "A direct message when it becomes your turn (default: off)",
+    "notifications": "Direct messages: at each turn, a daily digest, or none (default: none)",
+    "digest_hour": "The hour of your daily digest, 0-23 in your time zone (default: 8)",
+    "time_zone": "Your time zone, e.g. Asia/Tokyo (default: the server's)",
+    "quiet_hours": "Hours when messages arrive silently, e.g. 22-7; off to remove them",
+    "server_zone": "A time zone, e.g. Asia/Tokyo; leave it out to see the current one",
     "takebacks": "May a player ask to take back a move (default: allowed)",
     "line": "Their move, then your reply (more pairs may follow), e.g. 3c3d 2g2f",
     "clear": "Clear your forecasts in this game first (default: no)",
@@ -131,6 +137,11 @@ RULE_CHOICE_NOTES = {
     ImpasseRule.COUNT_24: "classic rules",
 }
 SWITCH_NAMES = {"on": "On", "off": "Off"}
+NOTIFICATION_NAMES = {
+    Notifications.EACH_TURN: "At each turn",
+    Notifications.DIGEST: "A daily digest",
+    Notifications.NONE: "None",
+}
 LANGUAGE_NAMES = {
     "server": "The server's language in Discord",
     "ja": "日本語",

@@ -20,8 +20,9 @@ Start typing and pick from the suggestions; if a move is ambiguous the bot asks.
 `/board` shows a game (`style:text`: a text diagram), `/games` lists games, `/resign` \
 resigns, `/abort` ends a game before both players moved, `/jishogi` shows the impasse \
 count, `/export` gives the record (KIF, KI2, CSA, SFEN, \
-USI, GIF) and an analysis link. `/language` sets the language of the bot's posts here.
-While you play: `/preferences` (confirm moves, a direct message on your turn), `/takeback`, \
+USI, GIF) and an analysis link. `/language` sets the language of the bot's posts here, \
+`/timezone` the zone its records and digests are dated in.
+While you play: `/preferences` (confirm moves, direct messages, your zone), `/takeback`, \
 `/forecast` (replies played for you), `/note` and `/notes` (private, in your private \
 `/export`), `/vacation` (clocks paused, 14 days a year).
 After a game: `/games status:finished`, `/replay`, `/analyse` (an engine marks mistakes). \
