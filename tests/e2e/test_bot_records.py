@@ -13,6 +13,7 @@ import cshogi.KIF
 
 from rules.notation import read_record, record_time
 from tests.fakediscord import UserFile
+from tests.fakediscord.constants import Perm
 from tests.support.club import Club
 from tests.support.japanese import assert_japanese
 
@@ -94,3 +95,25 @@ async def test_an_english_server_writes_its_dates_in_utc(club: Club) -> None:
     assert written.data.decode("cp932").endswith(
         "▲７六歩 △３四歩 ▲２二角成\r\nまで3手で先手の勝ち\r\n"
     )
+
+
+async def test_a_zone_chosen_with_timezone_dates_the_records(club: Club) -> None:
+    """An English server that chose Asia/Tokyo: its records are dated in Tokyo, not UTC."""
+    managers = club.fake.add_role(
+        club.guild, "Managers", permissions=club.guild.everyone.permissions | Perm.MANAGE_GUILD
+    )
+    club.carol.roles.append(managers.id)
+    chosen = await club.fake.slash(
+        "timezone", {"zone": "Asia/Tokyo"}, user=club.carol, channel=club.channel
+    )
+    assert "now dated in `Asia/Tokyo`" in chosen.content
+    game_id = await _finished_game(club)
+    game = await club.game(game_id)
+    exported = await club.fake.slash(
+        "export", {"game": str(game_id), "format": "kifu"}, user=club.alice, channel=club.channel
+    )
+    [record] = exported.files
+    text = record.data.decode("utf-8")
+    started = game.row.started_at.astimezone(TOKYO)
+    assert started.utcoffset() != UTC.utcoffset(None)
+    assert f"開始日時：{record_time(started)}\n" in text
