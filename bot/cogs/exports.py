@@ -4,6 +4,7 @@ the game as an animated GIF."""
 from __future__ import annotations
 
 import io
+from datetime import tzinfo
 from typing import Any
 
 import discord
@@ -55,14 +56,28 @@ class ExportFeature(Feature):
             return
         # The asker's private notes go only into a record nobody else will see.
         notes_of = None if publicly else interaction.user.id
+        guild = self.bot.get_guild(guild_id)
+        me = self.bot.user
         exported = await self.bot.service.exports.file(
-            game_id, format, guild_id=guild_id, notes_of=notes_of
+            game_id,
+            format,
+            guild_id=guild_id,
+            notes_of=notes_of,
+            zone=await self._record_zone(guild_id),
+            event=None if guild is None else guild.name,
+            site="Discord" if me is None else f"Discord ({me.name})",
         )
-        data = io.BytesIO(exported.content.encode("utf-8"))
-        file = discord.File(data, filename=exported.filename)
+        file = discord.File(io.BytesIO(exported.data), filename=exported.filename)
         lang = await answer_language(self.bot, interaction, public=publicly)
-        caption = text.export_caption(lang, game_id, format, exported.analysis_url)
+        caption = text.export_caption(
+            lang, game_id, format, exported.analysis_url, replaced=exported.replaced
+        )
         await Reply(interaction).send(caption, file=file, ephemeral=not publicly)
+
+    async def _record_zone(self, guild_id: int) -> tzinfo:
+        """The time zone a record's dates are written in: the server's (the one chosen with
+        `/timezone`, else Japan's for a server whose posts are in Japanese, else UTC)."""
+        return await self.bot.server_zone(guild_id)
 
     async def _animation(
         self, interaction: discord.Interaction[Any], game: GameSnapshot, *, publicly: bool

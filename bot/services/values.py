@@ -432,11 +432,21 @@ class ImpasseReport:
 @dataclass(frozen=True, slots=True)
 class ExportFile:
     """A game's record written in one format, ready to attach, with an analysis link once
-    the game is over (None while it goes on)."""
+    the game is over (None while it goes on). `data` is the file's bytes in `encoding`
+    (Shift_JIS for `.kif` and `.ki2`); `replaced` counts the characters of names and
+    notes that encoding has no place for, written as 〓."""
 
     filename: str
-    content: str
+    data: bytes
+    encoding: str
     analysis_url: str | None
+    replaced: int = 0
+
+    @property
+    def content(self) -> str:
+        """The record's text, as a program reading the file as text gets it (each line
+        ending with one line feed)."""
+        return self.data.decode(self.encoding).replace("\r\n", "\n")
 
 
 @dataclass(frozen=True, slots=True)

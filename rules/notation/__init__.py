@@ -8,9 +8,18 @@
 '５八金左'
 """
 
+from .charsets import REPLACEMENT, shift_jis_text
 from .common import AmbiguousMoveError, Style
 from .csa import read_csa, write_csa
-from .files import FORMATS, detect_format, read_record, write_record
+from .files import (
+    FORMATS,
+    RECORD_FILES,
+    RecordFile,
+    detect_format,
+    read_record,
+    write_record,
+    write_record_file,
+)
 from .kif import read_ki2, read_kif, write_ki2, write_kif
 from .parse import parse_move
 from .paste import unfold
@@ -19,6 +28,7 @@ from .records import (
     RecordError,
     analysis_link,
     read_usi,
+    record_time,
     write_sfen,
     write_usi,
 )
@@ -26,9 +36,12 @@ from .write import format_move
 
 __all__ = [
     "FORMATS",
+    "RECORD_FILES",
+    "REPLACEMENT",
     "AmbiguousMoveError",
     "Record",
     "RecordError",
+    "RecordFile",
     "Style",
     "analysis_link",
     "detect_format",
@@ -39,11 +52,14 @@ __all__ = [
     "read_kif",
     "read_record",
     "read_usi",
+    "record_time",
+    "shift_jis_text",
     "unfold",
     "write_csa",
     "write_ki2",
     "write_kif",
     "write_record",
+    "write_record_file",
     "write_sfen",
     "write_usi",
 ]

@@ -62,6 +62,7 @@ HEADER_NAMES = {
     "TIME_LIMIT": "持ち時間", "OPENING": "戦型",
 }  # fmt: skip
 _CSA_KEYS = {name: key for key, name in HEADER_NAMES.items()}
+_CSA_TIME_LIMIT = re.compile(r"[0-9]{1,4}:[0-9]{2}\+[0-9]{1,4}")
 END_CODES = {
     "%TORYO": RESIGN, "%TSUMI": MATE, "%TIME_UP": TIME, "%CHUDAN": ABORT,
     "%SENNICHITE": REPETITION, "%JISHOGI": IMPASSE, "%HIKIWAKE": IMPASSE, "%KACHI": DECLARE,
@@ -116,11 +117,16 @@ def write_csa(
     gote: str | None = None,
     started: datetime | str | None = None,
     comments: Comments | None = None,
+    encoding: str | None = None,
 ) -> str:
-    """The game as a CSA V2.2 record (text; CSA files are customarily Shift_JIS).
-    `comments` by ply are written as `'*` lines after the move of their ply (ply 0: before
-    the first move): `'` starts a comment in CSA, and the `*` keeps a comment from reading
-    as floodgate's `'summary:` line.
+    """The game as a CSA V2.2 record (text). `encoding` (`UTF-8` or `SHIFT_JIS`), when
+    given, is declared on a first line `'CSA encoding=UTF-8`: the CSA standard (V3.0) reads
+    a file without that line as Shift_JIS, and to a V2.2 reader, whose encoding is its
+    system's, the line is a comment. `comments` by ply are written as `'*` lines after the
+    move of their ply (ply 0: before the first move): `'` starts a comment in CSA, and the
+    `*` keeps a comment from reading as floodgate's `'summary:` line. A time control is
+    written (`$TIME_LIMIT`) only in CSA's own form (`00:25+00`, hours:minutes+seconds),
+    which a correspondence game's days cannot take.
 
     >>> print(write_csa(Game(moves=["7g7f", "3c3d"]), sente="Ann", gote="Bo"))
     V2.2
@@ -134,7 +140,8 @@ def write_csa(
     """
     record = as_record(game, sente, gote, started)
     game = record.game
-    lines = ["V2.2"]
+    lines = [] if encoding is None else [f"'CSA encoding={encoding}"]
+    lines.append("V2.2")
     for sign, name in (("+", record.sente), ("-", record.gote)):
         if name is not None:
             lines.append(f"N{sign}{' '.join(name.split())}")
@@ -142,6 +149,8 @@ def write_csa(
         lines.append(f"$START_TIME:{' '.join(record.started.split())}")
     for name, value in record.headers.items():
         key = _CSA_KEYS.get(name)
+        if key == "TIME_LIMIT" and not _CSA_TIME_LIMIT.fullmatch(value.strip()):
+            continue
         if key is not None and key != "START_TIME":
             lines.append(f"${key}:{' '.join(value.split())}")
     lines += _start_lines(game.start)

@@ -1,12 +1,15 @@
 """One entry point for every record format: `read_record` guesses the format, `write_record`
-writes the one asked for."""
+writes the one asked for, and `write_record_file` its file, in the encoding Japanese
+software expects of its name (`.kif` Shift_JIS, `.kifu` UTF-8; see `charsets`)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 
 from ..game import Game
+from .charsets import SHIFT_JIS, UTF8, encode_record
 from .csa import read_csa, write_csa
 from .kif import read_ki2, read_kif, write_ki2, write_kif
 from .records import Comments, Record, RecordError, decode, read_usi, write_sfen, write_usi
@@ -85,4 +88,84 @@ def write_record(
     raise ValueError(f"unknown record format {format!r}; use one of {', '.join(FORMATS)}")
 
 
-__all__ = ["FORMATS", "RecordError", "detect_format", "read_record", "write_record"]
+@dataclass(frozen=True, slots=True)
+class FileKind:
+    """A kind of record file: the format written in it and its text encoding."""
+
+    format: str
+    encoding: str
+
+
+#: The record files, by their file-name ending: `.kif` and `.ki2` in Shift_JIS, as Japanese
+#: software reads them; `.kifu` and `.ki2u`, the same in UTF-8, which holds every character;
+#: CSA in UTF-8, declared on its first line; USI and SFEN, which are ASCII.
+RECORD_FILES = {
+    "kif": FileKind("kif", SHIFT_JIS),
+    "kifu": FileKind("kif", UTF8),
+    "ki2": FileKind("ki2", SHIFT_JIS),
+    "ki2u": FileKind("ki2", UTF8),
+    "csa": FileKind("csa", UTF8),
+    "usi": FileKind("usi", UTF8),
+    "sfen": FileKind("sfen", UTF8),
+}
+# How each encoding is named inside a record (KIF's first line, CSA's `'CSA encoding=`).
+_DECLARED = {("kif", SHIFT_JIS): "Shift_JIS", ("kif", UTF8): "UTF-8", ("csa", UTF8): "UTF-8"}
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFile:
+    """A record written as a file: its bytes, and how many characters its encoding has no
+    place for and holds as 〓 (Shift_JIS has no emoji: `charsets`)."""
+
+    data: bytes
+    replaced: int
+
+
+def write_record_file(
+    game: Game | Record,
+    kind: str,
+    *,
+    sente: str | None = None,
+    gote: str | None = None,
+    started: datetime | str | None = None,
+    comments: Comments | None = None,
+) -> RecordFile:
+    """The bytes of `game`'s record file of `kind` (a key of `RECORD_FILES`), with its
+    encoding named inside where the format has a place for it (KIF's first line, CSA's).
+
+    >>> written = write_record_file(Game(moves=["7g7f"]), "kif", sente="はなこ🌸")
+    >>> written.replaced, written.data.decode("cp932").splitlines()[:3]
+    (1, ['#KIF version=2.0 encoding=Shift_JIS', '手合割：平手', '先手：はなこ〓'])
+    """
+    if kind not in RECORD_FILES:
+        raise ValueError(f"unknown record file {kind!r}; use one of {', '.join(RECORD_FILES)}")
+    name, encoding = RECORD_FILES[kind].format, RECORD_FILES[kind].encoding
+    declared = _DECLARED.get((name, encoding))
+    if name == "kif":
+        assert declared is not None
+        text = write_kif(
+            game, sente=sente, gote=gote, started=started, comments=comments, encoding=declared
+        )
+    elif name == "csa":
+        text = write_csa(
+            game, sente=sente, gote=gote, started=started, comments=comments, encoding=declared
+        )
+    else:
+        text = write_record(game, name, sente=sente, gote=gote, started=started, comments=comments)
+    if not text.endswith("\n"):
+        text += "\n"
+    data, replaced = encode_record(text, encoding)
+    return RecordFile(data, replaced)
+
+
+__all__ = [
+    "FORMATS",
+    "RECORD_FILES",
+    "FileKind",
+    "RecordError",
+    "RecordFile",
+    "detect_format",
+    "read_record",
+    "write_record",
+    "write_record_file",
+]

@@ -113,8 +113,10 @@ def write_kif(
     gote: str | None = None,
     started: datetime | str | None = None,
     comments: Comments | None = None,
+    encoding: str = "UTF-8",
 ) -> str:
-    """The game as a KIF record (UTF-8 text, Kifu for Windows layout). `comments` by ply
+    """The game as a KIF record (Kifu for Windows layout; its first line names `encoding`,
+    the one its file is saved in: `UTF-8` or `Shift_JIS`). `comments` by ply
     are written as `*` lines after the move of their ply (ply 0: before the first move),
     where KIF readers show them with that move. A game from a position reached after N
     moves (an SFEN move number of N+1) says `手数＝N` under its diagram and numbers its
@@ -141,7 +143,11 @@ def write_kif(
     record = as_record(game, sente, gote, started)
     game = record.game
     notes = place_comments(comments, len(game.moves))
-    lines = ["#KIF version=2.0 encoding=UTF-8", *_head(record), "手数----指手---------消費時間--"]
+    lines = [
+        f"#KIF version=2.0 encoding={encoding}",
+        *_head(record),
+        "手数----指手---------消費時間--",
+    ]
     lines += [f"*{line}" for line in notes.get(0, ())]
     position, last = game.start.copy(), None
     first = game.start.move_number  # moves played before the start are counted too
@@ -417,6 +423,7 @@ def read_kif(data: bytes | str) -> Record:
     ('RESIGNATION', ['7g7f'])
     """
     reader = _Reader()
+    reader.counted = _counted(data)  # a KI2 of no moves reads as KIF: its count still counts
     for number, line, indent in _lines(data):
         if line.startswith("まで"):
             reader.summary = line

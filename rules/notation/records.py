@@ -92,6 +92,20 @@ class Record:
     warnings: tuple[StartWarning, ...] = ()
 
 
+def record_time(moment: datetime) -> str:
+    """A date and time as KIF's `開始日時` and CSA's `$START_TIME` write it, in the zone
+    `moment` is given in (records have no place for a zone).
+
+    Kifu for Windows 7 and lishogi write `2026/11/27 21:05:00`; older Kifu for Windows added
+    the weekday (`2026/11/27(金) 21:05:00`), which cshogi's reader (and others that take the
+    date apart) cannot read, so the weekday is left out.
+
+    >>> record_time(datetime(2026, 11, 27, 21, 5))
+    '2026/11/27 21:05:00'
+    """
+    return moment.strftime("%Y/%m/%d %H:%M:%S")
+
+
 def as_record(
     game: Game | Record,
     sente: str | None = None,
@@ -101,7 +115,7 @@ def as_record(
     """A `Record` for a writer: the given details override those of a `Record`."""
     record = game if isinstance(game, Record) else Record(game)
     if isinstance(started, datetime):
-        started = started.strftime("%Y/%m/%d %H:%M:%S")
+        started = record_time(started)
     return Record(
         record.game,
         sente if sente is not None else record.sente,

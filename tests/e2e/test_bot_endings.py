@@ -10,7 +10,7 @@ from bot.ui import text
 from bot.ui.replies import pings
 from rules.notation import read_record
 from tests.fakediscord import FakeMember, FakeMessage
-from tests.support.checks import assert_board
+from tests.support.checks import assert_board, record_text
 from tests.support.club import Club, Table
 
 
@@ -37,7 +37,7 @@ async def test_handicap_game_gote_gives_the_handicap_and_moves_first(club: Club)
 
     export = await club.fake.slash("export", {"format": "kif"}, user=bob, channel=table.thread)
     [file] = export.files
-    kif = file.data.decode("utf-8")
+    kif = record_text(file)
     assert "手合割：二枚落ち" in kif
     record = read_record(file.data, "kif")
     assert [m.usi() for m in record.game.moves] == ["7a6b", "7g7f"]

@@ -136,7 +136,7 @@ async def test_a_finished_game_is_found_exported_and_replayed(club: Club) -> Non
 
     exported = await club.fake.slash("export", {"game": game_id}, user=alice, channel=club.channel)
     [record] = exported.files
-    assert "まで7手で先手の勝ち" in record.data.decode("utf-8")
+    assert "まで7手で先手の勝ち" in record.data.decode("cp932")  # a .kif: Shift_JIS
     in_thread = await club.fake.slash("export", user=carol, channel=table.thread)
     assert in_thread.ephemeral and len(in_thread.files) == 1  # the thread says which game
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from PIL import Image
 
 from tests.fakediscord import FakeAttachment, InteractionResult, UserFile
-from tests.support.checks import assert_board
+from tests.support.checks import assert_board, record_text
 from tests.support.club import Club, Table
 from tests.support.japanese import assert_japanese
 
@@ -79,7 +79,7 @@ async def test_a_game_from_move_30_numbers_its_moves_from_31(club: Club) -> None
 
     exported = await slash(club, table, "export", format="kif")
     [kif] = [a for a in exported.files if a.filename.endswith(".kif")]
-    lines = kif.data.decode().splitlines()
+    lines = record_text(kif).splitlines()
     assert "手数＝30" in lines
     assert [line[:4] for line in lines if line[4:5] == " " and line[:4].strip().isdigit()] == [
         "  31",

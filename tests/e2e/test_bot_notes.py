@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rules.notation import read_record
 from tests.fakediscord import FakeMember, InteractionResult
+from tests.support.checks import record_text
 from tests.support.club import Club, Table
 from tests.support.japanese import assert_japanese
 
@@ -19,7 +20,7 @@ async def note(club: Club, member: FakeMember, text: str, table: Table) -> Inter
 async def export(club: Club, member: FakeMember, table: Table, **options: object) -> str:
     result = await club.fake.slash("export", dict(options), user=member, channel=table.thread)
     [record] = result.files
-    return record.data.decode("utf-8")
+    return record_text(record)
 
 
 async def test_notes_are_private_and_go_into_the_private_export(club: Club) -> None:

@@ -19,7 +19,7 @@ from rules import Color, Move, Position, Termination
 from rules.notation import read_record
 from tests.fakediscord import FakeAttachment, InteractionResult, UserFile
 from tests.support.boardwords import alt_text_position, board_part
-from tests.support.checks import button_id, without_mark
+from tests.support.checks import button_id, record_text, without_mark
 from tests.support.club import Club
 from tests.support.japanese import assert_japanese
 
@@ -161,7 +161,7 @@ async def test_a_tsume_challenge_is_played_to_mate_and_exports_with_its_start(
         "export", {"format": "kif"}, user=club.alice, channel=table.thread
     )
     [kif_file] = [a for a in exported.files if a.filename.endswith(".kif")]
-    kif = kif_file.data.decode()
+    kif = record_text(kif_file)
     assert "手合割" not in kif and cshogi.KIF.board_to_bod(cshogi.Board(TSUME)) in kif
     back = read_record(kif)
     assert back.game.start.sfen() == TSUME and [m.usi() for m in back.game.moves] == ["G*5b"]
@@ -238,7 +238,7 @@ async def test_a_challenge_from_an_attached_kif_at_a_ply(club: Club) -> None:
         "export", {"format": "kif"}, user=club.alice, channel=table.thread
     )
     [export] = [a for a in exported.files if a.filename.endswith(".kif")]
-    kif = export.data.decode()
+    kif = record_text(export)
     assert "手合割" not in kif and cshogi.KIF.board_to_bod(cshogi.Board(AFTER_TWO)) in kif
     assert "手数＝2\n" in kif and "\n   3 ２六歩(27)\n" in kif  # two moves came before
     back = read_record(kif)

@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 MODULES = [
-    "rules.notation", "rules.notation.bod", "rules.notation.common", "rules.notation.csa",
+    "rules.notation", "rules.notation.bod", "rules.notation.charsets", "rules.notation.common",
+    "rules.notation.csa",
     "rules.notation.files", "rules.notation.jsa", "rules.notation.kif", "rules.notation.parse",
     "rules.notation.paste", "rules.notation.records", "rules.notation.resolve",
     "rules.notation.write",

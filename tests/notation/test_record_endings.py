@@ -7,13 +7,23 @@ its KI2 reader fails on the board-free records it writes itself, so it is left o
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cshogi
 import cshogi.CSA
 import cshogi.KIF
 import pytest
 
 from rules import Color, Game, Outcome, Position, Termination
-from rules.notation import read_csa, read_ki2, read_kif, write_csa, write_ki2, write_kif
+from rules.notation import (
+    Record,
+    read_csa,
+    read_ki2,
+    read_kif,
+    write_csa,
+    write_ki2,
+    write_kif,
+)
 
 # Both kings in the enemy camp, sente short of 24 points: a count gote wins.
 ENTERED = "4K4/9/9/9/9/9/9/9/4k4 b 4G4S2r2b4n4l18p 1"
@@ -42,7 +52,11 @@ def ours(game: Game) -> list[Outcome | None]:
     return [read(write(game)).game.outcome for read, write in READERS]
 
 
-READERS = [(read_kif, write_kif), (read_ki2, write_ki2), (read_csa, write_csa)]
+READERS: list[tuple[Callable[[str], Record], Callable[..., str]]] = [
+    (read_kif, write_kif),
+    (read_ki2, write_ki2),
+    (read_csa, write_csa),
+]
 
 
 @pytest.mark.parametrize(

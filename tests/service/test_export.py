@@ -45,7 +45,7 @@ async def test_sfen_of_the_current_position_and_handicap_headers(service: GameSe
 
 async def test_unknown_format_is_refused(service: GameService) -> None:
     game = await start_game(service)
-    with pytest.raises(ServiceError, match="kif, ki2, csa, sfen, usi"):
+    with pytest.raises(ServiceError, match="kif, kifu, ki2, ki2u, csa, sfen, usi"):
         await service.exports.file(game.id, "pgn")
 
 

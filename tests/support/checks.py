@@ -48,3 +48,10 @@ def button_id(custom_ids: list[str], unmarked: str) -> str:
     """The one id among `custom_ids` that is `unmarked` once its position mark is off."""
     [found] = [c for c in custom_ids if without_mark(c) == unmarked]
     return found
+
+
+def record_text(attachment: FakeAttachment) -> str:
+    """An exported record's text as a program reading the file gets it: `.kif` and `.ki2`
+    in Shift_JIS with CR LF, the others in UTF-8."""
+    shift_jis = attachment.filename.endswith((".kif", ".ki2"))
+    return attachment.data.decode("cp932" if shift_jis else "utf-8").replace("\r\n", "\n")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Callable
 
 from rules import Game, Move
 from rules.notation import write_csa, write_ki2, write_kif
@@ -150,7 +151,8 @@ def legitimate(size: int, format: str = "kif") -> str:
     of 1,000 moves for 256 KiB (as many in proportion for less), each move with a comment
     of the length that brings it to the size, as annotated records are."""
     game = _game(max(20, min(1000, size * 1000 // (256 * 1024))))
-    write = {"kif": write_kif, "ki2": write_ki2, "csa": write_csa}[format]
+    writers: dict[str, Callable[..., str]] = {"kif": write_kif, "ki2": write_ki2, "csa": write_csa}
+    write = writers[format]
     bare = write(game, sente="Ann", gote="Bo")
     moves = len(game.moves)
     each = max(1, (size - len(bare)) // (moves + 1) - 3)

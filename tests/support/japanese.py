@@ -8,10 +8,10 @@ from tests.fakediscord import FakeMessage, InteractionResult
 
 #: What may stay Latin in a Japanese message: mentions, Discord timestamps, thread links,
 #: code spans, links, what the player typed (quoted 「so」), moves in notation (7g7f,
-#: +7776FU) and the names of record formats.
+#: +7776FU) and the names of record formats and their encodings.
 _NOT_PROSE = re.compile(
     r"<[@#]\d+>|<t:\d+:\w>|`[^`]*`|<?https?://\S+|「[^」]*」"
-    r"|(?a:[\w+*=-]*\d[\w+*=-]*)|(?<![A-Za-z])(?:KIF|KI2|CSA|SFEN|USI|GIF|lishogi)(?![A-Za-z])"
+    r"|(?a:[\w+*=-]*\d[\w+*=-]*)|(?<![A-Za-z])(?:KIFU|KI2U|KIF|KI2|CSA|SFEN|USI|GIF|lishogi|Shift_JIS)(?![A-Za-z])"
 )
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 

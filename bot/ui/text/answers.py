@@ -166,11 +166,24 @@ def time_given(lang: str, game: GameSnapshot) -> str:
     )
 
 
-def export_caption(lang: str, game_id: int, fmt: str, link: str | None) -> str:
-    """Above an exported record: which game and format, and the analysis link if it fits
-    (a game still going on has none, and the caption says when it comes)."""
+#: The UTF-8 file that keeps what a Shift_JIS one cannot hold.
+_UTF8_FORMATS = {"kif": "KIFU", "ki2": "KI2U"}
+
+
+def export_caption(
+    lang: str, game_id: int, fmt: str, link: str | None, *, replaced: int = 0
+) -> str:
+    """Above an exported record: which game and format, what Shift_JIS could not hold (then
+    the UTF-8 format that keeps it), and the analysis link if it fits (a game still going
+    on has none, and the caption says when it comes)."""
     _ = translator(lang)
     text = _("Record of game {id} ({format}).").format(id=game_id, format=fmt.upper())
+    if replaced:
+        text += "\n" + _(
+            "Japanese software reads a `.{ending}` file as Shift_JIS, which has no place for some "
+            "characters of this record (an emoji in a name, say): they are written as 〓. "
+            "The {format} format keeps every character (UTF-8)."
+        ).format(ending=fmt.lower(), format=_UTF8_FORMATS.get(fmt.lower(), "KIFU"))
     if link is None:
         text += "\n" + _("The lishogi analysis link comes once the game is over.")
     elif len(text) + len(link) < MAX_MESSAGE - 100:

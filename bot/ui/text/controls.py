@@ -110,7 +110,10 @@ OPTIONS = {
     "rated_member": "Whose (default: yours)",
     "show_all": "Post it for everyone (default: only you see it)",
     "position": "An SFEN or a pasted record (KIF, KI2, CSA, USI) to show instead of a game",
-    "record": f"A record file (.kif, .ki2, .csa, .usi), up to {MAX_RECORD_BYTES // 1024} KiB",
+    "record": (
+        "A record file (.kif, .kifu, .ki2, .ki2u, .csa, .usi), "
+        f"up to {MAX_RECORD_BYTES // 1024} KiB"
+    ),
     "at_move": "Show the position after this move (default: the last)",
     "start": "Start from this position: an SFEN, or a record (then see start_move)",
     "start_record": (
@@ -165,8 +168,10 @@ TAKEBACK_NAMES = {
 PERSPECTIVE_NAMES = {Color.SENTE: "Sente", Color.GOTE: "Gote"}
 STYLE_NAMES = {"image": "Picture", "text": "Text diagram"}
 FORMAT_NAMES = {
-    "kif": "KIF",
-    "ki2": "KI2",
+    "kif": "KIF (Shift_JIS, as Japanese software reads it)",
+    "kifu": "KIFU (KIF in UTF-8)",
+    "ki2": "KI2 (Shift_JIS)",
+    "ki2u": "KI2U (KI2 in UTF-8)",
     "csa": "CSA",
     "sfen": "SFEN (current position)",
     "usi": "USI (position ... moves ...)",
