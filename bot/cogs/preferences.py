@@ -87,6 +87,8 @@ class PreferencesFeature(Feature):
         options = (confirm, notifications, digest_hour, time_zone, quiet_hours)
         changing = any(option is not None for option in options)
         quiet = None if quiet_hours is None else read_quiet_hours(quiet_hours)
+        if time_zone is None and (notifications == Notifications.DIGEST.value or quiet):
+            time_zone = await self._zone_to_keep(interaction)
         chosen = await self.bot.service.preferences.change(
             user_id,
             confirm_moves=_switch(confirm),
@@ -111,6 +113,15 @@ class PreferencesFeature(Feature):
             zone = zone_named(chosen.time_zone)
         answer = text.preferences_text(lang, chosen, changed=changing, zone=zone)
         await Reply(interaction).send(answer, ephemeral=True)
+
+    async def _zone_to_keep(self, interaction: discord.Interaction[Any]) -> str | None:
+        """The zone to store for a player who chooses a digest or quiet hours without one of
+        their own: this server's, which the answer shows. Kept, it stays the zone of their
+        hours in every server, rather than one guessed at each digest. None if they have one."""
+        current = await self.bot.service.preferences.of(interaction.user.id)
+        if current.time_zone is not None:
+            return None
+        return (await self.bot.server_zone(interaction.guild_id)).key
 
     @preferences.autocomplete("time_zone")
     async def zone_suggestions(

@@ -217,7 +217,6 @@ class TurnMessages:
         except discord.HTTPException:
             log.warning("could not send %s their digest", user_id, exc_info=True)
 
-
     async def _quiet(self, preferences: Preferences, at: datetime, guild_id: int) -> bool:
         """Whether `at` falls in the player's quiet hours, in their zone, or the server's
         when they chose none (or one this machine no longer knows)."""

@@ -115,3 +115,24 @@ async def test_zone_names_are_suggested_to_a_player(club: Club) -> None:
         channel=club.channel,
     )  # fmt: skip
     assert len(many) == 25
+
+
+async def test_a_digest_chosen_without_a_zone_keeps_the_servers_zone(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    """The zone shown is the zone used: a player who turns the digest on in a Japanese
+    server keeps Asia/Tokyo as theirs, also where another server is dated otherwise."""
+    club = await open_club(
+        fake_discord, bot_runner, e2e_guard, tmp_path, locales=("ja", "en-US", "en-US")
+    )
+    managers = club.fake.add_role(
+        club.guild, "Managers", permissions=club.guild.everyone.permissions | Perm.MANAGE_GUILD
+    )
+    club.carol.roles.append(managers.id)
+    await club.fake.slash("language", {"language": "ja"}, user=club.carol, channel=club.channel)
+    before = await club.prefer(club.alice)
+    assert "このサーバーの設定" in before.content  # nothing chosen yet: the server's zone
+    chosen = await club.prefer(club.alice, notifications="digest")
+    assert "タイムゾーン：`Asia/Tokyo`" in chosen.content
+    assert "このサーバーの設定" not in chosen.content  # now the player's own
+    assert (await club.service.preferences.of(club.alice.id)).time_zone == "Asia/Tokyo"
