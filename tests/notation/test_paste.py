@@ -10,8 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from rules import Color, Game, Position, Termination
-from rules.notation import Record, RecordError, read_record, unfold, write_csa, write_kif
+from rules import Color, Game, Outcome, Position, Termination
+from rules.notation import (
+    Record,
+    RecordError,
+    read_record,
+    unfold,
+    write_csa,
+    write_ki2,
+    write_kif,
+)
 
 from .support import RECORDS
 from .test_records import GAMES
@@ -201,3 +209,69 @@ def test_a_pasted_kif_keeps_its_last_name_apart_from_the_moves_heading() -> None
     pasted = read_record(unfold(one_line(kif)))
     assert (pasted.sente, pasted.gote) == ("Ann", "Bo")
     assert pasted.game.moves == read_record(kif).game.moves
+
+
+def _resigned(*moves: str) -> Game:
+    game = Game(moves=list(moves))
+    game.resign(game.position.turn)
+    return game
+
+
+@pytest.mark.parametrize(
+    ("sente", "gote"), [("Ann", "Bo"), ("Ann Lee", "はなこ🌸 さん"), (None, None)]
+)
+def test_our_ki2_pasted_on_one_line_reads_as_written(sente: str | None, gote: str | None) -> None:
+    """Its moves ran on in gote's name (a record of no move), or in 手合割's value when no
+    name came before them (an unknown handicap)."""
+    game = _resigned("7g7f", "3c3d", "8h2b+", "3a2b")
+    ki2 = write_ki2(game, sente=sente, gote=gote, comments={1: ["a quiet start"]})
+    pasted = read_record(unfold(one_line(ki2)))
+    assert_same_record(pasted, read_record(ki2))
+    assert (pasted.sente, pasted.gote) == (sente, gote)
+    assert len(pasted.game.moves) == 4 and pasted.game.outcome == game.outcome
+
+
+def test_a_kif_whose_summary_follows_its_last_move_reads_on_one_line() -> None:
+    """Software that writes no end word (`投了`) puts `まで…` right after the last move:
+    it was read as the end of that move."""
+    kif = (
+        "手合割：平手\n先手：Ann\n後手：Bo\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で後手の勝ち\n"
+    )
+    pasted = read_record(unfold(one_line(kif)))
+    assert_same_record(pasted, read_record(kif))
+    assert pasted.game.outcome == Outcome(Termination.RESIGNATION, Color.GOTE)
+
+
+def test_numbers_in_headers_names_and_comments_start_no_move() -> None:
+    """A value or a comment holding a number and a word (`7 days`, `3 pawns`) was cut
+    there, and what followed was read as a move of that number."""
+    kif = (
+        "開始日時：2024/01/02 10:00:00\n持ち時間：7 days + 1 day a move\n棋戦：Club 2 同好会\n"
+        "手合割：平手\n先手：Ann 5 dan\n後手：Bo 3 七段\n手数----指手---------消費時間--\n"
+        "*plan: 3 pawns, 5 ７六歩 first\n   1 ７六歩(77)\n*2 moves\n   2 ３四歩(33)\n"
+    )
+    pasted = read_record(unfold(one_line(kif)))
+    assert_same_record(pasted, read_record(kif))
+    assert (pasted.sente, pasted.gote) == ("Ann 5 dan", "Bo 3 七段")
+    assert pasted.headers["持ち時間"] == "7 days + 1 day a move"
+
+
+def test_a_name_holding_a_colon_keeps_it() -> None:
+    """A full-width colon in a name is no new header; a key the KIF format knows still is."""
+    kif = (
+        "手合割：平手\n先手：Ann Lee：pro\n後手：Bo\n棋戦：Club\n手数----指手---------消費時間--\n"
+    )
+    pasted = read_record(unfold(one_line(kif)))
+    assert (pasted.sente, pasted.gote, pasted.headers["棋戦"]) == ("Ann Lee：pro", "Bo", "Club")
+
+
+def test_a_kif_from_a_set_up_position_pasted_on_one_line_keeps_its_diagram() -> None:
+    """A board diagram's rows, hands, file numbers and `手数＝N` each start a line."""
+    start = Position.from_sfen(
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 31"
+    )
+    game = Game(start, ["2b2c"])
+    for text in (write_kif(game, sente="A B", gote="C"), write_ki2(game, sente="A B", gote="C")):
+        pasted = read_record(unfold(one_line(text)))
+        assert_same_record(pasted, read_record(text))
+        assert pasted.game.start == start

@@ -114,6 +114,11 @@ def _pastes(size: int) -> dict[str, str]:
     texts["paste-many-headers"] = " a：b" * (size // 4)
     texts["paste-many-signs"] = "V2.2" + " +" * (size // 2)
     texts["paste-commas"] = "V2.2 PI" + ",+" * (size // 2)
+    texts["paste-numbers-in-comments"] = "手数----" + " *1 ７六歩" * (size // 7)
+    texts["paste-marks-after-comments"] = "手合割：平手" + " *c ▲７六歩" * (size // 8)
+    texts["paste-moves-played"] = " 手数＝1" * (size // 5)
+    texts["paste-names"] = " 先手：a b：c" * (size // 9)
+    texts["paste-diagram-parts"] = " | +- ９ ８ ７ 後手番" * (size // 16)
     return texts
 
 
