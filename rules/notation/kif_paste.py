@@ -4,9 +4,9 @@ A break is a whole run of blanks (what a line break became) before something tha
 line of these formats. Which starts are taken depends on where the paste is, read once from
 left to right:
 
-* in the header part: a `key：value` header (in a player's name, only a key the formats
-  know, so `Ann Lee：pro` stays one name), a board diagram's parts (`+---`, a `|` row,
-  the file numbers, `手数＝N`, `後手番`), a comment, the heading of the moves (`手数----`),
+* in the header part: a `key：value` header (in a player's name or a comment, only a key
+  the formats know, so `Ann Lee：pro` stays one name), a board diagram's parts (`+---`, a `|` row,
+  the file numbers, `手数＝N`, `後手番`), a `*` comment, the heading of the moves (`手数----`),
   the first move (a number and a move, `1 ７六歩`, or a turn mark and a move, `▲７六歩`)
   and the closing `まで…手` line;
 * among KIF's numbered moves: a number and a move (in a comment, only the number the next
@@ -42,12 +42,13 @@ _PIECES = "歩香桂銀金角飛玉王と杏圭全馬龍竜成"
 _ENDS = "|".join(sorted({*END_WORDS, *OTHER_END_WORDS}, key=len, reverse=True))
 # What a move of these formats starts with: a square (`７六`), `同` and a piece, an end word.
 _MOVE_START = f"(?:[１-９][一二三四五六七八九]|同[\u3000 ]?[{_PIECES}]|{_ENDS})"
+# In the order tried: a comment first (`*持将棋（24点法）：…` is no header).
 _STARTS = {
+    "comment": "[*&]",
     "number": rf"(?P<digits>[0-9]++)\s++{_MOVE_START}",
     "mark": f"[▲△▼▽☗☖]{_MOVE_START}",
     "key": r"(?P<name>[^\s：:]++)：",
     "heading": "手数-",
-    "comment": "[*&]",
     "summary": "まで[0-9]++手",
     "played": "手数＝",
     "diagram": r"\+-|\||９ ８ ７|[先後上下]手番(?!\S)",
@@ -128,8 +129,10 @@ class _Cutter:
             name = found["name"]
             if self.part != "header":
                 return name == "変化"
-            return name in KNOWN_KEYS or not self.in_name
-        if kind in ("comment", "summary"):
+            return name in KNOWN_KEYS or not (self.in_name or self.in_comment)
+        if kind == "comment":  # `&` (a bookmark) only among the moves: `Tom & Jerry`
+            return self.part != "header" or found.string[found.end()] == "*"
+        if kind == "summary":
             return True
         if kind == "number" and self.part != "ki2":
             # Outside a comment any numbered move starts a line (a wrong number is then

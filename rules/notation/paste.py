@@ -46,7 +46,7 @@ _HEADER_LINES = {
     "hand": rf"P[+-](?:[0-9]{{2}}[A-Z]{{2}})+{_ENDS}",
     # The side to move: what follows it is a move, an end code, a comment or nothing,
     # so a `-` inside a name or an event (`$EVENT:Floodgate - R2`) stays there.
-    "turn": r"[+-](?=,|\s*+$|\s++(?:[+-][0-9]{4}[A-Z]{2}|%[A-Z]|'))",
+    "turn": r"[+-](?=,|\s*+$|\s++(?:[+-][0-9]{4}[A-Z]{2}|%[A-Z+-]|'))",
 }
 _SHARED_LINES = {
     "comment": "'",

@@ -275,3 +275,53 @@ def test_a_kif_from_a_set_up_position_pasted_on_one_line_keeps_its_diagram() -> 
         pasted = read_record(unfold(one_line(text)))
         assert_same_record(pasted, read_record(text))
         assert pasted.game.start == start
+
+
+def test_a_ki2_count_keeps_its_points_comment_apart_from_the_last_move() -> None:
+    """The comment `*持将棋（24点法）：…` was taken for a header (it holds a colon), which
+    cannot come among the moves, so it ran on in the last move."""
+    game = Game(moves=["7g7f", "3c3d"])
+    game.set_outcome(Outcome(Termination.IMPASSE_24, Color.GOTE))
+    ki2 = write_ki2(game, sente="Ann", gote="Bo")
+    assert "*持将棋（24点法）：" in ki2
+    pasted = read_record(unfold(one_line(ki2)))
+    assert_same_record(pasted, read_record(ki2))
+    assert pasted.game.outcome == game.outcome
+
+
+def test_an_ampersand_in_a_name_starts_no_comment() -> None:
+    kif = write_kif(Game(moves=["7g7f"]), sente="Tom & Jerry", gote="Bo")
+    assert read_record(unfold(one_line(kif))).sente == "Tom & Jerry"
+
+
+def test_a_comma_in_a_csa_name_or_header_is_kept() -> None:
+    """CSA's commas part moves and times written on one line; a name or a header holds
+    its own (`Habu, Yoshiharu`), which was read as a line of its own and refused. A
+    header line written with commas for its line breaks still reads."""
+    csa = write_csa(Game(moves=["7g7f"]), sente="Habu, Yoshiharu", gote="Sato, A")
+    for text in (csa, one_line(csa)):
+        record = read_record(unfold(text))
+        assert (record.sente, record.gote) == ("Habu, Yoshiharu", "Sato, A")
+    record = read_record("V2.2,N+Ann,N-Bo,$EVENT:Club, R2,PI,+,+7776FU")
+    assert (record.sente, record.gote, record.headers["棋戦"]) == ("Ann", "Bo", "Club, R2")
+
+
+def test_a_csa_side_to_move_followed_by_an_illegal_action_ends_the_header() -> None:
+    """A resignation on the opponent's turn before any move is `%-ILLEGAL_ACTION` right
+    after the side to move: the `-` was not taken for the side to move."""
+    game = Game(Position.initial("two_piece"))
+    game.resign(Color.SENTE)
+    csa = write_csa(game, sente="Ann", gote="Bo")
+    assert "\n-\n%+ILLEGAL_ACTION" in csa
+    pasted = read_record(unfold(one_line(csa)))
+    assert_same_record(pasted, read_record(csa))
+    assert pasted.game.outcome == game.outcome
+
+
+def test_a_colon_in_a_comment_before_the_moves_starts_no_header() -> None:
+    """A note at the start of a KI2 (before its first move, among the headers) holding
+    `plan：attack` was cut there into a header `plan`."""
+    ki2 = write_ki2(Game(moves=["7g7f"]), sente="Ann", gote="Bo", comments={0: ["my plan：attack"]})
+    pasted = read_record(unfold(one_line(ki2)))
+    assert_same_record(pasted, read_record(ki2))
+    assert "plan" not in pasted.headers
