@@ -4,8 +4,9 @@ A break is a whole run of blanks (what a line break became) before something tha
 line of these formats. Which starts are taken depends on where the paste is, read once from
 left to right:
 
-* in the header part: a `key：value` header (in a player's name or a comment, only a key
-  the formats know, so `Ann Lee：pro` stays one name), a board diagram's parts (`+---`, a `|` row,
+* in the header part: a `key：value` header (in a comment or the value of a header the
+  formats know, only a key they know, so a name `Ann Lee：pro` or an event `Club：R2`
+  stays whole), a board diagram's parts (`+---`, a `|` row,
   the file numbers, `手数＝N`, `後手番`), a `*` comment, the heading of the moves (`手数----`),
   the first move (a number and a move, `1 ７六歩`, or a turn mark and a move, `▲７六歩`)
   and the closing `まで…手` line;
@@ -27,8 +28,8 @@ import re
 from .common import DIGITS_LIMIT
 from .kif import END_WORDS, OTHER_END_WORDS, PLAYER_KEYS
 
-#: Header keys of the KIF and KI2 formats: in a player's name only these start a header,
-#: as a name may hold a full-width colon of its own.
+#: Header keys of the KIF and KI2 formats: in the value of one of them only these start a
+#: header, as a name or an event may hold a full-width colon of its own.
 KNOWN_KEYS = frozenset(
     {
         "開始日時", "終了日時", "対局日", "棋戦", "戦型", "表題", "持ち時間", "消費時間",
@@ -95,7 +96,7 @@ class _Cutter:
 
     def __init__(self) -> None:
         self.part = "header"  # then "kif" or "ki2", then "after" (a variation: no more cuts)
-        self.in_name = False  # the line is a player's name
+        self.in_known = False  # the line is the value of a header the formats know
         self.in_comment = False
         self.first_numbers = {1}  # what KIF's first move may be numbered (1, or N+1)
         self.next_number: int | None = None  # KIF's next move number, once one is read
@@ -107,7 +108,7 @@ class _Cutter:
         if not self._allowed(found, kind, number):
             return False
         self.in_comment = kind == "comment"
-        self.in_name = kind == "key" and found["name"] in PLAYER_KEYS
+        self.in_known = kind == "key" and found["name"] in KNOWN_KEYS
         if kind == "played":
             played = _PLAYED.match(found.string, found.end())
             if played is not None:
@@ -129,7 +130,7 @@ class _Cutter:
             name = found["name"]
             if self.part != "header":
                 return name == "変化"
-            return name in KNOWN_KEYS or not (self.in_name or self.in_comment)
+            return name in KNOWN_KEYS or not (self.in_known or self.in_comment)
         if kind == "comment":  # `&` (a bookmark) only among the moves: `Tom & Jerry`
             return self.part != "header" or found.string[found.end()] == "*"
         if kind == "summary":

@@ -325,3 +325,12 @@ def test_a_colon_in_a_comment_before_the_moves_starts_no_header() -> None:
     pasted = read_record(unfold(one_line(ki2)))
     assert_same_record(pasted, read_record(ki2))
     assert "plan" not in pasted.headers
+
+
+def test_an_event_holding_a_colon_keeps_it() -> None:
+    """棋戦 holds the server's name as its members wrote it."""
+    record = Record(Game(moves=["7g7f"]), headers={"棋戦": "Shogi Club：R2 🌸", "場所": "Bot"})
+    kif = write_kif(record, sente="Ann", gote="Bo")
+    pasted = read_record(unfold(one_line(kif)))
+    assert_same_record(pasted, read_record(kif))
+    assert pasted.headers["棋戦"] == "Shogi Club：R2 🌸"
