@@ -417,6 +417,7 @@ def read_kif(data: bytes | str) -> Record:
     ('RESIGNATION', ['7g7f'])
     """
     reader = _Reader()
+    reader.counted = _counted(data)  # a KI2 of no move is read here too
     for number, line, indent in _lines(data):
         if line.startswith("まで"):
             reader.summary = line
