@@ -8,7 +8,8 @@ ending the bot writes with its `まで` line, comments at random plies, and name
 spaces, full-width characters, digits and emoji. Each record `/export` writes (KIF, KI2,
 CSA, USI, SFEN) is pasted with its line breaks as one space, as runs of spaces, and from
 a file with CRLF line ends, and must read back to the same moves, names, handicap and
-result as the game written.
+result as the game written; the headers the bot writes (開始日時, 終了日時, 持ち時間, 棋戦
+with the server's name, 場所) read as any other header.
 """
 
 from __future__ import annotations
@@ -139,15 +140,27 @@ def assert_same(pasted: Record, whole: Record, where: str) -> None:
     seed=st.integers(0, 2**32),
     sente=NAMES,
     gote=NAMES,
+    event=TEXT,
     notes=st.dictionaries(st.integers(0, 70), st.lists(TEXT, min_size=1, max_size=2), max_size=4),
 )
 def test_every_export_pasted_on_one_line_reads_back(
-    seed: int, sente: str, gote: str, notes: dict[int, list[str]]
+    seed: int, sente: str, gote: str, event: str, notes: dict[int, list[str]]
 ) -> None:
     game = random_game(seed)
+    headers = {
+        "終了日時": "2026/12/04 10:00:00",
+        "持ち時間": "7日＋1日",
+        "棋戦": event,
+        "場所": "Bot 🌸",
+    }
     for format in FORMATS:
         text = write_record(
-            game, format, sente=sente, gote=gote, started="2026/11/27 10:00:00", comments=notes
+            Record(game, headers=headers),
+            format,
+            sente=sente,
+            gote=gote,
+            started="2026/11/27 10:00:00",
+            comments=notes,
         )
         whole = read_record(text)
         for way, pasted in pastes(text).items():
