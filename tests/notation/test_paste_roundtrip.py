@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.services.exports import FORMATS
+from bot.services.positions import read_position
 from rules import Color, Game, Handicap, Move, Outcome, Position, Termination
 from rules.notation import Record, read_record, unfold, write_record
 from rules.notation.records import ending_of
@@ -164,8 +165,15 @@ def test_every_export_pasted_on_one_line_reads_back(
         )
         whole = read_record(text)
         for way, pasted in pastes(text).items():
-            read = read_record(unfold(pasted))
+            read = read_record(unfold(pasted))  # as `read_position` reads it, with what it drops
             assert_same(read, whole, f"{format} pasted as {way}:\n{text}")
+        shown = read_position(pastes(text)["spaces"])  # and `/board position:` itself
+        assert (shown.sente, shown.gote, shown.outcome) == (
+            whole.sente,
+            whole.gote,
+            whole.game.outcome,
+        )
+        assert shown.position == whole.game.position
         if format == "sfen":  # the position alone
             assert whole.game.position == game.position
             continue
