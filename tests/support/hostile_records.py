@@ -80,6 +80,8 @@ def _long_tokens(size: int) -> dict[str, str]:
         "ki2-many-marks": "▲" * size + "\n",
         "csa-long-name": "V2.2\nN+" + "n" * size + "\nPI\n+\n",
         "csa-long-info": "V2.2\n$EVENT:" + "e" * size + "\nPI\n+\n",
+        "csa-commas-in-name": "V2.2\nN+" + "a," * (size // 2) + "\nPI\n+\n",
+        "csa-commas-after-name": "V2.2\nN+a" + ",N-b" * (size // 4) + "\nPI\n+\n",
         "csa-long-key": "V2.2\n$" + "E" * size + "\nPI\n+\n",
         "csa-all-remaining": "V2.2\nP+" + "00AL" * (size // 4) + "\n+\n",
         "csa-hand": "V2.2\nP+" + "00FU" * (size // 4) + "\n+\n",
