@@ -334,3 +334,11 @@ def test_an_event_holding_a_colon_keeps_it() -> None:
     pasted = read_record(unfold(one_line(kif)))
     assert_same_record(pasted, read_record(kif))
     assert pasted.headers["棋戦"] == "Shogi Club：R2 🌸"
+
+
+def test_a_kif_without_names_keeps_its_handicap_apart_from_the_moves_heading() -> None:
+    """Without names, `手合割：平手` came right before the heading of the moves, which was
+    read as part of the handicap's name (unknown handicap '平手 手数----…')."""
+    game = Game(Position.initial("lance"), ["5a4b"])
+    pasted = read_record(unfold(one_line(write_kif(game))))
+    assert pasted.game.start == game.start and pasted.game.moves == game.moves
