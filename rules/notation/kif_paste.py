@@ -4,9 +4,10 @@ A break is a whole run of blanks (what a line break became) before something tha
 line of these formats. Which starts are taken depends on where the paste is, read once from
 left to right:
 
-* in the header part: a `key：value` header (in a comment or the value of a header the
-  formats know, only a key they know, so a name `Ann Lee：pro` or an event `Club：R2`
-  stays whole), a board diagram's parts (`+---`, a `|` row,
+* in the header part: a `key：value` header (in a comment, only a key the formats know;
+  in the value of a header they know, only such a key or one in kana and kanji alone, as
+  other software spells its own (先手の囲い), so a name `Ann Lee：pro` or an event
+  `Club：R2` stays whole), a board diagram's parts (`+---`, a `|` row,
   the file numbers, `手数＝N`, `後手番`), a `*` comment, the heading of the moves (`手数----`),
   the first move (a number and a move, `1 ７六歩`, or a turn mark and a move, `▲７六歩`)
   and the closing `まで…手` line;
@@ -66,6 +67,7 @@ _FIRST = re.compile(
     "(?:" + "|".join(f"(?P<{kind}>{_STARTS[kind]})" for kind in ("number", "mark")) + ")"
 )
 _PLAYED = re.compile(rf"手数＝\s*+([0-9]{{1,{DIGITS_LIMIT}}})(?![0-9])")
+_KANA_KANJI = re.compile("[\u3041-\u30ff\u4e00-\u9fff々]++")
 _IN_HEADER = {"mark", "heading", "played", "diagram"}
 
 
@@ -130,7 +132,11 @@ class _Cutter:
             name = found["name"]
             if self.part != "header":
                 return name == "変化"
-            return name in KNOWN_KEYS or not (self.in_known or self.in_comment)
+            if name in KNOWN_KEYS or not (self.in_known or self.in_comment):
+                return True
+            # After a known header's value, another key as KIF writers spell theirs:
+            # in kana and kanji only (bioshogi's 先手の囲い), unlike most names.
+            return self.in_known and _KANA_KANJI.fullmatch(name) is not None
         if kind == "comment":  # `&` (a bookmark) only among the moves: `Tom & Jerry`
             return self.part != "header" or found.string[found.end()] == "*"
         if kind == "summary":

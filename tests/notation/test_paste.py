@@ -40,6 +40,18 @@ def assert_same_record(pasted: Record, whole: Record) -> None:
     assert pasted.headers == whole.headers and pasted.warnings == whole.warnings
 
 
+KAKINOKI_FILES = sorted(p for p in RECORDS.iterdir() if p.suffix in (".kifu", ".ki2u"))
+
+
+@pytest.mark.parametrize("path", KAKINOKI_FILES, ids=lambda p: p.name)
+def test_a_real_kif_or_ki2_record_pasted_on_one_line_reads_as_its_file(path: Path) -> None:
+    """Headers other software writes (bioshogi's 先手の囲い, 後手の手筋...) each start a line,
+    also after a header the formats know; time fields, comments and variations read."""
+    text = path.read_text(encoding="utf-8")
+    whole = read_record(text)
+    assert_same_record(read_record(unfold(one_line(text))), whole)
+
+
 @pytest.mark.parametrize("path", CSA_FILES, ids=lambda p: p.name)
 def test_a_real_csa_record_pasted_on_one_line_reads_as_its_file(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
