@@ -136,7 +136,7 @@ def assert_same(pasted: Record, whole: Record, where: str) -> None:
     assert pasted.headers == whole.headers, where
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=120, deadline=None, derandomize=True)
 @given(
     seed=st.integers(0, 2**32),
     sente=NAMES,
