@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules import Game, Move, Outcome, Position, Sentence
+from rules import Game, Handicap, Move, Outcome, Position, Sentence
 from rules.notation import RecordError, read_record, unfold
 
 from .errors import ServiceError
@@ -34,7 +34,9 @@ class ShownPosition:
     `moves`; `numbering` turns them into the move numbers the record uses (a record or
     SFEN that starts after move 30 numbers its first move 31); `warnings` say what is
     irregular about the record's start (nifu, no king at all...); `outcome` is the
-    record's result, given only at its last ply.
+    record's result, given only at its last ply, and `result` the same at every ply (a
+    record shown at an earlier move still says how it ended); `handicap` says the record
+    starts from a handicap, whose sides are the giver (上手) and the receiver (下手).
     """
 
     position: Position
@@ -47,6 +49,8 @@ class ShownPosition:
     gote: str | None
     warnings: tuple[Sentence, ...]
     outcome: Outcome | None
+    result: Outcome | None = None
+    handicap: bool = False
 
     @property
     def move_number(self) -> int:
@@ -131,6 +135,8 @@ def read_position(data: str | bytes, move: int | None = None) -> ShownPosition:
         gote=gote,
         warnings=warnings,
         outcome=game.outcome if shown == len(game.moves) else None,
+        result=game.outcome,
+        handicap=game.handicap not in (None, Handicap.EVEN),
     )
 
 

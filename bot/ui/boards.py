@@ -88,6 +88,20 @@ def ending_of(lang: str, game: GameSnapshot) -> Ending | None:
     )
 
 
+def position_ending(lang: str, shown: ShownPosition) -> Ending | None:
+    """How a record's board shows its end at its last move, or None (see `ending_of`)."""
+    outcome, line = shown.outcome, text.position_ending(lang, shown)
+    if outcome is None or line is None:
+        return None
+    resigned = outcome.loser if outcome.termination is Termination.RESIGNATION else None
+    return Ending(
+        line,
+        winner=outcome.winner,
+        mate=outcome.termination is Termination.CHECKMATE and shown.last_move is not None,
+        resigned=resigned,
+    )
+
+
 class BoardRenderer:
     """Renders a game's board, its animation and a member's rating chart in a small pool
     of threads; `close()` when the bot stops."""
@@ -150,7 +164,8 @@ class BoardRenderer:
     ) -> discord.File:
         """A position from an SFEN or a record as a PNG attachment, with the record's
         names when it gives them, its caption and alt text in `lang`."""
-        caption = text.position_image_caption(lang, shown)
+        ending = position_ending(lang, shown)
+        caption = None if ending is not None else text.position_image_caption(lang, shown)
         alt = text.position_alt_text(lang, shown)
 
         def work() -> bytes:
@@ -161,6 +176,7 @@ class BoardRenderer:
                 sente_name=shown.sente,
                 gote_name=shown.gote,
                 caption=caption,
+                ending=ending,
             )
 
         png = await self._run(work)

@@ -341,7 +341,7 @@ def read_csa(data: bytes | str) -> Record:
         if line == "/":
             break
         column = 0
-        for part in raw.split(","):
+        for part in _items(raw):
             item = part.strip()
             at = column + len(part) - len(part.lstrip())
             column += len(part) + 1
@@ -380,6 +380,31 @@ def read_csa(data: bytes | str) -> Record:
         apply_ending(game, key, winner)
     record.game = game
     return record
+
+
+# What can follow a comma in a CSA line: a move, a time or another line written on the
+# same line. Any other comma is part of a name or a header's value (`N+Habu, Yoshiharu`).
+_NAMED = ("N+", "N-", "$")
+_ITEM_START = re.compile(r"N[+-]|\$|P[I1-9+-]|V[23]|'|%|T[0-9]|[+-](?:[0-9]{4}[A-Z]{2})?$")
+
+
+def _items(raw: str) -> list[str]:
+    """A line's items between commas, a name or a header keeping the commas in its value.
+
+    >>> _items("N+Habu, Yoshiharu,N-Sato"), _items("+7776FU,T1")
+    (['N+Habu, Yoshiharu', 'N-Sato'], ['+7776FU', 'T1'])
+    """
+    parts = raw.split(",")
+    if len(parts) == 1 or not any(part.lstrip().startswith(_NAMED) for part in parts):
+        return parts  # most lines: one item, or moves and times
+    items: list[list[str]] = []  # each item's parts, joined once (no quadratic +=)
+    for part in parts:
+        named = items and items[-1][0].lstrip().startswith(_NAMED)
+        if named and not _ITEM_START.match(part.strip()):
+            items[-1].append(part)
+        else:
+            items.append([part])
+    return [",".join(parts) for parts in items]
 
 
 def _header(setup: _Setup, record: Record, item: str) -> None:

@@ -4,13 +4,15 @@ Discord's slash-command text boxes hold one line: a record pasted there arrives 
 line breaks turned into spaces. `unfold` is the one place that splits such a paste back
 into the lines of its format, before any reader sees it:
 
-* KIF: before a move number, a `key：value` header, a comment mark and the heading of
-  the moves (`手数----指手----`);
+* KIF and KI2: before a header, a board diagram's parts, a comment, the heading of the
+  moves, a move where one can stand and the closing `まで…` line (`kif_paste`), so a
+  name, a header's value or a comment keeps its spaces and numbers;
 * CSA: before each thing a CSA line starts with (`V2.2`, `N+`, `$KEY:`, `PI`, `P1`..`P9`,
   `P+`/`P-`, the side to move, a move, a time, an end code, a `'` comment), reading the
   header part (up to the line with the side to move) apart from the moves, so a name
   or a comment runs on, spaces and all, up to the next such line;
-* KI2 and USI need no breaks, and a CSA written with commas for its breaks reads as it is.
+* USI needs no breaks, nor a KI2 that is only moves, and a CSA written with commas for
+  its breaks reads as it is.
 
 What a line break alone told apart cannot be recovered: a name or a comment that holds
 something looking like a CSA line is cut there. One case is refused rather than misread:
@@ -24,6 +26,7 @@ import re
 
 from ..errors import Sentence
 from .files import detect_format
+from .kif_paste import kif_lines
 from .records import RecordError
 
 # A break is a whole run of blanks, matched once: `(?<!\s)` starts a match only where a
@@ -32,8 +35,6 @@ from .records import RecordError
 # shorter length, quadratic in its length, and the regex engine holds the GIL meanwhile
 # (reading in a thread would stop the bot all the same).
 _RUN = r"(?<!\s)\s++"
-_KIF_LOOK = re.compile(r"\S：|\([1-9]{2}\)")
-_KIF_BREAK = re.compile(_RUN + r"(?=[0-9]++\s++\S|[^\s：:]++：|[*&#]|手数-)")
 
 _ENDS = r"(?=[\s,]|$)"  # where a CSA item ends: a space (a line break), a comma, the end
 _HEADER_LINES = {
@@ -45,7 +46,7 @@ _HEADER_LINES = {
     "hand": rf"P[+-](?:[0-9]{{2}}[A-Z]{{2}})+{_ENDS}",
     # The side to move: what follows it is a move, an end code, a comment or nothing,
     # so a `-` inside a name or an event (`$EVENT:Floodgate - R2`) stays there.
-    "turn": r"[+-](?=,|\s*+$|\s++(?:[+-][0-9]{4}[A-Z]{2}|%[A-Z]|'))",
+    "turn": r"[+-](?=,|\s*+$|\s++(?:[+-][0-9]{4}[A-Z]{2}|%[A-Z+-]|'))",
 }
 _SHARED_LINES = {
     "comment": "'",
@@ -96,9 +97,8 @@ def unfold(text: str) -> str:
     if detect_format(csa) == "csa":
         _refuse_listed_moves(lines)
         return csa
-    if _KIF_LOOK.search(pasted):
-        return _KIF_BREAK.sub("\n", pasted)
-    return text
+    lines = kif_lines(pasted)
+    return "\n".join(lines) if len(lines) > 1 else text
 
 
 def _csa_lines(text: str) -> list[str]:

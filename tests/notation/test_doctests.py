@@ -9,8 +9,8 @@ import pytest
 
 MODULES = [
     "rules.notation", "rules.notation.bod", "rules.notation.charsets", "rules.notation.common",
-    "rules.notation.csa",
-    "rules.notation.files", "rules.notation.jsa", "rules.notation.kif", "rules.notation.parse",
+    "rules.notation.csa", "rules.notation.files", "rules.notation.jsa", "rules.notation.kif",
+    "rules.notation.kif_paste", "rules.notation.parse",
     "rules.notation.paste", "rules.notation.records", "rules.notation.resolve",
     "rules.notation.write",
 ]  # fmt: skip

@@ -10,8 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from rules import Color, Game, Position, Termination
-from rules.notation import Record, RecordError, read_record, unfold, write_csa, write_kif
+from rules import Color, Game, Outcome, Position, Termination
+from rules.notation import (
+    Record,
+    RecordError,
+    read_record,
+    unfold,
+    write_csa,
+    write_ki2,
+    write_kif,
+)
 
 from .support import RECORDS
 from .test_records import GAMES
@@ -30,6 +38,18 @@ def assert_same_record(pasted: Record, whole: Record) -> None:
     assert pasted.game.outcome == whole.game.outcome
     assert (pasted.sente, pasted.gote, pasted.started) == (whole.sente, whole.gote, whole.started)
     assert pasted.headers == whole.headers and pasted.warnings == whole.warnings
+
+
+KAKINOKI_FILES = sorted(p for p in RECORDS.iterdir() if p.suffix in (".kifu", ".ki2u"))
+
+
+@pytest.mark.parametrize("path", KAKINOKI_FILES, ids=lambda p: p.name)
+def test_a_real_kif_or_ki2_record_pasted_on_one_line_reads_as_its_file(path: Path) -> None:
+    """Headers other software writes (bioshogi's 先手の囲い, 後手の手筋...) each start a line,
+    also after a header the formats know; time fields, comments and variations read."""
+    text = path.read_text(encoding="utf-8")
+    whole = read_record(text)
+    assert_same_record(read_record(unfold(one_line(text))), whole)
 
 
 @pytest.mark.parametrize("path", CSA_FILES, ids=lambda p: p.name)
@@ -201,3 +221,136 @@ def test_a_pasted_kif_keeps_its_last_name_apart_from_the_moves_heading() -> None
     pasted = read_record(unfold(one_line(kif)))
     assert (pasted.sente, pasted.gote) == ("Ann", "Bo")
     assert pasted.game.moves == read_record(kif).game.moves
+
+
+def _resigned(*moves: str) -> Game:
+    game = Game(moves=list(moves))
+    game.resign(game.position.turn)
+    return game
+
+
+@pytest.mark.parametrize(
+    ("sente", "gote"), [("Ann", "Bo"), ("Ann Lee", "はなこ🌸 さん"), (None, None)]
+)
+def test_our_ki2_pasted_on_one_line_reads_as_written(sente: str | None, gote: str | None) -> None:
+    """Its moves ran on in gote's name (a record of no move), or in 手合割's value when no
+    name came before them (an unknown handicap)."""
+    game = _resigned("7g7f", "3c3d", "8h2b+", "3a2b")
+    ki2 = write_ki2(game, sente=sente, gote=gote, comments={1: ["a quiet start"]})
+    pasted = read_record(unfold(one_line(ki2)))
+    assert_same_record(pasted, read_record(ki2))
+    assert (pasted.sente, pasted.gote) == (sente, gote)
+    assert len(pasted.game.moves) == 4 and pasted.game.outcome == game.outcome
+
+
+def test_a_kif_whose_summary_follows_its_last_move_reads_on_one_line() -> None:
+    """Software that writes no end word (`投了`) puts `まで…` right after the last move:
+    it was read as the end of that move."""
+    kif = (
+        "手合割：平手\n先手：Ann\n後手：Bo\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で後手の勝ち\n"
+    )
+    pasted = read_record(unfold(one_line(kif)))
+    assert_same_record(pasted, read_record(kif))
+    assert pasted.game.outcome == Outcome(Termination.RESIGNATION, Color.GOTE)
+
+
+def test_numbers_in_headers_names_and_comments_start_no_move() -> None:
+    """A value or a comment holding a number and a word (`7 days`, `3 pawns`) was cut
+    there, and what followed was read as a move of that number."""
+    kif = (
+        "開始日時：2024/01/02 10:00:00\n持ち時間：7 days + 1 day a move\n棋戦：Club 2 同好会\n"
+        "手合割：平手\n先手：Ann 5 dan\n後手：Bo 3 七段\n手数----指手---------消費時間--\n"
+        "*plan: 3 pawns, 5 ７六歩 first\n   1 ７六歩(77)\n*2 moves\n   2 ３四歩(33)\n"
+    )
+    pasted = read_record(unfold(one_line(kif)))
+    assert_same_record(pasted, read_record(kif))
+    assert (pasted.sente, pasted.gote) == ("Ann 5 dan", "Bo 3 七段")
+    assert pasted.headers["持ち時間"] == "7 days + 1 day a move"
+
+
+def test_a_name_holding_a_colon_keeps_it() -> None:
+    """A full-width colon in a name is no new header; a key the KIF format knows still is."""
+    kif = (
+        "手合割：平手\n先手：Ann Lee：pro\n後手：Bo\n棋戦：Club\n手数----指手---------消費時間--\n"
+    )
+    pasted = read_record(unfold(one_line(kif)))
+    assert (pasted.sente, pasted.gote, pasted.headers["棋戦"]) == ("Ann Lee：pro", "Bo", "Club")
+
+
+def test_a_kif_from_a_set_up_position_pasted_on_one_line_keeps_its_diagram() -> None:
+    """A board diagram's rows, hands, file numbers and `手数＝N` each start a line."""
+    start = Position.from_sfen(
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 31"
+    )
+    game = Game(start, ["2b2c"])
+    for text in (write_kif(game, sente="A B", gote="C"), write_ki2(game, sente="A B", gote="C")):
+        pasted = read_record(unfold(one_line(text)))
+        assert_same_record(pasted, read_record(text))
+        assert pasted.game.start == start
+
+
+def test_a_ki2_count_keeps_its_points_comment_apart_from_the_last_move() -> None:
+    """The comment `*持将棋（24点法）：…` was taken for a header (it holds a colon), which
+    cannot come among the moves, so it ran on in the last move."""
+    game = Game(moves=["7g7f", "3c3d"])
+    game.set_outcome(Outcome(Termination.IMPASSE_24, Color.GOTE))
+    ki2 = write_ki2(game, sente="Ann", gote="Bo")
+    assert "*持将棋（24点法）：" in ki2
+    pasted = read_record(unfold(one_line(ki2)))
+    assert_same_record(pasted, read_record(ki2))
+    assert pasted.game.outcome == game.outcome
+
+
+def test_an_ampersand_in_a_name_starts_no_comment() -> None:
+    kif = write_kif(Game(moves=["7g7f"]), sente="Tom & Jerry", gote="Bo")
+    assert read_record(unfold(one_line(kif))).sente == "Tom & Jerry"
+
+
+def test_a_comma_in_a_csa_name_or_header_is_kept() -> None:
+    """CSA's commas part moves and times written on one line; a name or a header holds
+    its own (`Habu, Yoshiharu`), which was read as a line of its own and refused. A
+    header line written with commas for its line breaks still reads."""
+    csa = write_csa(Game(moves=["7g7f"]), sente="Habu, Yoshiharu", gote="Sato, A")
+    for text in (csa, one_line(csa)):
+        record = read_record(unfold(text))
+        assert (record.sente, record.gote) == ("Habu, Yoshiharu", "Sato, A")
+    record = read_record("V2.2,N+Ann,N-Bo,$EVENT:Club, R2,PI,+,+7776FU")
+    assert (record.sente, record.gote, record.headers["棋戦"]) == ("Ann", "Bo", "Club, R2")
+
+
+def test_a_csa_side_to_move_followed_by_an_illegal_action_ends_the_header() -> None:
+    """A resignation on the opponent's turn before any move is `%-ILLEGAL_ACTION` right
+    after the side to move: the `-` was not taken for the side to move."""
+    game = Game(Position.initial("two_piece"))
+    game.resign(Color.SENTE)
+    csa = write_csa(game, sente="Ann", gote="Bo")
+    assert "\n-\n%+ILLEGAL_ACTION" in csa
+    pasted = read_record(unfold(one_line(csa)))
+    assert_same_record(pasted, read_record(csa))
+    assert pasted.game.outcome == game.outcome
+
+
+def test_a_colon_in_a_comment_before_the_moves_starts_no_header() -> None:
+    """A note at the start of a KI2 (before its first move, among the headers) holding
+    `plan：attack` was cut there into a header `plan`."""
+    ki2 = write_ki2(Game(moves=["7g7f"]), sente="Ann", gote="Bo", comments={0: ["my plan：attack"]})
+    pasted = read_record(unfold(one_line(ki2)))
+    assert_same_record(pasted, read_record(ki2))
+    assert "plan" not in pasted.headers
+
+
+def test_an_event_holding_a_colon_keeps_it() -> None:
+    """棋戦 holds the server's name as its members wrote it."""
+    record = Record(Game(moves=["7g7f"]), headers={"棋戦": "Shogi Club：R2 🌸", "場所": "Bot"})
+    kif = write_kif(record, sente="Ann", gote="Bo")
+    pasted = read_record(unfold(one_line(kif)))
+    assert_same_record(pasted, read_record(kif))
+    assert pasted.headers["棋戦"] == "Shogi Club：R2 🌸"
+
+
+def test_a_kif_without_names_keeps_its_handicap_apart_from_the_moves_heading() -> None:
+    """Without names, `手合割：平手` came right before the heading of the moves, which was
+    read as part of the handicap's name (unknown handicap '平手 手数----…')."""
+    game = Game(Position.initial("lance"), ["5a4b"])
+    pasted = read_record(unfold(one_line(write_kif(game))))
+    assert pasted.game.start == game.start and pasted.game.moves == game.moves

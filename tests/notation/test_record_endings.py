@@ -20,6 +20,7 @@ from rules.notation import (
     read_csa,
     read_ki2,
     read_kif,
+    read_record,
     write_csa,
     write_ki2,
     write_kif,
@@ -134,3 +135,13 @@ def test_a_resignation_on_either_turn_has_the_right_winner_everywhere(resigner: 
     assert cshogi_winners(game) == [CSHOGI_WINNER[resigner.opponent]] * 2
     csa = write_csa(game)
     assert ("%TORYO" in csa) == (resigner is Color.GOTE)
+
+
+def test_a_count_before_any_move_reads_back_from_ki2() -> None:
+    """A KI2 of no move has no line a KI2 alone has, so it is read as a KIF: that reader
+    took its count for a resignation, as it did not look for the count's comment."""
+    game = Game(Position.from_sfen(ENTERED))
+    game.settle_by_count()
+    ki2 = write_ki2(game)
+    assert "*持将棋（24点法）" in ki2 and "▲" not in ki2
+    assert read_record(ki2).game.outcome == game.outcome == read_ki2(ki2).game.outcome

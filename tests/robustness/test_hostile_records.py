@@ -28,6 +28,8 @@ PASTED = (
     "paste-mixed-row-cells",
     "paste-many-numbers",
     "paste-times-in-header",
+    "paste-numbers-in-comments",  # each a move number the KIF cutter weighs
+    "csa-commas-after-name-one-line",  # commas a CSA name may hold
     "kif-digits-move-number-one-line",
     "kif-long-name-one-line",  # a record after all: shown, its name cut
     "csa-long-info-one-line",

@@ -81,6 +81,8 @@ def _long_tokens(size: int) -> dict[str, str]:
         "ki2-many-marks": "▲" * size + "\n",
         "csa-long-name": "V2.2\nN+" + "n" * size + "\nPI\n+\n",
         "csa-long-info": "V2.2\n$EVENT:" + "e" * size + "\nPI\n+\n",
+        "csa-commas-in-name": "V2.2\nN+" + "a," * (size // 2) + "\nPI\n+\n",
+        "csa-commas-after-name": "V2.2\nN+a" + ",N-b" * (size // 4) + "\nPI\n+\n",
         "csa-long-key": "V2.2\n$" + "E" * size + "\nPI\n+\n",
         "csa-all-remaining": "V2.2\nP+" + "00AL" * (size // 4) + "\n+\n",
         "csa-hand": "V2.2\nP+" + "00FU" * (size // 4) + "\n+\n",
@@ -115,6 +117,11 @@ def _pastes(size: int) -> dict[str, str]:
     texts["paste-many-headers"] = " a：b" * (size // 4)
     texts["paste-many-signs"] = "V2.2" + " +" * (size // 2)
     texts["paste-commas"] = "V2.2 PI" + ",+" * (size // 2)
+    texts["paste-numbers-in-comments"] = "手数----" + " *1 ７六歩" * (size // 7)
+    texts["paste-marks-after-comments"] = "手合割：平手" + " *c ▲７六歩" * (size // 8)
+    texts["paste-moves-played"] = " 手数＝1" * (size // 5)
+    texts["paste-names"] = " 先手：a b：c" * (size // 9)
+    texts["paste-diagram-parts"] = " | +- ９ ８ ７ 後手番" * (size // 16)
     return texts
 
 

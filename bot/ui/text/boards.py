@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from bot.services import GameSnapshot
-from rules import Color, Handicap, Position, Role, Sentence, Square, Termination
+from rules import Color, Handicap, Outcome, Position, Role, Sentence, Square, Termination
 from rules.notation.bod import write_bod, write_hand
 
 from ..i18n import N_, SOURCE_LANGUAGE, gettext
@@ -48,13 +48,20 @@ def image_result(lang: str, game: GameSnapshot) -> str:
     outcome = game.outcome
     if outcome is None:
         return image_caption(lang, game)
+    side = "" if outcome.winner is None else side_name(lang, outcome.winner)
+    line = ending_line(lang, outcome, game.move_number, side)
+    return image_caption(lang, game) if line is None else line
+
+
+def ending_line(lang: str, outcome: Outcome, move_number: int, side: str) -> str | None:
+    """The result line drawn on a final board, the winner called `side`; None for an
+    ending it has no line for (an abort)."""
     if outcome.winner is not None and outcome.termination in _IMAGE_RESULTS:
         template = _IMAGE_RESULTS[outcome.termination]
-        side = side_name(lang, outcome.winner)
-        return gettext(lang, template).format(move_number=game.move_number, side=side)
+        return gettext(lang, template).format(move_number=move_number, side=side)
     if outcome.winner is None and outcome.termination in _IMAGE_DRAWS:
-        return gettext(lang, _IMAGE_DRAWS[outcome.termination]).format(move_number=game.move_number)
-    return image_caption(lang, game)
+        return gettext(lang, _IMAGE_DRAWS[outcome.termination]).format(move_number=move_number)
+    return None
 
 
 # ---------------------------------------------------------------- the position in words

@@ -5,11 +5,11 @@ challenge offers to play from."""
 from __future__ import annotations
 
 from bot.services import ShownPosition
-from rules import Color, Sentence
+from rules import Color, Sentence, Termination
 
-from ..i18n import SOURCE_LANGUAGE
+from ..i18n import N_, SOURCE_LANGUAGE, gettext
 from .base import move_echo, safe, say, side_name, translator
-from .boards import fit_sentences, position_sentences
+from .boards import ending_line, fit_sentences, position_sentences
 
 #: Said when `/board` is given both a game and a position.
 GAME_OR_POSITION = Sentence(
@@ -25,6 +25,58 @@ START_MOVE_WITHOUT_START = Sentence(
 )
 #: Said when `/challenge` is given a start both as text and as a file.
 START_OR_RECORD = Sentence("Give the start as text in `start` or as a file in `record`, not both.")
+
+
+#: A record's result, at the move the record numbers its last; in Japanese as a KIF ends
+#: (まで77手で先手の勝ち).
+_RECORD_WINS = {
+    Termination.RESIGNATION: N_("{side} won by resignation at move {move_number}."),
+    Termination.CHECKMATE: N_("{side} won by checkmate at move {move_number}."),
+    Termination.STALEMATE: N_(
+        "{side} won at move {move_number}: the other side had no legal move."
+    ),
+    Termination.PERPETUAL_CHECK: N_(
+        "{side} won at move {move_number}: the other side gave perpetual check."
+    ),
+    Termination.TIME: N_("{side} won on time at move {move_number}."),
+    Termination.FOUL: N_("{side} won by a foul at move {move_number}."),
+    Termination.IMPASSE_24: N_("{side} won by the impasse count at move {move_number}."),
+    Termination.IMPASSE_27: N_("{side} won by an impasse declaration at move {move_number}."),
+    Termination.IMPASSE_JSA24: N_("{side} won by an impasse declaration at move {move_number}."),
+}
+_RECORD_DRAWS = {
+    Termination.SENNICHITE: N_("Sennichite at move {move_number}: a draw."),
+    Termination.IMPASSE_24: N_("Jishogi at move {move_number}: a draw."),
+    Termination.IMPASSE_JSA24: N_("Jishogi at move {move_number}: a draw."),
+    Termination.ABORT: N_("Aborted at move {move_number}, without a result."),
+}
+#: The sides of a handicap record: who gives the handicap (上手) and who receives it (下手).
+_HANDICAP_SIDES = {
+    Color.SENTE: N_("the handicap receiver"),
+    Color.GOTE: N_("the handicap giver"),
+}
+
+
+def record_side(lang: str, shown: ShownPosition, color: Color) -> str:
+    """A side of a shown record: sente or gote, or the handicap's receiver or giver."""
+    if shown.handicap:
+        return gettext(lang, _HANDICAP_SIDES[color])
+    return side_name(lang, color)
+
+
+def record_result(lang: str, shown: ShownPosition) -> str | None:
+    """How the record ended, in one sentence, or None when it does not say: `Sente won by
+    resignation at move 77.`, `まで77手で先手の勝ち。`"""
+    outcome = shown.result
+    if outcome is None:
+        return None
+    won = outcome.winner
+    template = (_RECORD_WINS if won is not None else _RECORD_DRAWS).get(outcome.termination)
+    if template is None:
+        return None
+    side = "" if won is None else record_side(lang, shown, won)
+    said = gettext(lang, template).format(side=side, move_number=shown.last_number)
+    return said[:1].upper() + said[1:]
 
 
 def position_image_caption(lang: str, shown: ShownPosition) -> str:
@@ -58,7 +110,11 @@ def position_caption(lang: str, shown: ShownPosition) -> str:
         lines.append(
             _("Last move: {move}").format(move=move_echo(lang, mover, shown.last_move_text))
         )
-    lines.append(position_image_caption(lang, shown))
+    result = record_result(lang, shown)
+    if shown.outcome is None or result is None:  # the game goes on at this move
+        lines.append(position_image_caption(lang, shown))
+    if result is not None:
+        lines.append(result)
     if shown.warnings:
         joiner = " " if lang == SOURCE_LANGUAGE else ""
         found = joiner.join(say(lang, warning) for warning in shown.warnings)
@@ -73,5 +129,19 @@ def position_caption(lang: str, shown: ShownPosition) -> str:
 def position_alt_text(lang: str, shown: ShownPosition) -> str:
     """The alt text of a shown position: what it is, then the whole position in words."""
     _ = translator(lang)
-    head = _("Shogi board. {caption}.").format(caption=position_image_caption(lang, shown))
-    return fit_sentences(lang, [head, *position_sentences(lang, shown.position)])
+    ending = position_ending(lang, shown)
+    caption = position_image_caption(lang, shown) if ending is None else ending
+    head = _("Shogi board. {caption}.").format(caption=caption)
+    result = record_result(lang, shown)
+    said = [head] if result is None or ending is not None else [head, result]
+    return fit_sentences(lang, [*said, *position_sentences(lang, shown.position)])
+
+
+def position_ending(lang: str, shown: ShownPosition) -> str | None:
+    """The result line drawn on a record's board at its last move (None before it, or
+    for a record that ends without a result): `まで77手で先手の勝ち（投了）`."""
+    outcome = shown.outcome
+    if outcome is None:
+        return None
+    side = "" if outcome.winner is None else record_side(lang, shown, outcome.winner)
+    return ending_line(lang, outcome, shown.last_number, side)
