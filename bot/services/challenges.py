@@ -174,17 +174,17 @@ class Challenges:
         """Offer a game to `opponent`, or to anyone if None. `color` is the challenger's
         side: sente, gote or random, None when they said nothing (random in an even game);
         in a handicap game gote gives the handicap and sente receives it, a challenger who
-        says nothing gives it, and random is refused (see `side_wish`); `start_sfen` starts from a set-up
-        position instead of the usual one; `takebacks` says whether a player may ask to take
-        a move back in the game; `rematch_of` is the finished game this offers to play again
-        (see `Rematches`; a game's second open rematch is a `bot.db.Conflict`); `rated`,
-        whether it counts for ratings (a handicap game or a set-up position never does,
-        whatever was asked: the challenge then says it is unrated); `computer`, that the
-        opponent is the bot itself, which its engine plays (see `Computer`); `then`, more
-        writes stored with the offer, in its transaction (the computer accepts at once
-        with `accept_in`), so that all of it is stored or none. The member's budgets
-        (`Budgets`) are checked with the offer's write: open challenges naming a member, the
-        wait after that member declined, games against the computer.
+        says nothing gives it, and random is refused (see `side_wish`); `start_sfen` starts
+        from a set-up position instead of the usual one; `takebacks` says whether a player
+        may ask to take a move back in the game; `rematch_of` is the finished game this
+        offers to play again (see `Rematches`; a game's second open rematch is a
+        `bot.db.Conflict`); `rated`, whether it counts for ratings (a handicap game or a
+        set-up position never does, whatever was asked: the challenge then says it is
+        unrated); `computer`, that the opponent is the bot itself, which its engine plays
+        (see `Computer`); `then`, more writes stored with the offer, in its transaction (the
+        computer accepts at once with `accept_in`), so that all of it is stored or none. The
+        member's budgets (`Budgets`) are checked with the offer's write: open challenges
+        naming a member, the wait after that member declined, games against the computer.
 
         Example: `await challenges.offer(guild_id=1, channel_id=2, challenger=alice,
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
