@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules import Game, Move, Outcome, Position, Sentence
+from rules import Game, Handicap, Move, Outcome, Position, Sentence
 from rules.notation import RecordError, read_record, unfold
 
 from .errors import ServiceError
@@ -47,6 +47,8 @@ class ShownPosition:
     gote: str | None
     warnings: tuple[Sentence, ...]
     outcome: Outcome | None
+    #: The handicap the record starts from (its sides are then uwate and shitate).
+    handicap: Handicap = Handicap.EVEN
 
     @property
     def move_number(self) -> int:
@@ -131,7 +133,14 @@ def read_position(data: str | bytes, move: int | None = None) -> ShownPosition:
         gote=gote,
         warnings=warnings,
         outcome=game.outcome if shown == len(game.moves) else None,
+        handicap=_handicap_of(game),
     )
+
+
+def _handicap_of(game: Game) -> Handicap:
+    """The handicap a record's game starts from, or even (a set-up position too)."""
+    handicap = Handicap.from_sfen(game.start.sfen())
+    return Handicap.EVEN if handicap is None else handicap
 
 
 def start_of(data: str | bytes, move: int | None = None) -> str:

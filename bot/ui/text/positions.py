@@ -5,11 +5,12 @@ challenge offers to play from."""
 from __future__ import annotations
 
 from bot.services import ShownPosition
-from rules import Color, Sentence
+from rules import Color, Handicap, Sentence
 
 from ..i18n import SOURCE_LANGUAGE
-from .base import move_echo, safe, say, side_name, translator
+from .base import move_echo, safe, say, translator
 from .boards import fit_sentences, position_sentences
+from .sides import players_line, side_name
 
 #: Said when `/board` is given both a game and a position.
 GAME_OR_POSITION = Sentence(
@@ -30,7 +31,7 @@ START_OR_RECORD = Sentence("Give the start as text in `start` or as a file in `r
 def position_image_caption(lang: str, shown: ShownPosition) -> str:
     """The line drawn on the board: the move and whose turn."""
     _ = translator(lang)
-    turn = side_name(lang, shown.position.turn)
+    turn = side_name(lang, shown.position.turn, shown.handicap)
     return _("Move {move_number} · {side} to move").format(move_number=shown.move_number, side=turn)
 
 
@@ -40,11 +41,18 @@ def _heading(lang: str, shown: ShownPosition) -> str:
         return _("Move {move_number} of {last}").format(
             move_number=shown.move_number, last=shown.last_number
         )
-    return _("☗{sente} vs ☖{gote} · move {move_number} of {last}").format(
-        sente=safe(shown.sente or side_name(lang, Color.SENTE)),
-        gote=safe(shown.gote or side_name(lang, Color.GOTE)),
-        move_number=shown.move_number,
-        last=shown.last_number,
+    sente = side_name(lang, Color.SENTE, shown.handicap) if shown.sente is None else shown.sente
+    gote = side_name(lang, Color.GOTE, shown.handicap) if shown.gote is None else shown.gote
+    if shown.handicap is Handicap.EVEN:
+        return _("☗{sente} vs ☖{gote} · move {move_number} of {last}").format(
+            sente=safe(sente),
+            gote=safe(gote),
+            move_number=shown.move_number,
+            last=shown.last_number,
+        )
+    players = players_line(lang, safe(sente), safe(gote), shown.handicap)
+    return _("{players} · move {move_number} of {last}").format(
+        players=players, move_number=shown.move_number, last=shown.last_number
     )
 
 
@@ -74,4 +82,5 @@ def position_alt_text(lang: str, shown: ShownPosition) -> str:
     """The alt text of a shown position: what it is, then the whole position in words."""
     _ = translator(lang)
     head = _("Shogi board. {caption}.").format(caption=position_image_caption(lang, shown))
-    return fit_sentences(lang, [head, *position_sentences(lang, shown.position)])
+    words = position_sentences(lang, shown.position, shown.handicap)
+    return fit_sentences(lang, [head, *words])
