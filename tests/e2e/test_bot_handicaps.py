@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from tests.fakediscord import FakeChannel, FakeMessage, InteractionResult
+from tests.fakediscord import FakeChannel, FakeMessage, InteractionResult, UserFile
 from tests.support.checks import png_width
 from tests.support.club import Club, Table
 from tests.support.japanese import assert_japanese
@@ -128,7 +128,17 @@ async def test_a_handicap_game_in_english_names_uwate_and_shitate(club: Club) ->
     await club.fake.wait_for(lambda: "·" in table.thread.name, what="the thread's result")
     assert table.thread.name == f"#{table.game_id} ☗bob (shitate) vs ☖alice (uwate) · ☖uwate wins"
 
-    everything = texts_of(*bot_messages(club, club.channel, table.thread), *dms, board, games)
+    export = await club.fake.slash("export", {"format": "kif"}, user=bob, channel=table.thread)
+    [kif] = export.files
+    record = await club.fake.slash(
+        "board", {"record": UserFile("game.kif", kif.data)}, user=bob, channel=club.channel
+    )
+    assert "☗bob (shitate) vs ☖alice (uwate) · move 3 of 3" in record.content
+    assert "Move 3 · shitate to move" in alt_text(record) and "Uwate: king 5a" in alt_text(record)
+
+    everything = texts_of(
+        *bot_messages(club, club.channel, table.thread), *dms, board, games, record
+    )
     said = [t for t in everything if EVEN_WORDS_EN.search(t)]
     assert said == [], "a handicap game's texts call a player sente or gote"
 
