@@ -11,7 +11,7 @@ import pytest
 
 from bot.db import Database, NewChallenge, PlayerRow
 from bot.services import GameService, ServiceError, TimeControl
-from rules import Color
+from rules import Color, Handicap
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock
 
@@ -63,7 +63,11 @@ async def test_the_challenge_says_who_gives_from_its_offer(service: GameService)
     assert (await service.challenges.get(challenge.id)).color == "gote"
 
 
-async def test_a_handicap_by_lot_is_refused(service: GameService) -> None:
+@pytest.mark.parametrize(
+    "start", [{"handicap": "rook"}, {"start_sfen": Handicap.LANCE.sfen}], ids=["named", "set-up"]
+)
+async def test_a_handicap_by_lot_is_refused(service: GameService, start: dict[str, str]) -> None:
+    """Also a set-up start that is a handicap's, which counts as that handicap."""
     with pytest.raises(ServiceError, match="never drawn by lot"):
         await service.challenges.offer(
             guild_id=GUILD,
@@ -71,7 +75,7 @@ async def test_a_handicap_by_lot_is_refused(service: GameService) -> None:
             challenger=ALICE,
             opponent=BOB,
             color="random",
-            handicap="rook",
+            **start,  # type: ignore[arg-type]
         )
 
 
