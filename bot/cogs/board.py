@@ -110,7 +110,9 @@ class BoardFeature(Feature):
         lang = await answer_language(self.bot, interaction, public=public)
         caption = text.position_caption(lang, shown)
         if style == "text":
-            diagram = "\n".join(text.position_diagram(lang, shown.position))
+            diagram = "\n".join(
+                text.position_diagram(lang, shown.position, handicap=shown.handicap)
+            )
             await reply.send(text.truncate(f"{caption}\n```\n{diagram}\n```"), ephemeral=not public)
             return
         board = self.bot.boards.position_file(shown, lang, perspective=facing)

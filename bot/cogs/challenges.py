@@ -224,7 +224,7 @@ class ChallengeFeature(Feature):
     @app_commands.command(name="challenge", description=text.COMMANDS["challenge"])
     @app_commands.describe(
         opponent=text.OPTIONS["opponent"],
-        color=text.OPTIONS["color"],
+        color=text.OPTIONS["challenge_color"],
         time=text.OPTIONS["time"],
         handicap=text.OPTIONS["handicap"],
         impasse=text.OPTIONS["impasse"],
@@ -235,7 +235,9 @@ class ChallengeFeature(Feature):
         start_move=text.OPTIONS["start_move"],
     )
     @app_commands.choices(
-        color=[Choice(name=name, value=value) for value, name in text.COLOR_NAMES.items()],
+        color=[
+            Choice(name=name, value=value) for value, name in text.CHALLENGE_COLOR_NAMES.items()
+        ],
         handicap=[Choice(name=text.handicap_name(h), value=h.id) for h in Handicap],
         impasse=[Choice(name=text.rule_choice(r), value=r.value) for r in ImpasseRule],
         takebacks=[Choice(name=text.TAKEBACK_NAMES[p], value=p.value) for p in TakebackPolicy],
@@ -245,7 +247,7 @@ class ChallengeFeature(Feature):
         self,
         interaction: discord.Interaction[Any],
         opponent: discord.Member | None = None,
-        color: str = "random",
+        color: str | None = None,
         time: str = "3d",
         handicap: str = "even",
         impasse: str = "27",
@@ -256,6 +258,8 @@ class ChallengeFeature(Feature):
         start_move: app_commands.Range[int, 0, 10_000] | None = None,
     ) -> None:
         """Post the challenge, pinging only the member challenged (nobody, for an open one).
+        `color` left out is the service's to settle: by lot in an even game, and in a
+        handicap game the challenger gives (`side_wish`).
         `start` (an SFEN, or a record at `start_move`) or a `record` file at `start_move`
         sets up the position to play from: a long record fits only in a file."""
         if start is not None and record is not None:

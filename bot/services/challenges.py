@@ -37,6 +37,13 @@ NO_LONGER_OPEN = {
     "expired": Sentence("This challenge is no longer open (it expired)."),
 }
 COLOR_WISHES = (*(color.name.lower() for color in Color), RANDOM)
+#: Who gives a handicap when the challenger does not say: the challenger, as uwate (gote).
+#: In a club the stronger player offers the weaker one a handicap game, not the other way.
+HANDICAP_GIVER_BY_DEFAULT = Color.GOTE
+HANDICAP_BY_LOT = Sentence(
+    "Who gives a handicap is never drawn by lot: choose gote to give it (uwate) or sente "
+    "to receive it (shitate), or leave the colour out to give it."
+)
 #: How many challenges to anyone one member may have open at once in a server: enough to
 #: offer a few kinds of game (a quick one, a slow one, a handicap), few enough that one
 #: member cannot fill a channel with them. Challenges to a named member are not counted
@@ -78,16 +85,35 @@ def _row(player: PlayerRef) -> PlayerRow:
     return PlayerRow(player.user_id, player.name, player.is_bot)
 
 
+def side_wish(color: str | None, handicap: Handicap) -> str:
+    """The challenger's side as a challenge keeps it, from what they asked (`color`, None
+    when they said nothing): in an even game as asked (by lot unless said); in a handicap
+    game always a side, never by lot. The giver (uwate) plays gote, so `"gote"` gives and
+    `"sente"` receives, and a challenger who said nothing gives (`HANDICAP_GIVER_BY_DEFAULT`).
+    A challenge stored by lot before this rule is read the same way. The one place that
+    decides who gives a handicap.
+
+    >>> side_wish(None, Handicap.LANCE), side_wish("sente", Handicap.LANCE)
+    ('gote', 'sente')
+    """
+    if handicap is Handicap.EVEN:
+        return RANDOM if color is None else color
+    if color is None or color == RANDOM:
+        return HANDICAP_GIVER_BY_DEFAULT.name.lower()
+    return color
+
+
 def _challenge(record: ChallengeRow) -> Challenge:
+    handicap = Handicap.parse(record.handicap)
     return Challenge(
         id=record.id,
         guild_id=record.guild_id,
         channel_id=record.channel_id,
         challenger=_ref(record.challenger),
         opponent=None if record.opponent is None else _ref(record.opponent),
-        color=record.color,
+        color=side_wish(record.color, handicap),
         time_control=TimeControl(record.bank, record.period),
-        handicap=Handicap.parse(record.handicap),
+        handicap=handicap,
         impasse_rule=ImpasseRule(record.impasse_rule),
         status=record.status,
         expires_at=record.expires_at,
@@ -134,7 +160,7 @@ class Challenges:
         channel_id: int,
         challenger: PlayerRef,
         opponent: PlayerRef | None = None,
-        color: str = RANDOM,
+        color: str | None = None,
         time_control: TimeControl | str = "3d",
         handicap: Handicap | str = "even",
         impasse_rule: ImpasseRule | str = "27",
@@ -146,17 +172,19 @@ class Challenges:
         then: Callable[[Session, ChallengeRow], Awaitable[object]] | None = None,
     ) -> Challenge:
         """Offer a game to `opponent`, or to anyone if None. `color` is the challenger's
-        side (in a handicap game gote gives the handicap); `start_sfen` starts from a set-up
-        position instead of the usual one; `takebacks` says whether a player may ask to take
-        a move back in the game; `rematch_of` is the finished game this offers to play again
-        (see `Rematches`; a game's second open rematch is a `bot.db.Conflict`); `rated`,
-        whether it counts for ratings (a handicap game or a set-up position never does,
-        whatever was asked: the challenge then says it is unrated); `computer`, that the
-        opponent is the bot itself, which its engine plays (see `Computer`); `then`, more
-        writes stored with the offer, in its transaction (the computer accepts at once
-        with `accept_in`), so that all of it is stored or none. The member's budgets
-        (`Budgets`) are checked with the offer's write: open challenges naming a member, the
-        wait after that member declined, games against the computer.
+        side: sente, gote or random, None when they said nothing (random in an even game);
+        in a handicap game gote gives the handicap and sente receives it, a challenger who
+        says nothing gives it, and random is refused (see `side_wish`); `start_sfen` starts
+        from a set-up position instead of the usual one; `takebacks` says whether a player
+        may ask to take a move back in the game; `rematch_of` is the finished game this
+        offers to play again (see `Rematches`; a game's second open rematch is a
+        `bot.db.Conflict`); `rated`, whether it counts for ratings (a handicap game or a
+        set-up position never does, whatever was asked: the challenge then says it is
+        unrated); `computer`, that the opponent is the bot itself, which its engine plays
+        (see `Computer`); `then`, more writes stored with the offer, in its transaction (the
+        computer accepts at once with `accept_in`), so that all of it is stored or none. The
+        member's budgets (`Budgets`) are checked with the offer's write: open challenges
+        naming a member, the wait after that member declined, games against the computer.
 
         Example: `await challenges.offer(guild_id=1, channel_id=2, challenger=alice,
         opponent=bob, time_control="7d+1d", handicap="two_piece")`.
@@ -165,7 +193,7 @@ class Challenges:
             raise ServiceError(Sentence("You cannot challenge yourself; pick another member."))
         if (opponent is not None and opponent.is_bot and not computer) or challenger.is_bot:
             raise ServiceError(Sentence("Bots cannot play shogi here; challenge a member instead."))
-        if color not in COLOR_WISHES:
+        if color is not None and color not in COLOR_WISHES:
             raise ServiceError(Sentence("The colour is sente, gote or random."))
         control = TimeControl.parse(time_control)
         try:
@@ -177,6 +205,9 @@ class Challenges:
         rule = ImpasseRule.parse(impasse_rule)
         policy = TakebackPolicy.parse(takebacks)
         chosen, start_sfen = _start_position(chosen, start_sfen)
+        if chosen is not Handicap.EVEN and color == RANDOM:
+            raise ServiceError(HANDICAP_BY_LOT)
+        color = side_wish(color, chosen)
         now = self._store.now()
         new = NewChallenge(
             guild_id=guild_id,
@@ -366,8 +397,8 @@ class Challenges:
         more) and the first deadline set; the game's id. `accept` for a member's press,
         and for the computer, which takes its challenge in the offer's own transaction
         (`offer(then=...)`), so a game is never stored without its seat."""
-        wish = record.color
-        if wish == RANDOM:
+        wish = side_wish(record.color, Handicap.parse(record.handicap))
+        if wish == RANDOM:  # an even game's colours, by lot
             wish = self._store.rng.choice(COLOR_WISHES[:2])
         challenger, opponent = record.challenger.user_id, player.user_id
         sente, gote = (challenger, opponent) if wish == "sente" else (opponent, challenger)

@@ -95,7 +95,7 @@ class Computer:
         member: PlayerRef,
         computer: PlayerRef,
         level: int,
-        color: str = "random",
+        color: str | None = None,
         time_control: TimeControl | str = "unlimited",
         handicap: str = "even",
         again_of: int | None = None,

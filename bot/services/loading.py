@@ -316,4 +316,5 @@ def line_of(record: GameRow, user_id: int) -> GameSummary:
         result=result_for(record, color),
         finished_at=record.finished_at,
         numbering=Numbering.of_sfen(record.start_sfen),
+        handicap=Handicap.parse(record.handicap),
     )

@@ -50,7 +50,8 @@ class ShownPosition:
     warnings: tuple[Sentence, ...]
     outcome: Outcome | None
     result: Outcome | None = None
-    handicap: bool = False
+    #: The handicap the record starts from (its sides are then uwate and shitate).
+    handicap: Handicap = Handicap.EVEN
 
     @property
     def move_number(self) -> int:
@@ -136,8 +137,14 @@ def read_position(data: str | bytes, move: int | None = None) -> ShownPosition:
         warnings=warnings,
         outcome=game.outcome if shown == len(game.moves) else None,
         result=game.outcome,
-        handicap=game.handicap not in (None, Handicap.EVEN),
+        handicap=_handicap_of(game),
     )
+
+
+def _handicap_of(game: Game) -> Handicap:
+    """The handicap a record's game starts from, or even (a set-up position too)."""
+    handicap = Handicap.from_sfen(game.start.sfen())
+    return Handicap.EVEN if handicap is None else handicap
 
 
 def start_of(data: str | bytes, move: int | None = None) -> str:

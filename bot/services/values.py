@@ -382,6 +382,7 @@ class GameSummary:
     result: Result | None = None
     finished_at: datetime | None = None
     numbering: Numbering = FROM_MOVE_ONE
+    handicap: Handicap = Handicap.EVEN  # its sides are then uwate and shitate
 
     @property
     def is_active(self) -> bool:

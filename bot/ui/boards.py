@@ -27,7 +27,7 @@ from render import (
     render_gif,
     render_rating_chart,
 )
-from rules import Color, Termination
+from rules import Color, Handicap, Termination
 
 from . import text
 
@@ -72,6 +72,15 @@ class Animation:
 
     file: discord.File
     shown_moves: int | None
+
+
+def image_names(lang: str, game: GameSnapshot) -> tuple[str, str]:
+    """The players' names as a board of the game draws them (sente's, gote's), with their
+    side in a handicap game (`上手 alice`)."""
+    return (
+        text.image_name(lang, Color.SENTE, game.sente.name, game.handicap),
+        text.image_name(lang, Color.GOTE, game.gote.name, game.handicap),
+    )
 
 
 def ending_of(lang: str, game: GameSnapshot) -> Ending | None:
@@ -140,7 +149,7 @@ class BoardRenderer:
         finished game's shows how it ended."""
         position = game.game.position
         last = game.last_move
-        sente, gote = game.sente.name, game.gote.name
+        sente, gote = image_names(lang, game)
         ending = ending_of(lang, game)
         caption = None if ending is not None else text.image_caption(lang, game)
         alt = text.board_alt_text(lang, game)
@@ -167,14 +176,18 @@ class BoardRenderer:
         ending = position_ending(lang, shown)
         caption = None if ending is not None else text.position_image_caption(lang, shown)
         alt = text.position_alt_text(lang, shown)
+        sente, gote = shown.sente, shown.gote
+        if shown.handicap is not Handicap.EVEN:  # each side named uwate or shitate
+            sente = text.image_name(lang, Color.SENTE, sente or "", shown.handicap).strip()
+            gote = text.image_name(lang, Color.GOTE, gote or "", shown.handicap).strip()
 
         def work() -> bytes:
             return render_board(
                 shown.position,
                 last_move=shown.last_move,
                 perspective=perspective,
-                sente_name=shown.sente,
-                gote_name=shown.gote,
+                sente_name=sente,
+                gote_name=gote,
                 caption=caption,
                 ending=ending,
             )
@@ -260,13 +273,14 @@ class BoardRenderer:
         ending = ending_of(lang, game)
         framed = len(moves) + (0 if ending is not None else 1)
         numbering = game.numbering
-        sente, gote = game.sente.name, game.gote.name
+        sente, gote = image_names(lang, game)
+        handicap = game.handicap
 
         def work() -> _Built:
             turn = start.turn
             captions = []
             for ply in range(framed):
-                captions.append(text.frame_caption(lang, numbering.number(ply), turn))
+                captions.append(text.frame_caption(lang, numbering.number(ply), turn, handicap))
                 turn = turn.opponent
 
             def build(first: int) -> bytes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
@@ -30,7 +31,7 @@ from bot.services.challenges import COLOR_WISHES
 from bot.services.games import LISTED
 from bot.ui import text as wording
 from bot.ui.notify import game_link
-from rules import Color, Outcome, Sentence, Termination
+from rules import Color, Game, Handicap, Outcome, Sentence, Termination
 from tests.support.snapshots import ALICE, BOB, DEADLINE, game_view
 
 
@@ -256,3 +257,77 @@ def test_sentences_are_set_as_their_language_sets_them() -> None:
 def test_a_length_of_time_in_a_sentence_reads_as_a_duration(lang: str, said: str) -> None:
     sentence = Sentence("in the last {period}", period=timedelta(days=1))
     assert wording.say(lang, sentence).endswith(f" {said}" if lang == "en" else said)
+
+
+def _handicap_view(outcome: Outcome | None = None, **players: PlayerRef) -> GameSnapshot:
+    """A lance handicap game after uwate's first move: alice receives (☗), bob gives (☖)."""
+    game = Game(Handicap.LANCE.sfen, ["3c3d"])
+    return game_view(game, outcome, handicap=Handicap.LANCE, written=THIRTY_FOUR, **players)
+
+
+THIRTY_FOUR = MoveText("3c3d", "３四歩", "P-34")
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", f"#7 ☗alice (shitate) vs ☖{BOB.name} (uwate) · ☖uwate wins"),
+        ("ja", f"#7 ☗下手 alice 対 ☖上手 {BOB.name} · ☖上手の勝ち"),
+    ],
+)
+def test_a_handicap_games_thread_names_its_sides(lang: str, expected: str) -> None:
+    view = _handicap_view(Outcome(Termination.RESIGNATION, Color.GOTE))
+    assert wording.thread_name(lang, view) == expected
+
+
+def test_a_handicap_games_long_names_are_cut_but_its_sides_and_result_show() -> None:
+    view = _handicap_view(
+        Outcome(Termination.CHECKMATE, Color.GOTE),
+        sente=PlayerRef(5, "s" * 60),
+        gote=PlayerRef(6, "g" * 60),
+    )
+    for lang, sides in (("en", ("(shitate)", "(uwate)")), ("ja", ("☗下手", "☖上手"))):
+        name = wording.thread_name(lang, view)
+        assert len(name) <= 100 and name.startswith("#7 ")
+        assert all(side in name for side in sides) and name.count("…") == 2
+        assert name.endswith(("☖uwate wins", "☖上手の勝ち"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_no_text_of_a_handicap_game_says_sente_or_gote(lang: str) -> None:
+    """Every wording function that names a side, given a handicap game."""
+    even_words = re.compile(r"\b(sente|gote)\b|先手|後手|先番", re.IGNORECASE)
+    view = _handicap_view()
+    over = _handicap_view(Outcome(Termination.CHECKMATE, Color.GOTE))
+    summary = GameSummary(
+        id=7,
+        opponent=ALICE,
+        your_color=Color.GOTE,
+        your_turn=False,
+        ply=1,
+        deadline=DEADLINE,
+        thread_id=3,
+        guild_id=1,
+        handicap=Handicap.LANCE,
+    )
+    texts = [
+        wording.game_start_text(lang, view),
+        wording.board_caption(lang, view),
+        wording.board_caption(lang, over),
+        wording.board_alt_text(lang, view),
+        wording.board_alt_text(lang, over),
+        wording.image_caption(lang, view),
+        wording.image_result(lang, over),
+        wording.text_diagram(lang, view),
+        wording.text_diagram(lang, over),
+        wording.reminder_text(lang, view),
+        wording.turn_message(lang, view, "https://discord.com/channels/1/3"),
+        wording.players_text(lang, view),
+        wording.evaluation_chart_title(lang, view),
+        wording.evaluation_chart_description(lang, view),
+        wording.games_list_text(lang, BOB, GameList([summary], 0), ListedStatus.ACTIVE, own=True),
+        *(wording.frame_caption(lang, 1, color, Handicap.LANCE) for color in Color),
+    ]
+    said = [t for t in texts if even_words.search(t)]
+    assert said == []
+    assert all(t for t in texts)

@@ -15,7 +15,7 @@ share); this package gathers them, so a feature writes `text.say(...)` whatever
 module its sentence lives in. A new feature's wording goes in a module of its own,
 added to the list below. Each module imports the shared ones it uses, and mypy takes a
 name from the last star import that has it: so a module comes after every module that
-imports from it, and `base` last.
+imports from it: `base` near the end, and `sides` (which `base` imports) last.
 """
 
 # isort: off
@@ -32,3 +32,4 @@ from .challenges import *  # noqa: F403
 from .ratings import *  # noqa: F403
 from .controls import *  # noqa: F403
 from .base import *  # noqa: F403
+from .sides import *  # noqa: F403

@@ -21,6 +21,7 @@ from rules import Color, Handicap, Role, Sentence, Square
 from rules.notation.common import japanese_square
 
 from ..i18n import SOURCE_LANGUAGE, gettext
+from .sides import player_label, side_name
 
 MAX_MESSAGE = 2000
 
@@ -66,20 +67,14 @@ def square_text(lang: str, square: Square) -> str:
     return str(square) if lang == SOURCE_LANGUAGE else japanese_square(square)
 
 
-def side_name(lang: str, color: Color) -> str:
-    """`sente` / `gote` in English, 先手 / 後手 in Japanese."""
-    _ = translator(lang)
-    return _("sente") if color is Color.SENTE else _("gote")
-
-
 def value_text(lang: str, value: object) -> str:
     """A value of a `Sentence` as the reader's language writes it; text is escaped."""
     if isinstance(value, Sentence):
         return say(lang, value)
     if isinstance(value, Role):
         return value.english if lang == SOURCE_LANGUAGE else value.kanji
-    if isinstance(value, Color):
-        return side_name(lang, value)
+    if isinstance(value, Color):  # of a position, not of a game's players
+        return side_name(lang, value, Handicap.EVEN)
     if isinstance(value, Square):
         return square_text(lang, value)
     if isinstance(value, str):
@@ -149,8 +144,10 @@ def handicap_text(lang: str, handicap: Handicap) -> str:
     return handicap.english if lang == SOURCE_LANGUAGE else handicap.japanese
 
 
-def named(game: GameSnapshot, color: Color) -> str:
-    return f"{color.symbol}{safe(game.player(color).name)}"
+def named(lang: str, game: GameSnapshot, color: Color) -> str:
+    """A player of `game` marked with their side, escaped: `☗alice`, or `☖alice (uwate)`
+    in a handicap game (see `sides.player_label`)."""
+    return player_label(lang, color, safe(game.player(color).name), game.handicap)
 
 
 def move_echo(lang: str, color: Color, move: MoveText) -> str:

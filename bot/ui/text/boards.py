@@ -14,8 +14,9 @@ from rules import Color, Handicap, Outcome, Position, Role, Sentence, Square, Te
 from rules.notation.bod import write_bod, write_hand
 
 from ..i18n import N_, SOURCE_LANGUAGE, gettext
-from .base import move_echo, side_name, square_text, translator
+from .base import move_echo, square_text, translator
 from .games import image_caption, players_text
+from .sides import side_name
 
 #: Discord takes at most 1,024 characters as an attachment's description; a little
 #: less leaves room for what a client may add.
@@ -48,7 +49,7 @@ def image_result(lang: str, game: GameSnapshot) -> str:
     outcome = game.outcome
     if outcome is None:
         return image_caption(lang, game)
-    side = "" if outcome.winner is None else side_name(lang, outcome.winner)
+    side = "" if outcome.winner is None else side_name(lang, outcome.winner, game.handicap)
     line = ending_line(lang, outcome, game.move_number, side)
     return image_caption(lang, game) if line is None else line
 
@@ -75,10 +76,21 @@ _ROLE_ORDER = (
 _HAND_ORDER = (
     Role.ROOK, Role.BISHOP, Role.GOLD, Role.SILVER, Role.KNIGHT, Role.LANCE, Role.PAWN,
 )  # fmt: skip
-_PIECES = {Color.SENTE: N_("Sente: {pieces}."), Color.GOTE: N_("Gote: {pieces}.")}
+#: Each side's pieces and hand, by whether the game is a handicap game (下手 and 上手, as a
+#: KIF of it writes 「上手の持駒」), then by colour.
+_PIECES = {
+    False: {Color.SENTE: N_("Sente: {pieces}."), Color.GOTE: N_("Gote: {pieces}.")},
+    True: {Color.SENTE: N_("Shitate: {pieces}."), Color.GOTE: N_("Uwate: {pieces}.")},
+}
 _HANDS = {
-    Color.SENTE: N_("Sente in hand: {hand}."),
-    Color.GOTE: N_("Gote in hand: {hand}."),
+    False: {
+        Color.SENTE: N_("Sente in hand: {hand}."),
+        Color.GOTE: N_("Gote in hand: {hand}."),
+    },
+    True: {
+        Color.SENTE: N_("Shitate in hand: {hand}."),
+        Color.GOTE: N_("Uwate in hand: {hand}."),
+    },
 }
 
 
@@ -128,14 +140,16 @@ def hand_text(lang: str, position: Position, color: Color) -> str:
     return ", ".join(parts) if parts else _("none")
 
 
-def position_sentences(lang: str, position: Position) -> list[str]:
-    """The position in words: each side's pieces, then its hand, one sentence each."""
+def position_sentences(lang: str, position: Position, handicap: Handicap) -> list[str]:
+    """The position in words: each side's pieces, then its hand, one sentence each (the
+    sides named uwate and shitate in a handicap game)."""
     sentences = []
+    given = handicap is not Handicap.EVEN
     for color in Color:
         pieces = pieces_text(lang, position, color)
-        sentences.append(gettext(lang, _PIECES[color]).format(pieces=pieces))
+        sentences.append(gettext(lang, _PIECES[given][color]).format(pieces=pieces))
         hand = hand_text(lang, position, color)
-        sentences.append(gettext(lang, _HANDS[color]).format(hand=hand))
+        sentences.append(gettext(lang, _HANDS[given][color]).format(hand=hand))
     return sentences
 
 
@@ -165,7 +179,8 @@ def board_alt_text(lang: str, game: GameSnapshot) -> str:
     else:
         values["move"] = move_echo(lang, game.turn.opponent, written)
         head = _("Shogi board. {players}. {caption}. Last move: {move}.").format_map(values)
-    return fit_sentences(lang, [head, *position_sentences(lang, game.game.position)])
+    position = position_sentences(lang, game.game.position, game.handicap)
+    return fit_sentences(lang, [head, *position])
 
 
 def animation_alt_text(lang: str, game: GameSnapshot) -> str:
@@ -201,13 +216,13 @@ def position_diagram(
     """The lines of a position's diagram: a BOD in Japanese, letters in English (see
     `text_diagram`); the turn is left to the caller, as a BOD names only gote's."""
     if lang == SOURCE_LANGUAGE:
-        return _letters_diagram(lang, position)
+        return _letters_diagram(lang, position, handicap)
     return write_bod(position, handicap=handicap is not Handicap.EVEN)
 
 
 def _turn_line(lang: str, game: GameSnapshot) -> str:
     _ = translator(lang)
-    line = _("{side} to move").format(side=side_name(lang, game.turn))
+    line = _("{side} to move").format(side=side_name(lang, game.turn, game.handicap))
     return line[:1].upper() + line[1:]  # a line of its own starts with a capital
 
 
@@ -223,11 +238,15 @@ _RULE = "+" + "-" * 27 + "+"
 _RANK_LETTERS = "abcdefghi"
 
 
-def _letters_diagram(lang: str, position: Position) -> list[str]:
+def _letters_diagram(lang: str, position: Position, handicap: Handicap) -> list[str]:
     _ = translator(lang)
+    given = handicap is not Handicap.EVEN
+    hands = _HANDS[given]
     lines = [
-        _("Upper case: sente (☗); lower case: gote (☖); + promoted."),
-        gettext(lang, _HANDS[Color.GOTE]).format(hand=hand_text(lang, position, Color.GOTE)),
+        _("Upper case: shitate (☗); lower case: uwate (☖); + promoted.")
+        if given
+        else _("Upper case: sente (☗); lower case: gote (☖); + promoted."),
+        gettext(lang, hands[Color.GOTE]).format(hand=hand_text(lang, position, Color.GOTE)),
         _FILES_HEADER,
         _RULE,
     ]
@@ -243,7 +262,7 @@ def _letters_diagram(lang: str, position: Position) -> list[str]:
         lines.append("|" + "".join(cells) + "|" + _RANK_LETTERS[row])
     lines.append(_RULE)
     lines.append(
-        gettext(lang, _HANDS[Color.SENTE]).format(hand=hand_text(lang, position, Color.SENTE))
+        gettext(lang, hands[Color.SENTE]).format(hand=hand_text(lang, position, Color.SENTE))
     )
     return lines
 

@@ -4,9 +4,10 @@ the player who pressed Rematch is told."""
 from __future__ import annotations
 
 from bot.services import Challenge, PlayerRef, turn_of
-from rules import Sentence
+from rules import Handicap, Sentence
 
-from .base import mention, safe, side_name, translator
+from .base import mention, safe, translator
+from .sides import side_name
 
 CHALLENGE_NOT_POSTED = Sentence(
     "The challenge could not be posted in this channel, so it was withdrawn; try again later."
@@ -64,8 +65,9 @@ def rematch_accepted(lang: str, challenge: Challenge) -> str:
 
 def start_text(lang: str, sfen: str) -> str:
     """The set-up start a challenge offers: its SFEN in a code span (to copy into any
-    shogi program) and who moves first there."""
+    shogi program) and who moves first there (a start that is a handicap's is offered as
+    that handicap, whose sides the settings name)."""
     _ = translator(lang)
     return _("Start position: `{sfen}` ({side} moves first).").format(
-        sfen=sfen, side=side_name(lang, turn_of(sfen))
+        sfen=sfen, side=side_name(lang, turn_of(sfen), Handicap.EVEN)
     )

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from bot.services import BLUNDER, MISTAKE, Analysis, GameSnapshot, Mark, MarkedMove, Numbering
-from rules import Color
+from rules import Color, Handicap
 
-from .base import move_echo, named, safe, translator
+from .base import move_echo, named, translator
+from .sides import players_line
 
 #: The marked moves an analysis lists; the chart shows them all.
 MAX_MARKS_SHOWN = 12
@@ -16,7 +17,7 @@ def computer_start_text(lang: str, game: GameSnapshot, level: int) -> str:
     """The post that opens a game against the computer: who plays whom, at what level."""
     _ = translator(lang)
     return _("{sente} vs {gote}: a game against the computer at level {level} of 8.").format(
-        sente=named(game, Color.SENTE), gote=named(game, Color.GOTE), level=level
+        sente=named(lang, game, Color.SENTE), gote=named(lang, game, Color.GOTE), level=level
     )
 
 
@@ -67,7 +68,7 @@ def analysis_text(lang: str, analysis: Analysis) -> str:
     for color in Color:
         lines.append(
             _("{player}: {mistakes} mistakes, {blunders} blunders").format(
-                player=named(game, color),
+                player=named(lang, game, color),
                 mistakes=analysis.count(color, Mark.MISTAKE),
                 blunders=analysis.count(color, Mark.BLUNDER),
             )
@@ -92,13 +93,20 @@ def analysis_text(lang: str, analysis: Analysis) -> str:
 
 
 def evaluation_chart_title(lang: str, game: GameSnapshot) -> str:
+    """The chart's title: which game, and whose lead is above the line (sente's, or in a
+    handicap game shitate's)."""
     _ = translator(lang)
-    return _("Game #{game_id}: evaluation (above the line, sente is ahead)").format(game_id=game.id)
+    if game.handicap is not Handicap.EVEN:
+        title = _("Game #{game_id}: evaluation (above the line, shitate is ahead)")
+    else:
+        title = _("Game #{game_id}: evaluation (above the line, sente is ahead)")
+    return title.format(game_id=game.id)
 
 
 def evaluation_chart_description(lang: str, game: GameSnapshot) -> str:
     """The chart's alternative text, for screen readers."""
     _ = translator(lang)
-    return _("Evaluation chart of game #{game_id}, {sente} vs {gote}").format(
-        game_id=game.id, sente=safe(game.sente.name), gote=safe(game.gote.name)
+    players = players_line(lang, game.sente.name, game.gote.name, game.handicap)
+    return _("Evaluation chart of game #{game_id}, {players}").format(
+        game_id=game.id, players=players
     )

@@ -78,7 +78,12 @@ OPTIONS = {
     "opponent": "The member you want to play (leave it out: anyone here may accept)",
     "color": "Your colour (default: random)",
     "time": "Time per move: a preset, or e.g. 3d, 12h, 7d+1d (bank + per move)",
-    "handicap": "Handicap: the giver plays gote and moves first (default: even)",
+    "challenge_color": (
+        "Your colour (default: random); with a handicap gote gives it, and by default you do"
+    ),
+    "handicap": (
+        "Handicap (default: even); the giver, uwate, moves first: you unless you pick sente"
+    ),
     "impasse": "How an impasse (jishogi) is settled (default: 27-point declaration)",
     "move": "Your move in Western (P-7f), Japanese (７六歩) or USI (7g7f) notation",
     "game": "A game id (pick from the list); default: this thread's game or your game to move",
@@ -129,6 +134,13 @@ COLOR_NAMES = {
     "random": "Random",
     "sente": "Sente (☗, moves first in even games)",
     "gote": "Gote (☖)",
+}
+#: The colours `/challenge` offers: in a handicap game gote gives it and sente receives it,
+#: and it is never drawn by lot (see `bot.services.challenges.side_wish`).
+CHALLENGE_COLOR_NAMES = {
+    "random": "Random (even games only)",
+    "sente": "Sente ☗ (in a handicap game: shitate, receiving it)",
+    "gote": "Gote ☖ (in a handicap game: uwate, giving it)",
 }
 RULE_NAMES = {
     ImpasseRule.DECLARATION_27: N_("27-point declaration"),

@@ -30,6 +30,7 @@ from .base import (
     truncate,
 )
 from .games import to_move_text
+from .sides import players_line
 
 
 def preferences_text(lang: str, preferences: Preferences, *, changed: bool, zone: tzinfo) -> str:
@@ -86,9 +87,7 @@ def turn_message(lang: str, game: GameSnapshot, link: str) -> str:
     """The direct message to a player whose turn has come: which game, the last move,
     until when, and the link to the game's thread."""
     _ = translator(lang)
-    players = _("☗{sente} vs ☖{gote}").format(
-        sente=safe(game.sente.name), gote=safe(game.gote.name)
-    )
+    players = players_line(lang, safe(game.sente.name), safe(game.gote.name), game.handicap)
     lines = [
         _("Your move in game {id} ({players}); {deadline}.").format(
             id=game.id, players=players, deadline=deadline_text(lang, game.deadline)
@@ -106,9 +105,7 @@ def game_news(lang: str, game: GameSnapshot, body: str, link: str) -> str:
     """A direct message about a game: which game, what its thread was told, and the link
     to the thread."""
     _ = translator(lang)
-    players = _("☗{sente} vs ☖{gote}").format(
-        sente=safe(game.sente.name), gote=safe(game.gote.name)
-    )
+    players = players_line(lang, safe(game.sente.name), safe(game.gote.name), game.handicap)
     lines = [
         _("Game {id} ({players}):").format(id=game.id, players=players),
         body,
@@ -181,7 +178,7 @@ def takeback_done(lang: str, takeback: Takeback) -> str:
         )
     ]
     if game.to_move is not None:
-        lines.append(to_move_text(lang, game.to_move, game.deadline, ping=True))
+        lines.append(to_move_text(lang, game, game.to_move, game.deadline, ping=True))
     return "\n".join(lines)
 
 
@@ -304,7 +301,7 @@ def vacation_ended(lang: str, game: GameSnapshot, vacation: Vacation) -> str:
     name = safe(_away_player(game, vacation).name)
     lines = [_("{name} is back from vacation; their clock runs again.").format(name=name)]
     if game.to_move is not None:
-        lines.append(to_move_text(lang, game.to_move, game.deadline, ping=False))
+        lines.append(to_move_text(lang, game, game.to_move, game.deadline, ping=False))
     return "\n".join(lines)
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from bot.services import GameList, GameSnapshot, GameSummary, ListedStatus, PlayerRef, ReplayStep
 from bot.services import Result as GameResult
-from rules import Outcome, Termination
+from rules import Handicap, Outcome, Termination
 
 from ..i18n import N_, gettext
 from .base import move_echo, safe, timestamp, translator, truncate
 from .games import result_text
+from .sides import players_line, side_mark
 
 MAX_THREAD_NAME = 100  # Discord's limit on a channel's or thread's name
 
@@ -26,14 +27,15 @@ def result_word(lang: str, result: GameResult) -> str:
     return gettext(lang, RESULT_WORDS[result])
 
 
-def outcome_tag(lang: str, outcome: Outcome) -> str:
-    """A result in a few characters, as a thread's name ends: ☗ wins, draw, aborted."""
+def outcome_tag(lang: str, outcome: Outcome, handicap: Handicap) -> str:
+    """A result in a few characters, as a thread's name ends: ☗ wins (☖uwate wins, in a
+    handicap game), draw, aborted."""
     _ = translator(lang)
     if outcome.termination is Termination.ABORT:
         return _("aborted")
     if outcome.winner is None:
         return _("draw")
-    return _("{side} wins").format(side=outcome.winner.symbol)
+    return _("{side} wins").format(side=side_mark(lang, outcome.winner, handicap))
 
 
 def thread_name(lang: str, game: GameSnapshot) -> str:
@@ -41,12 +43,13 @@ def thread_name(lang: str, game: GameSnapshot) -> str:
     after a dot. Names too long for Discord's 100 characters are shortened, each ending
     in an ellipsis, so that the number and the result always show."""
     _ = translator(lang)
-    suffix = "" if game.outcome is None else " · " + outcome_tag(lang, game.outcome)
+    outcome = game.outcome
+    suffix = "" if outcome is None else " · " + outcome_tag(lang, outcome, game.handicap)
     names = (game.sente.name, game.gote.name)
     room = max(len(name) for name in names)
     while True:
         sente, gote = (_shortened(name, room) for name in names)
-        players = _("☗{sente} vs ☖{gote}").format(sente=sente, gote=gote)
+        players = players_line(lang, sente, gote, game.handicap)
         name = f"#{game.id} {players}{suffix}"
         if len(name) <= MAX_THREAD_NAME or room <= 1:
             return name[:MAX_THREAD_NAME]
@@ -113,7 +116,7 @@ def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
     to_move = _("**your turn**") if own else _("**to move**")
     values = {
         "where": _where(summary),
-        "color": summary.your_color.symbol,
+        "color": side_mark(lang, summary.your_color, summary.handicap),
         "opponent": safe(summary.opponent.name),
         "move_number": summary.move_number,
         "turn": to_move if summary.your_turn else _("waiting"),
@@ -131,7 +134,7 @@ def _finished_line(lang: str, summary: GameSummary, *, own: bool) -> str:
     assert summary.result is not None
     values = {
         "where": _where(summary),
-        "color": summary.your_color.symbol,
+        "color": side_mark(lang, summary.your_color, summary.handicap),
         "opponent": safe(summary.opponent.name),
         "result": result_word(lang, summary.result),
         "move_number": summary.move_number,
@@ -157,9 +160,7 @@ def replay_text(lang: str, step: ReplayStep) -> str:
     _ = translator(lang)
     board = step.board
     number = board.numbering.number
-    players = _("☗{sente} vs ☖{gote}").format(
-        sente=safe(board.sente.name), gote=safe(board.gote.name)
-    )
+    players = players_line(lang, safe(board.sente.name), safe(board.gote.name), board.handicap)
     last = number(step.last)
     if step.ply == 0:
         where = _("start position (the game goes to move {last})").format(last=last)

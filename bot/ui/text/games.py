@@ -27,7 +27,6 @@ from .base import (
     safe,
     say,
     sentences,
-    side_name,
     time_control_text,
     timestamp,
     translator,
@@ -36,6 +35,7 @@ from .base import (
 from .challenges import challenge_heading, challenge_taken, start_text
 from .controls import rule_name
 from .ratings import rated_setting, rating_line
+from .sides import player_in_turn, players_line, side_name
 
 # ---------------------------------------------------------------- challenges and games
 
@@ -43,17 +43,7 @@ from .ratings import rated_setting, rating_line
 def challenge_text(lang: str, challenge: Challenge) -> str:
     """The challenge message: who challenges whom, the settings, the expiry."""
     _ = translator(lang)
-    colour = {
-        "sente": _("{name} plays ☗ sente"),
-        "gote": _("{name} plays ☖ gote"),
-    }.get(challenge.color, _("colours by lot"))
-    settings = [
-        time_control_text(lang, challenge.time_control),
-        colour.format(name=safe(challenge.challenger.name)),
-    ]
-    if challenge.handicap is not Handicap.EVEN:
-        handicap = handicap_text(lang, challenge.handicap)
-        settings.append(_("{handicap} handicap").format(handicap=handicap))
+    settings = [time_control_text(lang, challenge.time_control), _sides_setting(lang, challenge)]
     settings.append(rule_name(lang, challenge.impasse_rule))
     if challenge.takebacks is TakebackPolicy.NEVER:
         settings.append(_("no takebacks"))
@@ -68,6 +58,26 @@ def challenge_text(lang: str, challenge: Challenge) -> str:
         _("The challenge expires {relative}.").format(relative=timestamp(challenge.expires_at))
     )
     return "\n".join(lines)
+
+
+def _sides_setting(lang: str, challenge: Challenge) -> str:
+    """Who plays which side: in an even game the challenger's colour (or the lot); in a
+    handicap game the handicap and whether the challenger gives it (as uwate, gote) or
+    receives it (the service has settled it: never by lot)."""
+    _ = translator(lang)
+    name = safe(challenge.challenger.name)
+    if challenge.handicap is not Handicap.EVEN:
+        handicap = handicap_text(lang, challenge.handicap)
+        if challenge.color == "sente":
+            given = _("{handicap} handicap, received by {name} (shitate)")
+        else:
+            given = _("{handicap} handicap, given by {name} (uwate)")
+        return given.format(handicap=handicap, name=name)
+    colour = {
+        "sente": _("{name} plays ☗ sente"),
+        "gote": _("{name} plays ☖ gote"),
+    }.get(challenge.color, _("colours by lot"))
+    return colour.format(name=name)
 
 
 def challenge_closed(
@@ -105,7 +115,7 @@ def accepted_news(lang: str, challenge: Challenge, game: GameSnapshot) -> str:
     taker = game.opponent_of(challenge.challenger.user_id)
     lines = [challenge_closed_text(lang, challenge, taker)]
     if game.to_move is not None:
-        lines.append(to_move_text(lang, game.to_move, game.deadline, ping=False))
+        lines.append(to_move_text(lang, game, game.to_move, game.deadline, ping=False))
     return "\n".join(lines)
 
 
@@ -113,32 +123,44 @@ def game_start_text(lang: str, game: GameSnapshot) -> str:
     """The first post in a game's thread: the players, the time, whether it is rated (a
     rated challenge may have been accepted unrated), who moves first."""
     _ = translator(lang)
-    lines = [
-        _("**Game #{id}**").format(id=game.id),
-        _("☗ Sente: {sente}   ☖ Gote: {gote}").format(
-            sente=safe(game.sente.name), gote=safe(game.gote.name)
-        ),
-    ]
-    if game.handicap is not Handicap.EVEN:
-        lines.append(
-            _("{handicap} handicap: gote moves first.").format(
-                handicap=handicap_text(lang, game.handicap)
-            )
-        )
+    lines = [_("**Game #{id}**").format(id=game.id), *_players_lines(lang, game)]
     lines.append(_("Time: {time}.").format(time=time_control_text(lang, game.time_control)))
     if game.takebacks is TakebackPolicy.NEVER:
         lines.append(_("No takebacks in this game."))
     lines.append(_("This game is rated.") if game.rated else _("This game is unrated."))
     if game.to_move is not None:
-        lines.append(
-            _("{player}, you move first; {deadline}.").format(
-                player=mention(game.to_move), deadline=deadline_text(lang, game.deadline)
-            )
-        )
+        lines.append(_first_move_line(lang, game, game.to_move))
         lines.append(
             _("Play with `/move`, for example `/move P-7f`, `/move ７六歩` or `/move 7g7f`.")
         )
     return "\n".join(lines)
+
+
+def _players_lines(lang: str, game: GameSnapshot) -> list[str]:
+    """Who plays which side; in a handicap game, who gives it (uwate moves first)."""
+    _ = translator(lang)
+    sente, gote = safe(game.sente.name), safe(game.gote.name)
+    if game.handicap is Handicap.EVEN:
+        return [_("☗ Sente: {sente}   ☖ Gote: {gote}").format(sente=sente, gote=gote)]
+    return [
+        _("☗ Shitate: {shitate}   ☖ Uwate: {uwate}").format(shitate=sente, uwate=gote),
+        _("{handicap} handicap: {uwate} (uwate) gives it and moves first.").format(
+            handicap=handicap_text(lang, game.handicap), uwate=gote
+        ),
+    ]
+
+
+def _first_move_line(lang: str, game: GameSnapshot, player: PlayerRef) -> str:
+    """The start's call to the player who moves first (uwate, in a handicap game)."""
+    _ = translator(lang)
+    deadline = deadline_text(lang, game.deadline)
+    if game.handicap is Handicap.EVEN:
+        return _("{player}, you move first; {deadline}.").format(
+            player=mention(player), deadline=deadline
+        )
+    return _("{player} (uwate), you move first; {deadline}.").format(
+        player=mention(player), deadline=deadline
+    )
 
 
 _HOW = {
@@ -208,7 +230,7 @@ def result_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
     template = _RESULTS.get((outcome.termination, won is not None), _ENDED)
     names: dict[str, object] = {"move_number": game.move_number}
     if won is not None:
-        names |= {"winner": named(game, won), "loser": named(game, won.opponent)}
+        names |= {"winner": named(lang, game, won), "loser": named(lang, game, won.opponent)}
     return gettext(lang, template).format_map(names)
 
 
@@ -253,7 +275,7 @@ def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> st
         return f"{first}\n{outcome_text(lang, result.outcome, game)}"
     lines = [first + (" " + _("Check!") if result.check else "")]
     if result.next_player is not None and not result.next_player.is_bot:
-        lines.append(to_move_text(lang, result.next_player, result.deadline, ping=True))
+        lines.append(to_move_text(lang, game, result.next_player, result.deadline, ping=True))
     if not by_forecast:
         lines += away_lines(lang, game)
     return "\n".join(lines)
@@ -276,10 +298,16 @@ def away_lines(lang: str, game: GameSnapshot) -> list[str]:
     return lines
 
 
-def to_move_text(lang: str, player: PlayerRef, deadline: datetime | None, *, ping: bool) -> str:
-    """Whose move it is and until when; `ping` names them with a mention."""
+def to_move_text(
+    lang: str, game: GameSnapshot, player: PlayerRef, deadline: datetime | None, *, ping: bool
+) -> str:
+    """Whose move it is in `game` and until when (with their side in a handicap game:
+    「上手の…さんの手番です」); `ping` names them with a mention."""
     _ = translator(lang)
     who = mention(player) if ping else safe(player.name)
+    color = game.color_of(player.user_id)
+    if color is not None:
+        who = player_in_turn(lang, color, who, game.handicap)
     return _("{player} to move; {deadline}.").format(
         player=who, deadline=deadline_text(lang, deadline)
     )
@@ -288,10 +316,9 @@ def to_move_text(lang: str, player: PlayerRef, deadline: datetime | None, *, pin
 def board_caption(lang: str, game: GameSnapshot) -> str:
     """Text above a `/board` image: players, move number, last move, whose turn."""
     _ = translator(lang)
+    players = players_line(lang, safe(game.sente.name), safe(game.gote.name), game.handicap)
     lines = [
-        _("☗{sente} vs ☖{gote} · move {move_number}").format(
-            sente=safe(game.sente.name), gote=safe(game.gote.name), move_number=game.move_number
-        )
+        _("{players} · move {move_number}").format(players=players, move_number=game.move_number)
     ]
     written = game.last_move_text
     if written is not None:
@@ -300,17 +327,17 @@ def board_caption(lang: str, game: GameSnapshot) -> str:
     if game.outcome is not None:
         lines.append(outcome_text(lang, game.outcome, game))
     elif game.to_move is not None:
-        lines.append(to_move_text(lang, game.to_move, game.deadline, ping=False))
+        lines.append(to_move_text(lang, game, game.to_move, game.deadline, ping=False))
     lines += away_lines(lang, game)
     return "\n".join(lines)
 
 
-def frame_caption(lang: str, number: int, turn: Color) -> str:
+def frame_caption(lang: str, number: int, turn: Color, handicap: Handicap) -> str:
     """The line drawn on a board while the game goes on (each frame of its animation
     too): the number of the last move played, as the game numbers it, and whose turn."""
     _ = translator(lang)
     return _("Move {move_number} · {side} to move").format(
-        move_number=number, side=side_name(lang, turn)
+        move_number=number, side=side_name(lang, turn, handicap)
     )
 
 
@@ -319,20 +346,19 @@ def image_caption(lang: str, game: GameSnapshot) -> str:
     _ = translator(lang)
     outcome = game.outcome
     if outcome is None:
-        return frame_caption(lang, game.move_number, game.turn)
+        return frame_caption(lang, game.move_number, game.turn, game.handicap)
     if outcome.termination is Termination.ABORT:
         return _("Move {move_number} · aborted").format(move_number=game.move_number)
     if outcome.winner is None:
         return _("Move {move_number} · draw").format(move_number=game.move_number)
     return _("Move {move_number} · {side} wins").format(
-        move_number=game.move_number, side=side_name(lang, outcome.winner)
+        move_number=game.move_number, side=side_name(lang, outcome.winner, game.handicap)
     )
 
 
 def players_text(lang: str, game: GameSnapshot) -> str:
     """Who plays whom, as written (not escaped: for alt text and thread names)."""
-    _ = translator(lang)
-    return _("☗{sente} vs ☖{gote}").format(sente=game.sente.name, gote=game.gote.name)
+    return players_line(lang, game.sente.name, game.gote.name, game.handicap)
 
 
 def _where(lang: str, summary: GameSummary) -> str:
@@ -369,7 +395,7 @@ def impasse_text(lang: str, report: ImpasseReport) -> str:
     for color in Color:
         count = report.counts[color]
         values = {
-            "player": named(game, color),
+            "player": named(lang, game, color),
             "pieces": count.pieces_in_camp,
             "points": count.camp_points,
             "required": report.required_27[color],
@@ -410,11 +436,15 @@ def reminder_text(lang: str, game: GameSnapshot) -> str:
     if game.to_move is None or game.deadline is None:
         return ""
     late = game.to_move
+    late_color = game.color_of(late.user_id)
+    player = mention(late)
+    if late_color is not None:
+        player = player_in_turn(lang, late_color, player, game.handicap)
     return _(
         "{player}, your move is due {relative} ({date}). {opponent} can give you more "
         "time with the button."
     ).format(
-        player=mention(late),
+        player=player,
         relative=timestamp(game.deadline),
         date=timestamp(game.deadline, "f"),
         opponent=safe(game.opponent_of(late.user_id).name),

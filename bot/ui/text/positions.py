@@ -5,11 +5,12 @@ challenge offers to play from."""
 from __future__ import annotations
 
 from bot.services import ShownPosition
-from rules import Color, Sentence, Termination
+from rules import Color, Handicap, Sentence, Termination
 
 from ..i18n import N_, SOURCE_LANGUAGE, gettext
-from .base import move_echo, safe, say, side_name, translator
+from .base import move_echo, safe, say, translator
 from .boards import ending_line, fit_sentences, position_sentences
+from .sides import players_line, side_name
 
 #: Said when `/board` is given both a game and a position.
 GAME_OR_POSITION = Sentence(
@@ -50,18 +51,6 @@ _RECORD_DRAWS = {
     Termination.IMPASSE_JSA24: N_("Jishogi at move {move_number}: a draw."),
     Termination.ABORT: N_("Aborted at move {move_number}, without a result."),
 }
-#: The sides of a handicap record: who gives the handicap (上手) and who receives it (下手).
-_HANDICAP_SIDES = {
-    Color.SENTE: N_("the handicap receiver"),
-    Color.GOTE: N_("the handicap giver"),
-}
-
-
-def record_side(lang: str, shown: ShownPosition, color: Color) -> str:
-    """A side of a shown record: sente or gote, or the handicap's receiver or giver."""
-    if shown.handicap:
-        return gettext(lang, _HANDICAP_SIDES[color])
-    return side_name(lang, color)
 
 
 def record_result(lang: str, shown: ShownPosition) -> str | None:
@@ -74,7 +63,7 @@ def record_result(lang: str, shown: ShownPosition) -> str | None:
     template = (_RECORD_WINS if won is not None else _RECORD_DRAWS).get(outcome.termination)
     if template is None:
         return None
-    side = "" if won is None else record_side(lang, shown, won)
+    side = "" if won is None else side_name(lang, won, shown.handicap)
     said = gettext(lang, template).format(side=side, move_number=shown.last_number)
     return said[:1].upper() + said[1:]
 
@@ -82,7 +71,7 @@ def record_result(lang: str, shown: ShownPosition) -> str | None:
 def position_image_caption(lang: str, shown: ShownPosition) -> str:
     """The line drawn on the board: the move and whose turn."""
     _ = translator(lang)
-    turn = side_name(lang, shown.position.turn)
+    turn = side_name(lang, shown.position.turn, shown.handicap)
     return _("Move {move_number} · {side} to move").format(move_number=shown.move_number, side=turn)
 
 
@@ -92,11 +81,18 @@ def _heading(lang: str, shown: ShownPosition) -> str:
         return _("Move {move_number} of {last}").format(
             move_number=shown.move_number, last=shown.last_number
         )
-    return _("☗{sente} vs ☖{gote} · move {move_number} of {last}").format(
-        sente=safe(shown.sente or side_name(lang, Color.SENTE)),
-        gote=safe(shown.gote or side_name(lang, Color.GOTE)),
-        move_number=shown.move_number,
-        last=shown.last_number,
+    sente = side_name(lang, Color.SENTE, shown.handicap) if shown.sente is None else shown.sente
+    gote = side_name(lang, Color.GOTE, shown.handicap) if shown.gote is None else shown.gote
+    if shown.handicap is Handicap.EVEN:
+        return _("☗{sente} vs ☖{gote} · move {move_number} of {last}").format(
+            sente=safe(sente),
+            gote=safe(gote),
+            move_number=shown.move_number,
+            last=shown.last_number,
+        )
+    players = players_line(lang, safe(sente), safe(gote), shown.handicap)
+    return _("{players} · move {move_number} of {last}").format(
+        players=players, move_number=shown.move_number, last=shown.last_number
     )
 
 
@@ -134,7 +130,7 @@ def position_alt_text(lang: str, shown: ShownPosition) -> str:
     head = _("Shogi board. {caption}.").format(caption=caption)
     result = record_result(lang, shown)
     said = [head] if result is None or ending is not None else [head, result]
-    return fit_sentences(lang, [*said, *position_sentences(lang, shown.position)])
+    return fit_sentences(lang, [*said, *position_sentences(lang, shown.position, shown.handicap)])
 
 
 def position_ending(lang: str, shown: ShownPosition) -> str | None:
@@ -143,5 +139,5 @@ def position_ending(lang: str, shown: ShownPosition) -> str | None:
     outcome = shown.outcome
     if outcome is None:
         return None
-    side = "" if outcome.winner is None else record_side(lang, shown, outcome.winner)
+    side = "" if outcome.winner is None else side_name(lang, outcome.winner, shown.handicap)
     return ending_line(lang, outcome, shown.last_number, side)

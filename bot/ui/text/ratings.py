@@ -52,7 +52,7 @@ def rating_changes_text(lang: str, game: GameSnapshot) -> str:
             continue
         parts.append(
             _("{player} {before} → {after} ({delta})").format(
-                player=named(game, color),
+                player=named(lang, game, color),
                 before=rating_value(change.before),
                 after=rating_value(change.after),
                 delta=f"{change.delta:+d}",

@@ -7,6 +7,7 @@ from bot.services import GameList, GameSnapshot, GameSummary
 from rules import Sentence
 
 from .base import MAX_MESSAGE, deadline_text, move_echo, safe, translator
+from .sides import players_line, side_mark
 
 NOTHING_TO_MOVE = Sentence("No game is waiting for your move right now. Enjoy the calm!")
 NOT_YOUR_NEXT = Sentence(
@@ -35,9 +36,7 @@ def next_text(lang: str, game: GameSnapshot, position: int, listed: GameList, li
     else:
         heading = _("Game {position} of {count} where it is your move, nearest deadline first:")
         heading = heading.format(position=position, count=count)
-    players = _("☗{sente} vs ☖{gote}").format(
-        sente=safe(game.sente.name), gote=safe(game.gote.name)
-    )
+    players = players_line(lang, safe(game.sente.name), safe(game.gote.name), game.handicap)
     lines = [
         heading,
         _("Game {id} ({players}), move {move_number}; {deadline}.").format(
@@ -81,7 +80,7 @@ def _digest_line(lang: str, summary: GameSummary, link: str) -> str:
         "• Game {id}: You ({color}) vs {opponent}, move {move_number}; {deadline}. {link}"
     ).format(
         id=summary.id,
-        color=summary.your_color.symbol,
+        color=side_mark(lang, summary.your_color, summary.handicap),
         opponent=safe(summary.opponent.name),
         move_number=summary.move_number,
         deadline=deadline_text(lang, summary.deadline),
