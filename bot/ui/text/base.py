@@ -17,10 +17,10 @@ from bot.services import (
     PlayerRef,
     TimeControl,
 )
-from rules import Color, Handicap, Role, Sentence, Square
+from rules import Color, Handicap, Plural, Role, Sentence, Square
 from rules.notation.common import japanese_square
 
-from ..i18n import SOURCE_LANGUAGE, gettext
+from ..i18n import SOURCE_LANGUAGE, gettext, ngettext
 
 MAX_MESSAGE = 2000
 
@@ -30,6 +30,13 @@ _DISCORD_TAG = re.compile(r"<(?=[#@:]|a:|t:|/)")
 def translator(lang: str) -> Callable[[str], str]:
     """The `_` of a text function: English text in, the reader's language out."""
     return functools.partial(gettext, lang)
+
+
+def plural_translator(lang: str) -> Callable[[str, str, int], str]:
+    """The `_n` of a text function: a text with a count in the form the count takes in
+    the reader's language (`_n("{count} blunder", "{count} blunders", n)`); the caller
+    still fills in the count."""
+    return functools.partial(ngettext, lang)
 
 
 def safe(text: str) -> str:
@@ -85,6 +92,9 @@ def value_text(lang: str, value: object) -> str:
 def say(lang: str, sentence: Sentence) -> str:
     """A refusal or explanation from the service or the rules, in the reader's language."""
     values = {key: value_text(lang, value) for key, value in sentence.params.items()}
+    if isinstance(sentence, Plural):
+        template = ngettext(lang, sentence.template, sentence.plural, sentence.number)
+        return template.format_map(values)
     return gettext(lang, sentence.template).format_map(values)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.services import BLUNDER, MISTAKE, Analysis, GameSnapshot, Mark, MarkedMove, Numbering
 from rules import Color
 
-from .base import move_echo, named, safe, translator
+from .base import move_echo, named, plural_translator, safe, translator
 
 #: The marked moves an analysis lists; the chart shows them all.
 MAX_MARKS_SHOWN = 12
@@ -61,15 +61,17 @@ def _mark_line(lang: str, marked: MarkedMove, numbering: Numbering) -> str:
 def analysis_text(lang: str, analysis: Analysis) -> str:
     """The analysis: each player's count of mistakes and blunders, the marked moves with
     the engine's choice, and how moves are marked."""
-    _ = translator(lang)
+    _, _n = translator(lang), plural_translator(lang)
     game = analysis.game
     lines = [_("Analysis of game #{game_id}:").format(game_id=game.id)]
     for color in Color:
+        mistakes = analysis.count(color, Mark.MISTAKE)
+        blunders = analysis.count(color, Mark.BLUNDER)
         lines.append(
-            _("{player}: {mistakes} mistakes, {blunders} blunders").format(
+            _("{player}: {mistakes}, {blunders}").format(
                 player=named(game, color),
-                mistakes=analysis.count(color, Mark.MISTAKE),
-                blunders=analysis.count(color, Mark.BLUNDER),
+                mistakes=_n("{count} mistake", "{count} mistakes", mistakes).format(count=mistakes),
+                blunders=_n("{count} blunder", "{count} blunders", blunders).format(count=blunders),
             )
         )
     if analysis.marks:

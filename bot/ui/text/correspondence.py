@@ -20,6 +20,7 @@ from .base import (
     duration_text,
     mention,
     move_echo,
+    plural_translator,
     safe,
     sentences,
     timestamp,
@@ -164,7 +165,7 @@ def forecast_text(
 ) -> str:
     """The private answer to `/forecast`: what was done (a line stored, lines cleared),
     then the player's lines in the game as they now stand."""
-    _ = translator(lang)
+    _, _n = translator(lang), plural_translator(lang)
     game_id = forecast.game.id
     lines = []
     if cleared is not None:
@@ -175,9 +176,11 @@ def forecast_text(
         lines.append(_("Forecast stored."))
         if forecast.replaced:
             lines.append(
-                _("It replaces {count} older line(s) that answered differently.").format(
-                    count=forecast.replaced
-                )
+                _n(
+                    "It replaces {count} older line that answered differently.",
+                    "It replaces {count} older lines that answered differently.",
+                    forecast.replaced,
+                ).format(count=forecast.replaced)
             )
     if not forecast.lines:
         lines.append(
@@ -209,10 +212,12 @@ NOTE_PREVIEW = 200
 def notes_text(lang: str, game_id: int, notes: list[Note], *, deleted: int | None) -> str:
     """`/notes`: the member's own notes on a game, each with its number and move, after
     saying how many were just deleted (`deleted`)."""
-    _ = translator(lang)
+    _, _n = translator(lang), plural_translator(lang)
     lines = []
     if deleted is not None:
-        lines.append(_("Deleted {count} of your notes.").format(count=deleted))
+        lines.append(
+            _n("Deleted {count} note.", "Deleted {count} notes.", deleted).format(count=deleted)
+        )
     if not notes:
         lines.append(
             _("You have no notes on game {id}. Write one with `/note`.").format(id=game_id)

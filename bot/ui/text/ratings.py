@@ -14,7 +14,7 @@ from bot.services import (
 )
 from rules import Color
 
-from .base import move_echo, named, safe, translator
+from .base import move_echo, named, plural_translator, safe, translator
 
 #: What marks a provisional rating, as lishogi and lichess write it.
 PROVISIONAL_MARK = "?"
@@ -27,12 +27,10 @@ def rating_value(rating: Rating) -> str:
 
 def games_count(lang: str, count: int, *, rated: bool = False) -> str:
     """`1 game`, `3 rated games` (`3局` in Japanese)."""
-    _ = translator(lang)
+    _n = plural_translator(lang)
     if rated:
-        one, many = _("1 rated game"), _("{count} rated games")
-    else:
-        one, many = _("1 game"), _("{count} games")
-    return one if count == 1 else many.format(count=count)
+        return _n("{count} rated game", "{count} rated games", count).format(count=count)
+    return _n("{count} game", "{count} games", count).format(count=count)
 
 
 def rated_setting(lang: str, rated: bool) -> str:
