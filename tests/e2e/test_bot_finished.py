@@ -161,7 +161,7 @@ async def test_a_finished_game_is_found_exported_and_replayed(club: Club) -> Non
 
     step = await club.fake.click(replay, f"rp:next:{game_id}:1", user=carol)
     assert step.ephemeral and "move 1 of 7" in step.content
-    assert "`▶  1` ☗７六歩 (P-76)" in step.content and "☖７二金" in step.content
+    assert "`▶  1` ☗７六歩 (P-7f)" in step.content and "☖７二金" in step.content
     first_move = pixels(step.files[-1])
     assert first_move != start
     end = await click_through(club, step, [f"rp:next10:{game_id}:7"], carol)

@@ -68,7 +68,7 @@ async def test_board_shows_an_sfen_a_pasted_record_and_a_file_at_a_ply(club: Clu
     pasted = await board(club, position=KIF.replace("\n", " "), at_move=2)  # as Discord sends it
     assert pasted.ephemeral
     assert "☗羽生 vs ☖佐藤 · move 2 of 4" in pasted.content
-    assert "Last move: ☖３四歩 (P-34)" in pasted.content
+    assert "Last move: ☖３四歩 (P-3d)" in pasted.content
     assert shown_position(pasted) == board_part(Position.from_sfen(AFTER_TWO))
 
     kif_file = UserFile("game.kif", KIF.encode("cp932"))  # as Japanese software saves it

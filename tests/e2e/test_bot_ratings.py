@@ -78,7 +78,7 @@ async def test_a_profile_counts_games_and_attaches_the_rating_chart(club: Club) 
     assert "Games: 2 played: 2 won, 0 lost, 0 drawn." in result.content
     assert "Games under way: 1." in result.content
     assert "number 1 in this server (2 rated games)" in result.content
-    assert "☗７六歩 (P-76) ☖３四歩 (P-34) (2 games)" in result.content
+    assert "☗７六歩 (P-7f) ☖３四歩 (P-3d) (2 games)" in result.content
     [chart] = result.files
     assert chart.filename.endswith(".png") and chart.description
     assert "alice's rating" in chart.description

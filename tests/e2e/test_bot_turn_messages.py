@@ -50,7 +50,7 @@ async def test_the_player_to_move_is_told_in_a_direct_message(club: Club) -> Non
     [message] = await direct_messages(club, bob, 1)
     assert message.content.startswith(f"Your move in game {table.game_id} (☗alice vs ☖bob)")
     assert "deadline <t:" in message.content
-    assert "Last move: ☗７六歩 (P-76)" in message.content
+    assert "Last move: ☗７六歩 (P-7f)" in message.content
     assert message.content.endswith(f"The game: {link(club, table)}")
     assert message.id > played.reply.id, "the message came before the thread's post"
     assert message.mentions == []
@@ -70,7 +70,7 @@ async def test_the_player_to_move_is_told_in_a_direct_message(club: Club) -> Non
     await club.fake.click(reminder, reminder.custom_ids[0], user=alice)
     third = (await direct_messages(club, bob, 3))[-1]
     assert third.content.startswith(f"Your move in game {table.game_id}")
-    assert "Last move: ☗２六歩 (P-26)" in third.content
+    assert "Last move: ☗２六歩 (P-2f)" in third.content
 
 
 async def test_a_player_who_moves_first_is_told_at_the_start(club: Club) -> None:
@@ -120,7 +120,7 @@ async def test_closed_direct_messages_do_not_stop_the_game(
     await club.prefer(bob)
     await club.play(table, [(bob, "8c8d"), (alice, "P-2e")])
     [message] = await direct_messages(club, bob, 1)
-    assert "Last move: ☗２五歩 (P-25)" in message.content
+    assert "Last move: ☗２五歩 (P-2e)" in message.content
     assert len([r for r in fake.requests if r.route == OPEN_DM]) == 1
 
 

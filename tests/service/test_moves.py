@@ -102,7 +102,7 @@ async def test_legal_moves_for_autocomplete_are_cached(
     monkeypatch.setattr(loading_module, "move_text", counting)
     first = await service.games.legal_moves(game.id)
     assert len(first) == 30 and calls == 30
-    assert MoveText("7g7f", "７六歩", "P-76") in first
+    assert MoveText("7g7f", "７六歩", "P-7f") in first
     assert await service.games.legal_moves(game.id) == first
     assert calls == 30  # the second call formatted nothing
     await service.moves.play(game.id, ALICE.user_id, "7g7f")

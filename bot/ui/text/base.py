@@ -122,14 +122,18 @@ def duration_text(lang: str, duration: timedelta) -> str:
     return "".join(part.replace(" ", "").replace("\u00a0", "") for part in parts)
 
 
-def time_control_text(lang: str, control: TimeControl) -> str:
-    """A time control as the settings of a game say it."""
+def time_control_text(lang: str, control: TimeControl, *, labelled: bool = False) -> str:
+    """A time control as the settings of a game and the choices of `/challenge` say it:
+    `7 days, then 1 day per move` (main time, then a period per move: 7日、切れたら1手1日,
+    as a Japanese announcer says it), `3 days per move`, `no time limit`. `labelled`: it
+    follows a label (`Time:`, 持ち時間：), so no time limit is only `unlimited` (無制限),
+    not 持ち時間無制限 after 持ち時間：."""
     _ = translator(lang)
     if control.period is None:
-        return _("no time limit")
+        return _("unlimited") if labelled else _("no time limit")
     period = duration_text(lang, control.period)
     if control.bank:
-        return _("{bank} + {period} per move").format(
+        return _("{bank}, then {period} per move").format(
             bank=duration_text(lang, control.bank), period=period
         )
     return _("{period} per move").format(period=period)
@@ -139,7 +143,7 @@ def deadline_text(lang: str, deadline: datetime | None) -> str:
     """When the player to move must move, in the reader's own time zone."""
     _ = translator(lang)
     if deadline is None:
-        return _("no time limit")
+        return _("no deadline")
     return _("deadline {relative} ({date})").format(
         relative=timestamp(deadline), date=timestamp(deadline, "f")
     )

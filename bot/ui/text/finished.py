@@ -109,7 +109,7 @@ def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
     _ = translator(lang)
     to_move = _("**your turn**") if own else _("**to move**")
     turn = to_move if summary.your_turn else _("waiting")
-    deadline = f", {timestamp(summary.deadline)}" if summary.deadline else ""
+    deadline = _(", ") + timestamp(summary.deadline) if summary.deadline else ""
     return (
         _("• {where}: {color} vs {opponent}, move {move_number}, {turn}").format(
             where=_where(summary),
@@ -125,7 +125,7 @@ def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
 def _finished_line(lang: str, summary: GameSummary) -> str:
     _ = translator(lang)
     assert summary.result is not None
-    ended = f", {timestamp(summary.finished_at, 'd')}" if summary.finished_at else ""
+    ended = _(", ") + timestamp(summary.finished_at, "d") if summary.finished_at else ""
     return (
         _("• {where}: {color} vs {opponent}, **{result}** after move {move_number}").format(
             where=_where(summary),

@@ -11,6 +11,7 @@ from bot.services import (
     GameSnapshot,
     GameSummary,
     ImpasseReport,
+    ImpasseRule,
     PlayedMove,
     PlayerRef,
     TakebackPolicy,
@@ -115,7 +116,8 @@ def game_start_text(lang: str, game: GameSnapshot) -> str:
                 handicap=handicap_text(lang, game.handicap)
             )
         )
-    lines.append(_("Time: {time}.").format(time=time_control_text(lang, game.time_control)))
+    time = time_control_text(lang, game.time_control, labelled=True)
+    lines.append(_("Time: {time}.").format(time=time))
     if game.takebacks is TakebackPolicy.NEVER:
         lines.append(_("No takebacks in this game."))
     lines.append(_("This game is rated.") if game.rated else _("This game is unrated."))
@@ -352,7 +354,9 @@ def choose_game_text(lang: str, question: ChooseGame) -> str:
 
 
 def impasse_text(lang: str, report: ImpasseReport) -> str:
-    """What `/jishogi` shows: both players' counts and what the rule allows now."""
+    """What `/jishogi` shows: both players' counts under the game's own rule (pieces and
+    points in the camp for the 27-point declaration, points on the whole board for the
+    24-point count; the other rule's numbers would only mislead), and what it allows now."""
     _ = translator(lang)
     game = report.game
     lines = [_("Impasse count ({rule}):").format(rule=rule_name(lang, report.rule))]
@@ -365,17 +369,22 @@ def impasse_text(lang: str, report: ImpasseReport) -> str:
             "required": report.required_27[color],
             "total": count.total_points,
         }
-        line = (
-            _(
-                "{player}: king entered; {pieces}/10 pieces in camp; {points}/{required} "
-                "points in camp + hand; {total}/24 points on board + hand."
+        if report.rule is ImpasseRule.COUNT_24:
+            line = (
+                _("{player}: king entered; {total}/24 points on board + hand.")
+                if count.king_in_camp
+                else _("{player}: king not entered; {total}/24 points on board + hand.")
             )
-            if count.king_in_camp
-            else _(
-                "{player}: king not entered; {pieces}/10 pieces in camp; {points}/{required} "
-                "points in camp + hand; {total}/24 points on board + hand."
+        elif count.king_in_camp:
+            line = _(
+                "{player}: king entered; {pieces}/10 pieces in camp; "
+                "{points}/{required} points in camp + hand."
             )
-        )
+        else:
+            line = _(
+                "{player}: king not entered; {pieces}/10 pieces in camp; "
+                "{points}/{required} points in camp + hand."
+            )
         lines.append(line.format_map(values))
     if report.declaration is not None:
         verdict = report.declaration
@@ -384,7 +393,7 @@ def impasse_text(lang: str, report: ImpasseReport) -> str:
             lines.append(_("{name} can declare now and would win.").format(name=who))
         else:
             lines.append(
-                _("{name} cannot declare yet: {reason}").format(
+                _("{name} cannot declare yet. {reason}").format(
                     name=who, reason=say(lang, verdict.reason)
                 )
             )
