@@ -166,7 +166,7 @@ class Challenges:
         if (opponent is not None and opponent.is_bot and not computer) or challenger.is_bot:
             raise ServiceError(Sentence("Bots cannot play shogi here; challenge a member instead."))
         if color not in COLOR_WISHES:
-            raise ServiceError(Sentence("The colour is sente, gote or random."))
+            raise ServiceError(Sentence("The side is Sente, Gote or Random."))
         control = TimeControl.parse(time_control)
         try:
             chosen = Handicap.parse(handicap)
@@ -438,7 +438,7 @@ class Challenges:
         if record.opponent is None:
             raise NotAPlayer(
                 Sentence(
-                    "An open challenge is not declined: it waits for a taker until {name} "
+                    "An open challenge can't be declined: it stays open until {name} "
                     "cancels it or it expires.",
                     name=record.challenger.name,
                 )

@@ -167,7 +167,7 @@ def test_a_turn_message_names_the_game_escapes_the_names_and_links_the_thread() 
     link = game_link(game)
     assert link == "https://discord.com/channels/1/3"
     message = wording.turn_message("en", game, link)
-    assert message.startswith("Your move in game 7 (☗alice vs ☖\\*\\*@\u200beveryone\\*\\* bob)")
+    assert message.startswith("Your move in game #7 (☗alice vs ☖\\*\\*@\u200beveryone\\*\\* bob)")
     assert "@everyone" not in message
     assert "Last move: ☗７六歩 (P-7f)" in message and f"<t:{int(DEADLINE.timestamp())}" in message
     assert message.endswith(f"The game: {link}")

@@ -339,6 +339,6 @@ async def test_challenge_buttons_belong_to_their_members(club: Club) -> None:
     again = await club.challenge(alice, bob)
     [again_id] = {c.rsplit(":", 1)[1] for c in again.custom_ids}
     cancelled = await club.fake.click(again, f"ch:cancel:{again_id}", user=alice)
-    assert "alice withdrew the challenge" in cancelled.content
+    assert "alice cancelled the challenge" in cancelled.content
     assert cancelled.custom_ids == []
     assert club.fake.threads(club.channel) == []

@@ -61,7 +61,7 @@ async def test_only_confirm_stores_the_move(club: Club) -> None:
         f"cf:cancel:{game_id}:0:7g7f",
     ]
     alt = question.files[-1].description or ""
-    assert "Last move: ☗７六歩 (P-7f)" in alt and "Move 1 · gote to move" in alt, alt
+    assert "Last move: ☗７六歩 (P-7f)" in alt and "Move 1 · Gote to move" in alt, alt
 
     cancelled = await club.fake.click(
         question, button_id(question.custom_ids, f"cf:cancel:{game_id}:0:7g7f"), user=club.alice

@@ -178,7 +178,7 @@ async def test_a_finished_game_is_found_exported_and_replayed(club: Club) -> Non
     refused = await club.fake.slash(
         "replay", {"game": game_id}, user=stranger, channel=club.fake.channel("shogi", elsewhere)
     )
-    assert refused.ephemeral and f"no game number {game_id}" in refused.content
+    assert refused.ephemeral and f"no game #{game_id}" in refused.content
 
 
 async def click_through(
@@ -193,7 +193,7 @@ async def click_through(
 async def test_replay_and_the_renamed_thread_in_japanese(japanese_club: Club) -> None:
     club = japanese_club
     table = await club.new_game()
-    assert table.start.content.startswith(f"**対局 #{table.game_id}**")
+    assert table.start.content.startswith(f"**対局#{table.game_id}**")
     await mate(club, table)
     await archived(club, table)
     assert table.thread.name == f"#{table.game_id} ☗山田太郎 対 ☖はなこ🌸 · ☗の勝ち"

@@ -106,8 +106,8 @@ async def test_forecasts_in_japanese(japanese_club: Club) -> None:
     assert added.content.startswith("予約手を登録しました。")
     assert "1. ☖３四歩 → ☗２六歩" in added.content
     bad = await forecast(club, yamada, table, line="３四歩 ２五歩")
-    assert bad.content.startswith("手順の2手目（２五歩）: ")
+    assert bad.content.startswith("手順の2手目（２五歩）：")
     await club.move(hanako, "３四歩", table)
     [reply] = await club.posts(table.thread, "予約手")
-    assert reply.content.startswith("3手目 ☗２六歩（山田太郎さんの予約手）")
+    assert reply.content.startswith("3手目 ☗２六歩（山田太郎さん・予約手）")
     assert_japanese(added, bad, *club.fake.channel_history(table.thread))

@@ -31,7 +31,7 @@ async def test_ask_and_accept_takes_the_move_back(club: Club) -> None:
 
     asked = await ask(club, alice, table)
     assert asked.ephemeral and asked.content == (
-        "Takeback asked: bob can accept or decline it in the game's thread."
+        "Takeback requested: bob can accept or decline it in the game's thread."
     )
     posted = await question(club, table)
     assert posted.content.startswith(f"<@{bob.user.id}>, alice asks to take back their move")
@@ -203,7 +203,7 @@ async def test_takebacks_in_japanese(japanese_club: Club) -> None:
     assert posted.labels == ["待ったを受ける", "待ったを断る"]
     assert "☗７六歩と、あなたの応手☖３四歩を取り消したいそうです。ボタンで" in posted.content
     twice = await ask(club, yamada, table)
-    assert twice.content == "すでに待ったを申し込んでいます。はなこ🌸さんの返事を待ってください。"
+    assert twice.content == "すでに待ったを申し込んでいます。はなこ🌸さんの返事をお待ちください。"
     accepted = await club.fake.click(posted, button(posted, "accept"), user=hanako)
     assert "はなこ🌸さんが待ったを受けました。" in accepted.content
     [done] = await club.posts(table.thread, "を取り消しました")

@@ -48,7 +48,7 @@ async def test_the_player_to_move_is_told_in_a_direct_message(club: Club) -> Non
     played = await club.move(alice, "P-7f", table)
     assert played.reply is not None and not played.ephemeral
     [message] = await direct_messages(club, bob, 1)
-    assert message.content.startswith(f"Your move in game {table.game_id} (☗alice vs ☖bob)")
+    assert message.content.startswith(f"Your move in game #{table.game_id} (☗alice vs ☖bob)")
     assert "deadline <t:" in message.content
     assert "Last move: ☗７六歩 (P-7f)" in message.content
     assert message.content.endswith(f"The game: {link(club, table)}")
@@ -69,7 +69,7 @@ async def test_the_player_to_move_is_told_in_a_direct_message(club: Club) -> Non
     [reminder] = await club.posts(table.thread, "your move is due")
     await club.fake.click(reminder, reminder.custom_ids[0], user=alice)
     third = (await direct_messages(club, bob, 3))[-1]
-    assert third.content.startswith(f"Your move in game {table.game_id}")
+    assert third.content.startswith(f"Your move in game #{table.game_id}")
     assert "Last move: ☗２六歩 (P-2f)" in third.content
 
 
@@ -77,7 +77,7 @@ async def test_a_player_who_moves_first_is_told_at_the_start(club: Club) -> None
     await club.prefer(club.alice, turn_message="on")
     table = await club.new_game()  # alice challenged, bob accepted: alice moves first
     [message] = await direct_messages(club, club.alice, 1)
-    assert message.content.startswith(f"Your move in game {table.game_id} (☗alice vs ☖bob)")
+    assert message.content.startswith(f"Your move in game #{table.game_id} (☗alice vs ☖bob)")
     assert "Last move" not in message.content
     assert message.content.endswith(link(club, table))
     assert message.id > table.start.id
@@ -143,13 +143,13 @@ async def test_a_japanese_member_confirms_and_is_told_in_japanese(
     await club.move(yamada, "P-7f", table)
     [message] = await direct_messages(club, hanako, 1)
     assert message.content.startswith(
-        f"対局{table.game_id}（☗山田太郎 対 ☖はなこ）はあなたの手番です。"
+        f"対局#{table.game_id}（☗山田太郎 対 ☖はなこ）はあなたの手番です。"
     )
     assert "最終手：☗７六歩" in message.content
     assert message.content.endswith(f"対局のスレッド：{link(club, table)}")
 
     question = await club.move(hanako, "３四歩", table)
-    assert question.ephemeral and question.labels == ["確定", "取り消し"]
+    assert question.ephemeral and question.labels == ["確定", "取り消す"]
     assert question.content.startswith("３四歩と指しますか？")
     assert "手数＝2・先手番" in (question.files[-1].description or "")
     cancelled = await club.fake.click(question, question.custom_ids[1], user=hanako)

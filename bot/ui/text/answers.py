@@ -35,7 +35,7 @@ RESIGNED = Sentence("You resigned.")
 ABORTED = Sentence("The game is aborted.")
 PROPOSAL_SENT = Sentence("Proposal sent.")
 IMPASSE_SETTLED = Sentence("The impasse is settled.")
-TIME_GIVEN = Sentence("Done: your opponent has a full period again.")
+TIME_GIVEN = Sentence("Done: your opponent has a full move's time again, from now.")
 MANAGE_SERVER_ONLY = Sentence("Only members who may manage this server can change its language.")
 MAX_CHOICE_NAME = 100  # Discord refuses a suggestion with a longer name
 MOVE_CANCELLED = Sentence("Cancelled: the move was not played.")
@@ -141,7 +141,7 @@ def export_caption(lang: str, game_id: int, fmt: str, link: str | None) -> str:
     """Above an exported record: which game and format, and the analysis link if it fits
     (a game still going on has none, and the caption says when it comes)."""
     _ = translator(lang)
-    text = _("Record of game {id} ({format}).").format(id=game_id, format=fmt.upper())
+    text = _("Record of game #{id} ({format}).").format(id=game_id, format=fmt.upper())
     if link is None:
         text += "\n" + _("The lishogi analysis link comes once the game is over.")
     elif len(text) + len(link) < MAX_MESSAGE - 100:

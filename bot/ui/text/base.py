@@ -65,9 +65,10 @@ def square_text(lang: str, square: Square) -> str:
 
 
 def side_name(lang: str, color: Color) -> str:
-    """`sente` / `gote` in English, 先手 / 後手 in Japanese."""
+    """`Sente` / `Gote` in English (capitalised, as lishogi writes them), 先手 / 後手 in
+    Japanese."""
     _ = translator(lang)
-    return _("sente") if color is Color.SENTE else _("gote")
+    return _("Sente") if color is Color.SENTE else _("Gote")
 
 
 def value_text(lang: str, value: object) -> str:

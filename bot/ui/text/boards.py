@@ -31,7 +31,7 @@ _IMAGE_RESULTS = {
     Termination.PERPETUAL_CHECK: N_("Move {move_number} · {side} wins, perpetual check"),
     Termination.RESIGNATION: N_("Move {move_number} · {side} wins by resignation"),
     Termination.TIME: N_("Move {move_number} · {side} wins on time"),
-    Termination.FOUL: N_("Move {move_number} · {side} wins by a foul"),
+    Termination.FOUL: N_("Move {move_number} · {side} wins by an illegal move"),
     Termination.IMPASSE_24: N_("Move {move_number} · {side} wins by impasse"),
     Termination.IMPASSE_27: N_("Move {move_number} · {side} wins by impasse"),
     Termination.IMPASSE_JSA24: N_("Move {move_number} · {side} wins by impasse"),
@@ -219,7 +219,7 @@ _RANK_LETTERS = "abcdefghi"
 def _letters_diagram(lang: str, position: Position) -> list[str]:
     _ = translator(lang)
     lines = [
-        _("Upper case: sente (☗); lower case: gote (☖); + promoted."),
+        _("Upper case: Sente (☗); lower case: Gote (☖); + promoted."),
         gettext(lang, _HANDS[Color.GOTE]).format(hand=hand_text(lang, position, Color.GOTE)),
         _FILES_HEADER,
         _RULE,
@@ -247,11 +247,11 @@ def animation_export_caption(lang: str, game: GameSnapshot, shown_moves: int | N
     _ = translator(lang)
     values = {"id": game.id, "move_number": game.move_number, "count": shown_moves}
     if shown_moves is None:
-        return _("Game {id} as an animation, from the start to move {move_number}.").format_map(
+        return _("Game #{id} as an animation, from the start to move {move_number}.").format_map(
             values
         )
     return _(
-        "Game {id} as an animation of its last {count} moves, up to move {move_number}: "
+        "Game #{id} as an animation of its last {count} moves, up to move {move_number}: "
         "the whole game is larger than Discord accepts."
     ).format_map(values)
 

@@ -86,8 +86,8 @@ def analysis_text(lang: str, analysis: Analysis) -> str:
     lines.append("")
     lines.append(
         _(
-            "A move loses {mistake} centipawns or more from the engine's view: a mistake; "
-            "{blunder} or more: a blunder."
+            "A move that drops the engine's evaluation by {mistake} centipawns or more is a "
+            "mistake; by {blunder} or more, a blunder."
         ).format(mistake=MISTAKE, blunder=BLUNDER)
     )
     return "\n".join(lines)
@@ -95,7 +95,7 @@ def analysis_text(lang: str, analysis: Analysis) -> str:
 
 def evaluation_chart_title(lang: str, game: GameSnapshot) -> str:
     _ = translator(lang)
-    return _("Game #{game_id}: evaluation (above the line, sente is ahead)").format(game_id=game.id)
+    return _("Game #{game_id}: evaluation (above the line, Sente is ahead)").format(game_id=game.id)
 
 
 def evaluation_chart_description(lang: str, game: GameSnapshot) -> str:

@@ -77,7 +77,10 @@ OPTIONS = {
     "handicap": "Handicap: the giver plays gote and moves first (default: even)",
     "impasse": "How an impasse (jishogi) is settled (default: 27-point declaration)",
     "move": "Your move in Western (P-7f), Japanese (７六歩) or USI (7g7f) notation",
-    "game": "A game id (pick from the list); default: this thread's game or your game to move",
+    "game": (
+        "A game id (pick from the list); default: this thread's game or the game where it is "
+        "your move"
+    ),
     "finished_game": "A game id, finished games too; default: this thread's game or your game",
     "perspective": "Whose side faces you (default: yours)",
     "style": "A picture, or a text diagram a screen reader can read (default: picture)",

@@ -66,7 +66,7 @@ def turn_message(lang: str, game: GameSnapshot, link: str) -> str:
         sente=safe(game.sente.name), gote=safe(game.gote.name)
     )
     lines = [
-        _("Your move in game {id} ({players}); {deadline}.").format(
+        _("Your move in game #{id} ({players}); {deadline}.").format(
             id=game.id, players=players, deadline=deadline_text(lang, game.deadline)
         )
     ]
@@ -109,7 +109,7 @@ def takeback_question(lang: str, takeback: Takeback) -> str:
 def takeback_sent(lang: str, takeback: Takeback) -> str:
     """The private answer to `/takeback`: the request went to the opponent."""
     _ = translator(lang)
-    return _("Takeback asked: {name} can accept or decline it in the game's thread.").format(
+    return _("Takeback requested: {name} can accept or decline it in the game's thread.").format(
         name=safe(takeback.answerer.name)
     )
 
@@ -170,7 +170,7 @@ def forecast_text(
     lines = []
     if cleared is not None:
         lines.append(
-            _("Cleared your forecasts in game {id} ({count}).").format(id=game_id, count=cleared)
+            _("Cleared your forecasts in game #{id} ({count}).").format(id=game_id, count=cleared)
         )
     if added:
         lines.append(_("Forecast stored."))
@@ -185,12 +185,12 @@ def forecast_text(
     if not forecast.lines:
         lines.append(
             _(
-                "You have no forecasts in game {id}. While you wait, add a line with /forecast:"
+                "You have no forecasts in game #{id}. While you wait, add a line with /forecast:"
                 " your opponent's move, then your reply, e.g. 3c3d 2g2f."
             ).format(id=game_id)
         )
         return "\n".join(lines)
-    lines.append(_("Your forecasts in game {id} (only you see them):").format(id=game_id))
+    lines.append(_("Your forecasts in game #{id} (only you see them):").format(id=game_id))
     for number, line in enumerate(forecast.lines, start=1):
         lines.append(f"{number}. {forecast_line_text(lang, forecast, line.moves)}")
     return "\n".join(lines)
@@ -220,10 +220,10 @@ def notes_text(lang: str, game_id: int, notes: list[Note], *, deleted: int | Non
         )
     if not notes:
         lines.append(
-            _("You have no notes on game {id}. Write one with `/note`.").format(id=game_id)
+            _("You have no notes on game #{id}. Write one with `/note`.").format(id=game_id)
         )
         return "\n".join(lines)
-    lines.append(_("Your notes on game {id} (only you can see them):").format(id=game_id))
+    lines.append(_("Your notes on game #{id} (only you can see them):").format(id=game_id))
     for note in notes:
         body = " ".join(note.text.split())
         if len(body) > NOTE_PREVIEW:
@@ -299,5 +299,5 @@ def vacation_text(lang: str, status: VacationStatus, *, games: int | None = None
             _("Your opponents were told in the threads of your {count} games.").format(count=games)
         )
     if current is None and games is None:
-        lines.append(_("Start one with `/vacation start`; each hour begun counts."))
+        lines.append(_("Start one with `/vacation action:Start`; each hour begun counts."))
     return "\n".join(lines)

@@ -90,14 +90,14 @@ def challenge_closed_text(
     if challenge.status == "declined" and challenge.opponent is not None:
         return _("{name} declined the challenge.").format(name=safe(challenge.opponent.name))
     if challenge.status == "cancelled":
-        return _("{name} withdrew the challenge.").format(name=safe(challenge.challenger.name))
+        return _("{name} cancelled the challenge.").format(name=safe(challenge.challenger.name))
     if challenge.status == "expired":
         return _("The challenge expired unanswered.")
     if taker is not None and challenge.opponent is None:
         return challenge_taken(lang, taker, taken_unrated=taken_unrated)
     if taken_unrated:
-        return _("Challenge accepted as an unrated game: good game!")
-    return _("Challenge accepted: good game!")
+        return _("Challenge accepted as an unrated game: have a good game!")
+    return _("Challenge accepted: have a good game!")
 
 
 def game_start_text(lang: str, game: GameSnapshot) -> str:
@@ -140,8 +140,7 @@ _HOW = {
     Termination.PERPETUAL_CHECK: N_("by perpetual check"),
     Termination.RESIGNATION: N_("by resignation"),
     Termination.TIME: N_("on time"),
-    Termination.ABORT: N_("by abort"),
-    Termination.FOUL: N_("by a foul"),
+    Termination.FOUL: N_("by an illegal move"),
     Termination.IMPASSE_24: N_("by the impasse count"),
     Termination.IMPASSE_27: N_("by an impasse declaration"),
     Termination.IMPASSE_JSA24: N_("by an impasse declaration"),
@@ -153,6 +152,8 @@ def already_ended(lang: str, outcome: Outcome | None) -> str:
     _ = translator(lang)
     if outcome is None:
         return _("This game has already ended.")
+    if outcome.termination is Termination.ABORT:
+        return _("This game was already aborted.")
     how = gettext(lang, _HOW[outcome.termination])
     return _("This game has already ended {how}.").format(how=how)
 
@@ -168,7 +169,7 @@ _RESULTS = {
         "Sennichite after move {move_number}: the same position appeared four times. Draw."
     ),
     (Termination.PERPETUAL_CHECK, True): N_(
-        "Perpetual check by {loser}, who loses after move {move_number}: {winner} wins."
+        "{loser} loses by perpetual check after move {move_number}: {winner} wins."
     ),
     (Termination.RESIGNATION, True): N_(
         "{loser} resigned after move {move_number}: {winner} wins."
@@ -177,7 +178,9 @@ _RESULTS = {
         "{loser} ran out of time after move {move_number}: {winner} wins."
     ),
     (Termination.ABORT, False): N_("The game was aborted; it has no result."),
-    (Termination.FOUL, True): N_("{loser} lost by a foul after move {move_number}: {winner} wins."),
+    (Termination.FOUL, True): N_(
+        "{loser} lost by an illegal move after move {move_number}: {winner} wins."
+    ),
     (Termination.IMPASSE_24, True): N_("Impasse count after move {move_number}: {winner} wins."),
     (Termination.IMPASSE_24, False): N_("Impasse count after move {move_number}: jishogi, a draw."),
     (Termination.IMPASSE_27, True): N_(
@@ -243,7 +246,7 @@ def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> st
         first = _("{move_number}. {move} by {player}.").format_map(values)
     if result.outcome is not None:
         return f"{first}\n{outcome_text(lang, result.outcome, game)}"
-    lines = [first + (" " + _("Check!") if result.check else "")]
+    lines = [_("{text} Check!").format(text=first) if result.check else first]
     if result.next_player is not None:
         lines.append(to_move_text(lang, result.next_player, result.deadline, ping=True))
     if not by_forecast:
@@ -331,7 +334,7 @@ def _where(lang: str, summary: GameSummary) -> str:
     _ = translator(lang)
     if summary.thread_id:
         return f"<#{summary.thread_id}>"
-    return _("game {id}").format(id=summary.id)
+    return _("game #{id}").format(id=summary.id)
 
 
 def choose_game_text(lang: str, question: ChooseGame) -> str:
@@ -341,7 +344,7 @@ def choose_game_text(lang: str, question: ChooseGame) -> str:
     for summary in question.games[:20]:
         turn = _("your turn") if summary.your_turn else _("waiting")
         lines.append(
-            _("• {where} (game {id}): vs {opponent}, move {move_number}, {turn}").format(
+            _("• {where} (game #{id}): vs {opponent}, move {move_number}, {turn}").format(
                 where=_where(lang, summary),
                 id=summary.id,
                 opponent=safe(summary.opponent.name),

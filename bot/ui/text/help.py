@@ -37,7 +37,8 @@ HELP_SECTIONS = (
         N_(
             "`/board` shows the board (`style:text`: a text diagram a screen reader can "
             "read); `/games` lists your games.\n"
-            "`/takeback` asks to take back a move; `/forecast` stores replies played for you; "
+            "`/takeback` asks to take back a move; `/forecast` stores replies played for you "
+            "(conditional premoves); "
             "`/note` and `/notes` keep private notes.\n"
             "`/resign` resigns; `/abort` ends a game before both players have moved; "
             "`/jishogi` shows the impasse count and declares.\n"

@@ -80,7 +80,7 @@ def rating_text(lang: str, name: str, rating: PlayerRating) -> str:
             "{name} has played no rated game in this server yet; everyone starts at {rating}."
         ).format(name=safe(name), rating=rating_value(rating.rating))
     lines = [
-        _("{name}: {rating}, number {rank} in this server ({games}).").format(
+        _("{name}: {rating}, ranked #{rank} in this server ({games}).").format(
             name=safe(name),
             rating=rating_value(rating.rating),
             rank=rating.rank,
@@ -133,7 +133,7 @@ def profile_text(lang: str, name: str, profile: Profile) -> str:
     games = profile.games
     lines = [
         _("**{name}** in this server").format(name=safe(name)),
-        _("Games: {played} played: {won} won, {lost} lost, {drawn} drawn.").format(
+        _("Games: {played} ({won} won, {lost} lost, {drawn} drawn).").format(
             played=games.played, won=games.won, lost=games.lost, drawn=games.drawn
         ),
         _("Games under way: {current}.").format(current=games.current),
@@ -143,7 +143,7 @@ def profile_text(lang: str, name: str, profile: Profile) -> str:
         lines.append(_("Rating: no rated game yet."))
     else:
         lines.append(
-            _("Rating: {rating}, number {rank} in this server ({games}).").format(
+            _("Rating: {rating}, ranked #{rank} in this server ({games}).").format(
                 rating=rating_value(rating.rating),
                 rank=rating.rank,
                 games=games_count(lang, rating.games, rated=True),
