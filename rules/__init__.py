@@ -13,6 +13,7 @@ from .errors import (
     IllegalMoveError,
     IllegalReason,
     InvalidMoveError,
+    Plural,
     Sentence,
     SfenError,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "Move",
     "Outcome",
     "Piece",
+    "Plural",
     "Position",
     "Role",
     "Sentence",

@@ -69,6 +69,44 @@ class Sentence:
         return hash(self.template)
 
 
+class Plural(Sentence):
+    """A sentence whose words follow a number: "You keep 1 note" but "3 notes".
+
+    `template` is the singular (the catalogs' message id), `plural` the English plural;
+    the value named `by` (`count` unless told) chooses between them, in English by
+    English's rule and in another language by its catalog's `Plural-Forms` (Japanese
+    has one form). Both texts are literals, where Babel's extractor finds them.
+
+    >>> [str(Plural("{count} move", "{count} moves", count=n)) for n in (0, 1, 2)]
+    ['0 moves', '1 move', '2 moves']
+    """
+
+    __slots__ = ("by", "plural")
+
+    def __init__(
+        self, singular: str, plural: str, /, *, by: str = "count", **params: object
+    ) -> None:
+        super().__init__(singular, **params)
+        if not isinstance(params.get(by), int):
+            raise TypeError(f"a plural sentence needs the number {by!r}")
+        self.plural = plural
+        self.by = by
+
+    @property
+    def number(self) -> int:
+        """The value that chooses the form."""
+        value = self.params[self.by]
+        assert isinstance(value, int)
+        return value
+
+    def __str__(self) -> str:
+        template = self.template if self.number == 1 else self.plural
+        return template.format_map({k: english(v) for k, v in self.params.items()})
+
+    def __repr__(self) -> str:
+        return f"Plural({self.template!r}, {self.plural!r}, **{dict(self.params)!r})"
+
+
 def english(value: object) -> str:
     """A sentence's value as English prose writes it: pieces and sides by name, a
     sentence within a sentence as its text."""

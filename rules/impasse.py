@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .errors import Sentence
+from .errors import Plural, Sentence
 from .position import Position
 from .types import Color, Role, in_zone
 
@@ -114,7 +114,8 @@ def _entry_problem(position: Position, color: Color, count: CampCount) -> Senten
     if position.is_check():
         return Sentence("No declaration while the king is in check.")
     if count.pieces_in_camp < 10:
-        return Sentence(
+        return Plural(
+            "It takes 10 pieces besides the king in the enemy camp; there is {count}.",
             "It takes 10 pieces besides the king in the enemy camp; there are {count}.",
             count=count.pieces_in_camp,
         )
@@ -130,8 +131,10 @@ def evaluate_27(position: Position, color: Color, *, missing: int = 0) -> Declar
     required = required_27(color, missing if color is Color.GOTE else 0)
     problem = _entry_problem(position, color, count)
     if problem is None and count.camp_points < required:
-        problem = Sentence(
+        problem = Plural(
+            "It takes {required} points in the camp and in hand; there is {points}.",
             "It takes {required} points in the camp and in hand; there are {points}.",
+            by="points",
             required=required,
             points=count.camp_points,
         )
@@ -144,8 +147,10 @@ def evaluate_jsa24(position: Position, color: Color) -> Declaration:
     count = camp_count(position, color)
     problem = _entry_problem(position, color, count)
     if problem is None and count.camp_points < 24:
-        problem = Sentence(
+        problem = Plural(
+            "It takes at least 24 points in the camp and in hand; there is {points}.",
             "It takes at least 24 points in the camp and in hand; there are {points}.",
+            by="points",
             points=count.camp_points,
         )
     if problem is not None:

@@ -78,7 +78,7 @@ def parse_sfen(text: str) -> SfenFields:
         )
     board = _parse_board(fields[0])
     if fields[1] not in ("b", "w"):
-        raise SfenError("side", Sentence("The side to move must be 'b' (sente) or 'w' (gote)."))
+        raise SfenError("side", Sentence("The side to move must be 'b' (Sente) or 'w' (Gote)."))
     hands = _parse_hands(fields[2])
     move_number = 1
     if len(fields) == 4:

@@ -1,4 +1,4 @@
-"""`/help`: how to play, in one private message."""
+"""`/help`: how to play, in one private message: an embed with a field per section."""
 
 from __future__ import annotations
 
@@ -12,13 +12,23 @@ from bot.ui.host import Feature, GameBot
 from bot.ui.replies import Reply, reader_language
 
 
+def help_embed(lang: str) -> discord.Embed:
+    """The help as Discord shows it best: a title and one field per section, each with
+    its heading, so a reader finds "Writing moves" without reading everything."""
+    embed = discord.Embed(title=text.help_title(lang))
+    for heading, body in text.help_sections(lang):
+        embed.add_field(name=heading, value=body, inline=False)
+    return embed
+
+
 class HelpFeature(Feature):
     """The help text."""
 
     @app_commands.command(name="help", description=text.COMMANDS["help"])
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         """Notations, commands and the rules in brief, privately."""
-        await Reply(interaction).send(text.help_text(reader_language(interaction)), ephemeral=True)
+        embed = help_embed(reader_language(interaction))
+        await Reply(interaction).send("", embed=embed, ephemeral=True)
 
 
 async def setup(bot: GameBot) -> None:

@@ -47,8 +47,7 @@ ANALYSIS_MS = 300
 ANALYSIS_SKILL = 20
 
 IN_PROGRESS = Sentence(
-    "Only finished games are analysed: an engine's opinion during a game would be help "
-    "from outside."
+    "Only finished games are analysed: an engine's opinion during a game would be outside help."
 )
 ENGINE_FAILED = Sentence(
     "The engine failed during the analysis; what it found is kept, so asking again goes on "

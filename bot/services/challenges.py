@@ -41,8 +41,8 @@ COLOR_WISHES = (*(color.name.lower() for color in Color), RANDOM)
 #: In a club the stronger player offers the weaker one a handicap game, not the other way.
 HANDICAP_GIVER_BY_DEFAULT = Color.GOTE
 HANDICAP_BY_LOT = Sentence(
-    "Who gives a handicap is never drawn by lot: choose gote to give it (uwate) or sente "
-    "to receive it (shitate), or leave the colour out to give it."
+    "Who gives a handicap is never drawn by lot: choose Gote to give it (Uwate) or Sente "
+    "to receive it (Shitate), or leave the side out to give it."
 )
 #: How many challenges to anyone one member may have open at once in a server: enough to
 #: offer a few kinds of game (a quick one, a slow one, a handicap), few enough that one
@@ -194,7 +194,7 @@ class Challenges:
         if (opponent is not None and opponent.is_bot and not computer) or challenger.is_bot:
             raise ServiceError(Sentence("Bots cannot play shogi here; challenge a member instead."))
         if color is not None and color not in COLOR_WISHES:
-            raise ServiceError(Sentence("The colour is sente, gote or random."))
+            raise ServiceError(Sentence("The side is Sente, Gote or Random."))
         control = TimeControl.parse(time_control)
         try:
             chosen = Handicap.parse(handicap)
@@ -469,7 +469,7 @@ class Challenges:
         if record.opponent is None:
             raise NotAPlayer(
                 Sentence(
-                    "An open challenge is not declined: it waits for a taker until {name} "
+                    "An open challenge can't be declined: it stays open until {name} "
                     "cancels it or it expires.",
                     name=record.challenger.name,
                 )

@@ -187,7 +187,7 @@ class Forecasts:
                 if relation == "covered":
                     raise ForecastRefused(
                         Sentence(
-                            "Your line {number} already plays this line; nothing was added.",
+                            "Your forecast line {number} already covers this; nothing was added.",
                             number=number,
                         )
                     )

@@ -141,11 +141,13 @@ def current_deadline(record: GameRow) -> datetime | None:
 
 
 def move_text(position: Position, move: Move, last_move: Move | None) -> MoveText:
-    """`move` (legal in `position`) in USI, Japanese and Western notation."""
+    """`move` (legal in `position`) in USI, Japanese and Western notation; the Western
+    form is the one `/help` teaches (`P-7f`, with letter ranks), so that a move is echoed
+    as members are told to write it."""
     return MoveText(
         usi=move.usi(),
         japanese=format_move(position, move, "japanese", last_move=last_move),
-        western=format_move(position, move, "western", last_move=last_move),
+        western=format_move(position, move, "hodges", last_move=last_move),
     )
 
 

@@ -76,7 +76,7 @@ def worker_name() -> str:
 def no_such_game(game_id: int) -> NotFound:
     """The one refusal for a game that does not exist or belongs to another server: game
     ids are small numbers anyone can guess, and other servers' games are none of theirs."""
-    return NotFound(Sentence("There is no game number {game_id} in this server.", game_id=game_id))
+    return NotFound(Sentence("There is no game #{game_id} in this server.", game_id=game_id))
 
 
 class SafeEvents:

@@ -126,7 +126,7 @@ class Vacations:
             status = await self._status(tx, user_id, now)
             if status.current is not None:
                 raise VacationRefused(
-                    Sentence("You are already on vacation; end it with /vacation end.")
+                    Sentence("You are already on vacation; end it with `/vacation action:End`.")
                 )
             if status.left < UNIT:
                 raise VacationRefused(
@@ -144,7 +144,7 @@ class Vacations:
             status = await self._store.db.run(store)
         except Conflict:  # a second /vacation start at the same moment
             raise VacationRefused(
-                Sentence("You are already on vacation; end it with /vacation end.")
+                Sentence("You are already on vacation; end it with `/vacation action:End`.")
             ) from None
         assert status.current is not None
         log.info("player %s: on vacation until %s", user_id, status.current.ends_by)

@@ -72,7 +72,8 @@ class TakebackPolicy(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class MoveText:
-    """One move in three notations; `usi` is the value buttons and autocomplete carry."""
+    """One move in three notations (`western` as `/help` teaches it: `P-7f`); `usi` is the
+    value buttons and autocomplete carry."""
 
     usi: str
     japanese: str

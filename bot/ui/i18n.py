@@ -8,11 +8,17 @@ no compile step to forget. English is the source language: the English text is t
 message id, and any locale without a catalog falls back to it. In `commands.po` each
 entry's `msgctxt` says where Discord shows the text, so the same English word may be
 translated differently in two places (the `move` option and the `/move` command, say).
+
+A text that holds a count has two English forms ("1 blunder", "2 blunders") and as many
+translated forms as the language has (`ngettext`); each catalog's `Plural-Forms` header
+says how a number picks one (Japanese has a single form, so `nplurals=1; plural=0`).
 """
 
 from __future__ import annotations
 
 import functools
+import gettext as stdlib_gettext
+from collections.abc import Callable
 from pathlib import Path
 
 import discord
@@ -46,6 +52,18 @@ def catalog(language: str) -> Catalog | None:
                 if message.id:
                     merged[message.id] = message
     return merged
+
+
+@functools.cache
+def plural_rule(language: str) -> tuple[int, Callable[[int], int]]:
+    """How many forms a count's text has in `language`, and which one a number takes:
+    from the `Plural-Forms` header of its catalogs (English: two, singular for 1)."""
+    paths = catalog_paths(language)
+    if language == SOURCE_LANGUAGE or not paths:
+        return 2, lambda n: int(n != 1)
+    with paths[0].open("rb") as source:
+        header = read_po(source, locale=language)
+    return header.num_plurals, stdlib_gettext.c2py(header.plural_expr)
 
 
 def duplicated_ids(language: str) -> list[tuple[str | None, str]]:
@@ -85,6 +103,19 @@ def gettext(language: str, message: str) -> str:
     """`message` (an English text, the id of a catalog entry without context) in
     `language`, or as given where no translation exists."""
     return translate(language, message) or message
+
+
+def ngettext(language: str, singular: str, plural: str, n: int) -> str:
+    """The form of a text with a count that `n` takes in `language`: `singular` and
+    `plural` are the English forms (the first is the catalog's message id)."""
+    found = catalog(language)
+    entry = None if found is None else found.get(singular)
+    if entry is not None and isinstance(entry.string, tuple | list) and all(entry.string):
+        forms, choose = plural_rule(language)
+        index = choose(n)
+        if len(entry.string) == forms and 0 <= index < forms:
+            return str(entry.string[index])
+    return singular if n == 1 else plural
 
 
 def language_of(locale: discord.Locale | None) -> str:

@@ -45,7 +45,7 @@ def test_the_alt_text_of_a_game_says_the_turn_the_last_move_and_the_position(lan
     view = game_view(Game(moves=OPENING))
     alt = text.board_alt_text(lang, view)
     assert alt_text_position(lang, alt) == board_part(view.game.position)
-    assert ("sente to move" if lang == "en" else "先手番") in alt
+    assert ("Sente to move" if lang == "en" else "先手番") in alt
     assert "７六歩" in alt  # the last move as the game's record writes it
     if lang == "en":
         assert "Gote in hand: bishop." in alt and "golds 4i, 6i" in alt
@@ -104,7 +104,7 @@ def test_the_english_diagram_uses_the_letters_of_western_notation() -> None:
     over = game_view(Game(moves=OPENING), Outcome(Termination.RESIGNATION, Color.GOTE))
     finished = text.text_diagram("en", over)
     assert "to move" not in finished
-    assert finished.split("\n")[-2] == "Move 6 · gote wins by resignation"
+    assert finished.split("\n")[-2] == "Move 6 · Gote wins by resignation"
 
 
 def test_a_handicap_diagram_names_the_upper_and_lower_hands() -> None:
@@ -119,15 +119,15 @@ def test_a_handicap_diagram_names_the_upper_and_lower_hands() -> None:
     [
         (
             Outcome(Termination.CHECKMATE, Color.SENTE),
-            "sente wins by checkmate",
+            "Sente wins by checkmate",
             "先手の勝ち（詰み）",
         ),
         (
             Outcome(Termination.RESIGNATION, Color.GOTE),
-            "gote wins by resignation",
+            "Gote wins by resignation",
             "後手の勝ち（投了）",
         ),
-        (Outcome(Termination.TIME, Color.GOTE), "gote wins on time", "後手の勝ち（時間切れ）"),
+        (Outcome(Termination.TIME, Color.GOTE), "Gote wins on time", "後手の勝ち（時間切れ）"),
         (Outcome(Termination.SENNICHITE, None), "sennichite, a draw", "まで6手で千日手"),
         (Outcome(Termination.IMPASSE_24, None), "jishogi, a draw", "まで6手で持将棋"),
         (Outcome(Termination.ABORT, None), "aborted", "まで6手で中止"),

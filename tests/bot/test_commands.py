@@ -119,11 +119,15 @@ async def test_features_unload_cleanly(bot: ShogiBot) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
-async def test_help_names_every_command_and_fits_a_message(bot: ShogiBot, lang: str) -> None:
+async def test_help_names_every_command_and_fits_an_embed(bot: ShogiBot, lang: str) -> None:
     """`/help` is where a new member learns the commands: each one published is named in
-    it, as that language's players see it (`/挑戦` for a Japanese reader)."""
-    help_text = text.help_text(lang)
-    assert len(help_text) <= text.MAX_MESSAGE
+    it, as that language's players see it (`/挑戦` for a Japanese reader); each section
+    fits an embed field (1,024 characters, its heading 256), and all of it one embed."""
+    sections = text.help_sections(lang)
+    assert 4 <= len(sections) <= 25
+    assert all(len(heading) <= 256 and 0 < len(body) <= 1024 for heading, body in sections)
+    help_text = "\n".join([text.help_title(lang), *(h + "\n" + b for h, b in sections)])
+    assert len(help_text) <= 6000
     missing = []
     for command in bot.tree.get_commands():
         if command.name == "help":

@@ -94,7 +94,7 @@ def test_game_over_is_worded_with_how_it_ended() -> None:
     over = GameOver(Outcome(Termination.TIME, Color.GOTE))
     assert reply_for(over, context="/move", lang="en") == "This game has already ended on time."
     assert (
-        reply_for(over, context="/move", lang="ja") == "この対局は時間切れですでに終わっています。"
+        reply_for(over, context="/move", lang="ja") == "この対局はすでに時間切れで終わっています。"
     )
     ended = reply_for(GameOver(None), context="/move", lang="en")
     assert ended == "This game has already ended."

@@ -22,12 +22,13 @@ import pytest
 from bot import create_bot
 from bot.client import ShogiBot
 from bot.config import Settings
-from bot.ui.i18n import catalog, duplicated_ids, language_of, translate
+from bot.ui.i18n import catalog, duplicated_ids, language_of, ngettext, plural_rule, translate
 from tests.support.catalogs import (
     LOCALE,
     MARKS,
     ROOT,
     catalog_problems,
+    marked_plurals,
     marked_texts,
     placeholders,
     read_catalog,
@@ -114,7 +115,9 @@ def test_every_marked_text_has_japanese_and_every_entry_is_used() -> None:
     assert ja is not None
     texts = marked_texts(*CODE)
     assert len(texts) > 200  # the replies, the service's refusals, the rules' explanations
-    assert catalog_problems(texts, ja) == []
+    plurals = marked_plurals(*CODE)
+    assert plurals["{count} blunder"] == "{count} blunders"
+    assert catalog_problems(texts, ja, plurals) == []
     assert duplicated_ids("ja") == []
 
 
@@ -124,15 +127,60 @@ def test_the_catalog_check_fails_without_an_entry_or_with_a_renamed_placeholder(
     text = (LOCALE / "rules.po").read_text(encoding="utf-8")
     entry = 'msgid "You have no {piece} in hand."\nmsgstr "持ち駒に{piece}がありません。"\n'
     assert entry in text
-    wanted = marked_texts("rules")
+    wanted, plurals = marked_texts("rules"), marked_plurals("rules")
     shortened = tmp_path / "without.po"
     shortened.write_text(text.replace(entry, ""), encoding="utf-8")
-    assert catalog_problems(wanted, read_catalog(shortened)) == [
+    assert catalog_problems(wanted, read_catalog(shortened), plurals) == [
         "not translated: 'You have no {piece} in hand.'"
     ]
     renamed = tmp_path / "renamed.po"
     renamed.write_text(text.replace(entry, entry.replace("に{piece}", "に{role}")), "utf-8")
-    assert len(catalog_problems(wanted, read_catalog(renamed))) == 1
+    assert len(catalog_problems(wanted, read_catalog(renamed), plurals)) == 1
+
+
+def test_the_catalog_check_fails_on_a_text_with_a_count_without_its_forms(
+    tmp_path: Path,
+) -> None:
+    text = (LOCALE / "rules.po").read_text(encoding="utf-8")
+    singular = "It takes 10 pieces besides the king in the enemy camp; there is {count}."
+    plural = "It takes 10 pieces besides the king in the enemy camp; there are {count}."
+    form = 'msgstr[0] "敵陣に玉以外の駒が10枚必要です（今は{count}枚です）。"\n'
+    entry = f'msgid "{singular}"\nmsgid_plural "{plural}"\n{form}'
+    assert entry in text
+    wanted, plurals = marked_texts("rules"), marked_plurals("rules")
+    assert plurals[singular] == plural
+    single = tmp_path / "single.po"
+    single.write_text(text.replace(entry, f'msgid "{singular}"\nmsgstr "駒が{{count}}枚"\n'))
+    assert catalog_problems(wanted, read_catalog(single), plurals) == [
+        f"no plural forms: {singular!r}"
+    ]
+    renamed = tmp_path / "renamed.po"
+    renamed.write_text(text.replace(form, form.replace("{count}", "{pieces}")), "utf-8")
+    assert len(catalog_problems(wanted, read_catalog(renamed), plurals)) == 1
+
+
+def test_every_catalog_says_japanese_has_one_plural_form() -> None:
+    """Babel reads each file's `Plural-Forms`; the bot picks a form by the first file's."""
+    for path in sorted(LOCALE.glob("*.po")):
+        assert read_catalog(path).num_plurals == 1, path.name
+    forms, choose = plural_rule("ja")
+    assert forms == 1 and {choose(n) for n in (0, 1, 2, 11, 21)} == {0}
+    forms, choose = plural_rule("en")
+    assert forms == 2 and [choose(n) for n in (0, 1, 2)] == [1, 0, 1]
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", ["0 blunders", "1 blunder", "2 blunders"]),
+        ("ja", ["大悪手0", "大悪手1", "大悪手2"]),
+    ],
+)
+def test_a_count_takes_its_form_in_each_language(lang: str, expected: list[str]) -> None:
+    said = [
+        ngettext(lang, "{count} blunder", "{count} blunders", n).format(count=n) for n in (0, 1, 2)
+    ]
+    assert said == expected
 
 
 def test_every_marked_text_is_a_literal_babel_can_read() -> None:

@@ -38,7 +38,7 @@ def test_the_ending_and_the_diagram_name_the_records_move_number() -> None:
     view = game_view(Game(AT_31, ["7g7f"]), resigned)
     assert "resigned after move 31" in text.result_text("en", resigned, view)
     assert text.result_text("ja", resigned, view).startswith("まで31手で")
-    assert "Move 31 · sente wins by resignation" in text.text_diagram("en", view)
+    assert "Move 31 · Sente wins by resignation" in text.text_diagram("en", view)
     assert "from the start to move 31" in text.animation_export_caption("en", view)
     usual = game_view(Game(moves=["7g7f"]), resigned)
     assert text.result_text("ja", resigned, usual).startswith("まで1手で")

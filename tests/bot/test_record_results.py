@@ -38,7 +38,12 @@ CASES = [
         "まで2手で先手の入玉勝ち。",
     ),
     (Termination.IMPASSE_24, None, "Jishogi at move 2: a draw.", "まで2手で持将棋。"),
-    (Termination.FOUL, Color.SENTE, "Sente won by a foul at move 2.", "まで2手で先手の反則勝ち。"),
+    (
+        Termination.FOUL,
+        Color.SENTE,
+        "Sente won by an illegal move at move 2.",
+        "まで2手で先手の反則勝ち。",
+    ),
 ]
 
 

@@ -43,9 +43,9 @@ def test_names_cannot_format_or_ping() -> None:
 
 def test_move_text_echoes_both_notations_and_mentions_next_player() -> None:
     view = game_view()
-    result = PlayedMove(view, MoveText("7g7f", "７六歩", "P-76"), ALICE, False, None, BOB, DEADLINE)
+    result = PlayedMove(view, MoveText("7g7f", "７六歩", "P-7f"), ALICE, False, None, BOB, DEADLINE)
     text = wording.move_text("en", result)
-    assert "☗７六歩 (P-76)" in text
+    assert "☗７六歩 (P-7f)" in text
     assert f"<@{BOB.user_id}> to move" in text
     assert f"<t:{int(DEADLINE.timestamp())}:R>" in text
     assert "Check" not in text
@@ -122,12 +122,12 @@ def test_long_names_are_shortened_so_the_number_and_result_show() -> None:
     assert len(name) == 100
 
 
-def test_help_fits_a_message() -> None:
+def test_help_teaches_the_notations() -> None:
     for lang in ("en", "ja"):
-        help_text = wording.help_text(lang)
-        assert len(help_text) <= wording.MAX_MESSAGE
+        help_text = "\n".join(body for _, body in wording.help_sections(lang))
         assert "P-7f" in help_text and "７六歩" in help_text
-    assert "打ち歩詰め" in wording.help_text("ja") and "/指す" in wording.help_text("ja")
+    japanese = "\n".join(body for _, body in wording.help_sections("ja"))
+    assert "打ち歩詰め" in japanese and "/指す" in japanese
 
 
 def test_truncate() -> None:
@@ -139,12 +139,10 @@ def test_every_preset_format_rule_and_colour_has_a_name() -> None:
     """The choices are built from the service's tables: a new preset, format or rule
     without a name would break the command tree at start-up."""
     assert [wording.time_control_text("en", TimeControl.parse(p)) for p in PRESETS[-2:]] == [
-        "7 days + 1 day per move",
+        "7 days, then 1 day per move",
         "no time limit",
     ]
-    assert wording.time_control_text("ja", TimeControl.parse("7d+1d")) == (
-        "持ち時間7日、使い切った後は1手1日"
-    )
+    assert wording.time_control_text("ja", TimeControl.parse("7d+1d")) == ("7日、切れたら1手1日")
     assert set(wording.FORMAT_NAMES) == {*FORMATS, ANIMATION}  # the records, and the GIF
     assert set(wording.RULE_NAMES) == set(ImpasseRule) == set(wording.RULE_CHOICE_NOTES)
     assert set(wording.COLOR_NAMES) == set(COLOR_WISHES)
@@ -158,8 +156,8 @@ def test_every_preset_format_rule_and_colour_has_a_name() -> None:
         ("1d", "1 day per move", "1手1日"),
         ("1d12h", "1 day 12 hours per move", "1手1日12時間"),
         ("90m", "1 hour 30 minutes per move", "1手1時間30分"),
-        ("7d+1d", "7 days + 1 day per move", "持ち時間7日、使い切った後は1手1日"),
-        ("unlimited", "no time limit", "持ち時間なし"),
+        ("7d+1d", "7 days, then 1 day per move", "7日、切れたら1手1日"),
+        ("unlimited", "no time limit", "持ち時間無制限"),
     ],
 )
 def test_time_controls_in_both_languages(typed: str, english: str, japanese: str) -> None:
@@ -173,9 +171,9 @@ def test_a_turn_message_names_the_game_escapes_the_names_and_links_the_thread() 
     link = game_link(game)
     assert link == "https://discord.com/channels/1/3"
     message = wording.turn_message("en", game, link)
-    assert message.startswith("Your move in game 7 (☗alice vs ☖\\*\\*@\u200beveryone\\*\\* bob)")
+    assert message.startswith("Your move in game #7 (☗alice vs ☖\\*\\*@\u200beveryone\\*\\* bob)")
     assert "@everyone" not in message
-    assert "Last move: ☗７六歩 (P-76)" in message and f"<t:{int(DEADLINE.timestamp())}" in message
+    assert "Last move: ☗７六歩 (P-7f)" in message and f"<t:{int(DEADLINE.timestamp())}" in message
     assert message.endswith(f"The game: {link}")
     assert "はあなたの手番です" in wording.turn_message("ja", game, link)
 
@@ -260,7 +258,7 @@ def test_a_length_of_time_in_a_sentence_reads_as_a_duration(lang: str, said: str
 
 
 def _handicap_view(outcome: Outcome | None = None, **players: PlayerRef) -> GameSnapshot:
-    """A lance handicap game after uwate's first move: alice receives (☗), bob gives (☖)."""
+    """A lance handicap game after Uwate's first move: alice receives (☗), bob gives (☖)."""
     game = Game(Handicap.LANCE.sfen, ["3c3d"])
     return game_view(game, outcome, handicap=Handicap.LANCE, written=THIRTY_FOUR, **players)
 
@@ -271,7 +269,7 @@ THIRTY_FOUR = MoveText("3c3d", "３四歩", "P-34")
 @pytest.mark.parametrize(
     ("lang", "expected"),
     [
-        ("en", f"#7 ☗alice (shitate) vs ☖{BOB.name} (uwate) · ☖uwate wins"),
+        ("en", f"#7 ☗alice (Shitate) vs ☖{BOB.name} (Uwate) · ☖Uwate wins"),
         ("ja", f"#7 ☗下手 alice 対 ☖上手 {BOB.name} · ☖上手の勝ち"),
     ],
 )
@@ -286,11 +284,11 @@ def test_a_handicap_games_long_names_are_cut_but_its_sides_and_result_show() -> 
         sente=PlayerRef(5, "s" * 60),
         gote=PlayerRef(6, "g" * 60),
     )
-    for lang, sides in (("en", ("(shitate)", "(uwate)")), ("ja", ("☗下手", "☖上手"))):
+    for lang, sides in (("en", ("(Shitate)", "(Uwate)")), ("ja", ("☗下手", "☖上手"))):
         name = wording.thread_name(lang, view)
         assert len(name) <= 100 and name.startswith("#7 ")
         assert all(side in name for side in sides) and name.count("…") == 2
-        assert name.endswith(("☖uwate wins", "☖上手の勝ち"))
+        assert name.endswith(("☖Uwate wins", "☖上手の勝ち"))
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

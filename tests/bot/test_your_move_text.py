@@ -56,6 +56,6 @@ def test_a_short_digest_lists_every_game_with_its_link_and_no_count(lang: str) -
     lines = digest.splitlines()
     assert len(lines) == 4
     assert lines[1].endswith(f"https://discord.com/channels/{10**18}/{10**18}")
-    assert ("no time limit" if lang == "en" else "持ち時間なし") in lines[1]
+    assert ("no deadline" if lang == "en" else "期限なし") in lines[1]
     assert "<t:" in lines[2] and "<t:" in lines[3]
     assert ("You (☖) vs bob" if lang == "en" else "あなた（☖）対 bobさん") in lines[2]

@@ -69,8 +69,8 @@ async def test_resignation_posts_the_final_board_and_the_whole_game_as_a_gif(clu
     for attachment in ending.attachments:
         assert attachment.description is not None and len(attachment.description) <= 1024
         assert alt_text_position("en", attachment.description) == board_part(game.game.position)
-    assert "gote to move" not in (by_suffix(ending, ".png").description or "")
-    assert "sente wins by resignation" in (by_suffix(ending, ".png").description or "")
+    assert "Gote to move" not in (by_suffix(ending, ".png").description or "")
+    assert "Sente wins by resignation" in (by_suffix(ending, ".png").description or "")
 
 
 async def test_the_mating_move_is_marked_and_its_answer_carries_the_gif(club: Club) -> None:
@@ -107,7 +107,7 @@ async def test_export_gives_an_active_games_gif_up_to_its_current_move(club: Clu
         "export", {"format": "gif"}, user=club.alice, channel=table.thread
     )
     assert not export.ephemeral
-    assert f"Game {table.game_id} as an animation, from the start to move 2." in export.content
+    assert f"Game #{table.game_id} as an animation, from the start to move 2." in export.content
     [gif] = export.files
     assert gif.filename == f"game-{table.game_id}.gif"
     shown = frames(gif)

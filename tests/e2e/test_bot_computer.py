@@ -79,7 +79,7 @@ async def test_a_game_against_the_real_engine_then_its_analysis(
     assert message is not None and message.ephemeral
     progress = [str(old.get("content")) for old in message.history]
     assert any("positions evaluated" in shown for shown in progress), progress
-    assert "mistakes" in analysed.content and "centipawns" in analysed.content
+    assert "mistake" in analysed.content and "centipawns" in analysed.content
     [chart] = message.attachments
     image = Image.open(io.BytesIO(chart.data))
     assert image.format == "PNG" and image.size[0] > 300

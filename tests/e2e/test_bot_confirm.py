@@ -56,14 +56,14 @@ async def test_only_confirm_stores_the_move(club: Club) -> None:
     game_id = table.game_id
 
     question = await ask(club, club.alice, "P-7f", table)
-    assert "Play ７六歩 (P-76)?" in question.content and "until you confirm" in question.content
+    assert "Play ７六歩 (P-7f)?" in question.content and "until you confirm" in question.content
     assert question.labels == ["Confirm move", "Cancel move"]
     assert [without_mark(c) for c in question.custom_ids] == [
         f"cf:play:{game_id}:0:7g7f",
         f"cf:cancel:{game_id}:0:7g7f",
     ]
     alt = question.files[-1].description or ""
-    assert "Last move: ☗７六歩 (P-76)" in alt and "Move 1 · gote to move" in alt, alt
+    assert "Last move: ☗７六歩 (P-7f)" in alt and "Move 1 · Gote to move" in alt, alt
 
     cancelled = await club.fake.click(
         question, button_id(question.custom_ids, f"cf:cancel:{game_id}:0:7g7f"), user=club.alice
@@ -76,7 +76,7 @@ async def test_only_confirm_stores_the_move(club: Club) -> None:
     confirmed = await club.fake.click(
         question, button_id(question.custom_ids, f"cf:play:{game_id}:0:2g2f"), user=club.alice
     )
-    assert confirmed.ephemeral and confirmed.content == "Played ２六歩 (P-26)."
+    assert confirmed.ephemeral and confirmed.content == "Played ２六歩 (P-2f)."
     assert confirmed.custom_ids == [] and confirmed.files == [], "the question should be gone"
     assert await stored(club, table) == (1, ["2g2f"])
     [posted] = await club.posts(table.thread, "２六歩")
@@ -119,7 +119,7 @@ async def test_a_confirmation_pressed_after_a_restart_plays(club: Club) -> None:
     confirmed = await club.fake.click(
         question, button_id(question.custom_ids, f"cf:play:{table.game_id}:0:7g7f"), user=club.alice
     )
-    assert confirmed.content == "Played ７六歩 (P-76)."
+    assert confirmed.content == "Played ７六歩 (P-7f)."
     assert await stored(club, table) == (1, ["7g7f"])
     assert await club.posts(table.thread, "７六歩")
 
@@ -136,7 +136,7 @@ async def test_two_presses_of_confirm_store_one_move(club: Club) -> None:
     await asyncio.gather(*(press.wait_final() for press in presses))
     assert await stored(club, table) == (1, ["7g7f"])
     answers = sorted(press.content for press in presses)
-    assert answers[0] == "Played ７六歩 (P-76).", answers
+    assert answers[0] == "Played ７六歩 (P-7f).", answers
     assert "The position changed" in answers[1], answers
     assert len(club.bot_posts(table.thread, "☗７六歩")) == 1
     assert_replays(await club.game(table.game_id))
@@ -158,7 +158,7 @@ async def test_a_promotion_is_chosen_then_confirmed(club: Club) -> None:
         promotion, button_id(promotion.custom_ids, f"pr:{game_id}:2:8h2b+"), user=club.alice
     )
     # The question became the confirmation of the move chosen, on its board.
-    assert chosen.ephemeral and "Play ２二角成 (Bx22+)?" in chosen.content, chosen.content
+    assert chosen.ephemeral and "Play ２二角成 (Bx2b+)?" in chosen.content, chosen.content
     assert [without_mark(c) for c in chosen.custom_ids] == [
         f"cf:play:{game_id}:2:8h2b+",
         f"cf:cancel:{game_id}:2:8h2b+",
@@ -169,7 +169,7 @@ async def test_a_promotion_is_chosen_then_confirmed(club: Club) -> None:
     confirmed = await club.fake.click(
         chosen, button_id(chosen.custom_ids, f"cf:play:{game_id}:2:8h2b+"), user=club.alice
     )
-    assert confirmed.content == "Played ２二角成 (Bx22+)." and confirmed.files == []
+    assert confirmed.content == "Played ２二角成 (Bx2b+)." and confirmed.files == []
     assert await stored(club, table) == (3, ["7g7f", "3c3d", "8h2b+"])
     assert await club.posts(table.thread, "２二角成")
 
@@ -182,5 +182,5 @@ async def test_a_confirmation_outside_the_thread_says_where_the_board_went(club:
     )
     assert question.ephemeral and question.custom_ids
     confirmed = await club.fake.click(question, question.custom_ids[0], user=club.alice)
-    assert confirmed.content == f"Played ７六歩 (P-76) in <#{table.thread.id}>."
+    assert confirmed.content == f"Played ７六歩 (P-7f) in <#{table.thread.id}>."
     assert await club.posts(table.thread, "７六歩")

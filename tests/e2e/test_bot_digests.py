@@ -76,10 +76,12 @@ async def test_digests_at_the_local_hour_in_tokyo_and_across_the_change_of_clock
     [first] = await digests(club, alice, 1)
     lines = first.content.splitlines()
     assert lines[0] == "本日のまとめ：あなたの手番の対局は次のとおりです。"
-    assert lines[1].startswith(f"• 対局{sooner.game_id}：あなた（☗）対 carolさん、0手目。期限は<t:")
+    assert lines[1].startswith(
+        f"• 対局#{sooner.game_id}：あなた（☗）対 carolさん、0手目。期限は<t:"
+    )
     assert lines[1].endswith(link(club, sooner))
     assert lines[2] == (
-        f"• 対局{untimed.game_id}：あなた（☗）対 bobさん、0手目。持ち時間なしです。"
+        f"• 対局#{untimed.game_id}：あなた（☗）対 bobさん、0手目。期限なしです。"
         f"{link(club, untimed)}"
     )
     assert len(lines) == 3 and first.mentions == []
@@ -96,7 +98,7 @@ async def test_digests_at_the_local_hour_in_tokyo_and_across_the_change_of_clock
     [saturday] = await digests(club, bob, 1)
     assert saturday.content.splitlines() == [
         "Your daily digest: it is your move in these games.",
-        f"• Game {waiting.game_id}: You (☖) vs alice, move 1; deadline "
+        f"• Game #{waiting.game_id}: You (☖) vs alice, move 1; deadline "
         f"<t:{int(utc(3, 12).replace(month=4).timestamp())}:R> "
         f"(<t:{int(utc(3, 12).replace(month=4).timestamp())}:f>). {link(club, waiting)}",
     ]
@@ -110,11 +112,11 @@ async def test_digests_at_the_local_hour_in_tokyo_and_across_the_change_of_clock
     assert len(club.fake.direct_messages(bob)) == 1
     # Meanwhile 08:00 came in Tokyo again (23:00 UTC on Saturday): bob has replied there.
     second = (await digests(club, alice, 2))[-1]
-    assert f"対局{waiting.game_id}：あなた（☗）対 bobさん、2手目。期限は<t:" in second.content
+    assert f"対局#{waiting.game_id}：あなた（☗）対 bobさん、2手目。期限は<t:" in second.content
     await at(club, utc(29, 6))  # 08:00 CEST
     [carols] = await digests(club, carol, 1)
     assert carols.content.startswith("Your daily digest")
-    assert f"• Game {sooner.game_id}: You (☖) vs alice, move 1; deadline <t:" in carols.content
+    assert f"• Game #{sooner.game_id}: You (☖) vs alice, move 1; deadline <t:" in carols.content
     assert len(club.fake.direct_messages(bob)) == 1  # nothing waits for bob today
     await club.restart()
     await at(club, utc(29, 6, 30))

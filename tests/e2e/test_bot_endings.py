@@ -17,13 +17,13 @@ from tests.support.club import Club, Table
 async def test_handicap_game_gote_gives_the_handicap_and_moves_first(club: Club) -> None:
     alice, bob = club.alice, club.bob
     challenge = await club.challenge(alice, bob, color="gote", handicap="two_piece", time="7d+1d")
-    assert "2-piece handicap, given by alice (uwate)" in challenge.content
+    assert "2-piece handicap, given by alice (Uwate)" in challenge.content
     table = await club.accept(challenge, bob)
     game = await club.game(table.game_id)
     assert game.handicap.id == "two_piece"
     assert game.gote.user_id == alice.user.id
     assert game.game.position.sfen().startswith("lnsgkgsnl/9/ppppppppp/")
-    assert "alice (uwate) gives it and moves first" in table.start.content
+    assert "alice (Uwate) gives it and moves first" in table.start.content
     assert table.start.mentioned_user_ids == [alice.user.id]  # the handicap giver, gote
 
     early = await club.move(bob, "7g7f", table)

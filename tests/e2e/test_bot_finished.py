@@ -161,7 +161,7 @@ async def test_a_finished_game_is_found_exported_and_replayed(club: Club) -> Non
 
     step = await club.fake.click(replay, f"rp:next:{game_id}:1", user=carol)
     assert step.ephemeral and "move 1 of 7" in step.content
-    assert "`▶  1` ☗７六歩 (P-76)" in step.content and "☖７二金" in step.content
+    assert "`▶  1` ☗７六歩 (P-7f)" in step.content and "☖７二金" in step.content
     first_move = pixels(step.files[-1])
     assert first_move != start
     end = await click_through(club, step, [f"rp:next10:{game_id}:7"], carol)
@@ -178,7 +178,7 @@ async def test_a_finished_game_is_found_exported_and_replayed(club: Club) -> Non
     refused = await club.fake.slash(
         "replay", {"game": game_id}, user=stranger, channel=club.fake.channel("shogi", elsewhere)
     )
-    assert refused.ephemeral and f"no game number {game_id}" in refused.content
+    assert refused.ephemeral and f"no game #{game_id}" in refused.content
 
 
 async def click_through(
@@ -193,7 +193,7 @@ async def click_through(
 async def test_replay_and_the_renamed_thread_in_japanese(japanese_club: Club) -> None:
     club = japanese_club
     table = await club.new_game()
-    assert table.start.content.startswith(f"**対局 #{table.game_id}**")
+    assert table.start.content.startswith(f"**対局#{table.game_id}**")
     await mate(club, table)
     await archived(club, table)
     assert table.thread.name == f"#{table.game_id} ☗山田太郎 対 ☖はなこ🌸 · ☗の勝ち"

@@ -27,10 +27,10 @@ async def test_add_list_and_clear_privately(club: Club) -> None:
 
     added = await forecast(club, alice, table, line="3c3d, P-26 8c8d 2f2e")
     assert added.content.startswith("Forecast stored.\nYour forecasts in game")
-    assert "1. ☖３四歩 (P-34) → ☗２六歩 (P-26), ☖８四歩 (P-84) → ☗２五歩 (P-25)" in (added.content)
+    assert "1. ☖３四歩 (P-3d) → ☗２六歩 (P-2f), ☖８四歩 (P-8d) → ☗２五歩 (P-2e)" in (added.content)
     await forecast(club, alice, table, line="8c8d 2g2f")
     listed = await forecast(club, alice, table)
-    assert "\n2. ☖８四歩 (P-84) → ☗２六歩 (P-26)" in listed.content
+    assert "\n2. ☖８四歩 (P-8d) → ☗２六歩 (P-2f)" in listed.content
     theirs = await forecast(club, bob, table)
     assert theirs.content.startswith("You have no forecasts in game"), "lines are private"
 
@@ -54,10 +54,10 @@ async def test_a_matching_move_is_answered_by_forecast_in_the_thread(club: Club)
     await forecast(club, alice, table, line="3c3d 2g2f 8c8d 2f2e")
 
     moved = await club.move(bob, "3c3d", table)
-    assert moved.content.startswith("2. ☖３四歩 (P-34) by bob.")
+    assert moved.content.startswith("2. ☖３四歩 (P-3d) by bob.")
     assert f"<@{alice.user.id}>" not in moved.content, "alice has already answered"
     [reply] = await club.posts(table.thread, "played by forecast")
-    assert reply.content.startswith("3. ☗２六歩 (P-26) by alice, played by forecast.")
+    assert reply.content.startswith("3. ☗２六歩 (P-2f) by alice, played by forecast.")
     assert f"<@{bob.user.id}> to move" in reply.content
     assert reply.mentioned_user_ids == [bob.user.id]
     assert_board(reply.attachments)
@@ -68,12 +68,12 @@ async def test_a_matching_move_is_answered_by_forecast_in_the_thread(club: Club)
     game = await club.game(table.game_id)
     assert [m.usi() for m in game.game.moves] == ["7g7f", "3c3d", "2g2f"]
     left = await forecast(club, alice, table)
-    assert "1. ☖８四歩 (P-84) → ☗２五歩 (P-25)" in left.content
+    assert "1. ☖８四歩 (P-8d) → ☗２五歩 (P-2e)" in left.content
 
     await club.restart()  # the rest of the line survives a restart
     await club.move(bob, "8c8d", table)
     replies = await club.posts(table.thread, "played by forecast")
-    assert len(replies) == 2 and replies[-1].content.startswith("5. ☗２五歩 (P-25)")
+    assert len(replies) == 2 and replies[-1].content.startswith("5. ☗２五歩 (P-2e)")
 
 
 async def test_a_forecast_the_game_no_longer_fits_plays_nothing(club: Club) -> None:
@@ -106,8 +106,8 @@ async def test_forecasts_in_japanese(japanese_club: Club) -> None:
     assert added.content.startswith("予約手を登録しました。")
     assert "1. ☖３四歩 → ☗２六歩" in added.content
     bad = await forecast(club, yamada, table, line="３四歩 ２五歩")
-    assert bad.content.startswith("手順の2手目（２五歩）: ")
+    assert bad.content.startswith("手順の2手目（２五歩）：")
     await club.move(hanako, "３四歩", table)
     [reply] = await club.posts(table.thread, "予約手")
-    assert reply.content.startswith("3手目 ☗２六歩（山田太郎さんの予約手）")
+    assert reply.content.startswith("3手目 ☗２六歩（山田太郎さん・予約手）")
     assert_japanese(added, bad, *club.fake.channel_history(table.thread))

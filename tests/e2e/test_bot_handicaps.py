@@ -1,7 +1,7 @@
 """A handicap game as a club plays it, through the real bot and the fake Discord, in English
 and in Japanese: the challenger gives the handicap unless they say otherwise, and every
 post, caption, alt text, thread name, `/games` line, reminder and turn message calls the
-players uwate and shitate (上手 and 下手), never sente and gote (先手, 後手, 先番)."""
+players Uwate and Shitate (上手 and 下手), never sente and gote (先手, 後手, 先番)."""
 
 from __future__ import annotations
 
@@ -80,61 +80,61 @@ async def test_a_handicap_game_in_english_names_uwate_and_shitate(club: Club) ->
 
     challenge = seen["challenge"]
     assert isinstance(challenge, InteractionResult)
-    assert "Lance handicap, given by alice (uwate)" in challenge.content
+    assert "Lance handicap, given by alice (Uwate)" in challenge.content
 
     start = seen["start"]
     assert isinstance(start, FakeMessage)
     assert "☗ Shitate: bob   ☖ Uwate: alice" in start.content
-    assert "Lance handicap: alice (uwate) gives it and moves first." in start.content
-    assert f"<@{alice.user.id}> (uwate), you move first; deadline" in start.content
+    assert "Lance handicap: alice (Uwate) gives it and moves first." in start.content
+    assert f"<@{alice.user.id}> (Uwate), you move first; deadline" in start.content
     assert start.mentioned_user_ids == [alice.user.id]
     start_alt = alt_text(start)
-    assert "☗bob (shitate) vs ☖alice (uwate)" in start_alt
-    assert "Move 0 · uwate to move" in start_alt
+    assert "☗bob (Shitate) vs ☖alice (Uwate)" in start_alt
+    assert "Move 0 · Uwate to move" in start_alt
     assert "Uwate: king 5a" in start_alt and "Shitate in hand: none" in start_alt
 
     first = seen["first"]
     assert isinstance(first, InteractionResult) and first.reply is not None
-    assert first.reply.content.startswith("1. ☖３四歩 (P-34) by alice.")
-    assert f"<@{bob.user.id}> (shitate) to move; deadline" in first.reply.content
-    assert "Move 1 · shitate to move" in alt_text(first)
+    assert first.reply.content.startswith("1. ☖３四歩 (P-3d) by alice.")
+    assert f"<@{bob.user.id}> (Shitate) to move; deadline" in first.reply.content
+    assert "Move 1 · Shitate to move" in alt_text(first)
     second = seen["second"]
     assert isinstance(second, InteractionResult) and second.reply is not None
-    assert f"<@{alice.user.id}> (uwate) to move" in second.reply.content
+    assert f"<@{alice.user.id}> (Uwate) to move" in second.reply.content
 
     reminders = seen["reminders"]
     assert isinstance(reminders, list)
     [reminder] = reminders
-    assert reminder.content.startswith(f"<@{alice.user.id}> (uwate), your move is due")
+    assert reminder.content.startswith(f"<@{alice.user.id}> (Uwate), your move is due")
 
     board = seen["board"]
     assert isinstance(board, InteractionResult)
-    assert "☗bob (shitate) vs ☖alice (uwate) · move 3" in board.content
-    assert "bob (shitate) to move" in board.content
-    assert "Move 3 · shitate to move" in alt_text(board)
+    assert "☗bob (Shitate) vs ☖alice (Uwate) · move 3" in board.content
+    assert "bob (Shitate) to move" in board.content
+    assert "Move 3 · Shitate to move" in alt_text(board)
     games = seen["games"]
     assert isinstance(games, InteractionResult)
-    assert "You (☖uwate) vs bob, move 3" in games.content
+    assert "You (☖Uwate) vs bob, move 3" in games.content
 
     dms = seen["dms"]
     assert isinstance(dms, list)
-    turn = f"Your move in game {table.game_id} (☗bob (shitate) vs ☖alice (uwate))"
+    turn = f"Your move in game #{table.game_id} (☗bob (Shitate) vs ☖alice (Uwate))"
     assert any(dm.content.startswith(turn) for dm in dms)  # after the challenge's own
 
     [ending] = await club.posts(table.thread, "resigned")
-    assert "☗bob (shitate) resigned after move 3: ☖alice (uwate) wins." in ending.content
-    assert "Move 3 · uwate wins by resignation" in alt_text(ending)
+    assert "☗bob (Shitate) resigned after move 3: ☖alice (Uwate) wins." in ending.content
+    assert "Move 3 · Uwate wins by resignation" in alt_text(ending)
     await club.fake.wait_for(lambda: "·" in table.thread.name, what="the thread's result")
-    assert table.thread.name == f"#{table.game_id} ☗bob (shitate) vs ☖alice (uwate) · ☖uwate wins"
+    assert table.thread.name == f"#{table.game_id} ☗bob (Shitate) vs ☖alice (Uwate) · ☖Uwate wins"
 
     export = await club.fake.slash("export", {"format": "kif"}, user=bob, channel=table.thread)
     [kif] = export.files
     record = await club.fake.slash(
         "board", {"record": UserFile("game.kif", kif.data)}, user=bob, channel=club.channel
     )
-    assert "☗bob (shitate) vs ☖alice (uwate) · move 3 of 3" in record.content
+    assert "☗bob (Shitate) vs ☖alice (Uwate) · move 3 of 3" in record.content
     assert "Uwate won by resignation at move 3." in record.content  # the record's result
-    assert "Move 3 · uwate wins by resignation" in alt_text(record)
+    assert "Move 3 · Uwate wins by resignation" in alt_text(record)
     assert "Uwate: king 5a" in alt_text(record)
 
     everything = texts_of(
@@ -147,7 +147,7 @@ async def test_a_handicap_game_in_english_names_uwate_and_shitate(club: Club) ->
 async def test_a_handicap_game_in_japanese_names_uwate_and_shitate(japanese_club: Club) -> None:
     club = japanese_club
     yamada, hanako = club.alice, club.bob
-    table, seen = await play_the_handicap_game(club, "あなたの手番です。期限は")
+    table, seen = await play_the_handicap_game(club, "指す期限が近づいています")
     game = await club.game(table.game_id)
     assert game.gote.user_id == yamada.user.id
 
@@ -166,14 +166,14 @@ async def test_a_handicap_game_in_japanese_names_uwate_and_shitate(japanese_club
 
     first = seen["first"]
     assert isinstance(first, InteractionResult) and first.reply is not None
-    assert first.reply.content.startswith("1手目 ☖３四歩（山田太郎）")
+    assert first.reply.content.startswith("1手目 ☖３四歩（山田太郎さん）")
     assert f"下手の<@{hanako.user.id}>さんの手番です。期限は" in first.reply.content
     assert "手数＝1・下手番" in alt_text(first)
 
     reminders = seen["reminders"]
     assert isinstance(reminders, list)
     [reminder] = reminders
-    assert reminder.content.startswith(f"上手の<@{yamada.user.id}>さん、あなたの手番です。")
+    assert reminder.content.startswith(f"上手の<@{yamada.user.id}>さん、指す期限が近づいています。")
 
     board = seen["board"]
     assert isinstance(board, InteractionResult)
@@ -203,7 +203,7 @@ async def test_a_handicap_game_in_japanese_names_uwate_and_shitate(japanese_club
 async def test_a_challenger_may_receive_the_handicap_instead(club: Club) -> None:
     alice, bob = club.alice, club.bob
     challenge = await club.challenge(alice, bob, handicap="two_piece", color="sente")
-    assert "2-piece handicap, received by alice (shitate)" in challenge.content
+    assert "2-piece handicap, received by alice (Shitate)" in challenge.content
     table = await club.accept(challenge, bob)
     assert (await club.game(table.game_id)).gote.user_id == bob.user.id
     # bob moves first but accepted it himself: the post tells alice, the challenger
@@ -226,7 +226,7 @@ async def test_an_open_handicap_challenge_is_given_by_its_author(club: Club) -> 
     posted = await club.fake.slash(
         "challenge", {"handicap": "bishop"}, user=alice, channel=club.channel
     )
-    assert "Bishop handicap, given by alice (uwate)" in posted.content
+    assert "Bishop handicap, given by alice (Uwate)" in posted.content
     table = await club.accept(posted, carol)
     game = await club.game(table.game_id)
     assert (game.sente.user_id, game.gote.user_id) == (carol.user.id, alice.user.id)

@@ -19,7 +19,7 @@ from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord
 from tests.fakediscord.constants import Perm
 from tests.support.checks import assert_board, without_mark
 from tests.support.club import Club, open_club
-from tests.support.japanese import assert_japanese
+from tests.support.japanese import assert_japanese, embed_texts
 
 
 async def test_a_whole_game_in_japanese(japanese_club: Club) -> None:
@@ -51,7 +51,7 @@ async def test_a_whole_game_in_japanese(japanese_club: Club) -> None:
     assert "手数＝0・先手番" in (table.start.attachments[-1].description or "")
 
     first = await club.move(yamada, "７六歩", table)
-    assert first.reply is not None and "1手目 ☗７六歩（山田太郎）" in first.reply.content
+    assert first.reply is not None and "1手目 ☗７六歩（山田太郎さん）" in first.reply.content
     wrong_turn = await club.move(yamada, "２六歩", table)
     assert wrong_turn.ephemeral and "はなこ🌸さんの手番です" in wrong_turn.content
     unreadable = await club.move(hanako, "hello", table)
@@ -69,11 +69,12 @@ async def test_a_whole_game_in_japanese(japanese_club: Club) -> None:
     board = await club.fake.slash("board", user=watcher, channel=table.thread)
     assert "最終手：☖同　銀" in board.content
     listing = await club.fake.slash("games", user=yamada, channel=club.channel)
-    assert listing.ephemeral and "山田太郎さんの対局中のゲーム" in listing.content
+    assert listing.ephemeral and "山田太郎さんの進行中の対局" in listing.content
     impasse = await club.fake.slash("jishogi", user=yamada, channel=table.thread)
     assert "未入玉" in impasse.content
     help_text = await club.fake.slash("help", user=watcher, channel=club.channel)
-    assert "打ち歩詰め" in help_text.content
+    assert help_text.reply is not None
+    assert any("打ち歩詰め" in part for part in embed_texts(help_text.reply))
 
     asked = await club.fake.slash("resign", user=hanako, channel=table.thread)
     assert "山田太郎さんとの対局を投了しますか" in asked.content and asked.labels == ["投了する"]
@@ -97,21 +98,21 @@ async def test_reminders_more_time_and_time_outs_in_japanese(japanese_club: Club
     await club.play(table, [(yamada, "７六歩"), (hanako, "３四歩")])
     club.clock.advance(timedelta(hours=20))  # 80 % of yamada's day
     club.wake_deadlines()
-    [reminder] = await club.posts(table.thread, "さん、あなたの手番です。期限は")
-    assert "はなこ🌸さんはボタンで時間を延ばせます" in reminder.content
-    assert reminder.labels == ["時間を延ばす"] and "期限は<t:" in reminder.content
+    [reminder] = await club.posts(table.thread, "さん、指す期限が近づいています。期限は")
+    assert "はなこ🌸さんは下のボタンで期限を延ばせます" in reminder.content
+    assert reminder.labels == ["期限を延ばす"] and "期限は<t:" in reminder.content
     own = await club.fake.click(reminder, reminder.custom_ids[0], user=yamada)
     assert own.ephemeral and "あなたの手番" in own.content
     given = await club.fake.click(reminder, reminder.custom_ids[0], user=hanako)
-    assert given.content == "相手の考慮時間を1手分元に戻しました。"
-    [extended] = await club.posts(table.thread, "考慮時間を延ばしてくれました")
+    assert given.content == "相手の期限を延ばしました（今から1手分の時間があります）。"
+    [extended] = await club.posts(table.thread, "期限を延ばしてくれました")
 
     expired = await club.challenge(hanako, yamada)
     club.clock.advance(timedelta(days=8))
     club.wake_deadlines()
     [ending] = await club.posts(table.thread, "まで2手で☗山田太郎の時間切れ、☖はなこ🌸の勝ち。")
     late = await club.move(yamada, "２六歩", table)
-    assert late.content == "この対局は時間切れですでに終わっています。"
+    assert late.content == "この対局はすでに時間切れで終わっています。"
     message = expired.reply
     assert message is not None
     await club.fake.wait_for(lambda: "期限が切れました" in message.content, what="the expiry")
@@ -122,13 +123,13 @@ async def test_the_same_game_in_english(club: Club) -> None:
     """The English club's texts, as a control: the check above does find English."""
     table = await club.new_game()
     first = await club.move(club.alice, "P-7f", table)
-    assert first.reply is not None and "☗７六歩 (P-76) by alice" in first.reply.content
+    assert first.reply is not None and "☗７六歩 (P-7f) by alice" in first.reply.content
     await club.play(table, [(club.bob, "P-3d"), (club.alice, "P-2f")])
     asked = await club.fake.slash("resign", user=club.bob, channel=table.thread)
     assert asked.labels == ["Yes, resign"]
     await club.fake.click(asked, asked.custom_ids[0], user=club.bob)
     [ending] = await club.posts(table.thread, "☖bob resigned after move 3: ☗alice wins.")
-    assert "Move 3 · sente wins" in (ending.attachments[-1].description or "")
+    assert "Move 3 · Sente wins" in (ending.attachments[-1].description or "")
     with pytest.raises(AssertionError, match="English in"):
         assert_japanese(ending)
 
@@ -147,9 +148,10 @@ async def test_a_mixed_club_reads_private_answers_in_each_members_language(
     assert english.ephemeral and english.content == "It is alice's move."
     assert french.ephemeral and "not a player" in french.content
     played = await club.move(club.alice, "７六歩", table)
-    assert played.reply is not None and "☗７六歩 (P-76) by alice" in played.reply.content
+    assert played.reply is not None and "☗７六歩 (P-7f) by alice" in played.reply.content
     alice_help = await club.fake.slash("help", user=club.alice, channel=table.thread)
-    assert "通信将棋の遊び方" in alice_help.content
+    assert alice_help.reply is not None
+    assert "通信将棋の遊び方" in embed_texts(alice_help.reply)
 
 
 async def test_a_server_manager_chooses_the_language_of_posts(
@@ -176,11 +178,11 @@ async def test_a_server_manager_chooses_the_language_of_posts(
     table = await club.new_game()
     assert "☗先手：alice" in table.start.content
     played = await club.move(club.alice, "P-7f", table)
-    assert played.reply is not None and "1手目 ☗７六歩（alice）" in played.reply.content
+    assert played.reply is not None and "1手目 ☗７六歩（aliceさん）" in played.reply.content
 
     back = await club.fake.slash(
         "language", {"language": "server"}, user=club.carol, channel=club.channel
     )
     assert "Discord" in back.content and "server's language" in back.content
     answered = await club.move(club.bob, "P-3d", table)
-    assert answered.reply is not None and "☖３四歩 (P-34) by bob" in answered.reply.content
+    assert answered.reply is not None and "☖３四歩 (P-3d) by bob" in answered.reply.content

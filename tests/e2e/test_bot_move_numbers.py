@@ -48,11 +48,11 @@ async def test_a_game_from_move_30_numbers_its_moves_from_31(club: Club) -> None
     table = await from_move_30(club)
     assert_board(table.start.attachments)
     start_alt = saved(table.start.attachments[-1], "start-en.png")
-    assert "Move 30 · sente to move" in start_alt, start_alt
+    assert "Move 30 · Sente to move" in start_alt, start_alt
 
     first = await club.move(club.alice, "2i3g", table)
     assert first.reply is not None and first.reply.content.startswith("31. ☗３七桂"), first.content
-    assert "Move 31 · gote to move" in saved(first.reply.attachments[-1], "move31-en.png")
+    assert "Move 31 · Gote to move" in saved(first.reply.attachments[-1], "move31-en.png")
     second = await club.move(club.bob, "4b3c", table)
     assert second.reply is not None and second.reply.content.startswith("32. ☖３三銀")
 
@@ -89,7 +89,7 @@ async def test_a_game_from_move_30_numbers_its_moves_from_31(club: Club) -> None
 
 async def test_a_normal_game_still_numbers_from_1(club: Club) -> None:
     table = await club.new_game()
-    assert "Move 0 · sente to move" in (table.start.attachments[-1].description or "")
+    assert "Move 0 · Sente to move" in (table.start.attachments[-1].description or "")
     first = await club.move(club.alice, "7g7f", table)
     assert first.reply is not None and first.reply.content.startswith("1. ☗７六歩")
     replay = await slash(club, table, "replay", from_move=1)

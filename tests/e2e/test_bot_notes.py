@@ -63,7 +63,7 @@ async def test_notes_are_private_and_go_into_the_private_export(club: Club) -> N
     deleted = await club.fake.slash(
         "notes", {"delete": str(alice_first.id)}, user=club.alice, channel=table.thread
     )
-    assert "Deleted 1 of your notes." in deleted.content and "Ranging Rook" not in deleted.content
+    assert "Deleted 1 note." in deleted.content and "Ranging Rook" not in deleted.content
     await club.restart()
     again = await club.fake.slash("notes", {}, user=club.alice, channel=table.thread)
     assert "bishop" in again.content and "Ranging Rook" not in again.content

@@ -45,7 +45,7 @@ async def test_an_open_challenge_is_taken_by_a_third_member(club: Club) -> None:
     assert (game.sente.user_id, game.gote.user_id) == (alice.user.id, carol.user.id)
     assert table.start.mentioned_user_ids == [alice.user.id]
     message = club.fake.messages[posted.reply.id]
-    assert "carol took up the challenge: good game!" in message.content
+    assert "carol took up the challenge: have a good game!" in message.content
     assert message.custom_ids == []
     await club.play(table, [(alice, "7g7f"), (carol, "3c3d")])
 
@@ -56,7 +56,7 @@ async def test_only_its_author_cancels_an_open_challenge(club: Club) -> None:
     refused = await club.fake.click(posted, f"ch:cancel:{number}", user=club.bob)
     assert refused.ephemeral and "Only alice can cancel" in refused.content
     done = await club.fake.click(posted, f"ch:cancel:{number}", user=club.alice)
-    assert "alice withdrew the challenge." in done.content and done.custom_ids == []
+    assert "alice cancelled the challenge." in done.content and done.custom_ids == []
 
 
 async def test_an_open_challenge_in_japanese(japanese_club: Club) -> None:

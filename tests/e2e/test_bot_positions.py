@@ -68,7 +68,7 @@ async def test_board_shows_an_sfen_a_pasted_record_and_a_file_at_a_ply(club: Clu
     pasted = await board(club, position=KIF.replace("\n", " "), at_move=2)  # as Discord sends it
     assert pasted.ephemeral
     assert "☗羽生 vs ☖佐藤 · move 2 of 4" in pasted.content
-    assert "Last move: ☖３四歩 (P-34)" in pasted.content
+    assert "Last move: ☖３四歩 (P-3d)" in pasted.content
     assert shown_position(pasted) == board_part(Position.from_sfen(AFTER_TWO))
 
     kif_file = UserFile("game.kif", KIF.encode("cp932"))  # as Japanese software saves it
@@ -83,7 +83,7 @@ async def test_board_shows_an_sfen_a_pasted_record_and_a_file_at_a_ply(club: Clu
 async def test_a_position_as_a_text_diagram(club: Club) -> None:
     diagram = await board(club, position=TSUME, style="text")
     assert diagram.ephemeral and diagram.files == []
-    assert "Move 0 · sente to move" in diagram.content and "```" in diagram.content
+    assert "Move 0 · Sente to move" in diagram.content and "```" in diagram.content
 
 
 async def test_an_irregular_start_is_shown_with_a_note(club: Club) -> None:
@@ -148,7 +148,7 @@ async def test_a_tsume_challenge_is_played_to_mate_and_exports_with_its_start(
     club: Club,
 ) -> None:
     challenge = await club.challenge(club.alice, club.bob, color="sente", start=TSUME)
-    assert f"Start position: `{TSUME}` (sente moves first)." in challenge.content
+    assert f"Start position: `{TSUME}` (Sente moves first)." in challenge.content
     assert "unrated" in challenge.content
     table = await club.accept(challenge, club.bob)
     mate = await club.move(club.alice, "G*5b", table)
@@ -226,7 +226,7 @@ async def test_a_challenge_from_an_attached_kif_at_a_ply(club: Club) -> None:
     challenge = await club.challenge(
         club.alice, club.bob, color="sente", record=kif_file, start_move=2
     )
-    assert f"Start position: `{AFTER_TWO}` (sente moves first)." in challenge.content
+    assert f"Start position: `{AFTER_TWO}` (Sente moves first)." in challenge.content
     table = await club.accept(challenge, club.bob)
     played = await club.move(club.alice, "2g2f", table)
     assert not played.ephemeral, played.content

@@ -54,7 +54,7 @@ async def test_a_message_in_quiet_hours_arrives_silently_and_one_outside_them_ri
     seen = len(club.fake.direct_messages(bob))
     await club.move(alice, "7g7f", table)
     turn = await next_message(club, bob, seen)
-    assert turn.content.startswith(f"Your move in game {table.game_id}") and silent(turn)
+    assert turn.content.startswith(f"Your move in game #{table.game_id}") and silent(turn)
 
     at_utc(club, 12)
     await club.move(bob, "3c3d", table)
@@ -85,7 +85,7 @@ async def test_quiet_hours_are_read_in_the_players_zone_else_the_servers(
     at_utc(club, 14)  # 23:30 in Tokyo
     await club.move(yamada, "7g7f", table)
     night = await next_message(club, hanako, seen)
-    assert night.content.startswith(f"対局{table.game_id}") and silent(night)
+    assert night.content.startswith(f"対局#{table.game_id}") and silent(night)
 
     at_utc(club, 3)  # 12:30 in Tokyo
     await club.move(hanako, "3c3d", table)

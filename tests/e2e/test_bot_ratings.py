@@ -32,7 +32,7 @@ async def test_a_rated_ending_shows_the_change_and_fills_the_leaderboard(club: C
     assert "Ratings: ☗alice 1500? → 1338? (-162), ☖bob 1500? → 1662? (+162)" in ending.content
 
     rating = await private(club, "rating", carol, member=bob)
-    assert "bob: 1662?, number 1 in this server (1 rated game)." in rating
+    assert "bob: 1662?, ranked #1 in this server (1 rated game)." in rating
     assert "provisional" in rating
     never = await private(club, "rating", carol)
     assert "carol has played no rated game in this server yet" in never and "1500?" in never
@@ -75,10 +75,10 @@ async def test_a_profile_counts_games_and_attaches_the_rating_chart(club: Club) 
 
     result = await club.fake.slash("profile", {"member": alice}, user=bob, channel=club.channel)
     assert result.ephemeral
-    assert "Games: 2 played: 2 won, 0 lost, 0 drawn." in result.content
+    assert "Games: 2 (2 won, 0 lost, 0 drawn)." in result.content
     assert "Games under way: 1." in result.content
-    assert "number 1 in this server (2 rated games)" in result.content
-    assert "☗７六歩 (P-76) ☖３四歩 (P-34) (2 games)" in result.content
+    assert "ranked #1 in this server (2 rated games)" in result.content
+    assert "☗７六歩 (P-7f) ☖３四歩 (P-3d) (2 games)" in result.content
     [chart] = result.files
     assert chart.filename.endswith(".png") and chart.description
     assert "alice's rating" in chart.description

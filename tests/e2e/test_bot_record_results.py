@@ -50,19 +50,19 @@ async def test_a_record_s_result_is_shown_at_its_end_and_before(club: Club) -> N
     assert "Sente won by resignation at move 3." in end.content
     assert "to move" not in end.content  # nobody moves after a resignation
     alt = alt_text(end)
-    assert alt.startswith("Shogi board. Move 3 · sente wins by resignation.")
+    assert alt.startswith("Shogi board. Move 3 · Sente wins by resignation.")
     assert "won by resignation" not in alt  # said once
 
     earlier = await paste(club, ki2, at_move=1)
-    assert "Move 1 · gote to move" in earlier.content
+    assert "Move 1 · Gote to move" in earlier.content
     assert "Sente won by resignation at move 3." in earlier.content
     alt = alt_text(earlier)
-    assert alt.startswith("Shogi board. Move 1 · gote to move. Sente won by resignation at move 3.")
+    assert alt.startswith("Shogi board. Move 1 · Gote to move. Sente won by resignation at move 3.")
 
 
 async def test_a_record_without_a_result_says_none(club: Club) -> None:
     going_on = await paste(club, write_kif(Game(moves=["7g7f"]), sente="Ann", gote="Bo"))
-    assert "Move 1 · gote to move" in going_on.content and " won " not in going_on.content
+    assert "Move 1 · Gote to move" in going_on.content and " won " not in going_on.content
     assert " won " not in alt_text(going_on)
 
 

@@ -74,7 +74,7 @@ async def test_a_rematch_of_a_handicap_game_keeps_the_giver(club: Club) -> None:
     assert ending.custom_ids == [f"rm:{table.game_id}"]
 
     offer = await rematch_offer(club, ending, bob)  # the taker asks; alice gives again
-    assert "2-piece handicap, received by bob (shitate)" in offer.content  # alice gives
+    assert "2-piece handicap, received by bob (Shitate)" in offer.content  # alice gives
     second = await club.accept(offer, alice)
     game = await club.game(second.game_id)
     assert game.handicap.id == "two_piece"

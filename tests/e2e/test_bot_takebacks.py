@@ -31,11 +31,11 @@ async def test_ask_and_accept_takes_the_move_back(club: Club) -> None:
 
     asked = await ask(club, alice, table)
     assert asked.ephemeral and asked.content == (
-        "Takeback asked: bob can accept or decline it in the game's thread."
+        "Takeback requested: bob can accept or decline it in the game's thread."
     )
     posted = await question(club, table)
     assert posted.content.startswith(f"<@{bob.user.id}>, alice asks to take back their move")
-    assert "☗７六歩 (P-76)" in posted.content
+    assert "☗７六歩 (P-7f)" in posted.content
     assert posted.mentioned_user_ids == [bob.user.id]
     assert posted.labels == ["Accept takeback", "Decline takeback"]
     [request] = await club.service.takebacks.history(table.game_id)
@@ -56,7 +56,7 @@ async def test_ask_and_accept_takes_the_move_back(club: Club) -> None:
     assert not accepted.ephemeral and "bob accepted the takeback." in accepted.content
     assert posted.custom_ids == [], "the answered question keeps no buttons"
     [done] = await club.posts(table.thread, "taken back")
-    assert done.content.startswith("Takeback: ☗７六歩 (P-76) taken back with bob's consent.")
+    assert done.content.startswith("Takeback: ☗７六歩 (P-7f) taken back with bob's consent.")
     assert f"<@{alice.user.id}> to move" in done.content
     assert done.mentioned_user_ids == [alice.user.id]
     assert_board(done.attachments)
@@ -77,7 +77,7 @@ async def test_two_plies_back_on_your_own_turn_and_a_declined_request(club: Club
 
     await ask(club, alice, table)  # alice to move: her move and bob's reply
     posted = await question(club, table)
-    assert "their move ☗７六歩 (P-76) and your reply ☖３四歩 (P-34)" in posted.content
+    assert "their move ☗７六歩 (P-7f) and your reply ☖３四歩 (P-3d)" in posted.content
     declined = await club.fake.click(posted, button(posted, "decline"), user=bob)
     assert "bob declined the takeback." in declined.content and posted.custom_ids == []
     [note] = await club.posts(table.thread, "declined your takeback")
@@ -89,7 +89,7 @@ async def test_two_plies_back_on_your_own_turn_and_a_declined_request(club: Club
     accepted = await club.fake.click(again, button(again, "accept"), user=bob)
     assert "bob accepted the takeback." in accepted.content
     [done] = await club.posts(table.thread, "taken back")
-    assert "☗７六歩 (P-76), ☖３四歩 (P-34) taken back" in done.content
+    assert "☗７六歩 (P-7f), ☖３四歩 (P-3d) taken back" in done.content
     assert (await club.game(table.game_id)).ply == 0
     statuses = [r.status for r in await club.service.takebacks.history(table.game_id)]
     assert statuses == ["declined", "accepted"]
@@ -184,7 +184,7 @@ async def test_accept_pressed_after_a_restart(club: Club) -> None:
     accepted = await club.fake.click(posted, button(posted, "accept"), user=bob)
     assert "bob accepted the takeback." in accepted.content
     [done] = await club.posts(table.thread, "taken back")
-    assert "☗２六歩 (P-26) taken back" in done.content
+    assert "☗２六歩 (P-2f) taken back" in done.content
     game = await club.game(table.game_id)
     assert [m.usi() for m in game.game.moves] == ["7g7f", "3c3d"]
 
@@ -203,7 +203,7 @@ async def test_takebacks_in_japanese(japanese_club: Club) -> None:
     assert posted.labels == ["待ったを受ける", "待ったを断る"]
     assert "☗７六歩と、あなたの応手☖３四歩を取り消したいそうです。ボタンで" in posted.content
     twice = await ask(club, yamada, table)
-    assert twice.content == "すでに待ったを申し込んでいます。はなこ🌸さんの返事を待ってください。"
+    assert twice.content == "すでに待ったを申し込んでいます。はなこ🌸さんの返事をお待ちください。"
     accepted = await club.fake.click(posted, button(posted, "accept"), user=hanako)
     assert "はなこ🌸さんが待ったを受けました。" in accepted.content
     [done] = await club.posts(table.thread, "を取り消しました")

@@ -49,9 +49,9 @@ async def test_the_player_to_move_is_told_in_a_direct_message(club: Club) -> Non
     played = await club.move(alice, "P-7f", table)
     assert played.reply is not None and not played.ephemeral
     message = (await direct_messages(club, bob, 2))[-1]
-    assert message.content.startswith(f"Your move in game {table.game_id} (☗alice vs ☖bob)")
+    assert message.content.startswith(f"Your move in game #{table.game_id} (☗alice vs ☖bob)")
     assert "deadline <t:" in message.content
-    assert "Last move: ☗７六歩 (P-76)" in message.content
+    assert "Last move: ☗７六歩 (P-7f)" in message.content
     assert message.content.endswith(f"The game: {link(club, table)}")
     assert message.id > played.reply.id, "the message came before the thread's post"
     assert message.mentions == []
@@ -70,9 +70,9 @@ async def test_the_player_to_move_is_told_in_a_direct_message(club: Club) -> Non
     [reminder] = await club.posts(table.thread, "your move is due")
     await club.fake.click(reminder, reminder.custom_ids[0], user=alice)
     *_, reminded, third = await direct_messages(club, bob, 5)
-    assert reminded.content.startswith(f"Game {table.game_id} (☗alice vs ☖bob):\nbob, your move")
-    assert third.content.startswith(f"Your move in game {table.game_id}")
-    assert "Last move: ☗２六歩 (P-26)" in third.content
+    assert reminded.content.startswith(f"Game #{table.game_id} (☗alice vs ☖bob):\nbob, your move")
+    assert third.content.startswith(f"Your move in game #{table.game_id}")
+    assert "Last move: ☗２六歩 (P-2f)" in third.content
 
 
 async def test_a_player_who_moves_first_is_told_at_the_start(club: Club) -> None:
@@ -80,7 +80,8 @@ async def test_a_player_who_moves_first_is_told_at_the_start(club: Club) -> None
     table = await club.new_game()  # alice challenged, bob accepted: alice moves first
     [message] = await direct_messages(club, club.alice, 1)  # one message says both
     assert message.content.startswith(
-        f"Game {table.game_id} (☗alice vs ☖bob):\nChallenge accepted: good game!\nalice to move"
+        f"Game #{table.game_id} (☗alice vs ☖bob):\n"
+        "Challenge accepted: have a good game!\nalice to move"
     )
     assert message.content.endswith(link(club, table))
     assert message.id > table.start.id
@@ -124,7 +125,7 @@ async def test_closed_direct_messages_do_not_stop_the_game(
     await club.prefer(bob)
     await club.play(table, [(bob, "8c8d"), (alice, "P-2e")])
     [message] = await direct_messages(club, bob, 1)
-    assert "Last move: ☗２五歩 (P-25)" in message.content
+    assert "Last move: ☗２五歩 (P-2e)" in message.content
     assert len([r for r in fake.requests if r.route == OPEN_DM]) == 1
 
 
@@ -148,13 +149,13 @@ async def test_a_japanese_member_confirms_and_is_told_in_japanese(
     challenged, message = await direct_messages(club, hanako, 2)
     assert challenged.content.startswith("はなこさん、山田太郎さんから対局の申し込みです。")
     assert message.content.startswith(
-        f"対局{table.game_id}（☗山田太郎 対 ☖はなこ）はあなたの手番です。"
+        f"対局#{table.game_id}（☗山田太郎 対 ☖はなこ）はあなたの手番です。"
     )
     assert "最終手：☗７六歩" in message.content
     assert message.content.endswith(f"対局のスレッド：{link(club, table)}")
 
     question = await club.move(hanako, "３四歩", table)
-    assert question.ephemeral and question.labels == ["確定", "取り消し"]
+    assert question.ephemeral and question.labels == ["確定", "取り消す"]
     assert question.content.startswith("３四歩と指しますか？")
     assert "手数＝2・先手番" in (question.files[-1].description or "")
     cancelled = await club.fake.click(question, question.custom_ids[1], user=hanako)

@@ -38,7 +38,7 @@ async def test_accept_unrated_gives_a_game_that_changes_no_rating(club: Club) ->
     assert not (await club.game(table.game_id)).rated
     assert "This game is unrated." in table.start.content
     closed = club.fake.messages[challenge.reply.id]
-    assert "Challenge accepted as an unrated game: good game!" in closed.content
+    assert "Challenge accepted as an unrated game: have a good game!" in closed.content
     assert closed.custom_ids == []
 
     ending = await ending_of(club, table, alice)
@@ -75,7 +75,7 @@ async def test_an_open_challenge_taken_unrated_after_a_restart(club: Club) -> No
     assert not (await club.game(table.game_id)).rated
     assert posted.reply is not None
     taken = club.fake.messages[posted.reply.id]
-    assert "carol took up the challenge as an unrated game: good game!" in taken.content
+    assert "carol took up the challenge as an unrated game: have a good game!" in taken.content
 
 
 async def test_a_rated_rematch_can_be_accepted_unrated_and_then_stays_so(club: Club) -> None:
@@ -123,7 +123,7 @@ async def test_unrated_and_the_limit_in_japanese(japanese_club: Club) -> None:
     assert challenge.reply is not None
     assert challenge.reply.labels == ["受ける", "非レーティングで受ける", "断る", "取り下げる"]
     table = await club.accept(challenge, hanako, unrated=True)
-    assert "この対局はレーティングに反映しません。" in table.start.content
+    assert "この対局は非レーティング対局です。" in table.start.content
     closed = club.fake.messages[challenge.reply.id]
     assert "非レーティング対局として成立しました。" in closed.content
     await club.play(table, [(yamada, "7g7f"), (hanako, "3c3d")])

@@ -73,7 +73,7 @@ async def test_next_goes_through_every_server_by_deadline_and_survives_a_restart
     assert_board(first.files)
     lines = first.content.splitlines()
     assert lines[0] == "Game 1 of 3 where it is your move, nearest deadline first:"
-    assert lines[1].startswith(f"Game {day.game_id} (☗alice vs ☖carol), move 0; deadline <t:")
+    assert lines[1].startswith(f"Game #{day.game_id} (☗alice vs ☖carol), move 0; deadline <t:")
     assert lines[-1] == f"The game: {link(club.guild.id, day)}"
     assert first.custom_ids == [f"nx:{alice.user.id}:{day.game_id}:0"]
     assert first.reply is not None and first.reply.labels == ["Next"]
@@ -81,15 +81,15 @@ async def test_next_goes_through_every_server_by_deadline_and_survives_a_restart
 
     second = await club.fake.click(first, first.custom_ids[0], user=alice)
     assert second.ephemeral and second.content.startswith("Game 2 of 3")
-    assert f"Game {week.game_id} (☗alice vs ☖bob)" in second.content
+    assert f"Game #{week.game_id} (☗alice vs ☖bob)" in second.content
     assert second.content.endswith(link(club.guild.id, week))
     assert_board(second.files)
     third = await club.fake.click(second, f"nx:{alice.user.id}:{week.game_id}:0", user=alice)
-    assert f"Game {untimed.game_id} (☗alice vs ☖dave)" in third.content
-    assert "no time limit" in third.content and "<t:" not in third.content
+    assert f"Game #{untimed.game_id} (☗alice vs ☖dave)" in third.content
+    assert "no deadline" in third.content and "<t:" not in third.content
     assert third.content.endswith(link(other.id, untimed))  # another server's game
     again = await club.fake.click(third, third.custom_ids[0], user=alice)
-    assert again.content.startswith("Game 1 of 3") and f"Game {day.game_id} " in again.content
+    assert again.content.startswith("Game 1 of 3") and f"Game #{day.game_id} " in again.content
 
     # Someone else pressing alice's button is told it is hers, and sees none of her games.
     stranger = await forged(club, again, carol)
@@ -102,24 +102,24 @@ async def test_next_goes_through_every_server_by_deadline_and_survives_a_restart
     # still works after a restart.
     await club.restart()
     after = await click(club, again, alice)
-    assert after.content.startswith("Game 2 of 3") and f"Game {week.game_id} " in after.content
+    assert after.content.startswith("Game 2 of 3") and f"Game #{week.game_id} " in after.content
 
     # Under a game that moved since, Next says so instead of guessing where the list went.
     await club.play(week, [(alice, "7g7f")])
     moved = await click(club, after, alice)
     assert moved.ephemeral and moved.files == []
     assert moved.content == (
-        f"Game {week.game_id} has moved since; run `/next` again to see where it is your move."
+        f"Game #{week.game_id} has moved since; run `/next` again to see where it is your move."
     )
 
     two = await club.fake.slash("next", user=bob, channel=club.channel)
     assert two.content.startswith("Game 1 of 2 where it is your move")
     assert two.custom_ids == [f"nx:{bob.user.id}:{waiting.game_id}:1"]
-    assert "Last move: ☗７六歩 (P-76)" in two.content
+    assert "Last move: ☗７六歩 (P-7f)" in two.content
     await club.play(waiting, [(bob, "3c3d")])
     one = await club.fake.slash("next", user=bob, channel=club.channel)
     assert one.content.startswith("Game 1 of 1") and one.custom_ids == []  # no other game
-    assert f"Game {week.game_id} " in one.content
+    assert f"Game #{week.game_id} " in one.content
 
     nothing = await club.fake.slash("next", user=dave, channel=club.fake.channel("shogi", other))
     assert nothing.ephemeral and nothing.files == [] and nothing.custom_ids == []
@@ -137,22 +137,22 @@ async def test_next_in_japanese(japanese_club: Club) -> None:
     assert shown.ephemeral and shown.files
     lines = shown.content.splitlines()
     assert lines[0] == "あなたの手番の対局2局のうち1局目（期限の近い順）："
-    assert lines[1].startswith(f"対局{sooner.game_id}（☗山田太郎 対 ☖観戦者）、0手目。期限は<t:")
+    assert lines[1].startswith(f"対局#{sooner.game_id}（☗山田太郎 対 ☖観戦者）、0手目。期限は<t:")
     assert lines[-1].startswith("対局のスレッド：https://discord.com/channels/")
     assert shown.reply is not None and shown.reply.labels == ["次へ"]
     assert_japanese(shown)
 
     following = await click(club, shown, yamada)
     assert following.content.startswith("あなたの手番の対局2局のうち2局目")
-    assert f"対局{later.game_id}（☗山田太郎 対 ☖はなこ🌸）、2手目" in following.content
-    assert "最終手：☖３四歩" in following.content and "P-34" not in following.content
+    assert f"対局#{later.game_id}（☗山田太郎 対 ☖はなこ🌸）、2手目" in following.content
+    assert "最終手：☖３四歩" in following.content and "P-3d" not in following.content
 
     stranger = await forged(club, following, hanako)
     assert stranger.content.startswith("このボタンは `/次の対局` を使ったメンバー専用です。")
     await club.play(later, [(yamada, "2g2f")])
     moved = await click(club, following, yamada)
     assert moved.content == (
-        f"対局{later.game_id}はその後に局面が進みました。もう一度 `/次の対局` を使ってください。"
+        f"対局#{later.game_id}はその後に局面が進みました。もう一度 `/次の対局` を使ってください。"
     )
     none = await club.fake.slash("next", user=club.carol, channel=club.channel)
     assert none.content == "いまあなたの手番の対局はありません。ひと息つけますね。"

@@ -542,7 +542,7 @@ async def test_authority_table(world: World, action: str) -> None:
 async def test_a_player_cannot_move_through_another_server(world: World) -> None:
     """Alice is in both servers; her game lives in the first.  With ``game:`` typed in the
     second server, the bot must answer as it does for every other game id of another server
-    (``resolve_game``: "There is no game number N in this server.") and store nothing."""
+    (``resolve_game``: "There is no game #N in this server.") and store nothing."""
     w = world
     game_id, _thread = await new_game(w)
     result = await w.fake.slash("move", {"move": "7g7f", "game": str(game_id)},

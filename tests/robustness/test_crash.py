@@ -392,7 +392,9 @@ class TrackedGame:
                 self.texts.append(
                     (
                         format_move(view.position, move, "japanese", last_move=last),
-                        format_move(view.position, move, "western", last_move=last),
+                        format_move(
+                            view.position, move, "hodges", last_move=last
+                        ),  # as /help teaches
                     )
                 )
                 view.push(move)
@@ -1025,7 +1027,7 @@ class CrashRun:
         reply = self.final(result)
         if reply is None:
             return False
-        if not reply.content.startswith("Takeback asked"):
+        if not reply.content.startswith("Takeback requested"):
             raise CrashError(f"game {game.id}: a takeback was refused: {reply.content!r}")
 
         def new_question() -> tuple[FakeMessage, str] | None:

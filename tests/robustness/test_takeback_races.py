@@ -153,7 +153,7 @@ async def moved_and_asked(club: Club, table: Table, rng: random.Random) -> Table
         if (await club.service.games.get(table.game_id)).is_active:
             break
     asked = await club.fake.slash("takeback", user=mover, channel=table.thread)
-    assert asked.ephemeral and "Takeback asked" in asked.content, asked.content
+    assert asked.ephemeral and "Takeback requested" in asked.content, asked.content
     return table
 
 

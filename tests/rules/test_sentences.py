@@ -25,6 +25,7 @@ from rules import (
     IllegalMoveError,
     InvalidMoveError,
     Move,
+    Plural,
     Position,
     Role,
     Sentence,
@@ -98,7 +99,7 @@ def test_every_call_gives_exactly_the_values_its_template_names() -> None:
     for where, call in sentence_calls():
         template = call.args[0]
         assert isinstance(template, ast.Constant) and isinstance(template.value, str)
-        names = {keyword.arg for keyword in call.keywords}
+        names = {keyword.arg for keyword in call.keywords} - {"by"}  # by: a Plural's number
         assert None not in names, f"{where}: pass the values by name, not with **"
         assert names == set(placeholders(template.value)), where
 
@@ -263,10 +264,11 @@ def japanese_catalog() -> Catalog:
 def japanese(sentence: Sentence) -> str:
     """The sentence in Japanese, its values written as the bot writes them."""
     entry = japanese_catalog().get(sentence.template)
-    assert entry is not None and isinstance(entry.string, str) and entry.string, sentence
-    return entry.string.format_map(
-        {name: _japanese_value(v) for name, v in sentence.params.items()}
-    )
+    assert entry is not None and entry.string, sentence
+    # Japanese has one form for every count (its Plural-Forms), so a Plural's is its first.
+    text = entry.string[0] if isinstance(sentence, Plural) else entry.string
+    assert isinstance(text, str) and text, sentence
+    return text.format_map({name: _japanese_value(v) for name, v in sentence.params.items()})
 
 
 def _japanese_value(value: object) -> str:
@@ -341,3 +343,22 @@ def test_an_sfen_error_names_the_side_and_the_file() -> None:
     error = raised(lambda: Position.from_sfen("4k4/9/9/p8/9/9/9/p8/4K4 w - 1"))
     assert str(error) == "There are two unpromoted gote pawns on file 9 (nifu)."
     assert japanese(error.sentence) == "後手の歩が9筋に2枚あります（二歩）。"
+
+
+def test_a_count_chooses_the_english_form() -> None:
+    """ "There is 1", "there are 0", "there are 2": the value named by the Plural chooses."""
+    said = [
+        str(Plural("{count} piece is there.", "{count} pieces are there.", count=n))
+        for n in (0, 1, 2)
+    ]
+    assert said == ["0 pieces are there.", "1 piece is there.", "2 pieces are there."]
+    points = Plural(
+        "needs {need}; there is {points}.",
+        "needs {need}; there are {points}.",
+        by="points",
+        need=28,
+        points=1,
+    )
+    assert str(points) == "needs 28; there is 1."
+    with pytest.raises(TypeError):
+        Plural("{count} piece", "{count} pieces", by="points", count=1)

@@ -44,7 +44,7 @@ def test_marks_follow_the_movers_drop() -> None:
         (4, Color.GOTE, Mark.BLUNDER),
     ]
     assert marks[0].drop == MISTAKE + 10 and marks[0].best is not None
-    assert marks[0].best.usi == "8c8d" and marks[0].best.western == "P-84"
+    assert marks[0].best.usi == "8c8d" and marks[0].best.western == "P-8d"
     assert marks[0].played.japanese == "３四歩"
 
 

@@ -20,7 +20,7 @@ def test_the_extractor_finds_the_service_sentences() -> None:
     found = marked_texts("bot/services")
     assert len(found) > 30
     assert "It is {name}'s move." in found
-    assert "There is no game number {game_id} in this server." in found
+    assert "There is no game #{game_id} in this server." in found
 
 
 def japanese(sentence: Sentence) -> str:

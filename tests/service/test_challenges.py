@@ -55,7 +55,7 @@ async def test_challenge_records_the_settings(service: GameService, clock: FakeC
         ({"opponent": ALICE}, "yourself"),
         ({"opponent": PlayerRef(9, "Robot", is_bot=True)}, "Bots"),
         ({"challenger": PlayerRef(9, "Robot", is_bot=True)}, "Bots"),
-        ({"color": "purple"}, "sente, gote or random"),
+        ({"color": "purple"}, "Sente, Gote or Random"),
         ({"time_control": "soon"}, "cannot read"),
         ({"handicap": "queen"}, "handicap"),
         ({"impasse_rule": "30"}, "27"),

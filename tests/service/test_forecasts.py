@@ -112,7 +112,7 @@ async def test_limits_odd_lines_and_repeats_are_refused(service: GameService, db
     assert f"{MAX_LINES} forecast lines" in caught.value.message
     with pytest.raises(ForecastRefused) as caught:
         await service.forecasts.add(game.id, ALICE.user_id, "3c3d 2g2f")
-    assert "Your line 1 already plays this line" in caught.value.message
+    assert "Your forecast line 1 already covers this" in caught.value.message
     assert len(await stored_lines(db, game.id)) == MAX_LINES
 
 

@@ -63,7 +63,7 @@ async def test_move_result_echoes_both_notations_and_the_next_player(
     assert (result.move.usi, result.move.japanese, result.move.western) == (
         "7g7f",
         "７六歩",
-        "P-76",
+        "P-7f",
     )
     assert result.mover == ALICE and result.next_player == BOB
     assert result.check is False and result.outcome is None

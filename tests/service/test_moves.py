@@ -102,7 +102,7 @@ async def test_legal_moves_for_autocomplete_are_cached(
     monkeypatch.setattr(loading_module, "move_text", counting)
     first = await service.games.legal_moves(game.id)
     assert len(first) == 30 and calls == 30
-    assert MoveText("7g7f", "７六歩", "P-76") in first
+    assert MoveText("7g7f", "７六歩", "P-7f") in first
     assert await service.games.legal_moves(game.id) == first
     assert calls == 30  # the second call formatted nothing
     await service.moves.play(game.id, ALICE.user_id, "7g7f")
@@ -149,7 +149,7 @@ async def test_resolve_game_id_and_play_keep_to_their_server(service: GameServic
         await service.games.resolve_id(ALICE.user_id, guild_id=GUILD, thread_id=5)
     # A game id from another server (or a DM, guild 0) is not found there, and nothing moves.
     for guild in (GUILD + 1, 0):
-        with pytest.raises(NotFound, match=f"no game number {first.id} in this server"):
+        with pytest.raises(NotFound, match=f"no game #{first.id} in this server"):
             await service.moves.play(first.id, ALICE.user_id, "7g7f", guild_id=guild)
     assert (await service.games.get(first.id)).ply == 0
     played = await service.moves.play(first.id, ALICE.user_id, "7g7f", guild_id=GUILD)

@@ -81,7 +81,7 @@ async def test_the_taker_needs_no_earlier_game(service: GameService, db: Databas
 
 async def test_an_open_challenge_is_cancelled_by_its_author_only(service: GameService) -> None:
     challenge = await open_challenge(service)
-    with pytest.raises(NotAPlayer, match="not declined"):
+    with pytest.raises(NotAPlayer, match="can't be declined"):
         await service.challenges.decline(challenge, BOB.user_id)
     with pytest.raises(NotAPlayer, match="Only Alice can cancel"):
         await service.challenges.cancel(challenge, BOB.user_id)

@@ -101,7 +101,7 @@ async def test_only_the_players_of_a_finished_game_ask(service: GameService) -> 
     await service.moves.abort(game.id, ALICE.user_id)  # aborted games get one too
     with pytest.raises(NotAPlayer, match="not a player"):
         await service.rematches.ask(game.id, CAROL.user_id)
-    with pytest.raises(NotFound, match="no game number"):
+    with pytest.raises(NotFound, match="no game #"):
         await service.rematches.ask(game.id, ALICE.user_id, guild_id=GUILD + 1)
     assert (await service.rematches.ask(game.id, ALICE.user_id)).challenge.opponent == BOB
 

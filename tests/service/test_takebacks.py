@@ -88,7 +88,7 @@ async def test_taking_back_your_move_on_the_opponents_turn(
     assert after.game.position.sfen() == Position.initial().sfen()
     assert after.last_move is None and after.last_move_text is None
     assert done.request.status == "accepted" and done.request.answered_at == START
-    assert [m.western for m in done.moves] == ["P-76"]
+    assert [m.western for m in done.moves] == ["P-7f"]
     ply, moves, history = await stored(db, game.id)
     assert (ply, moves) == (0, [])
     assert [(h.status, h.usi, h.asked_by) for h in history] == [

@@ -19,12 +19,20 @@ from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "data" / "locale" / "ja" / "LC_MESSAGES"
-#: The calls that mark a text for the catalogs; the first argument is the English.
-MARKS: dict[str, None] = {"_": None, "N_": None, "Sentence": None}
+#: The calls that mark a text for the catalogs, as Babel's extractor names the arguments
+#: that hold the English: the first, or for a text with a count its singular and plural.
+MARKS: dict[str, tuple[int, ...] | None] = {
+    "_": None,
+    "N_": None,
+    "Sentence": None,
+    "_n": (1, 2),
+    "Plural": (1, 2),
+}
 
 
 def marked_texts(*folders: str) -> dict[str, str]:
-    """Every text marked under `folders` (relative to the repository), with where."""
+    """Every text without a count marked under `folders` (relative to the repository),
+    with where."""
     found: dict[str, str] = {}
     for folder in folders:
         for filename, line, message, *_ in extract_from_dir(
@@ -32,6 +40,19 @@ def marked_texts(*folders: str) -> dict[str, str]:
         ):
             if isinstance(message, str):
                 found.setdefault(message, f"{folder}/{filename}:{line}")
+    return found
+
+
+def marked_plurals(*folders: str) -> dict[str, str]:
+    """Every text with a count marked under `folders`: its English singular (the message
+    id) and plural."""
+    found: dict[str, str] = {}
+    for folder in folders:
+        for _, _, message, *_ in extract_from_dir(
+            ROOT / folder, method_map=[("**.py", "python")], keywords=MARKS
+        ):
+            if isinstance(message, tuple) and len(message) == 2:
+                found.setdefault(message[0], message[1])
     return found
 
 
@@ -70,11 +91,16 @@ def read_catalog(path: Path) -> Catalog:
         return read_po(source, locale="ja")
 
 
-def catalog_problems(wanted: Iterable[str], catalog: Catalog) -> list[str]:
+def catalog_problems(
+    wanted: Iterable[str], catalog: Catalog, plurals: dict[str, str] | None = None
+) -> list[str]:
     """What is wrong between the marked texts and the context-free entries of a catalog:
     a text without Japanese or with other placeholders, a fuzzy entry, and an entry no
-    code marks any more (its English changed)."""
+    code marks any more (its English changed). `plurals` (singular: plural) are the
+    texts with a count: each needs as many forms as the catalog's `Plural-Forms` says,
+    each with the placeholders of the English plural."""
     wanted = set(wanted)
+    plurals = plurals or {}
     problems = []
     for text in sorted(wanted):
         entry = catalog.get(text)
@@ -84,10 +110,22 @@ def catalog_problems(wanted: Iterable[str], catalog: Catalog) -> list[str]:
             problems.append(f"plural forms where none are used: {text!r}")
         elif placeholders(entry.string) != placeholders(text):
             problems.append(f"placeholders differ: {text!r} -> {entry.string!r}")
+    for singular, plural in sorted(plurals.items()):
+        entry = catalog.get(singular)
+        forms = entry.string if entry is not None else None
+        if not isinstance(forms, tuple | list) or not all(forms):
+            problems.append(f"no plural forms: {singular!r}")
+        elif entry is not None and entry.id != (singular, plural):
+            problems.append(f"another English plural: {singular!r} -> {entry.id!r}")
+        elif len(forms) != catalog.num_plurals:
+            problems.append(f"{len(forms)} forms, not {catalog.num_plurals}: {singular!r}")
+        elif any(placeholders(form) != placeholders(plural) for form in forms):
+            problems.append(f"placeholders differ: {plural!r} -> {forms!r}")
     for entry in catalog:
         if not entry.id or entry.context is not None:
             continue
-        if entry.id not in wanted:
+        key = entry.id[0] if isinstance(entry.id, tuple | list) else entry.id
+        if key not in wanted and key not in plurals:
             problems.append(f"no code marks it any more: {entry.id!r}")
         if entry.fuzzy:
             problems.append(f"marked fuzzy: {entry.id!r}")

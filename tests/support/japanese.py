@@ -21,13 +21,24 @@ def english_in(text: str) -> list[str]:
     return _LATIN_WORD.findall(_NOT_PROSE.sub("", text))
 
 
+def embed_texts(message: FakeMessage) -> list[str]:
+    """The texts of a message's embeds as a reader sees them: titles, descriptions, and
+    each field's heading and text."""
+    texts = []
+    for embed in message.embeds:
+        texts += [embed.get("title") or "", embed.get("description") or ""]
+        for field in embed.get("fields") or []:
+            texts += [field["name"], field["value"]]
+    return [text for text in texts if text]
+
+
 def assert_japanese(*messages: FakeMessage | InteractionResult) -> None:
-    """Every text a player sees in `messages` is Japanese: content, button labels and
-    the alt text of images."""
+    """Every text a player sees in `messages` is Japanese: content, embeds, button labels
+    and the alt text of images."""
     for message in messages:
         seen = message.messages if isinstance(message, InteractionResult) else [message]
         for shown in seen:
-            texts = [shown.content, *shown.labels]
+            texts = [shown.content, *shown.labels, *embed_texts(shown)]
             texts += [a.description or "" for a in shown.attachments]
             for text in texts:
                 assert english_in(text) == [], f"English in {text!r}"

@@ -54,5 +54,5 @@ def game_view(
         deadline=None,
     )
     if written is None and game.moves:
-        written = MoveText("7g7f", "７六歩", "P-76")
+        written = MoveText("7g7f", "７六歩", "P-7f")
     return snapshot(row, game, written)

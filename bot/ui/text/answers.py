@@ -35,7 +35,7 @@ RESIGNED = Sentence("You resigned.")
 ABORTED = Sentence("The game is aborted.")
 PROPOSAL_SENT = Sentence("Proposal sent.")
 IMPASSE_SETTLED = Sentence("The impasse is settled.")
-TIME_GIVEN = Sentence("Done: your opponent has a full period again.")
+TIME_GIVEN = Sentence("Done: your opponent has a full move's time again, from now.")
 MANAGE_SERVER_ONLY = Sentence("Only members who may manage this server can change its language.")
 ZONE_MANAGERS_ONLY = Sentence("Only members who may manage this server can change its time zone.")
 BAD_QUIET_HOURS = Sentence("Write quiet hours as two hours from 0 to 23, e.g. 22-7, or off.")
@@ -177,7 +177,7 @@ def export_caption(
     the UTF-8 format that keeps it), and the analysis link if it fits (a game still going
     on has none, and the caption says when it comes)."""
     _ = translator(lang)
-    text = _("Record of game {id} ({format}).").format(id=game_id, format=fmt.upper())
+    text = _("Record of game #{id} ({format}).").format(id=game_id, format=fmt.upper())
     if replaced:
         text += "\n" + _(
             "Japanese software reads a `.{ending}` file as Shift_JIS, which has no place for some "

@@ -17,10 +17,10 @@ from bot.services import (
     PlayerRef,
     TimeControl,
 )
-from rules import Color, Handicap, Role, Sentence, Square
+from rules import Color, Handicap, Plural, Role, Sentence, Square
 from rules.notation.common import japanese_square
 
-from ..i18n import SOURCE_LANGUAGE, gettext
+from ..i18n import SOURCE_LANGUAGE, gettext, ngettext
 from .sides import player_label, side_name
 
 MAX_MESSAGE = 2000
@@ -31,6 +31,13 @@ _DISCORD_TAG = re.compile(r"<(?=[#@:]|a:|t:|/)")
 def translator(lang: str) -> Callable[[str], str]:
     """The `_` of a text function: English text in, the reader's language out."""
     return functools.partial(gettext, lang)
+
+
+def plural_translator(lang: str) -> Callable[[str, str, int], str]:
+    """The `_n` of a text function: a text with a count in the form the count takes in
+    the reader's language (`_n("{count} blunder", "{count} blunders", n)`); the caller
+    still fills in the count."""
+    return functools.partial(ngettext, lang)
 
 
 def safe(text: str) -> str:
@@ -89,6 +96,9 @@ def value_text(lang: str, value: object) -> str:
 def say(lang: str, sentence: Sentence) -> str:
     """A refusal or explanation from the service or the rules, in the reader's language."""
     values = {key: value_text(lang, value) for key, value in sentence.params.items()}
+    if isinstance(sentence, Plural):
+        template = ngettext(lang, sentence.template, sentence.plural, sentence.number)
+        return template.format_map(values)
     return gettext(lang, sentence.template).format_map(values)
 
 
@@ -116,14 +126,18 @@ def duration_text(lang: str, duration: timedelta) -> str:
     return "".join(part.replace(" ", "").replace("\u00a0", "") for part in parts)
 
 
-def time_control_text(lang: str, control: TimeControl) -> str:
-    """A time control as the settings of a game say it."""
+def time_control_text(lang: str, control: TimeControl, *, labelled: bool = False) -> str:
+    """A time control as the settings of a game and the choices of `/challenge` say it:
+    `7 days, then 1 day per move` (main time, then a period per move: 7日、切れたら1手1日,
+    as a Japanese announcer says it), `3 days per move`, `no time limit`. `labelled`: it
+    follows a label (`Time:`, 持ち時間：), so no time limit is only `unlimited` (無制限),
+    not 持ち時間無制限 after 持ち時間：."""
     _ = translator(lang)
     if control.period is None:
-        return _("no time limit")
+        return _("unlimited") if labelled else _("no time limit")
     period = duration_text(lang, control.period)
     if control.bank:
-        return _("{bank} + {period} per move").format(
+        return _("{bank}, then {period} per move").format(
             bank=duration_text(lang, control.bank), period=period
         )
     return _("{period} per move").format(period=period)
@@ -133,7 +147,7 @@ def deadline_text(lang: str, deadline: datetime | None) -> str:
     """When the player to move must move, in the reader's own time zone."""
     _ = translator(lang)
     if deadline is None:
-        return _("no time limit")
+        return _("no deadline")
     return _("deadline {relative} ({date})").format(
         relative=timestamp(deadline), date=timestamp(deadline, "f")
     )

@@ -32,7 +32,7 @@ _IMAGE_RESULTS = {
     Termination.PERPETUAL_CHECK: N_("Move {move_number} · {side} wins, perpetual check"),
     Termination.RESIGNATION: N_("Move {move_number} · {side} wins by resignation"),
     Termination.TIME: N_("Move {move_number} · {side} wins on time"),
-    Termination.FOUL: N_("Move {move_number} · {side} wins by a foul"),
+    Termination.FOUL: N_("Move {move_number} · {side} wins by an illegal move"),
     Termination.IMPASSE_24: N_("Move {move_number} · {side} wins by impasse"),
     Termination.IMPASSE_27: N_("Move {move_number} · {side} wins by impasse"),
     Termination.IMPASSE_JSA24: N_("Move {move_number} · {side} wins by impasse"),
@@ -243,9 +243,9 @@ def _letters_diagram(lang: str, position: Position, handicap: Handicap) -> list[
     given = handicap is not Handicap.EVEN
     hands = _HANDS[given]
     lines = [
-        _("Upper case: shitate (☗); lower case: uwate (☖); + promoted.")
+        _("Upper case: Shitate (☗); lower case: Uwate (☖); + promoted.")
         if given
-        else _("Upper case: sente (☗); lower case: gote (☖); + promoted."),
+        else _("Upper case: Sente (☗); lower case: Gote (☖); + promoted."),
         gettext(lang, hands[Color.GOTE]).format(hand=hand_text(lang, position, Color.GOTE)),
         _FILES_HEADER,
         _RULE,
@@ -273,11 +273,11 @@ def animation_export_caption(lang: str, game: GameSnapshot, shown_moves: int | N
     _ = translator(lang)
     values = {"id": game.id, "move_number": game.move_number, "count": shown_moves}
     if shown_moves is None:
-        return _("Game {id} as an animation, from the start to move {move_number}.").format_map(
+        return _("Game #{id} as an animation, from the start to move {move_number}.").format_map(
             values
         )
     return _(
-        "Game {id} as an animation of its last {count} moves, up to move {move_number}: "
+        "Game #{id} as an animation of its last {count} moves, up to move {move_number}: "
         "the whole game is larger than Discord accepts."
     ).format_map(values)
 

@@ -40,9 +40,9 @@ def challenge_taken(lang: str, taker: PlayerRef, *, taken_unrated: bool = False)
     the challenge offered a rated one)."""
     _ = translator(lang)
     if taken_unrated:
-        taken = _("{name} took up the challenge as an unrated game: good game!")
+        taken = _("{name} took up the challenge as an unrated game: have a good game!")
     else:
-        taken = _("{name} took up the challenge: good game!")
+        taken = _("{name} took up the challenge: have a good game!")
     return taken.format(name=safe(taker.name))
 
 
@@ -58,7 +58,7 @@ def rematch_offered(lang: str, challenge: Challenge) -> str:
 def rematch_accepted(lang: str, challenge: Challenge) -> str:
     """The private answer to Rematch when the other player had offered it: it starts."""
     _ = translator(lang)
-    return _("You accepted {name}'s rematch: good game!").format(
+    return _("You accepted {name}'s rematch: have a good game!").format(
         name=safe(challenge.challenger.name)
     )
 

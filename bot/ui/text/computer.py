@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.services import BLUNDER, MISTAKE, Analysis, GameSnapshot, Mark, MarkedMove, Numbering
 from rules import Color, Handicap
 
-from .base import move_echo, named, translator
+from .base import move_echo, named, plural_translator, translator
 from .sides import players_line
 
 #: The marked moves an analysis lists; the chart shows them all.
@@ -62,15 +62,17 @@ def _mark_line(lang: str, marked: MarkedMove, numbering: Numbering) -> str:
 def analysis_text(lang: str, analysis: Analysis) -> str:
     """The analysis: each player's count of mistakes and blunders, the marked moves with
     the engine's choice, and how moves are marked."""
-    _ = translator(lang)
+    _, _n = translator(lang), plural_translator(lang)
     game = analysis.game
     lines = [_("Analysis of game #{game_id}:").format(game_id=game.id)]
     for color in Color:
+        mistakes = analysis.count(color, Mark.MISTAKE)
+        blunders = analysis.count(color, Mark.BLUNDER)
         lines.append(
-            _("{player}: {mistakes} mistakes, {blunders} blunders").format(
+            _("{player}: {mistakes}, {blunders}").format(
                 player=named(lang, game, color),
-                mistakes=analysis.count(color, Mark.MISTAKE),
-                blunders=analysis.count(color, Mark.BLUNDER),
+                mistakes=_n("{count} mistake", "{count} mistakes", mistakes).format(count=mistakes),
+                blunders=_n("{count} blunder", "{count} blunders", blunders).format(count=blunders),
             )
         )
     if analysis.marks:
@@ -85,8 +87,8 @@ def analysis_text(lang: str, analysis: Analysis) -> str:
     lines.append("")
     lines.append(
         _(
-            "A move loses {mistake} centipawns or more from the engine's view: a mistake; "
-            "{blunder} or more: a blunder."
+            "A move that drops the engine's evaluation by {mistake} centipawns or more is a "
+            "mistake; by {blunder} or more, a blunder."
         ).format(mistake=MISTAKE, blunder=BLUNDER)
     )
     return "\n".join(lines)
@@ -97,9 +99,9 @@ def evaluation_chart_title(lang: str, game: GameSnapshot) -> str:
     handicap game shitate's)."""
     _ = translator(lang)
     if game.handicap is not Handicap.EVEN:
-        title = _("Game #{game_id}: evaluation (above the line, shitate is ahead)")
+        title = _("Game #{game_id}: evaluation (above the line, Shitate is ahead)")
     else:
-        title = _("Game #{game_id}: evaluation (above the line, sente is ahead)")
+        title = _("Game #{game_id}: evaluation (above the line, Sente is ahead)")
     return title.format(game_id=game.id)
 
 

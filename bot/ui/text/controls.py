@@ -79,14 +79,17 @@ OPTIONS = {
     "color": "Your colour (default: random)",
     "time": "Time per move: a preset, or e.g. 3d, 12h, 7d+1d (bank + per move)",
     "challenge_color": (
-        "Your colour (default: random); with a handicap gote gives it, and by default you do"
+        "Your side (default: random); with a handicap Gote gives it, and by default you do"
     ),
     "handicap": (
-        "Handicap (default: even); the giver, uwate, moves first: you unless you pick sente"
+        "Handicap (default: even); the giver, Uwate, moves first: you unless you pick Sente"
     ),
     "impasse": "How an impasse (jishogi) is settled (default: 27-point declaration)",
     "move": "Your move in Western (P-7f), Japanese (７六歩) or USI (7g7f) notation",
-    "game": "A game id (pick from the list); default: this thread's game or your game to move",
+    "game": (
+        "A game id (pick from the list); default: this thread's game or the game where it is "
+        "your move"
+    ),
     "finished_game": "A game id, finished games too; default: this thread's game or your game",
     "perspective": "Whose side faces you (default: yours)",
     "style": "A picture, or a text diagram a screen reader can read (default: picture)",
@@ -139,8 +142,8 @@ COLOR_NAMES = {
 #: and it is never drawn by lot (see `bot.services.challenges.side_wish`).
 CHALLENGE_COLOR_NAMES = {
     "random": "Random (even games only)",
-    "sente": "Sente ☗ (in a handicap game: shitate, receiving it)",
-    "gote": "Gote ☖ (in a handicap game: uwate, giving it)",
+    "sente": "Sente ☗ (in a handicap game: Shitate, receiving it)",
+    "gote": "Gote ☖ (in a handicap game: Uwate, giving it)",
 }
 RULE_NAMES = {
     ImpasseRule.DECLARATION_27: N_("27-point declaration"),

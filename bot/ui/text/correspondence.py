@@ -23,6 +23,7 @@ from .base import (
     duration_text,
     mention,
     move_echo,
+    plural_translator,
     safe,
     sentences,
     timestamp,
@@ -89,7 +90,7 @@ def turn_message(lang: str, game: GameSnapshot, link: str) -> str:
     _ = translator(lang)
     players = players_line(lang, safe(game.sente.name), safe(game.gote.name), game.handicap)
     lines = [
-        _("Your move in game {id} ({players}); {deadline}.").format(
+        _("Your move in game #{id} ({players}); {deadline}.").format(
             id=game.id, players=players, deadline=deadline_text(lang, game.deadline)
         )
     ]
@@ -107,7 +108,7 @@ def game_news(lang: str, game: GameSnapshot, body: str, link: str) -> str:
     _ = translator(lang)
     players = players_line(lang, safe(game.sente.name), safe(game.gote.name), game.handicap)
     lines = [
-        _("Game {id} ({players}):").format(id=game.id, players=players),
+        _("Game #{id} ({players}):").format(id=game.id, players=players),
         body,
         _("The game: {link}").format(link=link),
     ]
@@ -151,7 +152,7 @@ def takeback_question(lang: str, takeback: Takeback) -> str:
 def takeback_sent(lang: str, takeback: Takeback) -> str:
     """The private answer to `/takeback`: the request went to the opponent."""
     _ = translator(lang)
-    return _("Takeback asked: {name} can accept or decline it in the game's thread.").format(
+    return _("Takeback requested: {name} can accept or decline it in the game's thread.").format(
         name=safe(takeback.answerer.name)
     )
 
@@ -207,30 +208,32 @@ def forecast_text(
 ) -> str:
     """The private answer to `/forecast`: what was done (a line stored, lines cleared),
     then the player's lines in the game as they now stand."""
-    _ = translator(lang)
+    _, _n = translator(lang), plural_translator(lang)
     game_id = forecast.game.id
     lines = []
     if cleared is not None:
         lines.append(
-            _("Cleared your forecasts in game {id} ({count}).").format(id=game_id, count=cleared)
+            _("Cleared your forecasts in game #{id} ({count}).").format(id=game_id, count=cleared)
         )
     if added:
         lines.append(_("Forecast stored."))
         if forecast.replaced:
             lines.append(
-                _("It replaces {count} older line(s) that answered differently.").format(
-                    count=forecast.replaced
-                )
+                _n(
+                    "It replaces {count} older line that answered differently.",
+                    "It replaces {count} older lines that answered differently.",
+                    forecast.replaced,
+                ).format(count=forecast.replaced)
             )
     if not forecast.lines:
         lines.append(
             _(
-                "You have no forecasts in game {id}. While you wait, add a line with /forecast:"
+                "You have no forecasts in game #{id}. While you wait, add a line with /forecast:"
                 " your opponent's move, then your reply, e.g. 3c3d 2g2f."
             ).format(id=game_id)
         )
         return "\n".join(lines)
-    lines.append(_("Your forecasts in game {id} (only you see them):").format(id=game_id))
+    lines.append(_("Your forecasts in game #{id} (only you see them):").format(id=game_id))
     for number, line in enumerate(forecast.lines, start=1):
         lines.append(f"{number}. {forecast_line_text(lang, forecast, line.moves)}")
     return "\n".join(lines)
@@ -252,16 +255,18 @@ NOTE_PREVIEW = 200
 def notes_text(lang: str, game_id: int, notes: list[Note], *, deleted: int | None) -> str:
     """`/notes`: the member's own notes on a game, each with its number and move, after
     saying how many were just deleted (`deleted`)."""
-    _ = translator(lang)
+    _, _n = translator(lang), plural_translator(lang)
     lines = []
     if deleted is not None:
-        lines.append(_("Deleted {count} of your notes.").format(count=deleted))
+        lines.append(
+            _n("Deleted {count} note.", "Deleted {count} notes.", deleted).format(count=deleted)
+        )
     if not notes:
         lines.append(
-            _("You have no notes on game {id}. Write one with `/note`.").format(id=game_id)
+            _("You have no notes on game #{id}. Write one with `/note`.").format(id=game_id)
         )
         return "\n".join(lines)
-    lines.append(_("Your notes on game {id} (only you can see them):").format(id=game_id))
+    lines.append(_("Your notes on game #{id} (only you can see them):").format(id=game_id))
     for note in notes:
         body = " ".join(note.text.split())
         if len(body) > NOTE_PREVIEW:
@@ -337,5 +342,5 @@ def vacation_text(lang: str, status: VacationStatus, *, games: int | None = None
             _("Your opponents were told in the threads of your {count} games.").format(count=games)
         )
     if current is None and games is None:
-        lines.append(_("Start one with `/vacation start`; each hour begun counts."))
+        lines.append(_("Start one with `/vacation action:Start`; each hour begun counts."))
     return "\n".join(lines)

@@ -125,7 +125,7 @@ def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
         line = _("• {where}: You ({color}) vs {opponent}, move {move_number}, {turn}")
     else:
         line = _("• {where}: playing {color} against {opponent}, move {move_number}, {turn}")
-    deadline = f", {timestamp(summary.deadline)}" if summary.deadline else ""
+    deadline = _(", ") + timestamp(summary.deadline) if summary.deadline else ""
     return line.format_map(values) + deadline
 
 
@@ -145,7 +145,7 @@ def _finished_line(lang: str, summary: GameSummary, *, own: bool) -> str:
         line = _(
             "• {where}: played {color} against {opponent}, **{result}** after move {move_number}"
         )
-    ended = f", {timestamp(summary.finished_at, 'd')}" if summary.finished_at else ""
+    ended = _(", ") + timestamp(summary.finished_at, "d") if summary.finished_at else ""
     return line.format_map(values) + ended
 
 

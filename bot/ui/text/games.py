@@ -11,6 +11,7 @@ from bot.services import (
     GameSnapshot,
     GameSummary,
     ImpasseReport,
+    ImpasseRule,
     PlayedMove,
     PlayerRef,
     TakebackPolicy,
@@ -69,9 +70,9 @@ def _sides_setting(lang: str, challenge: Challenge) -> str:
     if challenge.handicap is not Handicap.EVEN:
         handicap = handicap_text(lang, challenge.handicap)
         if challenge.color == "sente":
-            given = _("{handicap} handicap, received by {name} (shitate)")
+            given = _("{handicap} handicap, received by {name} (Shitate)")
         else:
-            given = _("{handicap} handicap, given by {name} (uwate)")
+            given = _("{handicap} handicap, given by {name} (Uwate)")
         return given.format(handicap=handicap, name=name)
     colour = {
         "sente": _("{name} plays ☗ sente"),
@@ -99,14 +100,14 @@ def challenge_closed_text(
     if challenge.status == "declined" and challenge.opponent is not None:
         return _("{name} declined the challenge.").format(name=safe(challenge.opponent.name))
     if challenge.status == "cancelled":
-        return _("{name} withdrew the challenge.").format(name=safe(challenge.challenger.name))
+        return _("{name} cancelled the challenge.").format(name=safe(challenge.challenger.name))
     if challenge.status == "expired":
         return _("The challenge expired unanswered.")
     if taker is not None and challenge.opponent is None:
         return challenge_taken(lang, taker, taken_unrated=taken_unrated)
     if taken_unrated:
-        return _("Challenge accepted as an unrated game: good game!")
-    return _("Challenge accepted: good game!")
+        return _("Challenge accepted as an unrated game: have a good game!")
+    return _("Challenge accepted: have a good game!")
 
 
 def accepted_news(lang: str, challenge: Challenge, game: GameSnapshot) -> str:
@@ -124,7 +125,8 @@ def game_start_text(lang: str, game: GameSnapshot) -> str:
     rated challenge may have been accepted unrated), who moves first."""
     _ = translator(lang)
     lines = [_("**Game #{id}**").format(id=game.id), *_players_lines(lang, game)]
-    lines.append(_("Time: {time}.").format(time=time_control_text(lang, game.time_control)))
+    time = time_control_text(lang, game.time_control, labelled=True)
+    lines.append(_("Time: {time}.").format(time=time))
     if game.takebacks is TakebackPolicy.NEVER:
         lines.append(_("No takebacks in this game."))
     lines.append(_("This game is rated.") if game.rated else _("This game is unrated."))
@@ -144,7 +146,7 @@ def _players_lines(lang: str, game: GameSnapshot) -> list[str]:
         return [_("☗ Sente: {sente}   ☖ Gote: {gote}").format(sente=sente, gote=gote)]
     return [
         _("☗ Shitate: {shitate}   ☖ Uwate: {uwate}").format(shitate=sente, uwate=gote),
-        _("{handicap} handicap: {uwate} (uwate) gives it and moves first.").format(
+        _("{handicap} handicap: {uwate} (Uwate) gives it and moves first.").format(
             handicap=handicap_text(lang, game.handicap), uwate=gote
         ),
     ]
@@ -158,7 +160,7 @@ def _first_move_line(lang: str, game: GameSnapshot, player: PlayerRef) -> str:
         return _("{player}, you move first; {deadline}.").format(
             player=mention(player), deadline=deadline
         )
-    return _("{player} (uwate), you move first; {deadline}.").format(
+    return _("{player} (Uwate), you move first; {deadline}.").format(
         player=mention(player), deadline=deadline
     )
 
@@ -170,8 +172,7 @@ _HOW = {
     Termination.PERPETUAL_CHECK: N_("by perpetual check"),
     Termination.RESIGNATION: N_("by resignation"),
     Termination.TIME: N_("on time"),
-    Termination.ABORT: N_("by abort"),
-    Termination.FOUL: N_("by a foul"),
+    Termination.FOUL: N_("by an illegal move"),
     Termination.IMPASSE_24: N_("by the impasse count"),
     Termination.IMPASSE_27: N_("by an impasse declaration"),
     Termination.IMPASSE_JSA24: N_("by an impasse declaration"),
@@ -183,6 +184,8 @@ def already_ended(lang: str, outcome: Outcome | None) -> str:
     _ = translator(lang)
     if outcome is None:
         return _("This game has already ended.")
+    if outcome.termination is Termination.ABORT:
+        return _("This game was already aborted.")
     how = gettext(lang, _HOW[outcome.termination])
     return _("This game has already ended {how}.").format(how=how)
 
@@ -198,7 +201,7 @@ _RESULTS = {
         "Sennichite after move {move_number}: the same position appeared four times. Draw."
     ),
     (Termination.PERPETUAL_CHECK, True): N_(
-        "Perpetual check by {loser}, who loses after move {move_number}: {winner} wins."
+        "{loser} loses by perpetual check after move {move_number}: {winner} wins."
     ),
     (Termination.RESIGNATION, True): N_(
         "{loser} resigned after move {move_number}: {winner} wins."
@@ -207,7 +210,9 @@ _RESULTS = {
         "{loser} ran out of time after move {move_number}: {winner} wins."
     ),
     (Termination.ABORT, False): N_("The game was aborted; it has no result."),
-    (Termination.FOUL, True): N_("{loser} lost by a foul after move {move_number}: {winner} wins."),
+    (Termination.FOUL, True): N_(
+        "{loser} lost by an illegal move after move {move_number}: {winner} wins."
+    ),
     (Termination.IMPASSE_24, True): N_("Impasse count after move {move_number}: {winner} wins."),
     (Termination.IMPASSE_24, False): N_("Impasse count after move {move_number}: jishogi, a draw."),
     (Termination.IMPASSE_27, True): N_(
@@ -273,7 +278,7 @@ def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> st
         first = _("{move_number}. {move} by {player}.").format_map(values)
     if result.outcome is not None:
         return f"{first}\n{outcome_text(lang, result.outcome, game)}"
-    lines = [first + (" " + _("Check!") if result.check else "")]
+    lines = [_("{text} Check!").format(text=first) if result.check else first]
     if result.next_player is not None and not result.next_player.is_bot:
         lines.append(to_move_text(lang, game, result.next_player, result.deadline, ping=True))
     if not by_forecast:
@@ -365,7 +370,7 @@ def _where(lang: str, summary: GameSummary) -> str:
     _ = translator(lang)
     if summary.thread_id:
         return f"<#{summary.thread_id}>"
-    return _("game {id}").format(id=summary.id)
+    return _("game #{id}").format(id=summary.id)
 
 
 def choose_game_text(lang: str, question: ChooseGame) -> str:
@@ -375,7 +380,7 @@ def choose_game_text(lang: str, question: ChooseGame) -> str:
     for summary in question.games[:20]:
         turn = _("your turn") if summary.your_turn else _("waiting")
         lines.append(
-            _("• {where} (game {id}): vs {opponent}, move {move_number}, {turn}").format(
+            _("• {where} (game #{id}): vs {opponent}, move {move_number}, {turn}").format(
                 where=_where(lang, summary),
                 id=summary.id,
                 opponent=safe(summary.opponent.name),
@@ -388,7 +393,9 @@ def choose_game_text(lang: str, question: ChooseGame) -> str:
 
 
 def impasse_text(lang: str, report: ImpasseReport) -> str:
-    """What `/jishogi` shows: both players' counts and what the rule allows now."""
+    """What `/jishogi` shows: both players' counts under the game's own rule (pieces and
+    points in the camp for the 27-point declaration, points on the whole board for the
+    24-point count; the other rule's numbers would only mislead), and what it allows now."""
     _ = translator(lang)
     game = report.game
     lines = [_("Impasse count ({rule}):").format(rule=rule_name(lang, report.rule))]
@@ -401,17 +408,22 @@ def impasse_text(lang: str, report: ImpasseReport) -> str:
             "required": report.required_27[color],
             "total": count.total_points,
         }
-        line = (
-            _(
-                "{player}: king entered; {pieces}/10 pieces in camp; {points}/{required} "
-                "points in camp + hand; {total}/24 points on board + hand."
+        if report.rule is ImpasseRule.COUNT_24:
+            line = (
+                _("{player}: king entered; {total}/24 points on board + hand.")
+                if count.king_in_camp
+                else _("{player}: king not entered; {total}/24 points on board + hand.")
             )
-            if count.king_in_camp
-            else _(
-                "{player}: king not entered; {pieces}/10 pieces in camp; {points}/{required} "
-                "points in camp + hand; {total}/24 points on board + hand."
+        elif count.king_in_camp:
+            line = _(
+                "{player}: king entered; {pieces}/10 pieces in camp; "
+                "{points}/{required} points in camp + hand."
             )
-        )
+        else:
+            line = _(
+                "{player}: king not entered; {pieces}/10 pieces in camp; "
+                "{points}/{required} points in camp + hand."
+            )
         lines.append(line.format_map(values))
     if report.declaration is not None:
         verdict = report.declaration
@@ -420,7 +432,7 @@ def impasse_text(lang: str, report: ImpasseReport) -> str:
             lines.append(_("{name} can declare now and would win.").format(name=who))
         else:
             lines.append(
-                _("{name} cannot declare yet: {reason}").format(
+                _("{name} cannot declare yet. {reason}").format(
                     name=who, reason=say(lang, verdict.reason)
                 )
             )

@@ -40,7 +40,7 @@ _RECORD_WINS = {
         "{side} won at move {move_number}: the other side gave perpetual check."
     ),
     Termination.TIME: N_("{side} won on time at move {move_number}."),
-    Termination.FOUL: N_("{side} won by a foul at move {move_number}."),
+    Termination.FOUL: N_("{side} won by an illegal move at move {move_number}."),
     Termination.IMPASSE_24: N_("{side} won by the impasse count at move {move_number}."),
     Termination.IMPASSE_27: N_("{side} won by an impasse declaration at move {move_number}."),
     Termination.IMPASSE_JSA24: N_("{side} won by an impasse declaration at move {move_number}."),

@@ -14,7 +14,7 @@ from bot.services import (
 )
 from rules import Color
 
-from .base import move_echo, named, safe, translator
+from .base import move_echo, named, plural_translator, safe, translator
 
 #: What marks a provisional rating, as lishogi and lichess write it.
 PROVISIONAL_MARK = "?"
@@ -27,12 +27,10 @@ def rating_value(rating: Rating) -> str:
 
 def games_count(lang: str, count: int, *, rated: bool = False) -> str:
     """`1 game`, `3 rated games` (`3局` in Japanese)."""
-    _ = translator(lang)
+    _n = plural_translator(lang)
     if rated:
-        one, many = _("1 rated game"), _("{count} rated games")
-    else:
-        one, many = _("1 game"), _("{count} games")
-    return one if count == 1 else many.format(count=count)
+        return _n("{count} rated game", "{count} rated games", count).format(count=count)
+    return _n("{count} game", "{count} games", count).format(count=count)
 
 
 def rated_setting(lang: str, rated: bool) -> str:
@@ -82,7 +80,7 @@ def rating_text(lang: str, name: str, rating: PlayerRating) -> str:
             "{name} has played no rated game in this server yet; everyone starts at {rating}."
         ).format(name=safe(name), rating=rating_value(rating.rating))
     lines = [
-        _("{name}: {rating}, number {rank} in this server ({games}).").format(
+        _("{name}: {rating}, ranked #{rank} in this server ({games}).").format(
             name=safe(name),
             rating=rating_value(rating.rating),
             rank=rating.rank,
@@ -135,7 +133,7 @@ def profile_text(lang: str, name: str, profile: Profile) -> str:
     games = profile.games
     lines = [
         _("**{name}** in this server").format(name=safe(name)),
-        _("Games: {played} played: {won} won, {lost} lost, {drawn} drawn.").format(
+        _("Games: {played} ({won} won, {lost} lost, {drawn} drawn).").format(
             played=games.played, won=games.won, lost=games.lost, drawn=games.drawn
         ),
         _("Games under way: {current}.").format(current=games.current),
@@ -145,7 +143,7 @@ def profile_text(lang: str, name: str, profile: Profile) -> str:
         lines.append(_("Rating: no rated game yet."))
     else:
         lines.append(
-            _("Rating: {rating}, number {rank} in this server ({games}).").format(
+            _("Rating: {rating}, ranked #{rank} in this server ({games}).").format(
                 rating=rating_value(rating.rating),
                 rank=rating.rank,
                 games=games_count(lang, rating.games, rated=True),

@@ -16,8 +16,8 @@ from ..i18n import N_, gettext
 
 #: Each side's name, by whether the game is a handicap game, then by colour.
 _SIDES = {
-    False: {Color.SENTE: N_("sente"), Color.GOTE: N_("gote")},
-    True: {Color.SENTE: N_("shitate"), Color.GOTE: N_("uwate")},
+    False: {Color.SENTE: N_("Sente"), Color.GOTE: N_("Gote")},
+    True: {Color.SENTE: N_("Shitate"), Color.GOTE: N_("Uwate")},
 }
 _LABEL = N_("{mark}{name} ({side})")
 _IN_TURN = N_("{player} ({side})")

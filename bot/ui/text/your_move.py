@@ -18,7 +18,7 @@ NOT_YOUR_NEXT = Sentence(
 def moved_since(game_id: int) -> Sentence:
     """The Next button under a game that moved since it was shown."""
     return Sentence(
-        "Game {id} has moved since; run `/next` again to see where it is your move.", id=game_id
+        "Game #{id} has moved since; run `/next` again to see where it is your move.", id=game_id
     )
 
 
@@ -39,7 +39,7 @@ def next_text(lang: str, game: GameSnapshot, position: int, listed: GameList, li
     players = players_line(lang, safe(game.sente.name), safe(game.gote.name), game.handicap)
     lines = [
         heading,
-        _("Game {id} ({players}), move {move_number}; {deadline}.").format(
+        _("Game #{id} ({players}), move {move_number}; {deadline}.").format(
             id=game.id,
             players=players,
             move_number=game.move_number,
@@ -77,7 +77,7 @@ def digest_text(lang: str, listed: GameList, links: dict[int, str]) -> str:
 def _digest_line(lang: str, summary: GameSummary, link: str) -> str:
     _ = translator(lang)
     return _(
-        "• Game {id}: You ({color}) vs {opponent}, move {move_number}; {deadline}. {link}"
+        "• Game #{id}: You ({color}) vs {opponent}, move {move_number}; {deadline}. {link}"
     ).format(
         id=summary.id,
         color=side_mark(lang, summary.your_color, summary.handicap),
