@@ -30,6 +30,7 @@ NOT_POSTED = Sentence(
 BAD_OPTION = Sentence("I could not use one of the options; pick it from the list Discord offers.")
 SERVER_ONLY = Sentence("This command works only inside a server.")
 STALE_BUTTON = Sentence("This button no longer works; use the command again.")
+NOT_OFFERED = Sentence("This bot no longer offers that command; `/help` lists the ones it has.")
 BAD_GAME_OPTION = Sentence("Pick a game from the list, or give its number, e.g. 12.")
 RESIGNED = Sentence("You resigned.")
 ABORTED = Sentence("The game is aborted.")
