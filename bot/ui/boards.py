@@ -152,14 +152,17 @@ class BoardRenderer:
         names when it gives them, its caption and alt text in `lang`."""
         caption = text.position_image_caption(lang, shown)
         alt = text.position_alt_text(lang, shown)
+        # A side the record names nobody for is named in the reader's language.
+        sente = shown.sente if shown.sente is not None else text.side_label(lang, Color.SENTE)
+        gote = shown.gote if shown.gote is not None else text.side_label(lang, Color.GOTE)
 
         def work() -> bytes:
             return render_board(
                 shown.position,
                 last_move=shown.last_move,
                 perspective=perspective,
-                sente_name=shown.sente,
-                gote_name=shown.gote,
+                sente_name=sente,
+                gote_name=gote,
                 caption=caption,
             )
 

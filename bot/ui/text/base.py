@@ -63,6 +63,13 @@ def side_name(lang: str, color: Color) -> str:
     return _("sente") if color is Color.SENTE else _("gote")
 
 
+def side_label(lang: str, color: Color) -> str:
+    """A side named where a player's name would stand (a position's board without
+    players): `Sente` / `Gote` in English, 先手 / 後手 in Japanese."""
+    name = side_name(lang, color)
+    return name[:1].upper() + name[1:]
+
+
 def value_text(lang: str, value: object) -> str:
     """A value of a `Sentence` as the reader's language writes it; text is escaped."""
     if isinstance(value, Sentence):
