@@ -222,6 +222,9 @@ class PlayedMove:
     #: their forecast lines; its `game` is the game as it now stands (this one's `game`
     #: is the position between the two moves, for the board of this move).
     forecast: PlayedMove | None = None
+    #: A question waiting for an answer lapsed with this move (a takeback request, a
+    #: proposal of the 24-point count): its message in the thread is out of date.
+    withdrawn: bool = False
 
     @property
     def latest(self) -> GameSnapshot:

@@ -119,6 +119,15 @@ def resign_question(lang: str, opponent: PlayerRef, *, aborts: bool = False) -> 
     return _("Resign the game against {name}?").format(name=safe(opponent.name))
 
 
+def withdrawn_text(lang: str, *, ended: bool) -> str:
+    """Added to a takeback request or count proposal that lapsed unanswered, when its
+    buttons are taken away: a move was played, or the game ended, first."""
+    _ = translator(lang)
+    if ended:
+        return _("Withdrawn: the game ended before this was answered.")
+    return _("Withdrawn: a move was played before this was answered.")
+
+
 def count_proposed(lang: str, opponent: PlayerRef) -> str:
     """Posted in the thread: the opponent is asked to accept the 24-point count."""
     _ = translator(lang)
