@@ -94,7 +94,7 @@ class Announcer:
         await post_to_game(
             self.bot,
             game,
-            lambda lang: text.reminder_text(lang, game),
+            lambda lang: text.reminder_text(lang, game, self.bot.service.store.now()),
             ping=game.to_move,
             view=lambda lang: view_of(GiveTimeButton(game.id, lang)),
         )

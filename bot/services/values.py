@@ -339,6 +339,9 @@ class GameSummary:
     result: Result | None = None
     finished_at: datetime | None = None
     numbering: Numbering = FROM_MOVE_ONE
+    #: What is left of sente's and gote's banks in an active game whose time control has
+    #: one (`banks_left`), else None.
+    banks: tuple[timedelta, timedelta] | None = None
 
     @property
     def is_active(self) -> bool:

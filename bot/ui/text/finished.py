@@ -8,7 +8,7 @@ from bot.services import Result as GameResult
 from rules import Outcome, Termination
 
 from ..i18n import N_, gettext
-from .base import move_echo, safe, timestamp, translator, truncate
+from .base import bank_text, move_echo, safe, timestamp, translator, truncate
 from .games import result_text
 
 MAX_THREAD_NAME = 100  # Discord's limit on a channel's or thread's name
@@ -110,6 +110,11 @@ def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
     to_move = _("**your turn**") if own else _("**to move**")
     turn = to_move if summary.your_turn else _("waiting")
     deadline = f", {timestamp(summary.deadline)}" if summary.deadline else ""
+    banks = ""
+    if summary.banks is not None:
+        banks = _(", main time ☗{sente} · ☖{gote}").format(
+            sente=bank_text(lang, summary.banks[0]), gote=bank_text(lang, summary.banks[1])
+        )
     return (
         _("• {where}: {color} vs {opponent}, move {move_number}, {turn}").format(
             where=_where(summary),
@@ -119,6 +124,7 @@ def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
             turn=turn,
         )
         + deadline
+        + banks
     )
 
 

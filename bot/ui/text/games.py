@@ -19,6 +19,7 @@ from rules import Color, Handicap, Outcome, Termination
 
 from ..i18n import N_, gettext
 from .base import (
+    banks_text,
     deadline_text,
     handicap_text,
     mention,
@@ -125,6 +126,7 @@ def game_start_text(lang: str, game: GameSnapshot) -> str:
                 player=mention(game.to_move), deadline=deadline_text(lang, game.deadline)
             )
         )
+        lines += _banks(lang, game)
         lines.append(
             _("Play with `/move`, for example `/move P-7f`, `/move ７六歩` or `/move 7g7f`.")
         )
@@ -244,6 +246,7 @@ def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> st
     lines = [first + (" " + _("Check!") if result.check else "")]
     if result.next_player is not None:
         lines.append(to_move_text(lang, result.next_player, result.deadline, ping=True))
+        lines += _banks(lang, game)
     if not by_forecast:
         lines += away_lines(lang, game)
     return "\n".join(lines)
@@ -275,8 +278,15 @@ def to_move_text(lang: str, player: PlayerRef, deadline: datetime | None, *, pin
     )
 
 
-def board_caption(lang: str, game: GameSnapshot) -> str:
-    """Text above a `/board` image: players, move number, last move, whose turn."""
+def _banks(lang: str, game: GameSnapshot, now: datetime | None = None) -> list[str]:
+    """The line of both players' banks, if the game's time control has banks."""
+    line = banks_text(lang, game, now)
+    return [] if line is None else [line]
+
+
+def board_caption(lang: str, game: GameSnapshot, now: datetime | None = None) -> str:
+    """Text above a `/board` image: players, move number, last move, whose turn, and both
+    banks as they stand at `now` (when the turn began, without it)."""
     _ = translator(lang)
     lines = [
         _("☗{sente} vs ☖{gote} · move {move_number}").format(
@@ -291,6 +301,7 @@ def board_caption(lang: str, game: GameSnapshot) -> str:
         lines.append(outcome_text(lang, game.outcome, game))
     elif game.to_move is not None:
         lines.append(to_move_text(lang, game.to_move, game.deadline, ping=False))
+        lines += _banks(lang, game, now)
     lines += away_lines(lang, game)
     return "\n".join(lines)
 
@@ -393,19 +404,24 @@ def impasse_text(lang: str, report: ImpasseReport) -> str:
     return "\n".join(lines)
 
 
-def reminder_text(lang: str, game: GameSnapshot) -> str:
-    """The reminder to the player to move, before their deadline; the button under it is
-    for the opponent, who may give them more time."""
+def reminder_text(lang: str, game: GameSnapshot, now: datetime | None = None) -> str:
+    """The reminder to the player to move, before their deadline, with both banks as
+    they stand at `now`; the button under it is for the opponent, who may give them
+    more time."""
     _ = translator(lang)
     if game.to_move is None or game.deadline is None:
         return ""
     late = game.to_move
-    return _(
-        "{player}, your move is due {relative} ({date}). {opponent} can give you more "
-        "time with the button."
-    ).format(
-        player=mention(late),
-        relative=timestamp(game.deadline),
-        date=timestamp(game.deadline, "f"),
-        opponent=safe(game.opponent_of(late.user_id).name),
+    banks = "".join("\n" + line for line in _banks(lang, game, now))
+    return (
+        _(
+            "{player}, your move is due {relative} ({date}). {opponent} can give you more "
+            "time with the button."
+        ).format(
+            player=mention(late),
+            relative=timestamp(game.deadline),
+            date=timestamp(game.deadline, "f"),
+            opponent=safe(game.opponent_of(late.user_id).name),
+        )
+        + banks
     )
