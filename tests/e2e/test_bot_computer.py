@@ -261,3 +261,23 @@ async def test_an_engine_taken_away_is_said_in_the_thread(
     await club.fake.slash("move", {"move": "7g7f"}, user=club.alice, channel=thread)
     [said] = await club.posts(thread, "No computer engine is set up")
     assert said.custom_ids == [] and (await club.game(game_id)).ply == 1
+
+
+async def test_retry_after_the_engine_was_taken_away_says_so_once(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    """Retry under a failure, pressed once the owner removed ENGINE_PATH: one sentence to
+    the member who pressed, not "thinking" and then a refusal posted in the thread."""
+    program, _ = fake_engine(tmp_path, "illegal illegal")
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program)
+    game_id, thread = await start(club, level=2, color="gote")
+    [failed] = await club.posts(thread, "could not find a move")
+    club.engine_path = None
+    await club.restart()
+    posts = len(club.fake.channel_history(thread))
+    retry = await club.fake.click(failed, f"cp:{game_id}", user=club.alice)
+    assert retry.ephemeral and retry.content == (
+        "No computer engine is set up on this bot, so it cannot play or analyse."
+    )
+    await club.fake.wait_quiet()
+    assert len(club.fake.channel_history(thread)) == posts
