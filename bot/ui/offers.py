@@ -96,5 +96,7 @@ async def withdraw_lapsed(bot: GameBot, game_id: int) -> None:
             await message.edit(
                 content=content, view=None, allowed_mentions=discord.AllowedMentions.none()
             )
+    except (discord.NotFound, discord.Forbidden) as error:  # the thread was deleted, or hidden
+        log.info("game %s: no question withdrawn in its thread (%s)", game.id, error.text)
     except discord.HTTPException:
         log.warning("could not withdraw the questions of game %s", game.id, exc_info=True)
