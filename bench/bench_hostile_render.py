@@ -1,7 +1,8 @@
 """What a hostile member can make the renderer do: `python bench/bench_hostile_render.py`.
 
-1. A board whose sente is named with 3,000, 12,000 and 100,000 characters, against a
-   normal name of 10 characters of the same kanji (the reference, in the same run); every
+1. A board whose sente is named with 3,000, 12,000 and 100,000 characters (kanji, then
+   emoji, then emoji between kanji), against a normal name of 10 kanji (the reference, in
+   the same run); every
    render draws a name never seen before, so no cache answers it. Target: every ratio
    near 1 (a label is cut to a bounded length and fitted by halving).
 2. A board's latency while another thread draws hostile boards without pause, and while
@@ -57,6 +58,14 @@ def names(runs: int) -> None:
             reference = measured  # a normal name in the same script
         else:
             ratio(f"{length:,} characters / {NAME_LENGTHS[0]}", measured, reference)
+    # Emoji, drawn from the symbols' font a run at a time: one run, and runs alternating
+    # with kanji (the most runs a label can have).
+    for length in NAME_LENGTHS:
+        for kind, unit in (("emoji", "🌸"), ("emoji and kanji", "🌸長")):
+            name = (unit * length)[:length]
+            times = run_times(lambda name=name: board_with_name(name), runs)  # type: ignore[misc]
+            measured = report(f"name of {length:,} {kind}", times)
+            ratio(f"{length:,} {kind} / {NAME_LENGTHS[0]} kanji", measured, reference)
 
 
 def beside(label: str, busy: Callable[[], object], runs: int) -> float:

@@ -31,7 +31,17 @@ from rules.types import KING_GLYPHS
 
 from . import layout as L
 from .ending import Ending
-from .fonts import ELLIPSIS, clipped, font, name_font, printable
+from .fonts import (
+    ELLIPSIS,
+    clipped,
+    draw_text,
+    font,
+    name_font,
+    printable,
+    runs,
+    text_box,
+    text_width,
+)
 from .png import BandEncoder
 
 RGB = tuple[int, int, int]
@@ -280,13 +290,12 @@ def _fit(text: str, size: int, max_width: int) -> str:
     beginning that fits with the ellipsis, found by halving (a beginning is never wider
     than a longer one), so a long text costs a few measurements, not one per character.
     `text` comes through `clipped`, which bounds each measurement."""
-    face = name_font(size)
-    if face.getlength(text) <= max_width:
+    if text_width(text, size) <= max_width:
         return text
     fits, longer = 0, len(text)  # text[:fits] + "…" fits (or fits is 0); text[:longer] not
     while longer - fits > 1:
         middle = (fits + longer) // 2
-        if face.getlength(text[:middle] + ELLIPSIS) <= max_width:
+        if text_width(text[:middle] + ELLIPSIS, size) <= max_width:
             fits = middle
         else:
             longer = middle
@@ -324,8 +333,7 @@ def _pill_label(
 ) -> Image.Image:
     pad_x = 14
     text = _fit(printable(clipped(text)), size, max_width - 2 * pad_x)
-    face = name_font(size)
-    width = round(face.getlength(text)) + 2 * pad_x
+    width = round(text_width(text, size)) + 2 * pad_x
     height = L.NAME_H - 6
     s = SCALE
     image = _supersampled((width, height), PAGE)
@@ -338,8 +346,22 @@ def _pill_label(
             outline=ring,
             width=3 * s,
         )
-    _text_centered(draw, (width * s / 2, height * s / 2), text, size * s, ink, name_font)
+    _label_centered(draw, (width * s / 2, height * s / 2), text, size * s, ink)
     return _quantise(_shrink(image, (width, height)))
+
+
+def _label_centered(
+    draw: ImageDraw.ImageDraw, center: tuple[float, float], text: str, size: int, fill: RGB
+) -> None:
+    """A label's `printable` text with its ink box centred on `center`, emoji and symbols
+    in the symbols' font (text without any is drawn as before, in one call)."""
+    if not any(symbol for _run, symbol in runs(text)):
+        _text_centered(draw, center, text, size, fill, name_font)
+        return
+    left, top, right, bottom = text_box(text, size)
+    draw_text(
+        draw, (center[0] - (left + right) / 2, center[1] - (top + bottom) / 2), text, size, fill
+    )
 
 
 CAPTION_SIZE = 20
@@ -367,15 +389,17 @@ def caption_label(text: str, max_width: int) -> Image.Image:
 
 @lru_cache(maxsize=512)
 def _caption_run(text: str) -> Image.Image:
-    face = name_font(CAPTION_SIZE)
-    width = max(1, round(face.getlength(text)))
+    width = max(1, round(text_width(text, CAPTION_SIZE)))
     height = L.NAME_H - 6
     s = SCALE
     image = _supersampled((width, height), PAGE)
     draw = ImageDraw.Draw(image)
     face = name_font(CAPTION_SIZE * s)
     left, top, _right, bottom = draw.textbbox((0, 0), "一Ag", font=face)
-    draw.text((-left, (height * s - top - bottom) / 2), text, font=face, fill=INK)
+    if any(symbol for _run, symbol in runs(text)):
+        draw_text(draw, (-left, (height * s - top - bottom) / 2), text, CAPTION_SIZE * s, INK)
+    else:
+        draw.text((-left, (height * s - top - bottom) / 2), text, font=face, fill=INK)
     return _quantise(_shrink(image, (width, height)))
 
 

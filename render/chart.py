@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from .fonts import clipped, name_font, printable
+from .fonts import clipped, draw_text, name_font, printable
 
 WIDTH, HEIGHT = 640, 260
 SUPERSAMPLE = 2
@@ -135,11 +135,8 @@ class _LineChart:
         self.font = name_font(13 * s)
         self.top = (34 if title else 14) * s
         self.left, self.right, self.bottom = 56 * s, (width - 18) * s, (height - 30) * s
-        if title:
-            font = name_font(17 * s)
-            self.draw.text(
-                (self.left, 8 * s), printable(clipped(title)), font=font, fill=TITLE_TEXT
-            )
+        if title:  # emoji and symbols in a member's name drawn in the symbols' font
+            draw_text(self.draw, (self.left, 8 * s), printable(clipped(title)), 17 * s, TITLE_TEXT)
 
     def y_of(self, value: float) -> float:
         span = self.ceiling - self.floor

@@ -1,11 +1,13 @@
-"""The shipped font: where it is, which characters it has, and a safe way to draw any text.
+"""The shipped fonts: where they are, which characters they have, and a safe way to draw
+any text.
 
-The renderer never looks at fonts installed on the machine: the font is the
-subset in `data/fonts/` (see `scripts/subset_font.py`), so images look the
-same everywhere. The pieces subset has only what the board itself draws; the
-names subset adds JIS X 0208, Latin, Greek and Cyrillic; `printable()`
-turns any other text into something the font can draw instead of leaving
-empty boxes (or crashing).
+The renderer never looks at fonts installed on the machine: the fonts are the
+subsets in `data/fonts/` (see `scripts/subset_font.py` and `subset_symbols.py`),
+so images look the same everywhere. The pieces subset has only what the board
+itself draws; the names subset adds JIS X 0208, Latin, Greek and Cyrillic; the
+symbols font (Symbola) has the emoji and symbols members put in their names.
+`printable()` turns any other text into something the fonts can draw instead of
+leaving empty boxes (or crashing), and `draw_text` draws it, each run in its font.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import threading
 import unicodedata
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from PIL import ImageFont
+from PIL import ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 FONT_PATH = FONT_DIR / "NotoSerifCJKjp-Bold-subset.otf"
@@ -25,6 +28,10 @@ FONT_PATH = FONT_DIR / "NotoSerifCJKjp-Bold-subset.otf"
 # (kana, level 1 and 2 kanji), Latin, Greek and Cyrillic. It is a separate file
 # so that the pieces, drawn on every board, never load 2.5 MB of kanji.
 NAMES_FONT_PATH = FONT_DIR / "NotoSerifCJKjp-Bold-names.otf"
+#: Emoji and other symbols no names font has (はなこ🌸, ★Kai★): a subset of Symbola, a
+#: monochrome font free for any use (see `scripts/subset_symbols.py`), drawn in their place
+#: in the names' ink.
+SYMBOLS_FONT_PATH = FONT_DIR / "Symbola-symbols.ttf"
 REPLACEMENT = "・"  # a neutral mark for a letter no shipped font has (not `?`, not tofu)
 #: The most characters of a label (a name, a caption, a title) the renderer looks at. A
 #: label is at most a few hundred pixels wide and no drawn character is narrower than a few
@@ -74,6 +81,11 @@ def name_font(size: int) -> ImageFont.FreeTypeFont:
     return _face(NAMES_FONT_PATH, size)
 
 
+def symbol_font(size: int) -> ImageFont.FreeTypeFont:
+    """The symbols' font at `size` pixels, this thread's own (see `SYMBOLS_FONT_PATH`)."""
+    return _face(SYMBOLS_FONT_PATH, size)
+
+
 def clipped(text: str) -> str:
     """`text` cut to `LABEL_CHARS` characters, with an ellipsis if it was longer: what
     every label a member can name goes through before it is cleaned, measured or drawn.
@@ -96,6 +108,12 @@ def characters() -> frozenset[str]:
 def name_characters() -> frozenset[str]:
     """Every character the names' font has a glyph for."""
     return frozenset(chr(code) for code in _cmap_codepoints(NAMES_FONT_PATH.read_bytes()))
+
+
+@lru_cache(maxsize=1)
+def symbol_characters() -> frozenset[str]:
+    """Every character the symbols' font has a glyph for."""
+    return frozenset(chr(code) for code in _cmap_codepoints(SYMBOLS_FONT_PATH.read_bytes()))
 
 
 def _cmap_codepoints(data: bytes) -> set[int]:
@@ -147,23 +165,31 @@ def _cmap_codepoints(data: bytes) -> set[int]:
 def printable(text: str) -> str:
     """`text` with every character the names' font lacks replaced, so drawing it is safe.
 
-    Accented letters the font lacks fall back to their base letter (NFKD) or to
+    Emoji and symbols the symbols' font has are kept (drawn with it, see `runs`);
+    accented letters the font lacks fall back to their base letter (NFKD) or to
     a letter they look like (Ł as L, Ukrainian і as i), white space becomes a
     plain space, invisible characters (joiners, variation selectors, control
-    codes) and symbols such as emoji are dropped, and a letter of a script the
-    font lacks becomes the neutral mark `・`; spaces left doubled are merged.
+    codes, skin tones) and symbols no font has are dropped, and a letter of a
+    script the fonts lack becomes the neutral mark `・`; spaces left doubled are
+    merged.
 
     >>> printable("Łukasz 🐉 Dvořák")
-    'Lukasz Dvorák'
+    'Lukasz 🐉 Dvorák'
+    >>> printable("はなこ🌸\u200d\ufe0f")
+    'はなこ🌸'
     >>> printable("山田太郎 (5段)")
     '山田太郎 (5段)'
     """
     have = name_characters()
+    symbols = symbol_characters()
     out: list[str] = []
     dropped = False
     for ch in text:
         if ch in have:
             out.append(ch)
+            continue
+        if ch in symbols and not _MODIFIERS_FROM <= ord(ch) <= _MODIFIERS_TO:
+            out.append(ch)  # drawn with the symbols' font (`runs`)
             continue
         if ch.isspace():
             out.append(" ")
@@ -187,3 +213,80 @@ def printable(text: str) -> str:
             out.append(REPLACEMENT)
     printed = "".join(out)
     return re.sub(" {2,}", " ", printed).strip() if dropped else printed
+
+
+#: A symbol's strokes are thickened by its size over this (a pixel or two at label sizes).
+SYMBOL_STROKE = 28
+#: Emoji skin tones: they modify the emoji before them, which a monochrome font cannot show.
+_MODIFIERS_FROM, _MODIFIERS_TO = 0x1F3FB, 0x1F3FF
+
+
+@lru_cache(maxsize=1024)
+def runs(text: str) -> tuple[tuple[str, bool], ...]:
+    """A `printable` text cut into runs of one font each: `(run, True)` for the symbols'
+    font, `(run, False)` for the names' font.
+
+    >>> runs("はなこ🌸 ★")
+    (('はなこ', False), ('🌸', True), (' ★', False))
+    """
+    have = name_characters()
+    symbols = symbol_characters()
+    found: list[tuple[str, bool]] = []
+    for ch in text:
+        symbol = ch not in have and ch in symbols
+        if found and found[-1][1] is symbol:
+            found[-1] = (found[-1][0] + ch, symbol)
+        else:
+            found.append((ch, symbol))
+    return tuple(found)
+
+
+def _face_of(symbol: bool, size: int) -> ImageFont.FreeTypeFont:
+    return symbol_font(size) if symbol else name_font(size)
+
+
+def text_width(text: str, size: int) -> float:
+    """How wide a `printable` text is drawn at `size` pixels, each run in its font."""
+    return sum(_face_of(symbol, size).getlength(run) for run, symbol in runs(text))
+
+
+def text_box(text: str, size: int) -> tuple[float, float, float, float]:
+    """The ink box of a `printable` text drawn by `draw_text` at (0, 0): left, top, right,
+    bottom, with the names' font's ascent as the top of the line (as Pillow draws one
+    font by default)."""
+    ascent = name_font(size).getmetrics()[0]
+    x = 0.0
+    left = top = float("inf")
+    right = bottom = float("-inf")
+    for run, symbol in runs(text):
+        face = _face_of(symbol, size)
+        ink_left, ink_top, ink_right, ink_bottom = face.getbbox(run, anchor="ls")
+        left, top = min(left, x + ink_left), min(top, ascent + ink_top)
+        right, bottom = max(right, x + ink_right), max(bottom, ascent + ink_bottom)
+        x += face.getlength(run)
+    if left == float("inf"):
+        return 0.0, 0.0, 0.0, 0.0
+    return left, top, right, bottom
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Any
+) -> None:
+    """Draw a `printable` text with its line's top left at `xy`: the names' font, and the
+    symbols' where it has the characters, on one baseline."""
+    x, y = xy
+    baseline = y + name_font(size).getmetrics()[0]
+    for run, symbol in runs(text):
+        face = _face_of(symbol, size)
+        # Symbola's strokes are thin beside a bold face: thickened to sit with the name.
+        stroke = max(1, size // SYMBOL_STROKE) if symbol else 0
+        draw.text(
+            (x, baseline),
+            run,
+            font=face,
+            fill=fill,
+            anchor="ls",
+            stroke_width=stroke,
+            stroke_fill=fill,
+        )
+        x += face.getlength(run)

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.services import ServiceError
+from bot.services import NO_ENGINE, ServiceError
 from bot.ui import text
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, answer_language, game_meant, server_of
@@ -87,3 +87,5 @@ class AnalysisFeature(Feature):
 
 async def setup(bot: GameBot) -> None:
     await bot.add_cog(AnalysisFeature(bot))
+    if bot.service.analyses.engine is None:  # nothing to offer: the command is not published
+        bot.withhold("analyse", NO_ENGINE)

@@ -89,17 +89,18 @@ class Announcer:
     async def deadline_reminder(self, game: GameSnapshot) -> None:
         log.info("reminder for game %s", game.id)
         cast = Cast.of_game(game)
+        now = self.bot.service.store.now()
         try:
             await post_to_game(
                 self.bot,
                 game,
-                lambda lang: text.reminder_text(lang, game),
+                lambda lang: text.reminder_text(lang, game, now),
                 told=audience(Event.REMINDER, cast),
                 view=lambda lang: view_of(GiveTimeButton(game.id, lang)),
             )
         finally:
             self.bot.turn_messages.about_game(
-                Event.REMINDER, game, lambda lang: text.reminder_text(lang, game), cast=cast
+                Event.REMINDER, game, lambda lang: text.reminder_text(lang, game, now), cast=cast
             )
 
     async def vacation_ended(self, change: VacationChange) -> None:

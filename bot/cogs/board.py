@@ -80,13 +80,14 @@ class BoardFeature(Feature):
             facing = Color.SENTE if own is None else own
         publicly = shown_publicly(interaction, shown, public)
         lang = await answer_language(self.bot, interaction, public=publicly)
+        caption = text.board_caption(lang, shown, self.bot.service.store.now())
         if style == "text":
-            diagram = text.board_caption(lang, shown) + "\n" + text.text_diagram(lang, shown)
+            diagram = caption + "\n" + text.text_diagram(lang, shown)
             await reply.send(text.truncate(diagram), ephemeral=not publicly)
             return
         board = self.bot.boards.file(shown, lang, perspective=facing)
         file = await reply.within(board, ephemeral=not publicly)
-        await reply.send(text.board_caption(lang, shown), file=file, ephemeral=not publicly)
+        await reply.send(caption, file=file, ephemeral=not publicly)
 
     async def _show_position(
         self,

@@ -33,6 +33,7 @@ from bot.services import (
     TakebackPolicy,
     TimeControl,
     audience,
+    read_position,
     start_of,
 )
 from bot.ui import text
@@ -147,11 +148,30 @@ def _rematch_button(game: GameSnapshot, lang: str) -> RematchButton | None:
     return RematchButton(game.id, lang)
 
 
-async def _post_challenge(bot: GameBot, challenge: Challenge, *, user_id: int) -> bool:
+async def start_board(bot: GameBot, challenge: Challenge, lang: str) -> list[discord.File]:
+    """The board of a challenge's set-up start as its message's files (as `/board` shows
+    a position), so that the member challenged sees what they would play from; none for
+    the usual start. The SFEN was read and checked when the challenge was made."""
+    if challenge.start_sfen is None:
+        return []
+    shown = read_position(challenge.start_sfen)
+    return [await bot.boards.position_file(shown, lang)]
+
+
+async def _post_challenge(
+    bot: GameBot,
+    challenge: Challenge,
+    *,
+    user_id: int,
+    board: list[discord.File] | None = None,
+) -> bool:
     """Post a challenge as a message of its own in its channel (a rematch the bot offers
-    for a member, a challenge whose answer had to be deferred); one that cannot be posted
+    for a member, a challenge whose answer had to be deferred), with the board of its
+    set-up start if it has one (`board`, else drawn here); one that cannot be posted
     could never be answered, so it is withdrawn (False)."""
     lang = await bot.post_language(challenge.guild_id)
+    if board is None:
+        board = await start_board(bot, challenge, lang)
     try:
         channel = await bot.channel(challenge.channel_id)
         if not isinstance(channel, discord.abc.Messageable):
@@ -160,6 +180,7 @@ async def _post_challenge(bot: GameBot, challenge: Challenge, *, user_id: int) -
             text.challenge_text(lang, challenge),
             view=challenge_buttons(challenge, lang),
             allowed_mentions=pings(*challenge_audience(challenge).mentioned),
+            files=board,
         )
     except (discord.HTTPException, LookupError):
         log.warning("could not post challenge %s", challenge.id, exc_info=True)
@@ -281,14 +302,16 @@ class ChallengeFeature(Feature):
             rated=rated,
             start_sfen=start_sfen,
         )
+        lang = await self.bot.post_language(challenge.guild_id)
+        board = await reply.within(start_board(self.bot, challenge, lang), ephemeral=False)
         if interaction.response.is_done():
-            await _post_deferred(self.bot, interaction, challenge)
+            await _post_deferred(self.bot, interaction, challenge, board)
         else:
-            lang = await self.bot.post_language(challenge.guild_id)
             await reply.send(
                 text.challenge_text(lang, challenge),
                 view=challenge_buttons(challenge, lang),
                 allowed_mentions=pings(*challenge_audience(challenge).mentioned),
+                files=board,
             )
             message = await interaction.original_response()
             await self.bot.service.challenges.set_message(challenge.id, message.id)
@@ -315,13 +338,16 @@ class ChallengeFeature(Feature):
 
 
 async def _post_deferred(
-    bot: GameBot, interaction: discord.Interaction[Any], challenge: Challenge
+    bot: GameBot,
+    interaction: discord.Interaction[Any],
+    challenge: Challenge,
+    board: list[discord.File],
 ) -> None:
     """Post a challenge whose answer was deferred (its start was slow to download or read)
     as a message of its own, and remove the "thinking" note: the follow-up replacing the
     note would be an edit, which notifies nobody, so the member challenged would never
     hear of it."""
-    if not await _post_challenge(bot, challenge, user_id=interaction.user.id):
+    if not await _post_challenge(bot, challenge, user_id=interaction.user.id, board=board):
         reader = reader_language(interaction)
         await send_ephemeral(interaction, text.say(reader, text.CHALLENGE_NOT_POSTED))
         return

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 
 from bot.services import (
+    NO_ENGINE,
     Cast,
     ComputerFailed,
     Event,
@@ -61,6 +62,7 @@ class RetryButton(GameButton, template=r"cp:(?P<game_id>\d+)"):
         guild_id = server_of(interaction)
         # Refused (a game between members, another server's) before anything is said.
         await bot.service.computer.seat_in(self.game_id, guild_id=guild_id)
+        bot.service.computer.require_engine()  # an engine taken away since the failure
         await send_ephemeral(interaction, text.computer_thinking_text(reader_language(interaction)))
         await take_turn(bot, self.game_id)
 
@@ -96,12 +98,6 @@ class AgainButton(GameButton, template=r"ca:(?P<game_id>\d+)"):
         except discord.HTTPException:
             log.warning("could not announce game %s in its channel", game.id, exc_info=True)
         await begin_game(bot, game, message, by=interaction.user.id)
-
-
-def _again_button(game: GameSnapshot, lang: str) -> AgainButton | None:
-    if not game.against_computer:
-        return None
-    return AgainButton(game.id, lang)
 
 
 def _as_bot(bot: GameBot) -> PlayerRef:
@@ -166,15 +162,21 @@ class ComputerFeature(Feature):
     async def cog_load(self) -> None:
         await super().cog_load()
         self.bot.bot_turns.append(self._bot_turn)
-        self.bot.ending_buttons.append(_again_button)
+        self.bot.ending_buttons.append(self._again_button)
 
     async def cog_unload(self) -> None:
         self.bot.bot_turns.remove(self._bot_turn)
-        self.bot.ending_buttons.remove(_again_button)
+        self.bot.ending_buttons.remove(self._again_button)
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await super().cog_unload()
+
+    def _again_button(self, game: GameSnapshot, lang: str) -> AgainButton | None:
+        """Play again under a game against the computer, while the bot has an engine."""
+        if not game.against_computer or self.bot.service.computer.engine is None:
+            return None
+        return AgainButton(game.id, lang)
 
     def _bot_turn(self, game: GameSnapshot) -> None:
         """The bot's turn began in `game`: think in a task of its own (the member's
@@ -242,3 +244,5 @@ class ComputerFeature(Feature):
 
 async def setup(bot: GameBot) -> None:
     await bot.add_cog(ComputerFeature(bot))
+    if bot.service.computer.engine is None:  # nothing to offer: the command is not published
+        bot.withhold("computer", NO_ENGINE)

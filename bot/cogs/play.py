@@ -31,6 +31,7 @@ from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
+from bot.ui.offers import withdraw_lapsed
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
 from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
 from bot.ui.suggestions import rank_moves
@@ -300,9 +301,12 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
 
 async def _note_ending(bot: GameBot, played: PlayedMove) -> None:
     """A move that ended the game (mate, repetition) announced the ending with its board
-    and the game's animation; the thread is then renamed with the result and archived."""
+    and the game's animation; the thread is then renamed with the result and archived.
+    A move that made a question lapse takes its buttons away."""
     if played.outcome is not None:
         await ending_posted(bot, played.game)
+    elif played.withdrawn:  # a question left unanswered no longer holds
+        await withdraw_lapsed(bot, played.game.id)
 
 
 class PlayFeature(Feature):

@@ -37,7 +37,7 @@ from .errors import (
 )
 from .exports import FORMATS
 from .glicko2 import Rating
-from .loading import turn_of
+from .loading import banks_left, turn_of
 from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
 from .numbering import Numbering
 from .positions import (
@@ -182,6 +182,7 @@ __all__ = [
     "VacationRefused",
     "VacationStatus",
     "audience",
+    "banks_left",
     "both_have_moved",
     "check_record_size",
     "ending_event",

@@ -124,7 +124,8 @@ class Games:
         """The user's active games, theirs to move first, then by deadline."""
         async with self._store.db.query() as q:
             records = await q.games.active_for(user_id, guild_id)
-        return _sorted_summaries([line_of(record, user_id) for record in records])
+        now = self._store.now()
+        return _sorted_summaries([line_of(record, user_id, now) for record in records])
 
     async def to_move(self, user_id: int, *, limit: int = TO_MOVE_LISTED) -> GameList:
         """The member's games where it is their move, in every server: the nearest deadline
@@ -183,7 +184,8 @@ class Games:
             return active, finished, await tx.games.count_for(user_id, guild_id, "finished")
 
         active_rows, finished_rows, finished_total = await self._store.db.run(read, write=False)
-        active = _sorted_summaries([line_of(row, user_id) for row in active_rows])
+        now = self._store.now()
+        active = _sorted_summaries([line_of(row, user_id, now) for row in active_rows])
         shown = active[:limit] + [line_of(row, user_id) for row in finished_rows]
         return GameList(shown, len(active) + finished_total - len(shown))
 

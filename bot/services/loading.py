@@ -22,7 +22,7 @@ from bot.db import AwayRow, GameRow
 from rules import Color, Game, Handicap, IllegalMoveError, Move, Outcome, Position, Termination
 from rules.notation import format_move
 
-from .clocks import TimeControl, due_at
+from .clocks import TimeControl, bank_after, due_at
 from .likely import likely_order
 from .numbering import Numbering
 from .values import (
@@ -117,6 +117,24 @@ def thinking_time(record: GameRow, color: Color, now: datetime) -> timedelta:
         return elapsed
     paused = min(now, away.ends_by) - max(away.started_at, record.turn_started_at)
     return elapsed - max(paused, timedelta())
+
+
+def banks_left(record: GameRow, now: datetime | None = None) -> tuple[timedelta, timedelta] | None:
+    """What is left of sente's and gote's banks (main time) at `now`, or when the turn
+    began if `now` is None; None for a game whose time control has no bank (a period per
+    move only, or no limit). The player to move's bank runs from the turn's start, as the
+    move would charge it (`thinking_time`: none of a vacation); the other's stands.
+
+    Example: in a `7d+1d` game two days into sente's first turn, `banks_left(row, now)` is
+    `(timedelta(days=5), timedelta(days=7))`.
+    """
+    if record.period is None or not record.bank:
+        return None
+    banks = {Color.SENTE: record.sente_bank, Color.GOTE: record.gote_bank}
+    if now is not None and record.status == "active":
+        color = turn_of(record.sfen)
+        banks[color] = bank_after(banks[color], thinking_time(record, color, now))
+    return banks[Color.SENTE], banks[Color.GOTE]
 
 
 def clock_state(record: GameRow) -> tuple[object, ...]:
@@ -302,8 +320,9 @@ def result_for(record: GameRow, color: Color) -> Result | None:
     return Result.WON if winner is color else Result.LOST
 
 
-def line_of(record: GameRow, user_id: int) -> GameSummary:
-    """One of `user_id`'s games as a line of `/games` (no replay needed)."""
+def line_of(record: GameRow, user_id: int, now: datetime | None = None) -> GameSummary:
+    """One of `user_id`'s games as a line of `/games` (no replay needed); its banks as
+    they stand at `now` (when the turn began, without it)."""
     color = color_of(record, user_id)
     assert color is not None
     return GameSummary(
@@ -319,4 +338,5 @@ def line_of(record: GameRow, user_id: int) -> GameSummary:
         finished_at=record.finished_at,
         numbering=Numbering.of_sfen(record.start_sfen),
         handicap=Handicap.parse(record.handicap),
+        banks=banks_left(record, now) if record.status == "active" else None,
     )

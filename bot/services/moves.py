@@ -313,7 +313,8 @@ class Moves:
             # Only now that `advance` holds the game's row: a takeback request or a
             # forecast line stored under its hold (`games.hold`) before this move is read
             # here, and one not yet stored waits for this move and then finds it played.
-            await tx.takebacks.lapse(row.id, now)  # a takeback asked before this move is void
+            # A takeback asked before this move is void.
+            lapsed[0] = await tx.takebacks.lapse(row.id, now)
             # The opponent's forecast, in this same transaction (see `forecasts`).
             reply = None
             lines = await tx.forecasts.for_game(row.id, following.user_id)
@@ -353,6 +354,7 @@ class Moves:
                 await tx.players.upsert(renamed, now)
             return reply, changes
 
+        lapsed = [0]  # takeback requests this move made lapse, as `store` last counted
         stats = self._store.stats
         started = time.perf_counter()
         try:
@@ -394,6 +396,7 @@ class Moves:
             outcome=outcome,
             next_player=None if outcome is not None else following,
             deadline=due,
+            withdrawn=bool(lapsed[0]) or row.count_proposed_by is not None,
         )
         if reply is not None:
             answered = self._replied(stored, reply, color)

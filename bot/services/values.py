@@ -223,6 +223,9 @@ class PlayedMove:
     #: their forecast lines; its `game` is the game as it now stands (this one's `game`
     #: is the position between the two moves, for the board of this move).
     forecast: PlayedMove | None = None
+    #: A question waiting for an answer lapsed with this move (a takeback request, a
+    #: proposal of the 24-point count): its message in the thread is out of date.
+    withdrawn: bool = False
 
     @property
     def latest(self) -> GameSnapshot:
@@ -384,6 +387,9 @@ class GameSummary:
     finished_at: datetime | None = None
     numbering: Numbering = FROM_MOVE_ONE
     handicap: Handicap = Handicap.EVEN  # its sides are then uwate and shitate
+    #: What is left of sente's and gote's banks in an active game whose time control has
+    #: one (`banks_left`), else None.
+    banks: tuple[timedelta, timedelta] | None = None
 
     @property
     def is_active(self) -> bool:

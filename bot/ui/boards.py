@@ -176,10 +176,13 @@ class BoardRenderer:
         ending = position_ending(lang, shown)
         caption = None if ending is not None else text.position_image_caption(lang, shown)
         alt = text.position_alt_text(lang, shown)
-        sente, gote = shown.sente, shown.gote
-        if shown.handicap is not Handicap.EVEN:  # each side named uwate or shitate
-            sente = text.image_name(lang, Color.SENTE, sente or "", shown.handicap).strip()
-            gote = text.image_name(lang, Color.GOTE, gote or "", shown.handicap).strip()
+        # A side the record names nobody for is named in the reader's language; in a
+        # handicap game each side is named uwate or shitate.
+        sente = shown.sente if shown.sente is not None else text.side_label(lang, Color.SENTE)
+        gote = shown.gote if shown.gote is not None else text.side_label(lang, Color.GOTE)
+        if shown.handicap is not Handicap.EVEN:
+            sente = text.image_name(lang, Color.SENTE, shown.sente or "", shown.handicap).strip()
+            gote = text.image_name(lang, Color.GOTE, shown.gote or "", shown.handicap).strip()
 
         def work() -> bytes:
             return render_board(

@@ -126,8 +126,26 @@ class GameTree(app_commands.CommandTree[Any]):
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
+        if isinstance(error, app_commands.CommandNotFound):
+            await self._not_offered(interaction, error)
+            return
         command = interaction.command.name if interaction.command else "command"
         await report(interaction, error, f"/{command}")
+
+    async def _not_offered(
+        self, interaction: discord.Interaction[Any], error: app_commands.CommandNotFound
+    ) -> None:
+        """A command the tree does not hold: one this bot withholds (`/computer` without
+        an engine) or one an older version published, still shown by Discord or a client's
+        cache. Suggestions get none; the command gets one sentence."""
+        name = " ".join([*error.parents, error.name])[:_LOGGED_ID]
+        log.info("no command /%s %s", name, _where(interaction))
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+            return
+        withheld: dict[str, Sentence] = getattr(interaction.client, "withheld", {})
+        why = withheld.get(error.parents[0] if error.parents else error.name, text.NOT_OFFERED)
+        await send_ephemeral(interaction, text.say(reader_language(interaction), why))
 
 
 def stored_number(digits: str) -> int | None:

@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.services import GameService, GameSnapshot, ReaderPool
 from bot.services.zones import default_zone
+from rules import Sentence
 
 from .boards import BoardRenderer
 from .i18n import SOURCE_LANGUAGE, language_of
@@ -47,7 +48,18 @@ class GameBot(commands.Bot):
         self.turn_messages = TurnMessages(self)
         self.ending_buttons = []
         self.bot_turns = []
+        #: Commands this bot leaves out of its tree, so never publishes (`withhold`), each
+        #: with the sentence that answers a member whose client still offers it.
+        self.withheld: dict[str, Sentence] = {}
         self._service: GameService | None = None
+
+    def withhold(self, name: str, why: Sentence) -> None:
+        """Take the top-level command `name` out of the tree, so that it is not published
+        (a command this bot cannot serve, such as `/computer` without an engine), and
+        answer `why` to a member who still sends it: Discord keeps showing a removed global
+        command for a while, and a client may have it cached."""
+        self.tree.remove_command(name)
+        self.withheld[name] = why
 
     def ending_view(self, game: GameSnapshot, lang: str) -> discord.ui.View | None:
         """The buttons under `game`'s ending post, labelled in `lang`; None while the game

@@ -34,6 +34,7 @@ from rules import Termination
 from . import text
 from .boards import upload_size
 from .host import GameBot
+from .offers import withdraw_lapsed
 from .replies import pings
 
 log = logging.getLogger(__name__)
@@ -184,6 +185,8 @@ async def post_move(bot: GameBot, played: PlayedMove) -> None:
     )
     if played.outcome is not None:
         await ending_posted(bot, played.game)
+    elif played.withdrawn:  # a question left unanswered no longer holds
+        await withdraw_lapsed(bot, played.game.id)
 
 
 async def post_forecast_reply(bot: GameBot, played: PlayedMove) -> None:
@@ -205,8 +208,10 @@ async def post_forecast_reply(bot: GameBot, played: PlayedMove) -> None:
 
 async def ending_posted(bot: GameBot, game: GameSnapshot) -> None:
     """What follows the post of `game`'s ending, wherever it was made: note it is posted
-    (so that a restart does not post it again), then close the game's thread."""
+    (so that a restart does not post it again), withdraw the questions left unanswered,
+    then close the game's thread."""
     await bot.service.deadlines.ending_posted(game.id)
+    await withdraw_lapsed(bot, game.id)  # before the thread is archived
     await close_thread(bot, game)
 
 

@@ -29,7 +29,10 @@ MAX_OPTIONS = 25
 
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[ShogiBot]:
-    shogi = create_bot(Settings(discord_token="x", database_path=tmp_path / "db.sqlite"))
+    """The bot with every feature loaded, an engine set (never started) so that the
+    engine's commands are checked too."""
+    settings = Settings(discord_token="x", database_path=tmp_path / "db.sqlite", engine_path="e")
+    shogi = create_bot(settings)
     await shogi.load_features()
     try:
         yield shogi

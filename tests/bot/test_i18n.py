@@ -50,8 +50,10 @@ CODE = ("bot", "rules")
 
 @pytest.fixture
 async def payloads(tmp_path: Path) -> AsyncIterator[list[dict[str, Any]]]:
-    """What the bot publishes: each command as discord.py sends it, translations included."""
-    bot: ShogiBot = create_bot(Settings(discord_token="x", database_path=tmp_path / "db"))
+    """What the bot publishes: each command as discord.py sends it, translations included.
+    With an engine set (never started here), so that the engine's commands are there too."""
+    settings = Settings(discord_token="x", database_path=tmp_path / "db", engine_path="engine")
+    bot: ShogiBot = create_bot(settings)
     await bot.load_features()
     translator = bot.tree.translator
     assert translator is not None

@@ -8,8 +8,8 @@ import io
 from PIL import Image, ImageChops, ImageSequence
 
 from render import board as drawing
-from render import layout
-from rules import Square
+from render import layout, render_board
+from rules import Color, Position, Square
 from tests.fakediscord import FakeAttachment, FakeMessage
 from tests.support.boardwords import alt_text_position, board_part, diagram_position
 from tests.support.club import Club, Table
@@ -157,3 +157,24 @@ async def test_board_text_gif_and_alt_text_in_japanese(japanese_club: Club) -> N
     )
     assert "再生" in export.content and export.files[0].data == gif.data
     assert_japanese(shown, picture_board, ending, export)
+
+
+async def test_hanakos_flower_is_on_the_board(japanese_club: Club) -> None:
+    club = japanese_club  # はなこ🌸 plays gote: her name is drawn above the board
+    table = await club.new_game()
+    [image] = table.start.attachments
+    posted = picture(image).crop(layout.name_box(Color.GOTE))
+
+    def header(name: str) -> Image.Image:
+        drawn = render_board(Position.initial(), sente_name="山田太郎", gote_name=name)
+        with Image.open(io.BytesIO(drawn)) as png:
+            return png.convert("RGB").crop(layout.name_box(Color.GOTE))
+
+    assert ImageChops.difference(posted, header("はなこ🌸")).getbbox() is None
+    flower = ImageChops.difference(posted, header("はなこ")).getbbox()
+    assert flower is not None  # drawn, not dropped
+    left, _top, right, _bottom = flower
+    # Where "はなこ" ends, the flower's pixels: drawn on the paper, not left blank.
+    drawn = posted.crop((left, 0, right, posted.height))
+    paper = drawing.PAGE
+    assert sum(count for count, c in drawn.getcolors(1 << 16) or [] if c != paper) > 40

@@ -14,7 +14,15 @@ from pathlib import Path
 
 from PIL import Image
 
-from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, InteractionResult
+from tests.fakediscord import (
+    BotRunner,
+    E2EGuard,
+    FakeChannel,
+    FakeDiscord,
+    InteractionResult,
+    InteractionType,
+    ResponseType,
+)
 from tests.support.club import JAPANESE, Club, open_club
 from tests.support.computer_games import ENGINE_WAIT, computer_moved, start
 from tests.support.engines import fairy_stockfish, fake_engine
@@ -32,15 +40,73 @@ async def computer_club(
     return await open_club(fake, runner, guard, tmp_path, engine_path=engine, **options)
 
 
-async def test_without_an_engine_the_commands_say_so(club: Club) -> None:
-    asked = await club.fake.slash("computer", {"level": 3}, user=club.alice, channel=club.channel)
-    assert asked.ephemeral and "No computer engine is set up" in asked.content
+async def removed_command(
+    club: Club,
+    name: str,
+    options: list[dict[str, object]],
+    *,
+    channel: FakeChannel,
+    kind: int = InteractionType.APPLICATION_COMMAND,
+) -> InteractionResult:
+    """`/name` as a client still sends it after the bot stopped publishing it (Discord shows
+    a removed global command for a while, and a client may have cached it)."""
+    data = {"id": str(club.fake.snowflake()), "name": name, "type": 1, "options": options}
+    interaction = await club.fake.actions.create_interaction(
+        kind, member=club.alice, channel=channel, data=data, label=f"removed /{name}"
+    )
+    result = InteractionResult(club.fake, interaction)
+    if kind == InteractionType.AUTOCOMPLETE:
+        await result.wait_response()
+    else:
+        await result.wait_final()
+    return result
+
+
+ENGINE_COMMANDS = {"computer", "analyse"}
+
+
+async def test_without_an_engine_the_engine_commands_are_not_published(club: Club) -> None:
+    published = {command.name for command in club.fake.registered_commands()}
+    assert "challenge" in published and not ENGINE_COMMANDS & published
+    assert club.bot is not None
+    assert not ENGINE_COMMANDS & {command.name for command in club.bot.tree.get_commands()}
+    level = [{"name": "level", "type": 4, "value": 3}]
+    asked = await removed_command(club, "computer", level, channel=club.channel)
+    assert asked.ephemeral and asked.content == (
+        "No computer engine is set up on this bot, so it cannot play or analyse."
+    )
     table = await club.new_game()
     await club.service.moves.resign(table.game_id, club.alice.user.id)
-    analysed = await club.fake.slash(
-        "analyse", {"game": str(table.game_id)}, user=club.alice, channel=table.thread
-    )
+    analysed = await removed_command(club, "analyse", [], channel=table.thread)
     assert analysed.ephemeral and "No computer engine is set up" in analysed.content
+    typing = [{"name": "game", "type": 3, "value": "1", "focused": True}]
+    suggested = await removed_command(
+        club, "analyse", typing, channel=table.thread, kind=InteractionType.AUTOCOMPLETE
+    )
+    assert suggested.response_type == ResponseType.AUTOCOMPLETE_RESULT
+    assert suggested.choices == []
+    gone = await removed_command(club, "tournament", [], channel=club.channel)
+    assert gone.ephemeral and "no longer offers that command" in gone.content
+
+
+async def test_without_an_engine_a_japanese_member_is_told_in_japanese(japanese_club: Club) -> None:
+    club = japanese_club
+    assert not ENGINE_COMMANDS & {c.name for c in club.fake.registered_commands()}
+    level = [{"name": "level", "type": 4, "value": 3}]
+    asked = await removed_command(club, "computer", level, channel=club.channel)
+    assert asked.ephemeral and "将棋ソフト" in asked.content, asked.content
+    assert_japanese(asked)
+    gone = await removed_command(club, "tournament", [], channel=club.channel)
+    assert gone.ephemeral and "コマンド" in gone.content, gone.content
+    assert_japanese(gone)
+
+
+async def test_with_an_engine_the_engine_commands_are_published(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    program, _plan = fake_engine(tmp_path)
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program)
+    assert {c.name for c in club.fake.registered_commands()} >= ENGINE_COMMANDS
 
 
 async def test_a_game_against_the_real_engine_then_its_analysis(
@@ -217,3 +283,23 @@ async def test_a_human_move_against_the_computer_pings_nobody_and_posts_one_boar
     assert mine.mentioned_user_ids == []
     assert reply.mentioned_user_ids == [club.alice.user.id]
     assert all(bot_id not in m.mentioned_user_ids for m in club.fake.channel_history(thread))
+
+
+async def test_retry_after_the_engine_was_taken_away_says_so_once(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    """Retry under a failure, pressed once the owner removed ENGINE_PATH: one sentence to
+    the member who pressed, not "thinking" and then a refusal posted in the thread."""
+    program, _ = fake_engine(tmp_path, "illegal illegal")
+    club = await computer_club(fake_discord, bot_runner, e2e_guard, tmp_path, program)
+    game_id, thread = await start(club, level=2, color="gote")
+    [failed] = await club.posts(thread, "could not find a move")
+    club.engine_path = None
+    await club.restart()
+    posts = len(club.fake.channel_history(thread))
+    retry = await club.fake.click(failed, f"cp:{game_id}", user=club.alice)
+    assert retry.ephemeral and retry.content == (
+        "No computer engine is set up on this bot, so it cannot play or analyse."
+    )
+    await club.fake.wait_quiet()
+    assert len(club.fake.channel_history(thread)) == posts

@@ -209,7 +209,22 @@ async def test_impasse_count_under_the_24_point_rule(club: Club) -> None:
     assert accepted.ephemeral
     [ending] = await club.posts(table.thread, "Impasse count after move")
     assert "☗alice wins" in ending.content
+    await club.fake.wait_for(lambda: offer.custom_ids == [], what="Accept taken away")
+    assert "Withdrawn" not in offer.content  # accepted, and the ending says so
     game = await club.game(table.game_id)
     assert game.outcome is not None and game.outcome.termination.value == "impasse24"
     assert game.outcome.winner is not None
     assert game.player(game.outcome.winner).user_id == alice.user.id
+
+
+async def test_a_count_proposal_a_move_answers_loses_its_button(club: Club) -> None:
+    alice = club.alice
+    table = await set_up_game(club, ENTERED, "24")
+    report = await jishogi(club, alice, table)
+    await club.fake.click(report, f"js:propose:{table.game_id}", user=alice)
+    [offer] = await club.posts(table.thread, "proposes")
+    assert offer.custom_ids == [f"js:accept:{table.game_id}"]
+    await club.play(table, [(alice, "9a9d")])  # alice plays on: the proposal lapses
+    await club.fake.wait_for(lambda: offer.custom_ids == [], what="Accept taken away")
+    assert offer.content.endswith("\nWithdrawn: a move was played before this was answered.")
+    assert (await club.game(table.game_id)).pending_count_proposal is None

@@ -14,7 +14,10 @@ import cshogi.CSA
 import cshogi.KIF
 from PIL import Image
 
-from bot.services import MAX_RECORD_BYTES
+from bot.services import MAX_RECORD_BYTES, read_position
+from bot.ui import text
+from render import render_board
+from render.layout import name_box
 from rules import Color, Move, Position, Termination
 from rules.notation import read_record
 from tests.fakediscord import FakeAttachment, InteractionResult, UserFile
@@ -322,3 +325,61 @@ async def test_a_csa_record_pasted_on_one_line_reads_in_japanese(japanese_club: 
     assert bad.content.startswith("10行目1文字目：「\\-3123GI」が読めません：")  # Markdown-safe
     assert "２三には自分の歩" in bad.content
     assert_japanese(bad)
+
+
+def name_bands(image: Image.Image) -> list[bytes]:
+    """The pixels of the bands where the players' names are drawn (with the caption)."""
+    return [image.crop(name_box(color)).tobytes() for color in Color]
+
+
+def bands_with_names(lang: str, sente: str | None, gote: str | None) -> list[bytes]:
+    """The name bands of TSUME drawn with these names, captioned as `/board` captions it."""
+    caption = text.position_image_caption(lang, read_position(TSUME))
+    drawn = render_board(
+        Position.from_sfen(TSUME), sente_name=sente, gote_name=gote, caption=caption
+    )
+    with Image.open(io.BytesIO(drawn)) as image:
+        return name_bands(image.convert("RGB"))
+
+
+async def test_a_bare_position_names_its_sides_in_the_readers_language(club: Club) -> None:
+    [english] = (await board(club, position=TSUME)).files
+    shown = name_bands(png(english))
+    named_in_english = shown == bands_with_names("en", "Sente", "Gote")
+    assert named_in_english
+    named_in_japanese = shown == bands_with_names("en", None, None)  # 先手 / 後手
+    assert not named_in_japanese
+
+
+async def test_a_bare_position_names_its_sides_in_japanese(japanese_club: Club) -> None:
+    [japanese] = (await board(japanese_club, position=TSUME)).files
+    named_in_japanese = name_bands(png(japanese)) == bands_with_names("ja", "先手", "後手")
+    assert named_in_japanese
+
+
+async def test_a_challenge_from_a_position_shows_its_board(club: Club) -> None:
+    challenge = await club.challenge(club.alice, club.bob, color="sente", start=TSUME)
+    assert shown_position(challenge) == board_part(Position.from_sfen(TSUME))
+    table = await club.accept(challenge, club.bob)
+    assert challenge.reply is not None and challenge.reply.attachments  # kept once taken
+    await club.move(club.alice, "G*5b", table)
+    [ending] = await club.posts(table.thread, "Checkmate")
+    await club.fake.click(ending, f"rm:{table.game_id}", user=club.bob)
+    [rematch] = await club.posts(club.channel, "offers you a rematch")
+    [image] = rematch.attachments
+    assert image.description is not None
+    assert alt_text_position("en", image.description) == board_part(Position.from_sfen(TSUME))
+    usual = await club.challenge(club.alice, club.carol)
+    assert usual.files == []  # the usual start needs no board
+
+
+async def test_a_challenge_from_a_position_shows_its_board_in_japanese(
+    japanese_club: Club,
+) -> None:
+    club = japanese_club
+    challenge = await club.challenge(club.alice, club.bob, color="sente", start=TSUME)
+    [image] = challenge.files
+    png(image)
+    assert image.description is not None
+    assert alt_text_position("ja", image.description) == board_part(Position.from_sfen(TSUME))
+    assert_japanese(challenge)

@@ -147,12 +147,15 @@ async def test_a_move_voids_the_request(club: Club) -> None:
     await club.play(table, [(alice, "7g7f")])
     await ask(club, alice, table)
     posted = await question(club, table)
+    accept = button(posted, "accept")
     await club.play(table, [(bob, "3c3d")])  # bob plays on instead of answering
 
-    late = await club.fake.click(posted, button(posted, "accept"), user=bob)
-    assert late.ephemeral and late.content == (
-        "A move was played after this takeback was asked, so the request no longer holds."
-    )
+    await club.fake.wait_for(lambda: posted.custom_ids == [], what="the buttons taken away")
+    assert posted.content.endswith("\nWithdrawn: a move was played before this was answered.")
+    assert "alice asks to take back" in posted.content  # the question itself stays
+    late = await club.fake.forge_click(posted, accept, user=bob, channel=table.thread)
+    await late.wait_final()
+    assert late.ephemeral and "This button no longer works" in late.content
     game = await club.game(table.game_id)
     assert game.ply == 2 and [m.usi() for m in game.game.moves] == ["7g7f", "3c3d"]
     [request] = await club.service.takebacks.history(table.game_id)
@@ -209,3 +212,29 @@ async def test_takebacks_in_japanese(japanese_club: Club) -> None:
     [done] = await club.posts(table.thread, "を取り消しました")
     assert "☗７六歩、☖３四歩を取り消しました" in done.content
     assert_japanese(asked, twice, accepted, *club.fake.channel_history(table.thread))
+
+
+async def test_a_request_the_game_ended_before_answering_is_withdrawn(club: Club) -> None:
+    alice, bob = club.alice, club.bob
+    table = await club.new_game()
+    await club.play(table, [(alice, "7g7f"), (bob, "3c3d")])
+    await ask(club, bob, table)
+    posted = await question(club, table)
+    await club.resign(table, alice)
+    await club.posts(table.thread, "resigned")
+    await club.fake.wait_for(lambda: posted.custom_ids == [], what="the buttons taken away")
+    assert posted.content.endswith("\nWithdrawn: the game ended before this was answered.")
+
+
+async def test_a_withdrawn_request_in_japanese(japanese_club: Club) -> None:
+    club = japanese_club
+    yamada, hanako = club.alice, club.bob
+    table = await club.new_game()
+    await club.play(table, [(yamada, "７六歩")])
+    await ask(club, yamada, table)
+    posted = await question(club, table, "待ったの申し込み")
+    assert posted.custom_ids
+    await club.play(table, [(hanako, "３四歩")])
+    await club.fake.wait_for(lambda: posted.custom_ids == [], what="the buttons taken away")
+    assert posted.content.endswith("回答の前に次の手が指されたため、取り下げられました。")
+    assert_japanese(posted)

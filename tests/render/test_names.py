@@ -97,9 +97,10 @@ def test_names_draw_real_glyphs_not_notdef(name: str) -> None:
         assert max(fonts.name_font(32).getmask(ch, mode="L")) > 128, (name, ch)  # has ink
 
 
-def test_symbols_are_dropped_and_unknown_letters_become_a_neutral_mark() -> None:
-    assert fonts.printable("🐉 Taro 👨\u200d👩\u200d👧") == "Taro"
-    assert fonts.printable("将棋👍大好き") == "将棋大好き"
+def test_symbols_are_kept_and_unknown_letters_become_a_neutral_mark() -> None:
+    assert fonts.printable("🐉 Taro 👨\u200d👩\u200d👧") == "🐉 Taro 👨👩👧"  # joiners dropped
+    assert fonts.printable("将棋👍🏽大好き") == "将棋👍大好き"  # a skin tone cannot be shown
+    assert fonts.printable("🥰Kai") == "Kai"  # an emoji newer than the symbols' font
     assert fonts.printable("Łukasz") == "Lukasz"
     assert fonts.printable("Олександр Їжак") == "Олександр Ïжак"
     assert fonts.printable("Ελένη") == "Ελενη"
@@ -165,4 +166,50 @@ def test_a_100_character_name_fits_its_label(unit: str, perspective: Color) -> N
         if any(band.getpixel((x, y)) == board.INK for y in range(band.height))
     ]
     assert columns and max(columns) - min(columns) < board.NAME_MAX_W
-    assert fonts.name_font(24).getlength(fonts.printable(name)) > board.NAME_MAX_W  # too long
+    assert fonts.text_width(fonts.printable(name), 24) > board.NAME_MAX_W  # too long
+
+
+# ----------------------------------------------------------------- emoji and symbols
+
+
+def label_ink(text: str) -> Image.Image:
+    """A name label of `text` drawn as ink on paper (not to move)."""
+    return board.name_label(text, False, board.NAME_MAX_W).convert("RGB")
+
+
+def test_an_emoji_in_a_name_is_drawn_not_dropped_nor_a_box() -> None:
+    with_emoji, without = label_ink("☖ はなこ🌸"), label_ink("☖ はなこ")
+    assert with_emoji.width > without.width + 10  # room for the flower
+    # The flower's own pixels, right of where "はなこ" ends: drawn, with ink in them.
+    flower = with_emoji.crop((without.width - 14, 0, with_emoji.width - 14, with_emoji.height))
+    assert ink_in(flower) > 20
+    # Not the names font's empty box (.notdef), which is what a font without it draws.
+    drawn = fonts.symbol_font(48).getmask("🌸", mode="L")
+    box = fonts.name_font(48).getmask("🌸", mode="L")
+    assert drawn.size != box.size or bytes(drawn) != bytes(box)
+    assert max(drawn) > 128
+    assert fonts.runs("はなこ🌸") == (("はなこ", False), ("🌸", True))
+
+
+@pytest.mark.parametrize("perspective", list(Color))
+def test_hanako_keeps_her_flower_on_the_board(perspective: Color) -> None:
+    position = Position.initial()  # sente to move: gote's label is ink on paper
+    bands = {
+        name: band_of(
+            render_board(position, perspective=perspective, sente_name="A", gote_name=name),
+            Color.GOTE,
+            perspective,
+        )
+        for name in ("はなこ🌸", "はなこ")
+    }
+    assert ImageChops.difference(bands["はなこ🌸"], bands["はなこ"]).getbbox() is not None
+    assert ink_in(bands["はなこ🌸"]) > ink_in(bands["はなこ"]) + 20
+
+
+def test_an_emoji_in_a_chart_title_is_drawn() -> None:
+    from render import render_rating_chart
+
+    with_emoji = decode(render_rating_chart([1500, 1560], title="はなこ🌸"))
+    without = decode(render_rating_chart([1500, 1560], title="はなこ"))
+    title = (0, 0, with_emoji.width, 34 * 2)
+    assert ImageChops.difference(with_emoji.crop(title), without.crop(title)).getbbox()

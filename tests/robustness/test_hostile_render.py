@@ -132,3 +132,29 @@ async def test_a_long_game_ends_with_the_animation_of_its_last_moves(
     [gif] = [file for file in ending.attachments if file.filename.endswith(".gif")]
     with Image.open(io.BytesIO(gif.data)) as image:
         assert getattr(image, "n_frames", 1) == 21
+
+
+EMOJI_NAME = "🌸長" * 6_000  # the most font runs a name can have: one per character
+
+
+async def test_a_name_of_emoji_between_kanji_does_not_hold_up_a_move(club: Club) -> None:
+    """Emoji are drawn from the symbols' font a run at a time: a name alternating emoji and
+    kanji is cut before it is drawn like any long name, and alice's move goes on."""
+    table = await club.new_game()
+    record = f"先手：{EMOJI_NAME}\n後手：b\n手数----指手---------消費時間--\n   1 ７六歩(77)\n"
+    async with LoopProbe() as probe:
+        hostile = await club.fake.slash(
+            "board",
+            {"record": UserFile("emoji.kif", record.encode())},
+            user=club.carol,
+            channel=club.channel,
+            wait=False,
+        )
+        move = await club.move(club.alice, "7g7f", table, fast=True)
+        await hostile.wait_final(timeout=60, scope="interaction")
+    assert probe.worst < 0.1, probe.report()
+    assert not move.ephemeral and move.content.startswith("1. ") and move.files
+    [shown] = hostile.files
+    with Image.open(io.BytesIO(shown.data)) as image:
+        assert image.format == "PNG"
+    assert len(hostile.content) <= 2000

@@ -30,6 +30,7 @@ NOT_POSTED = Sentence(
 BAD_OPTION = Sentence("I could not use one of the options; pick it from the list Discord offers.")
 SERVER_ONLY = Sentence("This command works only inside a server.")
 STALE_BUTTON = Sentence("This button no longer works; use the command again.")
+NOT_OFFERED = Sentence("This bot no longer offers that command; `/help` lists the ones it has.")
 BAD_GAME_OPTION = Sentence("Pick a game from the list, or give its number, e.g. 12.")
 RESIGNED = Sentence("You resigned.")
 ABORTED = Sentence("The game is aborted.")
@@ -145,6 +146,15 @@ def resign_question(lang: str, opponent: PlayerRef, *, aborts: bool = False) -> 
             "without a result."
         ).format(name=safe(opponent.name))
     return _("Resign the game against {name}?").format(name=safe(opponent.name))
+
+
+def withdrawn_text(lang: str, *, ended: bool) -> str:
+    """Added to a takeback request or count proposal that lapsed unanswered, when its
+    buttons are taken away: a move was played, or the game ended, first."""
+    _ = translator(lang)
+    if ended:
+        return _("Withdrawn: the game ended before this was answered.")
+    return _("Withdrawn: a move was played before this was answered.")
 
 
 def count_proposed(lang: str, opponent: PlayerRef) -> str:

@@ -16,6 +16,7 @@ from bot.services import (
     MoveText,
     PlayerRef,
     TimeControl,
+    banks_left,
 )
 from rules import Color, Handicap, Plural, Role, Sentence, Square
 from rules.notation.common import japanese_square
@@ -72,6 +73,12 @@ def timestamp(moment: datetime, style: str = "R") -> str:
 def square_text(lang: str, square: Square) -> str:
     """`5e` in English, `５五` in Japanese (file in full-width digits, rank in kanji)."""
     return str(square) if lang == SOURCE_LANGUAGE else japanese_square(square)
+
+
+def side_label(lang: str, color: Color) -> str:
+    """A side named where a player's name would stand (a position's board without
+    players): `Sente` / `Gote` in English, 先手 / 後手 in Japanese."""
+    return side_name(lang, color, Handicap.EVEN)
 
 
 def value_text(lang: str, value: object) -> str:
@@ -141,6 +148,32 @@ def time_control_text(lang: str, control: TimeControl, *, labelled: bool = False
             bank=duration_text(lang, control.bank), period=period
         )
     return _("{period} per move").format(period=period)
+
+
+def bank_text(lang: str, left: timedelta) -> str:
+    """What is left of a bank, cut down to the hour (to the minute in its last hour), so
+    that it never says more than there is: `5 days 3 hours`, `5日3時間`, or `used up`."""
+    _ = translator(lang)
+    seconds = int(left.total_seconds())
+    if seconds < 60:
+        return _("used up")
+    unit = 3_600 if seconds >= 3_600 else 60
+    return duration_text(lang, timedelta(seconds=seconds - seconds % unit))
+
+
+def banks_text(lang: str, game: GameSnapshot, now: datetime | None = None) -> str | None:
+    """Each player's bank (main time) left at `now` (when the turn began, without it),
+    for a game going on whose time control has one; None otherwise."""
+    banks = banks_left(game.row, now) if game.is_active else None
+    if banks is None:
+        return None
+    _ = translator(lang)
+    return _("Main time left: ☗{sente} {sente_left}, ☖{gote} {gote_left}.").format(
+        sente=safe(game.sente.name),
+        gote=safe(game.gote.name),
+        sente_left=bank_text(lang, banks[0]),
+        gote_left=bank_text(lang, banks[1]),
+    )
 
 
 def deadline_text(lang: str, deadline: datetime | None) -> str:

@@ -8,7 +8,7 @@ from bot.services import Result as GameResult
 from rules import Handicap, Outcome, Termination
 
 from ..i18n import N_, gettext
-from .base import move_echo, safe, timestamp, translator, truncate
+from .base import bank_text, move_echo, safe, timestamp, translator, truncate
 from .games import result_text
 from .sides import players_line, side_mark
 
@@ -126,7 +126,12 @@ def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
     else:
         line = _("• {where}: playing {color} against {opponent}, move {move_number}, {turn}")
     deadline = _(", ") + timestamp(summary.deadline) if summary.deadline else ""
-    return line.format_map(values) + deadline
+    banks = ""
+    if summary.banks is not None:
+        banks = _(", main time ☗{sente} · ☖{gote}").format(
+            sente=bank_text(lang, summary.banks[0]), gote=bank_text(lang, summary.banks[1])
+        )
+    return line.format_map(values) + deadline + banks
 
 
 def _finished_line(lang: str, summary: GameSummary, *, own: bool) -> str:

@@ -20,6 +20,7 @@ from rules import Color, Handicap, Outcome, Termination
 
 from ..i18n import N_, gettext
 from .base import (
+    banks_text,
     deadline_text,
     handicap_text,
     mention,
@@ -132,6 +133,7 @@ def game_start_text(lang: str, game: GameSnapshot) -> str:
     lines.append(_("This game is rated.") if game.rated else _("This game is unrated."))
     if game.to_move is not None:
         lines.append(_first_move_line(lang, game, game.to_move))
+        lines += _banks(lang, game)
         lines.append(
             _("Play with `/move`, for example `/move P-7f`, `/move ７六歩` or `/move 7g7f`.")
         )
@@ -281,6 +283,7 @@ def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> st
     lines = [_("{text} Check!").format(text=first) if result.check else first]
     if result.next_player is not None and not result.next_player.is_bot:
         lines.append(to_move_text(lang, game, result.next_player, result.deadline, ping=True))
+        lines += _banks(lang, game)
     if not by_forecast:
         lines += away_lines(lang, game)
     return "\n".join(lines)
@@ -318,8 +321,15 @@ def to_move_text(
     )
 
 
-def board_caption(lang: str, game: GameSnapshot) -> str:
-    """Text above a `/board` image: players, move number, last move, whose turn."""
+def _banks(lang: str, game: GameSnapshot, now: datetime | None = None) -> list[str]:
+    """The line of both players' banks, if the game's time control has banks."""
+    line = banks_text(lang, game, now)
+    return [] if line is None else [line]
+
+
+def board_caption(lang: str, game: GameSnapshot, now: datetime | None = None) -> str:
+    """Text above a `/board` image: players, move number, last move, whose turn, and both
+    banks as they stand at `now` (when the turn began, without it)."""
     _ = translator(lang)
     players = players_line(lang, safe(game.sente.name), safe(game.gote.name), game.handicap)
     lines = [
@@ -333,6 +343,7 @@ def board_caption(lang: str, game: GameSnapshot) -> str:
         lines.append(outcome_text(lang, game.outcome, game))
     elif game.to_move is not None:
         lines.append(to_move_text(lang, game, game.to_move, game.deadline, ping=False))
+        lines += _banks(lang, game, now)
     lines += away_lines(lang, game)
     return "\n".join(lines)
 
@@ -441,9 +452,10 @@ def impasse_text(lang: str, report: ImpasseReport) -> str:
     return "\n".join(lines)
 
 
-def reminder_text(lang: str, game: GameSnapshot) -> str:
-    """The reminder to the player to move, before their deadline; the button under it is
-    for the opponent, who may give them more time."""
+def reminder_text(lang: str, game: GameSnapshot, now: datetime | None = None) -> str:
+    """The reminder to the player to move, before their deadline, with both banks as
+    they stand at `now`; the button under it is for the opponent, who may give them
+    more time."""
     _ = translator(lang)
     if game.to_move is None or game.deadline is None:
         return ""
@@ -452,7 +464,7 @@ def reminder_text(lang: str, game: GameSnapshot) -> str:
     player = mention(late)
     if late_color is not None:
         player = player_in_turn(lang, late_color, player, game.handicap)
-    return _(
+    reminder = _(
         "{player}, your move is due {relative} ({date}). {opponent} can give you more "
         "time with the button."
     ).format(
@@ -461,3 +473,4 @@ def reminder_text(lang: str, game: GameSnapshot) -> str:
         date=timestamp(game.deadline, "f"),
         opponent=safe(game.opponent_of(late.user_id).name),
     )
+    return "\n".join([reminder, *_banks(lang, game, now)])
