@@ -24,7 +24,7 @@ async def test_an_open_challenge_is_taken_by_a_third_member(club: Club) -> None:
     robot = club.fake.add_member(club.guild, "robo", bot=True)
     posted = await open_challenge(club, alice, color="sente", time="2d")
     assert "alice challenges anyone here to shogi" in posted.content
-    assert "2 days per move, alice plays ☗ sente" in posted.content
+    assert "2 days per move, alice plays ☗ Sente" in posted.content
     assert posted.reply is not None and posted.reply.mentioned_user_ids == []  # nobody pinged
     number = challenge_id(posted)
     assert posted.custom_ids == [  # no Decline

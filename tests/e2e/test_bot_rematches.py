@@ -50,7 +50,7 @@ async def test_a_rematch_after_checkmate_swaps_the_colours(club: Club) -> None:
     assert spectator.ephemeral and "not a player" in spectator.content
     offer = await rematch_offer(club, ending, bob)
     assert f"<@{alice.user.id}>, bob offers you a rematch." in offer.content
-    assert "5 days per move, bob plays ☗ sente" in offer.content and "no takebacks" in offer.content
+    assert "5 days per move, bob plays ☗ Sente" in offer.content and "no takebacks" in offer.content
     assert offer.mentioned_user_ids == [alice.user.id]
     again = await club.fake.click(ending, f"rm:{table.game_id}", user=bob)
     assert again.ephemeral and "already offered alice a rematch" in again.content

@@ -76,8 +76,8 @@ def _sides_setting(lang: str, challenge: Challenge) -> str:
             given = _("{handicap} handicap, given by {name} (Uwate)")
         return given.format(handicap=handicap, name=name)
     colour = {
-        "sente": _("{name} plays ☗ sente"),
-        "gote": _("{name} plays ☖ gote"),
+        "sente": _("{name} plays ☗ Sente"),
+        "gote": _("{name} plays ☖ Gote"),
     }.get(challenge.color, _("colours by lot"))
     return colour.format(name=name)
 
