@@ -120,8 +120,10 @@ def _bare_value_errors(path: Path) -> list[str]:
 #: Plain `ValueError`s of the notation package that are a caller's mistake (a style or
 #: format name, a comment's ply), never a record's text, so no player reads them.
 CALLERS_MISTAKES = {
+    "charsets.py:encode_record",
     "common.py:style_name",
     "files.py:read_record",
+    "files.py:write_record_file",
     "files.py:write_record",
     "parse.py:parse_move",
     "records.py:place_comments",
