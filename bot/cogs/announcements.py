@@ -20,7 +20,14 @@ from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import server_of
 from bot.ui.replies import reader_language, send_ephemeral
-from bot.ui.threads import announce_end, ending_posted, game_channel, post_to_game, tell_vacation
+from bot.ui.threads import (
+    announce,
+    announce_end,
+    ending_posted,
+    game_channel,
+    post_to_game,
+    tell_vacation,
+)
 from rules import Termination
 
 log = logging.getLogger(__name__)
@@ -90,18 +97,14 @@ class Announcer:
         log.info("reminder for game %s", game.id)
         cast = Cast.of_game(game)
         now = self.bot.service.store.now()
-        try:
-            await post_to_game(
-                self.bot,
-                game,
-                lambda lang: text.reminder_text(lang, game, now),
-                told=audience(Event.REMINDER, cast),
-                view=lambda lang: view_of(GiveTimeButton(game.id, lang)),
-            )
-        finally:
-            self.bot.turn_messages.about_game(
-                Event.REMINDER, game, lambda lang: text.reminder_text(lang, game, now), cast=cast
-            )
+        await announce(
+            self.bot,
+            Event.REMINDER,
+            game,
+            lambda lang: text.reminder_text(lang, game, now),
+            cast=cast,
+            view=lambda lang: view_of(GiveTimeButton(game.id, lang)),
+        )
 
     async def vacation_ended(self, change: VacationChange) -> None:
         """A vacation ran out by itself: each of the player's games hears it."""

@@ -27,7 +27,6 @@ from bot.services import (
     GameSnapshot,
     PlayerRef,
     ServiceError,
-    audience,
 )
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
@@ -37,6 +36,7 @@ from bot.ui.options import server_of
 from bot.ui.replies import player_of, reader_language, send_ephemeral
 from bot.ui.threads import (
     NotPosted,
+    announce,
     announce_end,
     begin_game,
     post_forecast_reply,
@@ -115,21 +115,14 @@ async def take_turn(bot: GameBot, game_id: int) -> None:
         game = await bot.service.games.get(game_id)
         log.warning("game %s: the computer failed to move twice", game_id)
         cast = Cast.of_game(game)
-        try:
-            await post_to_game(
-                bot,
-                game,
-                lambda lang: text.computer_failed_text(lang, game),
-                told=audience(Event.COMPUTER_FAILED, cast),
-                view=lambda lang: view_of(RetryButton(game_id, lang)),
-            )
-        finally:
-            bot.turn_messages.about_game(
-                Event.COMPUTER_FAILED,
-                game,
-                lambda lang: text.computer_failed_text(lang, game),
-                cast=cast,
-            )
+        await announce(
+            bot,
+            Event.COMPUTER_FAILED,
+            game,
+            lambda lang: text.computer_failed_text(lang, game),
+            cast=cast,
+            view=lambda lang: view_of(RetryButton(game_id, lang)),
+        )
         return
     except ServiceError as error:  # the engine was taken away since the game began
         refused = error.sentence

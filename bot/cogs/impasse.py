@@ -9,14 +9,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.services import Cast, Event, audience
+from bot.services import Cast, Event
 from bot.ui import text
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
 from bot.ui.replies import Reply, pings, reader_language, send_ephemeral
-from bot.ui.threads import announce_end, post_to_game
+from bot.ui.threads import announce, announce_end
 
 
 class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare):(?P<game_id>\d+)"):
@@ -41,21 +41,14 @@ class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare)
                 opponent = game.opponent_of(user_id)
                 await send_ephemeral(interaction, text.say(reader, text.PROPOSAL_SENT))
                 cast = replace(Cast.of_game(game, actor=user_id), answerer=opponent)
-                try:
-                    await post_to_game(
-                        bot,
-                        game,
-                        lambda lang: text.count_proposed(lang, opponent),
-                        told=audience(Event.COUNT_PROPOSED, cast),
-                        view=lambda lang: view_of(JishogiButton("accept", game.id, lang)),
-                    )
-                finally:
-                    bot.turn_messages.about_game(
-                        Event.COUNT_PROPOSED,
-                        game,
-                        lambda lang: text.count_proposed(lang, opponent),
-                        cast=cast,
-                    )
+                await announce(
+                    bot,
+                    Event.COUNT_PROPOSED,
+                    game,
+                    lambda lang: text.count_proposed(lang, opponent),
+                    cast=cast,
+                    view=lambda lang: view_of(JishogiButton("accept", game.id, lang)),
+                )
                 return
         elif self.action == "accept":
             game = await impasse.accept_count(self.game_id, user_id, guild_id=guild_id)

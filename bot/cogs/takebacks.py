@@ -23,7 +23,7 @@ from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import GameArg, game_meant, server_of
 from bot.ui.replies import Reply, reader_language, send_ephemeral
-from bot.ui.threads import post_board, post_to_game
+from bot.ui.threads import announce, post_board, post_to_game
 
 log = logging.getLogger(__name__)
 
@@ -119,21 +119,14 @@ class TakebacksFeature(Feature):
             asker=asked.asker,
             answerer=asked.answerer,
         )
-        try:
-            await post_to_game(
-                self.bot,
-                asked.game,
-                lambda lang: text.takeback_question(lang, asked),
-                told=audience(Event.TAKEBACK_ASKED, cast),
-                view=lambda lang: takeback_buttons(asked, lang),
-            )
-        finally:
-            self.bot.turn_messages.about_game(
-                Event.TAKEBACK_ASKED,
-                asked.game,
-                lambda lang: text.takeback_question(lang, asked),
-                cast=cast,
-            )
+        await announce(
+            self.bot,
+            Event.TAKEBACK_ASKED,
+            asked.game,
+            lambda lang: text.takeback_question(lang, asked),
+            cast=cast,
+            view=lambda lang: takeback_buttons(asked, lang),
+        )
 
 
 async def setup(bot: GameBot) -> None:

@@ -98,6 +98,25 @@ async def post_to_game(
         raise NotPosted(game.id) from error
 
 
+async def announce(
+    bot: GameBot,
+    event: Event,
+    game: GameSnapshot,
+    wording: Wording,
+    *,
+    cast: Cast,
+    view: Callable[[str], discord.ui.View | None] | None = None,
+) -> None:
+    """Tell of `event` in the game's thread and by direct message, in the same words: the
+    post mentions whom the table names (`bot.services.audience`), and they are messaged
+    even when the post could not be made (a thread deleted), since the message is then the
+    only way the news reaches them. `NotPosted` is raised after the messages are sent."""
+    try:
+        await post_to_game(bot, game, wording, told=audience(event, cast), view=view)
+    finally:
+        bot.turn_messages.about_game(event, game, wording, cast=cast)
+
+
 def _upload_limit(bot: GameBot, game: GameSnapshot) -> int:
     """The largest file the game's server takes."""
     guild = bot.get_guild(game.guild_id)
@@ -372,7 +391,6 @@ async def tell_vacation(bot: GameBot, change: VacationChange, *, by: int | None)
             wording = functools.partial(text.vacation_ended, game=game, vacation=vacation)
         cast = replace(Cast.of_game(game, actor=by), opponent=(game.opponent_of(vacation.user_id),))
         try:
-            await post_to_game(bot, game, wording, told=audience(event, cast))
+            await announce(bot, event, game, wording, cast=cast)
         except NotPosted:
             log.warning("game %s: could not post the vacation of %s", game.id, vacation.user_id)
-        bot.turn_messages.about_game(event, game, wording, cast=cast)
