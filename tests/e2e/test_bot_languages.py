@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord
-from tests.fakediscord.constants import Perm
 from tests.support.checks import assert_board, without_mark
 from tests.support.club import Club, open_club
 from tests.support.japanese import assert_japanese, embed_texts
@@ -160,10 +159,7 @@ async def test_a_server_manager_chooses_the_language_of_posts(
     club = await open_club(
         fake_discord, bot_runner, e2e_guard, tmp_path, locales=("ja", "en-US", "en-US")
     )
-    managers = club.fake.add_role(
-        club.guild, "Managers", permissions=club.guild.everyone.permissions | Perm.MANAGE_GUILD
-    )
-    club.carol.roles.append(managers.id)
+    club.make_manager(club.carol)
 
     refused = await club.fake.slash(
         "language", {"language": "ja"}, user=club.alice, channel=club.channel

@@ -13,7 +13,6 @@ import cshogi.KIF
 
 from rules.notation import read_record, record_time
 from tests.fakediscord import UserFile
-from tests.fakediscord.constants import Perm
 from tests.support.club import Club
 from tests.support.japanese import assert_japanese
 
@@ -99,10 +98,7 @@ async def test_an_english_server_writes_its_dates_in_utc(club: Club) -> None:
 
 async def test_a_zone_chosen_with_timezone_dates_the_records(club: Club) -> None:
     """An English server that chose Asia/Tokyo: its records are dated in Tokyo, not UTC."""
-    managers = club.fake.add_role(
-        club.guild, "Managers", permissions=club.guild.everyone.permissions | Perm.MANAGE_GUILD
-    )
-    club.carol.roles.append(managers.id)
+    club.make_manager(club.carol)
     chosen = await club.fake.slash(
         "timezone", {"zone": "Asia/Tokyo"}, user=club.carol, channel=club.channel
     )

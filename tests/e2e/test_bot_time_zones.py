@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord
-from tests.fakediscord.constants import Perm
 from tests.support.club import Club, open_club
 from tests.support.japanese import assert_japanese
 
@@ -70,10 +69,7 @@ async def test_a_server_manager_chooses_the_servers_zone(
     club = await open_club(
         fake_discord, bot_runner, e2e_guard, tmp_path, locales=("ja", "en-US", "en-US")
     )
-    managers = club.fake.add_role(
-        club.guild, "Managers", permissions=club.guild.everyone.permissions | Perm.MANAGE_GUILD
-    )
-    club.carol.roles.append(managers.id)
+    club.make_manager(club.carol)
     await club.fake.slash("language", {"language": "ja"}, user=club.carol, channel=club.channel)
 
     shown = await club.fake.slash("timezone", user=club.alice, channel=club.channel)
@@ -125,10 +121,7 @@ async def test_a_digest_chosen_without_a_zone_keeps_the_servers_zone(
     club = await open_club(
         fake_discord, bot_runner, e2e_guard, tmp_path, locales=("ja", "en-US", "en-US")
     )
-    managers = club.fake.add_role(
-        club.guild, "Managers", permissions=club.guild.everyone.permissions | Perm.MANAGE_GUILD
-    )
-    club.carol.roles.append(managers.id)
+    club.make_manager(club.carol)
     await club.fake.slash("language", {"language": "ja"}, user=club.carol, channel=club.channel)
     before = await club.prefer(club.alice)
     assert "このサーバーの設定" in before.content  # nothing chosen yet: the server's zone

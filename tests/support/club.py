@@ -23,6 +23,7 @@ from tests.fakediscord import (
     FakeMessage,
     InteractionResult,
 )
+from tests.fakediscord.constants import Perm
 
 from .clock import FakeClock
 
@@ -187,6 +188,13 @@ class Club:
         if fast:
             await result.wait_response()
         return result
+
+    def make_manager(self, member: FakeMember) -> None:
+        """Give ``member`` a role that may manage the server (as its owner would)."""
+        managers = self.fake.add_role(
+            self.guild, "Managers", permissions=self.guild.everyone.permissions | Perm.MANAGE_GUILD
+        )
+        member.roles.append(managers.id)
 
     async def prefer(self, member: FakeMember, **options: str | int) -> InteractionResult:
         """/preferences as ``member`` in #shogi, e.g. ``confirm="on", notifications="each"``."""
