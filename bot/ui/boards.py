@@ -178,11 +178,14 @@ class BoardRenderer:
         alt = text.position_alt_text(lang, shown)
         # A side the record names nobody for is named in the reader's language; in a
         # handicap game each side is named uwate or shitate.
-        sente = shown.sente if shown.sente is not None else text.side_label(lang, Color.SENTE)
-        gote = shown.gote if shown.gote is not None else text.side_label(lang, Color.GOTE)
-        if shown.handicap is not Handicap.EVEN:
-            sente = text.image_name(lang, Color.SENTE, shown.sente or "", shown.handicap).strip()
-            gote = text.image_name(lang, Color.GOTE, shown.gote or "", shown.handicap).strip()
+        names = {Color.SENTE: shown.sente, Color.GOTE: shown.gote}
+        for color, name in names.items():
+            if shown.handicap is not Handicap.EVEN:
+                written = "" if name is None else name
+                names[color] = text.image_name(lang, color, written, shown.handicap).strip()
+            elif name is None:
+                names[color] = text.side_label(lang, color)
+        sente, gote = names[Color.SENTE], names[Color.GOTE]
 
         def work() -> bytes:
             return render_board(
