@@ -215,7 +215,7 @@ class ShogiBot(GameBot):
             await self._digests.stop()
         if self._service is not None:
             await self._service.close()  # reports still being posted need the connection
-        await self.turn_messages.close()  # so do direct messages still being sent
+        await self.direct_messages.close()  # so do direct messages still being sent
         if self._engine is not None:
             await self._engine.close()
         await super().close()

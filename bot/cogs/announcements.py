@@ -52,7 +52,7 @@ class GiveTimeButton(GameButton, template=r"gt:(?P<game_id>\d+)"):
             told = audience(Event.TURN_BEGAN, Cast.of_game(game, actor=interaction.user.id))
             await post_to_game(bot, game, lambda lang: text.time_given(lang, game), told=told)
         finally:  # their turn begins again, with a full period
-            bot.turn_messages.turn_began(game, by=interaction.user.id)
+            bot.direct_messages.turn_began(game, by=interaction.user.id)
 
 
 class Announcer:
@@ -117,7 +117,7 @@ class Announcer:
         try:
             await close_challenge_message(self.bot, challenge)
         finally:
-            self.bot.turn_messages.about_challenge(
+            self.bot.direct_messages.about_challenge(
                 Event.CHALLENGE_EXPIRED,
                 challenge,
                 lambda lang: text.challenge_closed(lang, challenge),

@@ -91,7 +91,7 @@ class ChallengeButton(
         try:  # an edit notifies nobody: who must hear of it gets a direct message
             await Reply(interaction).edit(text.challenge_closed(lang, challenge), view=None)
         finally:
-            bot.turn_messages.about_challenge(
+            bot.direct_messages.about_challenge(
                 Event.CHALLENGE_DECLINED if declined else Event.CHALLENGE_WITHDRAWN,
                 challenge,
                 lambda lang: text.challenge_closed(lang, challenge),
@@ -203,7 +203,7 @@ def _offer(challenge: Challenge) -> Event:
 
 def _tell_challenged(bot: GameBot, challenge: Challenge) -> None:
     """The direct message of a posted challenge, for the member challenged."""
-    bot.turn_messages.about_challenge(
+    bot.direct_messages.about_challenge(
         _offer(challenge),
         challenge,
         lambda lang: text.challenge_text(lang, challenge),

@@ -139,7 +139,7 @@ async def take_turn(bot: GameBot, game_id: int) -> None:
     log.info("game %s ply %s: %s by the computer", game_id, played.game.ply, played.move.usi)
     await post_move(bot, played)
     await post_forecast_reply(bot, played)
-    bot.turn_messages.moved(played, by=None)
+    bot.direct_messages.moved(played, by=None)
 
 
 class ComputerFeature(Feature):

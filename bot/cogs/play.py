@@ -196,7 +196,7 @@ async def play(
         await _announce(bot, reply, played)
         await post_forecast_reply(bot, played)
     finally:  # after the thread's posts, and even if they failed: the moves are stored
-        bot.turn_messages.moved(played, by=user.user_id)
+        bot.direct_messages.moved(played, by=user.user_id)
 
 
 async def _ask_to_confirm(reply: Reply, unconfirmed: _Unconfirmed) -> None:

@@ -99,7 +99,7 @@ class PreferencesFeature(Feature):
             quiet_hours=quiet,
             loud=quiet_hours is not None and quiet is None,
         )
-        self.bot.turn_messages.reopened(user_id)  # perhaps they opened their DMs since
+        self.bot.direct_messages.reopened(user_id)  # perhaps they opened their DMs since
         if changing:
             log.info(
                 "player %s: confirm moves %s, notifications %s",

@@ -92,7 +92,7 @@ async def announce_answer(bot: GameBot, done: Takeback, *, by: int | None) -> No
         else:
             await post_to_game(bot, done.game, wording, told=told)
     finally:
-        bot.turn_messages.about_game(Event.TAKEBACK_ANSWERED, done.game, wording, cast=cast)
+        bot.direct_messages.about_game(Event.TAKEBACK_ANSWERED, done.game, wording, cast=cast)
 
 
 class TakebacksFeature(Feature):

@@ -127,7 +127,7 @@ class YourMoveFeature(Feature):
         lang = digest.language or SOURCE_LANGUAGE
         links = {summary.id: summary_link(summary) for summary in digest.games.games}
         content = text.digest_text(lang, digest.games, links)
-        await self.bot.turn_messages.digest(digest.user_id, content)
+        await self.bot.direct_messages.digest(digest.user_id, content)
 
     @app_commands.command(name="next", description=text.COMMANDS["next"])
     @app_commands.guild_only()

@@ -1,5 +1,5 @@
 """The bot as feature modules see it: a discord.py bot with the game service, the
-board renderer and the turn messages. `bot.client.ShogiBot` builds and wires them;
+board renderer and the direct messages. `bot.client.ShogiBot` builds and wires them;
 features only use them.
 """
 
@@ -18,7 +18,7 @@ from rules import Sentence
 
 from .boards import BoardRenderer
 from .i18n import SOURCE_LANGUAGE, language_of
-from .notify import TurnMessages
+from .notify import DirectMessages
 
 #: A button a feature puts under every game's ending post (a rematch, say): built for the
 #: game, labelled in the post's language; None leaves that game without it.
@@ -30,14 +30,14 @@ BotTurn = Callable[[GameSnapshot], None]
 
 class GameBot(commands.Bot):
     """What every feature needs: `service` (set up in `setup_hook`), `boards`, `readers`
-    (the worker processes that read members' records),
-    `turn_messages` (every direct message: turns, endings, offers, see `notify`), `ending_buttons`
-    (what features put under an ending, wherever it is posted) and `bot_turns` (what
-    features do when the bot's own turn begins in a game against it)."""
+    (the worker processes that read members' records), `direct_messages` (every direct
+    message: turns, endings, offers, see `notify`), `ending_buttons` (what features put
+    under an ending, wherever it is posted) and `bot_turns` (what features do when the
+    bot's own turn begins in a game against it)."""
 
     boards: BoardRenderer
     readers: ReaderPool
-    turn_messages: TurnMessages
+    direct_messages: DirectMessages
     ending_buttons: list[EndingButton]
     bot_turns: list[BotTurn]
 
@@ -45,7 +45,7 @@ class GameBot(commands.Bot):
         super().__init__(**options)
         self.boards = BoardRenderer()
         self.readers = ReaderPool()
-        self.turn_messages = TurnMessages(self)
+        self.direct_messages = DirectMessages(self)
         self.ending_buttons = []
         self.bot_turns = []
         #: Commands this bot leaves out of its tree, so never publishes (`withhold`), each

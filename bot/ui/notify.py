@@ -79,7 +79,7 @@ def _wants_event_message(preferences: Preferences) -> bool:
     return preferences.direct_messages
 
 
-class TurnMessages:
+class DirectMessages:
     """Sends the direct messages of every event in the background; `close()` waits for
     them."""
 

@@ -114,7 +114,7 @@ async def announce(
     try:
         await post_to_game(bot, game, wording, told=audience(event, cast), view=view)
     finally:
-        bot.turn_messages.about_game(event, game, wording, cast=cast)
+        bot.direct_messages.about_game(event, game, wording, cast=cast)
 
 
 def _upload_limit(bot: GameBot, game: GameSnapshot) -> int:
@@ -161,7 +161,7 @@ async def announce_end(
         await post_board(bot, game, lambda lang: ending_text(lang, game, event), told=told)
         await ending_posted(bot, game)
     finally:
-        bot.turn_messages.about_game(
+        bot.direct_messages.about_game(
             event,
             game,
             lambda lang: ending_text(lang, game, event),
@@ -278,7 +278,7 @@ def _tell_start(
     and whose move it is), and the first turn's to the member to move if another."""
     told = {player.user_id for player in accepted.messaged}
     if challenge is not None and told:
-        bot.turn_messages.about_game(
+        bot.direct_messages.about_game(
             Event.CHALLENGE_ACCEPTED,
             game,
             lambda lang: text.accepted_news(lang, challenge, game),
@@ -287,7 +287,7 @@ def _tell_start(
     first = game.to_move
     if first is not None and first.user_id in told:
         return
-    bot.turn_messages.turn_began(game, by=by)
+    bot.direct_messages.turn_began(game, by=by)
 
 
 async def _open_thread(
