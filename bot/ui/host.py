@@ -18,14 +18,11 @@ from rules import Sentence
 
 from .boards import BoardRenderer
 from .i18n import SOURCE_LANGUAGE, language_of
-from .notify import DirectMessages
+from .notify import BotTurn, DirectMessages
 
 #: A button a feature puts under every game's ending post (a rematch, say): built for the
 #: game, labelled in the post's language; None leaves that game without it.
 EndingButton = Callable[[GameSnapshot, str], discord.ui.Item[Any] | None]
-#: What a feature does when the turn of the bot itself begins in a game (the computer
-#: feature makes its engine play): called at once, it must not wait for anything.
-BotTurn = Callable[[GameSnapshot], None]
 
 
 class GameBot(commands.Bot):

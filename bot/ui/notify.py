@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import zoneinfo
 from collections.abc import Callable
 from datetime import datetime, tzinfo
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 
@@ -33,6 +34,7 @@ from bot.services import (
     Cast,
     Challenge,
     Event,
+    GameService,
     GameSnapshot,
     PlayedMove,
     PlayerRef,
@@ -46,14 +48,28 @@ from bot.services.zones import zone_named
 from . import text
 from .i18n import SOURCE_LANGUAGE
 
-if TYPE_CHECKING:
-    from .host import GameBot
-
 log = logging.getLogger(__name__)
 CANNOT_MESSAGE_USER = 50007  # Discord's code for a user who does not accept direct messages
 
 #: A direct message's text in the language it is written in (the recipient's).
 News = Callable[[str], str]
+#: What a feature does when the turn of the bot itself begins in a game against it (the
+#: computer feature makes its engine play): called at once, it must not wait for anything.
+BotTurn = Callable[[GameSnapshot], None]
+
+
+class Host(Protocol):
+    """What the sender needs of the bot (`host.GameBot`), said here so that this module
+    does not import the one that builds it."""
+
+    bot_turns: list[BotTurn]
+
+    @property
+    def service(self) -> GameService: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+
+    async def server_zone(self, guild_id: int | None) -> zoneinfo.ZoneInfo: ...
 
 
 def game_link(game: GameSnapshot) -> str:
@@ -83,7 +99,7 @@ class DirectMessages:
     """Sends the direct messages of every event in the background; `close()` waits for
     them."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: Host) -> None:
         self._bot = bot
         self._pending: set[asyncio.Task[None]] = set()
         self._closed: set[int] = set()  # users whose direct messages Discord refused
