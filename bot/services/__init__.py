@@ -10,19 +10,18 @@ from .analysis import BLUNDER, CAP, MISTAKE, Analysis, Mark, MarkedMove
 from .audience import NOBODY, Audience, Cast, Event, Role, Sending, audience, ending_event
 from .budgets import Budgets
 from .challenges import MAX_OPEN_CHALLENGES
+from .choices import AmbiguousMove, ChooseGame
 from .clocks import PRESETS, TimeControl
 from .computer import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
 from .deadlines import DeadlineScheduler
 from .digests import Digest
 from .errors import (
     AlreadyStarted,
-    AmbiguousMove,
     BadImpasseRule,
     BadMoveNumber,
     BadTakebackPolicy,
     BadTimeControl,
     BadTimeZone,
-    ChooseGame,
     ForecastRefused,
     GameOver,
     ImpasseRefused,

@@ -15,8 +15,6 @@ from rules import Sentence
 if TYPE_CHECKING:
     from rules import Outcome
 
-    from .values import GameSummary, MoveText
-
 
 class ServiceError(Exception):
     """A request the service refuses, with the sentence that says why."""
@@ -103,14 +101,6 @@ class BadTimeZone(ServiceError):
     """A time zone name the zone database does not know."""
 
 
-class ChooseGame(ServiceError):
-    """The user has several games and did not say which; `games` lists them."""
-
-    def __init__(self, sentence: Sentence, games: list[GameSummary]) -> None:
-        super().__init__(sentence)
-        self.games = games
-
-
 class MoveRejected(ServiceError):
     """The text is not a move, or not a legal one. `reason` is the rules' stable code
     (`"nifu"`, `"uchifuzume"`, ...) for an illegal move, None for unreadable text."""
@@ -118,27 +108,3 @@ class MoveRejected(ServiceError):
     def __init__(self, sentence: Sentence, reason: str | None = None) -> None:
         super().__init__(sentence)
         self.reason = reason
-
-
-class AmbiguousMove(ServiceError):
-    """Several legal moves fit the text. `promotion_choice` is (promote, do not promote)
-    when that is the only question, so the Discord layer can offer buttons that replay
-    the answer in game `game_id` at `ply` in the position marked `position_mark` (and
-    only there)."""
-
-    def __init__(
-        self,
-        sentence: Sentence,
-        candidates: list[MoveText],
-        promotion_choice: tuple[MoveText, MoveText] | None = None,
-        *,
-        game_id: int,
-        ply: int,
-        position_mark: str,
-    ) -> None:
-        super().__init__(sentence)
-        self.candidates = candidates
-        self.promotion_choice = promotion_choice
-        self.game_id = game_id
-        self.ply = ply
-        self.position_mark = position_mark

@@ -9,7 +9,8 @@ from collections import OrderedDict
 from bot.db import GameRow, Session
 from rules import Sentence
 
-from .errors import ChooseGame, NotFound, ServiceError
+from .choices import ChooseGame
+from .errors import NotFound, ServiceError
 from .loading import color_of, line_of
 from .replays import step_at
 from .store import GameStore, no_such_game

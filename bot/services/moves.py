@@ -20,8 +20,9 @@ from rules import (
 )
 from rules.notation import AmbiguousMoveError, parse_move
 
+from .choices import AmbiguousMove
 from .clocks import bank_after, due_at, reminder_at
-from .errors import AmbiguousMove, MoveRejected, PositionChanged, ServiceError
+from .errors import MoveRejected, PositionChanged, ServiceError
 from .forecasts import plan_reply, write_plan
 from .loading import (
     away_of,
