@@ -10,6 +10,9 @@ process would not be seen: then (`read_through`) it is read at each use.
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Awaitable, Callable
+
+from bot.db.servers import ServerRepository
 
 from .store import GameStore
 from .zones import default_zone, zone_named
@@ -30,13 +33,7 @@ class Servers:
     async def language(self, guild_id: int) -> str | None:
         """The language chosen for the server's posts, or None to follow the server's
         language in Discord."""
-        if self._read_through or guild_id not in self._languages:
-            async with self._store.db.query() as tx:
-                chosen = await tx.servers.language(guild_id)
-            if self._read_through:
-                return chosen
-            self._languages[guild_id] = chosen
-        return self._languages[guild_id]
+        return await self._chosen(self._languages, guild_id, ServerRepository.language)
 
     async def set_language(self, guild_id: int, language: str | None) -> None:
         """Choose the language of the server's posts (one of `POST_LANGUAGES`), or None to
@@ -55,13 +52,23 @@ class Servers:
 
     async def chosen_zone(self, guild_id: int) -> str | None:
         """The name of the zone the server's administrators chose, None if they chose none."""
-        if self._read_through or guild_id not in self._zones:
+        return await self._chosen(self._zones, guild_id, ServerRepository.time_zone)
+
+    async def _chosen(
+        self,
+        known: dict[int, str | None],
+        guild_id: int,
+        read: Callable[[ServerRepository, int], Awaitable[str | None]],
+    ) -> str | None:
+        """A setting of the server: from `known` (its cache) once read, or read at each
+        use where other processes may change it."""
+        if self._read_through or guild_id not in known:
             async with self._store.db.query() as tx:
-                chosen = await tx.servers.time_zone(guild_id)
+                chosen = await read(tx.servers, guild_id)
             if self._read_through:
                 return chosen
-            self._zones[guild_id] = chosen
-        return self._zones[guild_id]
+            known[guild_id] = chosen
+        return known[guild_id]
 
     async def set_zone(self, guild_id: int, name: str | None) -> zoneinfo.ZoneInfo | None:
         """Choose the server's zone by its IANA name (refused with a sentence if unknown),
