@@ -33,7 +33,7 @@ from bench.databases import challenge_bench
 from bench.timing import Clock, lap, ratio, report
 from bot.db import Database, NewChallenge, Session
 from bot.services import GameService, PlayerRef
-from bot.services.challenges import Challenges
+from bot.services.club.challenges import Challenges
 
 MEMBERS = [PlayerRef(10_000 + n, f"member{n}") for n in range(400)]
 COMPUTER = PlayerRef(9_999, "ShogiBot", True)

@@ -32,7 +32,7 @@ from bench.timing import lap, ratio, report
 from bot.db import Database
 from bot.engine import EnginePool
 from bot.services import LEVELS, GameService, PlayerRef
-from bot.services.analysis import ANALYSIS_MS, ANALYSIS_SKILL
+from bot.services.computer.analysis import ANALYSIS_MS, ANALYSIS_SKILL
 
 GUILD, CHANNEL = 1, 2
 MEMBER = PlayerRef(100, "Member")

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.timing import lap, ratio, report
 from bot.engine import EngineError, EnginePool, SearchKind, usi
 from bot.services import LEVELS
-from bot.services.analysis import ANALYSIS_MS, ANALYSIS_SKILL
+from bot.services.computer.analysis import ANALYSIS_MS, ANALYSIS_SKILL
 from tests.support.engines import fake_engine, wrapper_engine
 
 START = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"

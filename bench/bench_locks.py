@@ -35,8 +35,8 @@ from bench.timing import Clock, lap, ratio, report
 from bot.db import Database, Session
 from bot.db.games import GameRepository
 from bot.services import GameService, PlayerRef
-from bot.services.forecasts import MAX_LINES
-from bot.services.notes import MAX_NOTES
+from bot.services.play.forecasts import MAX_LINES
+from bot.services.play.notes import MAX_NOTES
 
 GUILD = 1
 MEMBERS = [PlayerRef(100 + i, f"Member {i}") for i in range(20)]

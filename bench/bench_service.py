@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.timing import lap, percentile, report
 from bot.db import BulkGame, Database, DeadlineRow, MoveRow, NewGame, PlayerRow
 from bot.services import GameService
-from bot.services.clocks import reminder_at
+from bot.services.clock.clocks import reminder_at
 from rules import Game, Handicap
 from rules.notation import format_move, parse_move
 

@@ -24,8 +24,8 @@ from .monitoring import Monitor
 from .publishing import PublishReport, announce_ready, publish_at_start
 from .services import DeadlineScheduler, GameService
 from .services.budgets import from_settings as budgets_from
+from .services.play.store import ENDING_LEASE, utc_now
 from .services.stats import Timing
-from .services.store import ENDING_LEASE, utc_now
 from .ui.errors import GameTree, answer_unknown_button
 from .ui.host import GameBot
 from .ui.i18n import CommandTranslator
@@ -34,25 +34,25 @@ log = logging.getLogger(__name__)
 
 #: The feature modules, each with its commands and buttons and an `async def setup(bot)`.
 EXTENSIONS = (
-    "bot.cogs.challenges",
-    "bot.cogs.play",
-    "bot.cogs.board",
-    "bot.cogs.endings",
-    "bot.cogs.impasse",
-    "bot.cogs.takebacks",
-    "bot.cogs.forecasts",
-    "bot.cogs.announcements",
-    "bot.cogs.exports",
-    "bot.cogs.help",
-    "bot.cogs.settings",
-    "bot.cogs.preferences",
-    "bot.cogs.notes",
-    "bot.cogs.ratings",
-    "bot.cogs.vacations",
-    "bot.cogs.replay",
-    "bot.cogs.computer",
-    "bot.cogs.analysis",
-    "bot.cogs.your_move",
+    "bot.cogs.club.challenges",
+    "bot.cogs.play.moves",
+    "bot.cogs.records.board",
+    "bot.cogs.play.endings",
+    "bot.cogs.play.impasse",
+    "bot.cogs.play.takebacks",
+    "bot.cogs.play.forecasts",
+    "bot.cogs.clock.announcements",
+    "bot.cogs.records.exports",
+    "bot.cogs.club.help",
+    "bot.cogs.club.settings",
+    "bot.cogs.club.preferences",
+    "bot.cogs.play.notes",
+    "bot.cogs.ratings.standings",
+    "bot.cogs.clock.vacations",
+    "bot.cogs.records.replays",
+    "bot.cogs.computer.opponent",
+    "bot.cogs.computer.analysis",
+    "bot.cogs.play.your_move",
 )
 WARM_UP_GAMES = 200
 

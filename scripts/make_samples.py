@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.services.glicko2 import DEFAULT, Rating, rate_game  # noqa: E402
+from bot.services.ratings.glicko2 import DEFAULT, Rating, rate_game  # noqa: E402
 from render import Ending, describe, render_board, render_gif, render_rating_chart  # noqa: E402
 from rules import Color, Move, Position  # noqa: E402
 

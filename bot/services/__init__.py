@@ -6,15 +6,17 @@ a `ServiceError` carrying one sentence for the player (a `rules.Sentence`, which
 the Discord layer says in the reader's language).
 """
 
-from .analysis import BLUNDER, CAP, MISTAKE, Analysis, Mark, MarkedMove
-from .audience import NOBODY, Audience, Cast, Event, Role, Sending, audience, ending_event
 from .budgets import Budgets
-from .challenges import MAX_OPEN_CHALLENGES
 from .choices import AmbiguousMove, ChooseGame
-from .clocks import PRESETS, TimeControl
-from .computer import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
-from .deadlines import DeadlineScheduler
-from .digests import Digest
+from .clock.clocks import PRESETS, TimeControl
+from .clock.deadlines import DeadlineScheduler
+from .clock.digests import Digest
+from .clock.vacations import ALLOWANCE, VacationRefused
+from .club.audience import NOBODY, Audience, Cast, Event, Role, Sending, audience, ending_event
+from .club.challenges import MAX_OPEN_CHALLENGES
+from .club.rematches import Rematch
+from .computer.analysis import BLUNDER, CAP, MISTAKE, Analysis, Mark, MarkedMove
+from .computer.opponent import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
 from .errors import (
     AlreadyStarted,
     BadImpasseRule,
@@ -34,20 +36,12 @@ from .errors import (
     ServiceError,
     TakebackRefused,
 )
-from .exports import FORMATS
-from .glicko2 import Rating
-from .loading import banks_left, turn_of
-from .notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
-from .numbering import Numbering
-from .positions import (
-    MAX_RECORD_BYTES,
-    ShownPosition,
-    check_record_size,
-    read_position,
-    start_of,
-)
-from .rated import both_have_moved
-from .ratings import (
+from .play.notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
+from .play.numbering import Numbering
+from .play.snapshots import banks_left, turn_of
+from .ratings.glicko2 import Rating
+from .ratings.rated import both_have_moved
+from .ratings.standings import (
     LEADERBOARD_SIZE,
     LeaderboardLine,
     Opening,
@@ -55,10 +49,16 @@ from .ratings import (
     Profile,
     RatingPoint,
 )
-from .readers import READ_TIME_LIMIT, ReaderPool, ReadTooLong
-from .rematches import Rematch
+from .records.exports import FORMATS
+from .records.positions import (
+    MAX_RECORD_BYTES,
+    ShownPosition,
+    check_record_size,
+    read_position,
+    start_of,
+)
+from .records.readers import READ_TIME_LIMIT, ReaderPool, ReadTooLong
 from .service import GameService
-from .vacations import ALLOWANCE, VacationRefused
 from .values import (
     Challenge,
     ExportFile,

@@ -14,25 +14,25 @@ from datetime import datetime
 from bot.db import Database, ShardScope
 from bot.engine import EnginePool
 
-from .analysis import ANALYSIS_MS, Analyses
 from .budgets import Budgets
-from .challenges import Challenges
-from .computer import Computer
-from .deadlines import Deadlines
-from .digests import Digests
-from .exports import Exports
-from .forecasts import Forecasts
-from .games import Games
-from .impasse import Impasse
-from .moves import Moves
-from .notes import Notes
-from .preferences import PlayerPreferences
-from .ratings import Ratings
-from .rematches import Rematches
-from .servers import Servers
-from .store import GameStore, utc_now
-from .takebacks import Takebacks
-from .vacations import Vacations
+from .clock.deadlines import Deadlines
+from .clock.digests import Digests
+from .clock.vacations import Vacations
+from .club.challenges import Challenges
+from .club.preferences import PlayerPreferences
+from .club.rematches import Rematches
+from .club.servers import Servers
+from .computer.analysis import ANALYSIS_MS, Analyses
+from .computer.opponent import Computer
+from .play.finding import Games
+from .play.forecasts import Forecasts
+from .play.impasse import Impasse
+from .play.moves import Moves
+from .play.notes import Notes
+from .play.store import GameStore, utc_now
+from .play.takebacks import Takebacks
+from .ratings.standings import Ratings
+from .records.exports import Exports
 from .values import GameEvents
 
 

@@ -18,10 +18,10 @@ from bot.db import GameRow
 from rules import Color, Game, Handicap, Move, Outcome, Sentence
 from rules.impasse import CampCount, Declaration
 
-from .clocks import TimeControl
+from .clock.clocks import TimeControl
 from .errors import BadImpasseRule, BadTakebackPolicy
-from .glicko2 import Rating
-from .numbering import FROM_MOVE_ONE, Numbering
+from .play.numbering import FROM_MOVE_ONE, Numbering
+from .ratings.glicko2 import Rating
 
 
 @dataclass(frozen=True, slots=True)

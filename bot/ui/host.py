@@ -13,7 +13,7 @@ import discord
 from discord.ext import commands
 
 from bot.services import GameService, GameSnapshot, ReaderPool
-from bot.services.zones import default_zone
+from bot.services.club.zones import default_zone
 from rules import Sentence
 
 from .boards import BoardRenderer

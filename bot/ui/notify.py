@@ -1,4 +1,4 @@
-"""Direct messages: the one place that sends them, for every event of `bot.services.audience`.
+"""Direct messages: the one place that sends them, for every event of `bot.services.club.audience`.
 
 A correspondence player is rarely looking at the game's thread when something happens
 there; the mention in it notifies them only as far as their server notification settings
@@ -40,10 +40,10 @@ from bot.services import (
     PlayerRef,
     Preferences,
     Sending,
-    audience,
     ending_event,
 )
-from bot.services.zones import zone_named
+from bot.services.club.audience import audience
+from bot.services.club.zones import zone_named
 
 from . import text
 from .i18n import SOURCE_LANGUAGE

@@ -25,9 +25,9 @@ from bot.services import (
     GameSnapshot,
     PlayedMove,
     VacationChange,
-    audience,
     ending_event,
 )
+from bot.services.club.audience import audience
 from render import GifTooLarge
 from rules import Termination
 
@@ -76,7 +76,7 @@ async def post_to_game(
     """Post `wording` in the game's thread, in the server's language (with the board
     image, and after an ending the game's animation with it, and the `view` built in that
     language, if it builds one), mentioning and pinging exactly `told.mentioned` (see
-    `bot.services.audience`)."""
+    `bot.services.club.audience`)."""
     lang = await bot.post_language(game.guild_id)
     built = None if view is None else view(lang)
     extra: dict[str, Any] = {} if built is None else {"view": built}
@@ -108,7 +108,7 @@ async def announce(
     view: Callable[[str], discord.ui.View | None] | None = None,
 ) -> None:
     """Tell of `event` in the game's thread and by direct message, in the same words: the
-    post mentions whom the table names (`bot.services.audience`), and they are messaged
+    post mentions whom the table names (`bot.services.club.audience`), and they are messaged
     even when the post could not be made (a thread deleted), since the message is then the
     only way the news reaches them. `NotPosted` is raised after the messages are sent."""
     try:

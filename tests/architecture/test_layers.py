@@ -129,9 +129,9 @@ def test_features_are_independent_and_loaded_by_name() -> None:
 
 def test_the_checker_resolves_and_ranks_imports() -> None:
     """The check above can fail: a relative import two levels up is resolved and ranked."""
-    assert "bot.ui.text" in imports_of("bot.cogs.help")
-    assert layer_of("bot.ui.text") == 4 and layer_of("bot.cogs.help") == 5
-    assert layer_of("bot.services.store") == 3 and layer_of("bot.db.rows") == 2
+    assert "bot.ui.text" in imports_of("bot.cogs.club.help")
+    assert layer_of("bot.ui.text") == 4 and layer_of("bot.cogs.club.help") == 5
+    assert layer_of("bot.services.play.store") == 3 and layer_of("bot.db.rows") == 2
 
 
 def _import_alone(module: str) -> str | None:

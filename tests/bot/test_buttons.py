@@ -6,11 +6,11 @@ from typing import Any, cast
 
 import pytest
 
-from bot.cogs.challenges import ChallengeButton
-from bot.cogs.endings import ResignButton
-from bot.cogs.play import ConfirmButton, MoveButton
-from bot.cogs.replay import ReplayButton
-from bot.cogs.takebacks import TakebackButton
+from bot.cogs.club.challenges import ChallengeButton
+from bot.cogs.play.endings import ResignButton
+from bot.cogs.play.moves import ConfirmButton, MoveButton
+from bot.cogs.play.takebacks import TakebackButton
+from bot.cogs.records.replays import ReplayButton
 from bot.ui.errors import MAX_ID, GameButton, is_ours
 
 

@@ -20,7 +20,7 @@ from bot.services import (
     Result,
     read_position,
 )
-from bot.services.replays import step_at
+from bot.services.records.replays import step_at
 from bot.ui import text
 from render import render_evaluation_chart
 from render.chart import HEIGHT

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.cogs.exports import ANIMATION
+from bot.cogs.records.exports import ANIMATION
 from bot.services import (
     FORMATS,
     PRESETS,
@@ -27,8 +27,8 @@ from bot.services import (
     TimeControl,
     VacationStatus,
 )
-from bot.services.challenges import COLOR_WISHES
-from bot.services.games import LISTED
+from bot.services.club.challenges import COLOR_WISHES
+from bot.services.play.finding import LISTED
 from bot.ui import text as wording
 from bot.ui.notify import game_link
 from rules import Color, Game, Handicap, Outcome, Sentence, Termination

@@ -23,7 +23,7 @@ from bot.services import (
     Result,
     TimeControl,
 )
-from bot.services.loading import move_text
+from bot.services.play.snapshots import move_text
 from bot.ui import text
 from bot.ui.i18n import catalog, translate
 from rules import Color, Game, Move, Outcome, Position, Termination

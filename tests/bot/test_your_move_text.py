@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.cogs.your_move import summary_link
+from bot.cogs.play.your_move import summary_link
 from bot.services import GameList, GameSummary, PlayerRef
-from bot.services.games import TO_MOVE_LISTED
+from bot.services.play.finding import TO_MOVE_LISTED
 from bot.ui import text as wording
 from rules import Color
 from tests.support.snapshots import DEADLINE

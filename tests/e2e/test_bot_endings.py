@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.cogs.challenges import challenge_buttons
+from bot.cogs.club.challenges import challenge_buttons
 from bot.services import PlayerRef
 from bot.ui import text
 from bot.ui.replies import pings

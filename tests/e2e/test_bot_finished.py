@@ -10,7 +10,7 @@ import io
 import discord
 from PIL import Image
 
-from bot.services.store import ENDING_LEASE
+from bot.services.play.store import ENDING_LEASE
 from bot.ui.threads import post_to_game
 from tests.fakediscord import MODIFY_CHANNEL, FakeAttachment, FakeMember, InteractionResult, Perm
 from tests.support.checks import assert_board

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import ShogiBot
-from bot.services.deadlines import Deadlines
+from bot.services.clock.deadlines import Deadlines
 from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord
 from tests.support.checks import assert_board, button_id
 from tests.support.club import Club, open_club

@@ -4,7 +4,7 @@ who get a direct message are exactly those the table names, with the member whos
 was left out, in each recipient's language, with the link to the game or the challenge.
 
 Both players turned their direct messages on; what each scenario expects comes from the
-table (`bot.services.audience.TABLE`) and from who plays which role in it, which the
+table (`bot.services.club.audience.TABLE`) and from who plays which role in it, which the
 scenario says itself (who resigned, who won, who must answer).
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.audience import TABLE, Event, Role
+from bot.services.club.audience import TABLE, Event, Role
 from tests.fakediscord import BotRunner, E2EGuard, FakeChannel, FakeDiscord, FakeMember, FakeMessage
 from tests.support.club import JAPANESE, Club, Table, open_club
 from tests.support.computer_games import start

@@ -1,7 +1,7 @@
 """Every record the bot exports, pasted on one line, reads back as its file does.
 
 Discord's text box turns a pasted record's line breaks into spaces; `/board position:`
-reads it through `unfold` and `read_record` (`bot.services.positions.read_position`).
+reads it through `unfold` and `read_record` (`bot.services.records.positions.read_position`).
 Games are random legal games from the rules core (a seeded `random.Random`): the even
 start, every handicap, positions set up by hand (some reached after N moves), each
 ending the bot writes with its `まで` line, comments at random plies, and names with
@@ -19,8 +19,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.services.exports import FORMATS
-from bot.services.positions import read_position
+from bot.services.records.exports import FORMATS
+from bot.services.records.positions import read_position
 from rules import Color, Game, Handicap, Move, Outcome, Position, Termination
 from rules.notation import Record, read_record, unfold
 from rules.notation.charsets import SHIFT_JIS, shift_jis_text

@@ -16,7 +16,7 @@ with a clock the test moves.  The run:
   thread, after which the game goes on from the earlier position with the record's moves
   again; or stores a ``/forecast`` line "the record's next move, then my next one", so the
   opponent's move is answered by the bot in the same transaction
-  (``bot/services/forecasts.py``), and the player waits for the reply's post.  A request
+  (``bot/services/play/forecasts.py``), and the player waits for the reply's post.  A request
   an earlier process stored and whose question is in the thread is accepted by the next
   life's players (else their next move makes it lapse); a line an earlier process stored
   is expected to answer the next move.
@@ -93,7 +93,7 @@ with a clock the test moves.  The run:
 * a time-out or reminder claimed less than ``LOSS_WINDOW`` seconds before the kill need not
   be posted by the process that claimed it (a claim it lived longer after without posting
   fails).  A *reminder* may then be lost for good: the issue asks for "at most once", and
-  the bot claims before it posts (``bot/services/deadlines.py``).  A *time-out* may not: the
+  the bot claims before it posts (``bot/services/clock/deadlines.py``).  A *time-out* may not: the
   issue asks for it "exactly once, even if the bot is killed again right after", so a later
   process must announce it, and the check at the end fails for a game that ended on time
   without saying so.  (A bot that claims, then posts, and never finishes an announcement a
@@ -317,11 +317,11 @@ def turns(
     game: GameRow, moves: list[MoveRow], accepted: Sequence[TakebackRow] = ()
 ) -> tuple[list[Turn], dict[int, int]]:
     """Every turn of a game with the deadline it had, and the banks left, from the stored
-    moves alone: the rule of ``bot/services/clocks.py`` written out again.  A player must
+    moves alone: the rule of ``bot/services/clock/clocks.py`` written out again.  A player must
     move by turn start + what is left of their bank + the period; thinking comes out of the
     bank; the reminder is due at 80 % of that allowance or 24 hours before, the later.
 
-    An accepted takeback (``bot/services/takebacks.py``) restarts the turn it goes back to
+    An accepted takeback (``bot/services/play/takebacks.py``) restarts the turn it goes back to
     when it is answered; the banks are those the remaining moves leave (nobody is charged
     for the moves taken back)."""
     sente_first = game.start_sfen.split()[1] == "b"

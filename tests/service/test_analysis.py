@@ -12,7 +12,7 @@ import pytest
 from bot.db import Database, EvaluationRow
 from bot.engine import EnginePool
 from bot.services import BLUNDER, CAP, MISTAKE, GameService, Mark, ServiceError
-from bot.services.analysis import mark_moves, sente_scores
+from bot.services.computer.analysis import mark_moves, sente_scores
 from rules import Color, Game
 
 from ..support.engines import fairy_stockfish, fake_engine

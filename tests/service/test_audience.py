@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.services import PlayerRef
-from bot.services.audience import (
+from bot.services.club.audience import (
     TABLE,
     Cast,
     Event,

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from bot.services import BadTimeControl, TimeControl
-from bot.services.clocks import PRESETS, bank_after, due_at, reminder_at
+from bot.services.clock.clocks import PRESETS, bank_after, due_at, reminder_at
 
 from .conftest import START
 
@@ -136,7 +136,7 @@ def test_thinking_time_comes_out_of_the_bank_first() -> None:
 def test_docstring_examples() -> None:
     import doctest
 
-    from bot.services import clocks
+    from bot.services.clock import clocks
 
     result = doctest.testmod(clocks)
     assert result.attempted > 0 and result.failed == 0

@@ -14,7 +14,7 @@ import pytest
 
 from bot.db import Database
 from bot.services import Digest, GameService, Notifications
-from bot.services.digests import hours_around
+from bot.services.clock.digests import hours_around
 
 from .conftest import ALICE, BOB, CAROL, GUILD, FakeClock, play_all, start_game
 

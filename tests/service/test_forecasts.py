@@ -19,7 +19,7 @@ from bot.services import (
     NotYourTurn,
     PositionChanged,
 )
-from bot.services.forecasts import MAX_LINES, MAX_PLIES, split_line
+from bot.services.play.forecasts import MAX_LINES, MAX_PLIES, split_line
 
 from .conftest import (
     ALICE,

@@ -166,7 +166,7 @@ async def test_turn_membership_and_stale_plies(service: GameService, db: Databas
 
 
 def test_game_view_helpers() -> None:
-    from bot.services.loading import turn_of
+    from bot.services.play.snapshots import turn_of
 
     assert turn_of(Handicap.EVEN.sfen) is Color.SENTE
     assert turn_of(Handicap.LANCE.sfen) is Color.GOTE

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.services.glicko2 import (
+from bot.services.ratings.glicko2 import (
     DEFAULT,
     DRAW,
     LOSS,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.services.likely import likely_order
+from bot.services.play.likely import likely_order
 from rules import Game, Move, Position, Role
 
 

@@ -12,7 +12,7 @@ import asyncio
 
 from bot.db import Database
 from bot.services import MAX_NOTES, Forecast, ForecastRefused, GameService, Note, NoteRefused
-from bot.services.forecasts import MAX_LINES
+from bot.services.play.forecasts import MAX_LINES
 
 from .conftest import ALICE, BOB, play_all, start_game
 

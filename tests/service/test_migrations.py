@@ -221,7 +221,7 @@ async def test_foreign_keys_are_enforced(db: Database) -> None:
 
 def test_storage_and_service_do_not_import_discord() -> None:
     code = (
-        "import sys, bot.db, bot.services, bot.services.deadlines; "
+        "import sys, bot.db, bot.services, bot.services.clock.deadlines; "
         "bad = [m for m in sys.modules if m == 'discord' or m.startswith('discord.')]; "
         "assert not bad, bad"
     )

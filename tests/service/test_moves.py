@@ -14,7 +14,7 @@ from bot.services import (
     MoveText,
     NotFound,
 )
-from bot.services import loading as loading_module
+from bot.services.play import snapshots as loading_module
 
 from .conftest import ALICE, BOB, CAROL, GUILD, FakeClock, play_all, start_game
 

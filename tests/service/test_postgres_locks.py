@@ -20,7 +20,7 @@ from bot.db import Database, RatingEntry, VacationRow
 from bot.db.ratings import RatingRepository
 from bot.db.vacations import VacationRepository
 from bot.services import GameService, GameSnapshot, VacationChange, VacationRefused
-from bot.services.vacations import ALLOWANCE
+from bot.services.clock.vacations import ALLOWANCE
 from tests.support.postgres import raw
 
 from .conftest import ALICE, BOB, GUILD, FakeClock, RecordingEvents, play_all, start_game

@@ -13,7 +13,7 @@ import pytest
 
 from bot.db import Database, RatingRow
 from bot.services import GameOver, GameService, GameSnapshot, PlayerRef
-from bot.services.glicko2 import DEFAULT
+from bot.services.ratings.glicko2 import DEFAULT
 from rules import Color, Handicap, Outcome, Termination
 
 from .conftest import (

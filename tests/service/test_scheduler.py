@@ -137,7 +137,8 @@ async def test_restart_in_the_middle_continues_the_game(tmp_path: Path, clock: F
 async def test_warm_up_replays_active_games_into_the_cache(
     tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.services import loading, store
+    from bot.services.play import snapshots as loading
+    from bot.services.play import store
 
     db = await Database.open(tmp_path / "shogi.db")
     try:

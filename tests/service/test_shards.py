@@ -18,7 +18,7 @@ import pytest
 
 from bot.db import Database, ShardScope, shard_of
 from bot.services import GameService, PositionChanged, ServiceError
-from bot.services.store import ENDING_LEASE
+from bot.services.play.store import ENDING_LEASE
 from rules import Termination
 
 from .conftest import ALICE, BOB, CAROL, FakeClock, RecordingEvents, play_all, start_game

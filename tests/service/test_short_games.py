@@ -13,7 +13,7 @@ import pytest
 
 from bot.db import Database, GameRow, RatingRow, Session
 from bot.services import GameService, GameSnapshot, PlayedMove, PositionChanged, ServiceError
-from bot.services.rated import both_have_moved, rate, rate_ending
+from bot.services.ratings.rated import both_have_moved, rate, rate_ending
 from rules import Color, Outcome, Termination
 
 from .conftest import ALICE, BOB, GUILD, FakeClock, RecordingEvents, play_all, start_game

@@ -12,7 +12,7 @@ import pytest
 
 from bot.db import Database
 from bot.services import BadTimeZone, GameService, Notifications, Preferences, QuietHours
-from bot.services.zones import default_zone, matching_zones, zone_named
+from bot.services.club.zones import default_zone, matching_zones, zone_named
 
 
 def test_a_zone_name_is_read_whatever_its_case_and_blanks() -> None:

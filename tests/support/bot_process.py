@@ -80,7 +80,7 @@ def say(line: str) -> None:
 def report_checks() -> None:
     """Print ``checked <clock µs>`` once each deadline check of the service has finished."""
     from bot.db.rows import to_us
-    from bot.services.deadlines import Deadlines
+    from bot.services.clock.deadlines import Deadlines
 
     original: Callable[[Deadlines], Awaitable[datetime | None]] = Deadlines.check
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.db import GameRow, PlayerRow
 from bot.services import GameSnapshot, MoveText, PlayerRef
-from bot.services.loading import color_name, snapshot
+from bot.services.play.snapshots import color_name, snapshot
 from rules import Game, Handicap, Outcome
 
 ALICE = PlayerRef(1001, "alice")

@@ -19,17 +19,17 @@ imports from it: `base` near the end, and `sides` (which `base` imports) last.
 """
 
 # isort: off
-from .your_move import *  # noqa: F403
-from .computer import *  # noqa: F403
+from .play.your_move import *  # noqa: F403
+from .computer.computer import *  # noqa: F403
 from .answers import *  # noqa: F403
-from .positions import *  # noqa: F403
-from .boards import *  # noqa: F403
-from .correspondence import *  # noqa: F403
-from .help import *  # noqa: F403
-from .finished import *  # noqa: F403
-from .games import *  # noqa: F403
-from .challenges import *  # noqa: F403
-from .ratings import *  # noqa: F403
+from .records.positions import *  # noqa: F403
+from .records.boards import *  # noqa: F403
+from .play.correspondence import *  # noqa: F403
+from .club.help import *  # noqa: F403
+from .records.finished import *  # noqa: F403
+from .play.games import *  # noqa: F403
+from .club.challenges import *  # noqa: F403
+from .ratings.standings import *  # noqa: F403
 from .controls import *  # noqa: F403
 from .base import *  # noqa: F403
 from .sides import *  # noqa: F403

@@ -16,7 +16,7 @@ from rules.errors import quote
 from ..i18n import SOURCE_LANGUAGE
 from .base import MAX_MESSAGE, deadline_text, mention, safe, say, sentences, translator
 from .controls import LANGUAGE_NAMES
-from .finished import result_word
+from .records.finished import result_word
 
 # ---------------------------------------------------------------- short answers
 

@@ -56,7 +56,7 @@ def mention(player: PlayerRef) -> str:
 
 def addressed(content: str, players: Iterable[PlayerRef]) -> str:
     """`content` with a first line mentioning those of `players` it does not mention yet:
-    whom a post tells is decided by `bot.services.audience`, not by what its sentence
+    whom a post tells is decided by `bot.services.club.audience`, not by what its sentence
     happens to name."""
     missing = [mention(p) for p in players if not p.is_bot and mention(p) not in content]
     return content if not missing else " ".join(missing) + "\n" + content

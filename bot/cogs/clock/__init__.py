@@ -1,0 +1,2 @@
+"""Features of the clock: what is posted when time runs (time-outs, reminders, expiries)
+and /vacation."""

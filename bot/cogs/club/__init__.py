@@ -1,0 +1,1 @@
+"""Features of challenges and the club: /challenge, /preferences, server settings and /help."""

@@ -1,0 +1,1 @@
+"""Features of the computer: /computer and /analyse."""

@@ -1,0 +1,1 @@
+"""Features of playing a game: /move, endings, takebacks, forecasts, notes, /jishogi and /next."""

@@ -1,0 +1,1 @@
+"""Features of ratings: /rating, /leaderboard and /profile."""

@@ -1,0 +1,1 @@
+"""Features of records and positions: /board and /games, /export and /replay."""

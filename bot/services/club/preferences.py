@@ -1,0 +1,134 @@
+"""Per-player preferences: confirming moves, direct messages, digests, zone, quiet hours.
+
+The Discord layer reads them at every `/move` (does this player confirm first?) and at
+every new turn (do they want a message?). They are read from the database once, all of
+them (one small row per player who ever chose), and then kept in memory, as the servers'
+languages are; a player changes them only through this part. A query per `/move` would
+cost a round trip to the database before the move is even loaded, and one for some
+players but not others would change who wins when two moves of one game arrive together.
+Several bot processes on one database cannot keep copies (a change made through one
+would not be seen by the others): there (`read_through`) each use reads the player's
+row, for every player alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import astuple, replace
+
+from bot.db import PreferencesRow, Session
+
+from ..play.store import GameStore
+from ..values import Notifications, Preferences, QuietHours
+from .servers import POST_LANGUAGES
+from .zones import zone_named
+
+DEFAULTS = Preferences()  # a player who never chose: no confirmation, no messages
+
+
+class PlayerPreferences:
+    """Each player's choices; a player who never chose has `Preferences()` (all off)."""
+
+    def __init__(self, store: GameStore, *, read_through: bool = False) -> None:
+        self._store = store
+        self._read_through = read_through
+        self._known: dict[int, Preferences] | None = None  # every player who chose any
+        self._loading = asyncio.Lock()
+        self._listeners: list[Callable[[Preferences], None]] = []
+
+    def add_change_listener(self, listener: Callable[[Preferences], None]) -> None:
+        """`listener(preferences)` is called with a player's preferences after they changed
+        them (the digests' task looks again: their hour may come sooner than it planned)."""
+        self._listeners.append(listener)
+
+    async def of(self, user_id: int) -> Preferences:
+        """The player's preferences (the defaults if they never chose)."""
+        if self._read_through:
+            async with self._store.db.query() as q:
+                return _preferences(await q.preferences.get(user_id))
+        known = self._known if self._known is not None else await self._load()
+        return known.get(user_id, DEFAULTS)
+
+    async def _load(self) -> dict[int, Preferences]:
+        async with self._loading:  # the first readers wait for one query, not one each
+            if self._known is None:
+                async with self._store.db.query() as q:
+                    rows = await q.preferences.all()
+                self._known = {row.user_id: _preferences(row) for row in rows}
+            return self._known
+
+    async def change(
+        self,
+        user_id: int,
+        *,
+        confirm_moves: bool | None = None,
+        notifications: Notifications | None = None,
+        language: str | None = None,
+        digest_hour: int | None = None,
+        time_zone: str | None = None,
+        quiet_hours: QuietHours | None = None,
+        loud: bool = False,
+    ) -> Preferences:
+        """Change the preferences given (None keeps one as it is) and return them all.
+        `language` is the one to write the player's direct messages in (one of the
+        languages the bot speaks); `time_zone` an IANA name (refused with a sentence if
+        unknown, stored as the database spells it); hours are 0-23 (the command's options
+        are bounded so); `loud` removes the quiet hours.
+        Nothing is written if nothing changed."""
+        if language is not None and language not in POST_LANGUAGES:
+            raise ValueError(f"no catalogs for language {language!r}")
+        for hour in (digest_hour, *(() if quiet_hours is None else astuple(quiet_hours))):
+            if hour is not None and not 0 <= hour <= 23:
+                raise ValueError(f"no hour {hour} in a day")
+        zone = None if time_zone is None else zone_named(time_zone).key
+        now = self._store.now()
+
+        async def store(tx: Session) -> Preferences:
+            # Read and write in one transaction: two changes at once (two devices) each
+            # keep what the other changed.
+            current = await tx.preferences.get(user_id)
+            quiet = (
+                (None, None)
+                if loud
+                else (current.quiet_from, current.quiet_until)
+                if quiet_hours is None
+                else (quiet_hours.start, quiet_hours.end)
+            )
+            wanted = replace(
+                current,
+                confirm_moves=current.confirm_moves if confirm_moves is None else confirm_moves,
+                notifications=(
+                    current.notifications if notifications is None else notifications.value
+                ),
+                language=current.language if language is None else language,
+                digest_hour=current.digest_hour if digest_hour is None else digest_hour,
+                time_zone=current.time_zone if zone is None else zone,
+                quiet_from=quiet[0],
+                quiet_until=quiet[1],
+            )
+            if wanted != current:
+                await tx.preferences.set(wanted, now)
+            return _preferences(wanted)
+
+        chosen = await self._store.db.run(store)
+        for listener in self._listeners:
+            listener(chosen)
+        if not self._read_through:
+            known = self._known if self._known is not None else await self._load()
+            known[user_id] = chosen
+        return chosen
+
+
+def _preferences(row: PreferencesRow) -> Preferences:
+    quiet = None
+    if row.quiet_from is not None and row.quiet_until is not None:
+        quiet = QuietHours(row.quiet_from, row.quiet_until)
+    return Preferences(
+        confirm_moves=row.confirm_moves,
+        notifications=Notifications(row.notifications),
+        language=row.language,
+        digest_hour=row.digest_hour,
+        time_zone=row.time_zone,
+        quiet_hours=quiet,
+    )

@@ -1,0 +1,1 @@
+"""The computer: games against the engine and analyses of finished games."""

@@ -1,0 +1,1 @@
+"""Wording of challenges and the club: open challenges, rematches and /help."""

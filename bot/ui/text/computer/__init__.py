@@ -1,0 +1,1 @@
+"""Wording of the computer: /computer, its failures, and /analyse."""

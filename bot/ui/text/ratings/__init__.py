@@ -1,0 +1,1 @@
+"""Wording of ratings: rated challenges, rating changes, /rating, /leaderboard and /profile."""

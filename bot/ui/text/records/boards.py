@@ -1,0 +1,304 @@
+"""Wording of the board in its three forms: the picture's result line and alt text, the
+game as an animation, and the position as a text diagram.
+
+The alt text says the whole position in words, so that a reader who cannot see the
+picture can follow the game: each side's pieces by kind and square, then its hand.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from bot.services import GameSnapshot
+from rules import Color, Handicap, Outcome, Position, Role, Sentence, Square, Termination
+from rules.notation.bod import write_bod, write_hand
+
+from ...i18n import N_, SOURCE_LANGUAGE, gettext
+from ..base import move_echo, square_text, translator
+from ..play.games import image_caption, players_text
+from ..sides import side_name
+
+#: Discord takes at most 1,024 characters as an attachment's description; a little
+#: less leaves room for what a client may add.
+ALT_TEXT_LIMIT = 1000
+#: A message holds at most 2,000 characters; the diagram and its fence stay well within.
+DIAGRAM_LIMIT = 2000
+
+#: The result as the final board shows it, where the turn was: short enough for the
+#: picture's footer beside a long name. In Japanese as a record ends (まで83手で先手の勝ち).
+_IMAGE_RESULTS = {
+    Termination.CHECKMATE: N_("Move {move_number} · {side} wins by checkmate"),
+    Termination.STALEMATE: N_("Move {move_number} · {side} wins, no legal move left"),
+    Termination.PERPETUAL_CHECK: N_("Move {move_number} · {side} wins, perpetual check"),
+    Termination.RESIGNATION: N_("Move {move_number} · {side} wins by resignation"),
+    Termination.TIME: N_("Move {move_number} · {side} wins on time"),
+    Termination.FOUL: N_("Move {move_number} · {side} wins by an illegal move"),
+    Termination.IMPASSE_24: N_("Move {move_number} · {side} wins by impasse"),
+    Termination.IMPASSE_27: N_("Move {move_number} · {side} wins by impasse"),
+    Termination.IMPASSE_JSA24: N_("Move {move_number} · {side} wins by impasse"),
+}
+_IMAGE_DRAWS = {
+    Termination.SENNICHITE: N_("Move {move_number} · sennichite, a draw"),
+    Termination.IMPASSE_24: N_("Move {move_number} · jishogi, a draw"),
+    Termination.IMPASSE_JSA24: N_("Move {move_number} · jishogi, a draw"),
+}
+
+
+def image_result(lang: str, game: GameSnapshot) -> str:
+    """The result line drawn on a finished game's board (its caption otherwise)."""
+    outcome = game.outcome
+    if outcome is None:
+        return image_caption(lang, game)
+    side = "" if outcome.winner is None else side_name(lang, outcome.winner, game.handicap)
+    line = ending_line(lang, outcome, game.move_number, side)
+    return image_caption(lang, game) if line is None else line
+
+
+def ending_line(lang: str, outcome: Outcome, move_number: int, side: str) -> str | None:
+    """The result line drawn on a final board, the winner called `side`; None for an
+    ending it has no line for (an abort)."""
+    if outcome.winner is not None and outcome.termination in _IMAGE_RESULTS:
+        template = _IMAGE_RESULTS[outcome.termination]
+        return gettext(lang, template).format(move_number=move_number, side=side)
+    if outcome.winner is None and outcome.termination in _IMAGE_DRAWS:
+        return gettext(lang, _IMAGE_DRAWS[outcome.termination]).format(move_number=move_number)
+    return None
+
+
+# ---------------------------------------------------------------- the position in words
+
+#: Pieces in the order a reader meets them: the king, the major pieces, then down.
+_ROLE_ORDER = (
+    Role.KING, Role.ROOK, Role.DRAGON, Role.BISHOP, Role.HORSE, Role.GOLD, Role.SILVER,
+    Role.PROMOTED_SILVER, Role.KNIGHT, Role.PROMOTED_KNIGHT, Role.LANCE,
+    Role.PROMOTED_LANCE, Role.PAWN, Role.TOKIN,
+)  # fmt: skip
+_HAND_ORDER = (
+    Role.ROOK, Role.BISHOP, Role.GOLD, Role.SILVER, Role.KNIGHT, Role.LANCE, Role.PAWN,
+)  # fmt: skip
+#: Each side's pieces and hand, by whether the game is a handicap game (下手 and 上手, as a
+#: KIF of it writes 「上手の持駒」), then by colour.
+_PIECES = {
+    False: {Color.SENTE: N_("Sente: {pieces}."), Color.GOTE: N_("Gote: {pieces}.")},
+    True: {Color.SENTE: N_("Shitate: {pieces}."), Color.GOTE: N_("Uwate: {pieces}.")},
+}
+_HANDS = {
+    False: {
+        Color.SENTE: N_("Sente in hand: {hand}."),
+        Color.GOTE: N_("Gote in hand: {hand}."),
+    },
+    True: {
+        Color.SENTE: N_("Shitate in hand: {hand}."),
+        Color.GOTE: N_("Uwate in hand: {hand}."),
+    },
+}
+
+
+def _piece_words(lang: str, role: Role, count: int) -> str:
+    """The name that opens the list of one kind of piece: `golds`, `金`."""
+    if lang != SOURCE_LANGUAGE:
+        return role.kanji
+    return role.english + ("s" if count > 1 else "")  # every English piece name is regular
+
+
+def pieces_text(lang: str, position: Position, color: Color) -> str:
+    """`color`'s pieces on the board by kind, each kind with its squares (file, then rank):
+    `king 5i; golds 4i, 6i` in English, `玉５九、金４九・６九` in Japanese."""
+    by_role: dict[Role, list[Square]] = defaultdict(list)
+    for square, piece in position.pieces():
+        if piece.color is color:
+            by_role[piece.role].append(square)
+    _ = translator(lang)
+    groups = []
+    for role in _ROLE_ORDER:
+        squares = sorted(by_role.get(role, ()), key=lambda s: (s.file, s.rank))
+        if squares:
+            # The list's punctuation is the catalog's too: Japanese writes 金４九・６九、銀…
+            where = square_text(lang, squares[0])
+            for square in squares[1:]:
+                where = _("{squares}, {square}").format(
+                    squares=where, square=square_text(lang, square)
+                )
+            words = _piece_words(lang, role, len(squares))
+            groups.append(_("{pieces} {squares}").format(pieces=words, squares=where))
+    return _("; ").join(groups)
+
+
+def hand_text(lang: str, position: Position, color: Color) -> str:
+    """`color`'s pieces in hand with their counts: `2 pawns, bishop` in English, and in
+    Japanese as a record writes them (`歩二　角`, `なし`)."""
+    _ = translator(lang)
+    if lang != SOURCE_LANGUAGE:
+        return write_hand(position, color)
+    hand = position.hand(color)
+    parts = []
+    for role in _HAND_ORDER:
+        count = hand.get(role, 0)
+        if count:
+            words = _piece_words(lang, role, count)
+            parts.append(f"{count} {words}" if count > 1 else words)
+    return ", ".join(parts) if parts else _("none")
+
+
+def position_sentences(lang: str, position: Position, handicap: Handicap) -> list[str]:
+    """The position in words: each side's pieces, then its hand, one sentence each (the
+    sides named uwate and shitate in a handicap game)."""
+    sentences = []
+    given = handicap is not Handicap.EVEN
+    for color in Color:
+        pieces = pieces_text(lang, position, color)
+        sentences.append(gettext(lang, _PIECES[given][color]).format(pieces=pieces))
+        hand = hand_text(lang, position, color)
+        sentences.append(gettext(lang, _HANDS[given][color]).format(hand=hand))
+    return sentences
+
+
+def fit_sentences(lang: str, sentences: list[str], limit: int = ALT_TEXT_LIMIT) -> str:
+    """As many whole sentences as fit in `limit` characters, in order; the last ones are
+    left out (and an ellipsis says so) rather than cut in the middle of a word."""
+    joiner = " " if lang == SOURCE_LANGUAGE else ""
+    text = ""
+    for index, sentence in enumerate(sentences):
+        joined = sentence if not text else text + joiner + sentence
+        room = limit if index == len(sentences) - 1 else limit - len(joiner) - 1
+        if len(joined) > room:
+            return text + joiner + "…" if text else sentence[: limit - 1] + "…"
+        text = joined
+    return text
+
+
+def board_alt_text(lang: str, game: GameSnapshot) -> str:
+    """The alt text of a board image, for screen readers: the players, the move count and
+    whose turn or the result, the last move, then the whole position in words."""
+    _ = translator(lang)
+    caption = image_result(lang, game)
+    values = {"players": players_text(lang, game), "caption": caption}
+    written = game.last_move_text
+    if written is None:
+        head = _("Shogi board. {players}. {caption}.").format_map(values)
+    else:
+        values["move"] = move_echo(lang, game.turn.opponent, written)
+        head = _("Shogi board. {players}. {caption}. Last move: {move}.").format_map(values)
+    position = position_sentences(lang, game.game.position, game.handicap)
+    return fit_sentences(lang, [head, *position])
+
+
+def animation_alt_text(lang: str, game: GameSnapshot) -> str:
+    """The alt text of the game's animation: what it shows, then its last frame's words."""
+    _ = translator(lang)
+    head = _("Animation of the game, one frame per move from the start.")
+    return fit_sentences(lang, [head, board_alt_text(lang, game)])
+
+
+# ---------------------------------------------------------------- the text diagram
+
+
+def text_diagram(lang: str, game: GameSnapshot) -> str:
+    """The position as a text diagram in a code block (monospace), for readers who want
+    text, not a picture: the pieces, both hands, whose turn, the move count or result.
+
+    Japanese readers get the diagram a KIF file draws (BOD), which every Japanese club
+    knows. English readers get the same layout in the letters of Western notation
+    (P-7f), which they type already and can read without kanji: upper case for sente,
+    lower case for gote, as in SFEN, a `+` before a promoted piece, and the ranks a..i
+    on the right as the squares are written (7f)."""
+    over = game.outcome is not None
+    lines = position_diagram(lang, game.game.position, handicap=game.handicap)
+    if not over and (lang == SOURCE_LANGUAGE or game.turn is Color.SENTE):
+        lines.append(_turn_line(lang, game))  # a BOD names only gote's turn
+    lines.append(_move_line(lang, game))
+    return "```\n" + "\n".join(lines) + "\n```"
+
+
+def position_diagram(
+    lang: str, position: Position, *, handicap: Handicap = Handicap.EVEN
+) -> list[str]:
+    """The lines of a position's diagram: a BOD in Japanese, letters in English (see
+    `text_diagram`); the turn is left to the caller, as a BOD names only gote's."""
+    if lang == SOURCE_LANGUAGE:
+        return _letters_diagram(lang, position, handicap)
+    return write_bod(position, handicap=handicap is not Handicap.EVEN)
+
+
+def _turn_line(lang: str, game: GameSnapshot) -> str:
+    _ = translator(lang)
+    line = _("{side} to move").format(side=side_name(lang, game.turn, game.handicap))
+    return line[:1].upper() + line[1:]  # a line of its own starts with a capital
+
+
+def _move_line(lang: str, game: GameSnapshot) -> str:
+    _ = translator(lang)
+    if game.outcome is not None:
+        return image_result(lang, game)
+    return _("Move {move_number}").format(move_number=game.move_number)
+
+
+_FILES_HEADER = "  9  8  7  6  5  4  3  2  1"
+_RULE = "+" + "-" * 27 + "+"
+_RANK_LETTERS = "abcdefghi"
+
+
+def _letters_diagram(lang: str, position: Position, handicap: Handicap) -> list[str]:
+    _ = translator(lang)
+    given = handicap is not Handicap.EVEN
+    hands = _HANDS[given]
+    lines = [
+        _("Upper case: Shitate (☗); lower case: Uwate (☖); + promoted.")
+        if given
+        else _("Upper case: Sente (☗); lower case: Gote (☖); + promoted."),
+        gettext(lang, hands[Color.GOTE]).format(hand=hand_text(lang, position, Color.GOTE)),
+        _FILES_HEADER,
+        _RULE,
+    ]
+    for row in range(9):
+        cells = []
+        for square in range(row * 9, row * 9 + 9):
+            piece = position.piece_at(square)
+            if piece is None:
+                cells.append(" . ")
+                continue
+            letter = piece.role.sfen if piece.color is Color.SENTE else piece.role.sfen.lower()
+            cells.append(letter.rjust(2) + " ")
+        lines.append("|" + "".join(cells) + "|" + _RANK_LETTERS[row])
+    lines.append(_RULE)
+    lines.append(
+        gettext(lang, hands[Color.SENTE]).format(hand=hand_text(lang, position, Color.SENTE))
+    )
+    return lines
+
+
+def animation_export_caption(lang: str, game: GameSnapshot, shown_moves: int | None = None) -> str:
+    """Above the GIF `/export` gives: which game, and up to which move; and, for a game
+    too long for the upload limit, that it shows only the last `shown_moves` moves."""
+    _ = translator(lang)
+    values = {"id": game.id, "move_number": game.move_number, "count": shown_moves}
+    if shown_moves is None:
+        return _("Game #{id} as an animation, from the start to move {move_number}.").format_map(
+            values
+        )
+    return _(
+        "Game #{id} as an animation of its last {count} moves, up to move {move_number}: "
+        "the whole game is larger than Discord accepts."
+    ).format_map(values)
+
+
+def animation_shortened(lang: str, shown_moves: int) -> str:
+    """Under an ending whose animation shows only the game's last moves, and why."""
+    _ = translator(lang)
+    return _(
+        "The whole game is larger than Discord accepts, so its animation shows the last "
+        "{count} moves."
+    ).format(count=shown_moves)
+
+
+ANIMATIONS_CROWDED = Sentence(
+    "Animations are being made for several members right now; ask again in a minute."
+)
+ANIMATION_BUSY = Sentence(
+    "Your animation is still being made; wait for it before asking for another."
+)
+
+
+ANIMATION_TOO_LARGE = Sentence(
+    "This game's animation is larger than Discord accepts; export its record instead."
+)

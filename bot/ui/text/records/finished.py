@@ -1,0 +1,187 @@
+"""Looking back: thread names that carry the game's number and, at the end, its result;
+`/games` with finished games; `/replay`'s caption and move list."""
+
+from __future__ import annotations
+
+from bot.services import GameList, GameSnapshot, GameSummary, ListedStatus, PlayerRef, ReplayStep
+from bot.services import Result as GameResult
+from rules import Handicap, Outcome, Termination
+
+from ...i18n import N_, gettext
+from ..base import bank_text, move_echo, safe, timestamp, translator, truncate
+from ..play.games import result_text
+from ..sides import players_line, side_mark
+
+MAX_THREAD_NAME = 100  # Discord's limit on a channel's or thread's name
+
+#: A finished game's result for the member it is listed for.
+RESULT_WORDS = {
+    GameResult.WON: N_("won"),
+    GameResult.LOST: N_("lost"),
+    GameResult.DRAW: N_("draw"),
+    GameResult.ABORTED: N_("aborted"),
+}
+
+
+def result_word(lang: str, result: GameResult) -> str:
+    return gettext(lang, RESULT_WORDS[result])
+
+
+def outcome_tag(lang: str, outcome: Outcome, handicap: Handicap) -> str:
+    """A result in a few characters, as a thread's name ends: ☗ wins (☖uwate wins, in a
+    handicap game), draw, aborted."""
+    _ = translator(lang)
+    if outcome.termination is Termination.ABORT:
+        return _("aborted")
+    if outcome.winner is None:
+        return _("draw")
+    return _("{side} wins").format(side=side_mark(lang, outcome.winner, handicap))
+
+
+def thread_name(lang: str, game: GameSnapshot) -> str:
+    """A game's thread name: `#12 ☗alice vs ☖bob`, and once it has ended, its result
+    after a dot. Names too long for Discord's 100 characters are shortened, each ending
+    in an ellipsis, so that the number and the result always show."""
+    _ = translator(lang)
+    outcome = game.outcome
+    suffix = "" if outcome is None else " · " + outcome_tag(lang, outcome, game.handicap)
+    names = (game.sente.name, game.gote.name)
+    room = max(len(name) for name in names)
+    while True:
+        sente, gote = (_shortened(name, room) for name in names)
+        players = players_line(lang, sente, gote, game.handicap)
+        name = f"#{game.id} {players}{suffix}"
+        if len(name) <= MAX_THREAD_NAME or room <= 1:
+            return name[:MAX_THREAD_NAME]
+        room -= 1
+
+
+def _shortened(name: str, room: int) -> str:
+    return name if len(name) <= room else name[: max(room - 1, 0)].rstrip() + "…"
+
+
+# ---------------------------------------------------------------- /games
+
+_HEADINGS = {
+    ListedStatus.ACTIVE: N_("Active games of {name}:"),
+    ListedStatus.FINISHED: N_("Finished games of {name}, latest first:"),
+    ListedStatus.ALL: N_("Games of {name}:"),
+}
+
+
+def games_list_text(
+    lang: str, owner: PlayerRef, listed: GameList, status: ListedStatus, *, own: bool
+) -> str:
+    """`/games`: a member's games, active ones first (theirs to move first), then finished
+    ones with their result for that member and when they ended; `own` when the reader is
+    that member (then it is "your turn", else theirs "to move")."""
+    _ = translator(lang)
+    name = safe(owner.name)
+    if not listed.games:
+        return _empty_list(lang, name, status)
+    lines = [gettext(lang, _HEADINGS[status]).format(name=name)]
+    for summary in listed.games:
+        if summary.is_active:
+            lines.append(_active_line(lang, summary, own=own))
+        else:
+            lines.append(_finished_line(lang, summary, own=own))
+    if listed.more:
+        lines.append(_("…and {count} more.").format(count=listed.more))
+    return truncate("\n".join(lines))
+
+
+def _empty_list(lang: str, name: str, status: ListedStatus) -> str:
+    _ = translator(lang)
+    if status is ListedStatus.FINISHED:
+        return _("{name} has no finished games here yet.").format(name=name)
+    if status is ListedStatus.ALL:
+        return _("{name} has no games here yet. Start one with `/challenge`.").format(name=name)
+    return _(
+        "{name} has no active games. Start one with `/challenge`;"
+        " finished games are listed with `/games status:finished`."
+    ).format(name=name)
+
+
+def _where(summary: GameSummary) -> str:
+    """The game's number, and a link to its thread if it has one."""
+    number = f"#{summary.id}"
+    return f"{number} <#{summary.thread_id}>" if summary.thread_id else number
+
+
+def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
+    """`• #12 <#thread>: You (☗) vs bob, move 3, **your turn**`; in another member's list,
+    whose heading names them, `playing ☗ against bob`: the colour is always the owner's,
+    and the line says so without repeating their name on every line."""
+    _ = translator(lang)
+    to_move = _("**your turn**") if own else _("**to move**")
+    values = {
+        "where": _where(summary),
+        "color": side_mark(lang, summary.your_color, summary.handicap),
+        "opponent": safe(summary.opponent.name),
+        "move_number": summary.move_number,
+        "turn": to_move if summary.your_turn else _("waiting"),
+    }
+    if own:
+        line = _("• {where}: You ({color}) vs {opponent}, move {move_number}, {turn}")
+    else:
+        line = _("• {where}: playing {color} against {opponent}, move {move_number}, {turn}")
+    deadline = _(", ") + timestamp(summary.deadline) if summary.deadline else ""
+    banks = ""
+    if summary.banks is not None:
+        banks = _(", main time ☗{sente} · ☖{gote}").format(
+            sente=bank_text(lang, summary.banks[0]), gote=bank_text(lang, summary.banks[1])
+        )
+    return line.format_map(values) + deadline + banks
+
+
+def _finished_line(lang: str, summary: GameSummary, *, own: bool) -> str:
+    _ = translator(lang)
+    assert summary.result is not None
+    values = {
+        "where": _where(summary),
+        "color": side_mark(lang, summary.your_color, summary.handicap),
+        "opponent": safe(summary.opponent.name),
+        "result": result_word(lang, summary.result),
+        "move_number": summary.move_number,
+    }
+    if own:
+        line = _("• {where}: You ({color}) vs {opponent}, **{result}** after move {move_number}")
+    else:
+        line = _(
+            "• {where}: played {color} against {opponent}, **{result}** after move {move_number}"
+        )
+    ended = _(", ") + timestamp(summary.finished_at, "d") if summary.finished_at else ""
+    return line.format_map(values) + ended
+
+
+# ---------------------------------------------------------------- /replay
+
+
+def replay_text(lang: str, step: ReplayStep) -> str:
+    """Above a `/replay` board: which game, which move of how many, and the moves around
+    it, the current one marked. Every number is a move number as the game's record
+    counts it (`board.numbering`): "of 50" is the last move's number, as a KIF's
+    `まで50手` is, also in a game set up after move 30 that played 20 moves."""
+    _ = translator(lang)
+    board = step.board
+    number = board.numbering.number
+    players = players_line(lang, safe(board.sente.name), safe(board.gote.name), board.handicap)
+    last = number(step.last)
+    if step.ply == 0:
+        where = _("start position (the game goes to move {last})").format(last=last)
+    else:
+        where = _("move {move_number} of {last}").format(move_number=number(step.ply), last=last)
+    lines = [
+        _("Replay of game #{id}, {players}: {where}").format(
+            id=board.id, players=players, where=where
+        )
+    ]
+    first_mover = board.game.start.turn
+    for offset, move in enumerate(step.moves):
+        ply = step.first + offset
+        color = first_mover if ply % 2 else first_mover.opponent
+        mark = "▶" if ply == step.ply else " "
+        lines.append(f"`{mark}{number(ply):>3}` {move_echo(lang, color, move)}")
+    if step.ply == step.last and board.outcome is not None:
+        lines.append(result_text(lang, board.outcome, board))
+    return truncate("\n".join(lines))
