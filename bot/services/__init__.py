@@ -11,9 +11,12 @@ from .choices import AmbiguousMove, ChooseGame
 from .clock.clocks import PRESETS, TimeControl
 from .clock.deadlines import DeadlineScheduler
 from .clock.digests import Digest
+from .clock.vacation import Vacation, VacationChange, VacationStatus
 from .clock.vacations import ALLOWANCE, VacationRefused
 from .club.audience import NOBODY, Audience, Cast, Event, Role, Sending, audience, ending_event
+from .club.challenge import Challenge
 from .club.challenges import MAX_OPEN_CHALLENGES
+from .club.preferences import Notifications, Preferences, QuietHours
 from .club.rematches import Rematch
 from .computer.analysis import BLUNDER, CAP, MISTAKE, Analysis, Mark, MarkedMove
 from .computer.opponent import LEVELS, NO_ENGINE, ComputerFailed, ComputerMove
@@ -36,9 +39,25 @@ from .errors import (
     ServiceError,
     TakebackRefused,
 )
-from .play.notes import MAX_NOTE_LENGTH, MAX_NOTES, note_number
+from .events import GameEvents
+from .play.forecasts import Forecast, ForecastLine
+from .play.game import (
+    GameSnapshot,
+    ImpasseRule,
+    MovePreview,
+    MoveText,
+    PlayedMove,
+    PlayerRef,
+    RatingChange,
+    Result,
+    TakebackPolicy,
+)
+from .play.impasse import ImpasseReport
+from .play.notes import MAX_NOTE_LENGTH, MAX_NOTES, Note, note_number
 from .play.numbering import Numbering
 from .play.snapshots import banks_left, turn_of
+from .play.summaries import GameList, GameSummary, ListedStatus
+from .play.takebacks import Takeback, TakebackRequest
 from .ratings.glicko2 import Rating
 from .ratings.rated import both_have_moved
 from .ratings.standings import (
@@ -49,7 +68,7 @@ from .ratings.standings import (
     Profile,
     RatingPoint,
 )
-from .records.exports import FORMATS
+from .records.exports import FORMATS, ExportFile
 from .records.positions import (
     MAX_RECORD_BYTES,
     ShownPosition,
@@ -58,37 +77,8 @@ from .records.positions import (
     start_of,
 )
 from .records.readers import READ_TIME_LIMIT, ReaderPool, ReadTooLong
+from .records.replays import ReplayStep
 from .service import GameService
-from .values import (
-    Challenge,
-    ExportFile,
-    Forecast,
-    ForecastLine,
-    GameEvents,
-    GameList,
-    GameSnapshot,
-    GameSummary,
-    ImpasseReport,
-    ImpasseRule,
-    ListedStatus,
-    MovePreview,
-    MoveText,
-    Note,
-    Notifications,
-    PlayedMove,
-    PlayerRef,
-    Preferences,
-    QuietHours,
-    RatingChange,
-    ReplayStep,
-    Result,
-    Takeback,
-    TakebackPolicy,
-    TakebackRequest,
-    Vacation,
-    VacationChange,
-    VacationStatus,
-)
 
 __all__ = [
     "ALLOWANCE",

@@ -8,7 +8,8 @@ from __future__ import annotations
 from rules import Sentence
 
 from .errors import ServiceError
-from .values import GameSummary, MoveText
+from .play.game import MoveText
+from .play.summaries import GameSummary
 
 
 class ChooseGame(ServiceError):

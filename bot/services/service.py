@@ -24,6 +24,7 @@ from .club.rematches import Rematches
 from .club.servers import Servers
 from .computer.analysis import ANALYSIS_MS, Analyses
 from .computer.opponent import Computer
+from .events import GameEvents
 from .play.finding import Games
 from .play.forecasts import Forecasts
 from .play.impasse import Impasse
@@ -33,7 +34,6 @@ from .play.store import GameStore, utc_now
 from .play.takebacks import Takebacks
 from .ratings.standings import Ratings
 from .records.exports import Exports
-from .values import GameEvents
 
 
 class GameService:

@@ -28,10 +28,11 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from bot.db import DigestSubscriber
 
+from ..club.preferences import Notifications, Preferences
 from ..club.zones import default_zone
 from ..play.finding import Games
 from ..play.store import GameStore
-from ..values import GameList, Notifications, Preferences
+from ..play.summaries import GameList
 
 log = logging.getLogger(__name__)
 #: Subscribers looked at between two turns of the event loop.

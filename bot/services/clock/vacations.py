@@ -34,10 +34,11 @@ from rules import Color, Sentence
 
 from ..budgets import Budgets
 from ..errors import ServiceError
+from ..play.game import GameSnapshot
 from ..play.snapshots import color_of, turn_of
 from ..play.store import GameStore
-from ..values import GameSnapshot, Vacation, VacationChange, VacationStatus
 from .clocks import HOUR, due_at, reminder_at
+from .vacation import Vacation, VacationChange, VacationStatus
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,8 @@ from enum import Enum, StrEnum
 
 from rules import Outcome, Termination
 
-from ..values import Challenge, GameSnapshot, PlayerRef
+from ..play.game import GameSnapshot, PlayerRef
+from .challenge import Challenge
 
 
 class Event(StrEnum):

@@ -18,10 +18,11 @@ from rules.errors import quote
 from ..budgets import Budgets
 from ..clock.clocks import TimeControl, due_at, reminder_at
 from ..errors import NotAPlayer, NotFound, ServiceError
+from ..play.game import GameSnapshot, ImpasseRule, PlayerRef, TakebackPolicy
 from ..play.snapshots import turn_of
 from ..play.store import GameStore
 from ..ratings.rated import may_be_rated
-from ..values import Challenge, GameSnapshot, ImpasseRule, PlayerRef, TakebackPolicy
+from .challenge import Challenge
 
 log = logging.getLogger(__name__)
 

@@ -15,14 +15,72 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import astuple, replace
+from dataclasses import astuple, dataclass, replace
+from datetime import datetime, tzinfo
+from enum import StrEnum
 
 from bot.db import PreferencesRow, Session
 
 from ..play.store import GameStore
-from ..values import Notifications, Preferences, QuietHours
 from .servers import POST_LANGUAGES
 from .zones import zone_named
+
+
+class Notifications(StrEnum):
+    """Which direct messages a player gets about their turns: one at each turn, one digest
+    a day listing the games where it is their move, or none. Endings and offers (a
+    takeback asked, a rematch) are messaged to everyone but those who chose none."""
+
+    EACH_TURN = "each"
+    DIGEST = "digest"
+    NONE = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class QuietHours:
+    """Local hours when direct messages arrive without a sound: from `start` up to `end`
+    (exclusive), across midnight when `end` is earlier (22 to 7 is the night)."""
+
+    start: int
+    end: int
+
+    def __contains__(self, hour: int) -> bool:
+        if self.start <= self.end:
+            return self.start <= hour < self.end
+        return hour >= self.start or hour < self.end
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    """What a player chose for themselves: to confirm each move before it is stored, which
+    direct messages they get, written in `language` (None: not known yet), the local hour
+    of their digest, their time zone (None: not chosen; the server's is used) and their
+    quiet hours."""
+
+    confirm_moves: bool = False
+    notifications: Notifications = Notifications.NONE
+    language: str | None = None
+    digest_hour: int = 8
+    time_zone: str | None = None
+    quiet_hours: QuietHours | None = None
+
+    @property
+    def turn_messages(self) -> bool:
+        """Whether each turn that begins is messaged to them."""
+        return self.notifications is Notifications.EACH_TURN
+
+    @property
+    def direct_messages(self) -> bool:
+        """Whether they get direct messages at all (endings and offers, at least)."""
+        return self.notifications is not Notifications.NONE
+
+    def quiet_at(self, moment: datetime, zone: tzinfo) -> bool:
+        """Whether `moment` falls in their quiet hours, read in `zone` (theirs, or the
+        server's when they chose none)."""
+        if self.quiet_hours is None:
+            return False
+        return moment.astimezone(zone).hour in self.quiet_hours
+
 
 DEFAULTS = Preferences()  # a player who never chose: no confirmation, no messages
 

@@ -17,8 +17,9 @@ from bot.db import ChallengeRow, Conflict
 from rules import Handicap, Sentence
 
 from ..errors import ServiceError
+from ..play.game import GameSnapshot
 from ..play.store import GameStore
-from ..values import Challenge, GameSnapshot
+from .challenge import Challenge
 from .challenges import Challenges
 
 log = logging.getLogger(__name__)

@@ -29,9 +29,9 @@ from rules import Color, Game, Move, Position, Sentence
 
 from ..budgets import Budgets
 from ..errors import ServiceError
+from ..play.game import GameSnapshot, MoveText
 from ..play.snapshots import move_text
 from ..play.store import GameStore
-from ..values import GameSnapshot, MoveText
 from .opponent import ATTEMPTS, NO_ENGINE
 
 log = logging.getLogger(__name__)

@@ -20,9 +20,9 @@ from rules import Handicap, InvalidMoveError, Move, Sentence
 from ..clock.clocks import TimeControl
 from ..club.challenges import Challenges
 from ..errors import GameOver, MoveRejected, NotAPlayer, NotFound, PositionChanged, ServiceError
+from ..play.game import GameSnapshot, PlayedMove, PlayerRef, TakebackPolicy
 from ..play.moves import Moves
 from ..play.store import GameStore
-from ..values import GameSnapshot, PlayedMove, PlayerRef, TakebackPolicy
 
 log = logging.getLogger(__name__)
 

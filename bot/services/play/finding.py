@@ -11,10 +11,11 @@ from rules import Sentence
 
 from ..choices import ChooseGame
 from ..errors import NotFound, ServiceError
-from ..records.replays import step_at
-from ..values import GameList, GameSnapshot, GameSummary, ListedStatus, MoveText, ReplayStep
+from ..records.replays import ReplayStep, step_at
+from .game import GameSnapshot, MoveText
 from .snapshots import color_of, line_of
 from .store import GameStore, no_such_game
+from .summaries import GameList, GameSummary, ListedStatus
 
 log = logging.getLogger(__name__)
 THREADS_REMEMBERED = 4096

@@ -62,13 +62,39 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.db import Conflict, ForecastRow, Session
-from rules import Game, IllegalMoveError, InvalidMoveError, Move, Sentence
+from rules import Color, Game, IllegalMoveError, InvalidMoveError, Move, Sentence
 from rules.notation import AmbiguousMoveError, parse_move
 
 from ..errors import ForecastRefused, PositionChanged
-from ..values import Forecast, ForecastLine, GameSnapshot, MoveText
+from .game import (
+    GameSnapshot,
+    MoveText,
+)
 from .snapshots import move_text
 from .store import MOVED_ON, GameStore
+
+
+@dataclass(frozen=True, slots=True)
+class ForecastLine:
+    """One stored forecast line: the opponent's move first, then the reply, and so on,
+    written as they would be played from the game as it stands."""
+
+    id: int
+    ply: int  # the game's ply the line starts from
+    moves: tuple[MoveText, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Forecast:
+    """A player's forecast lines in one game (the answer to adding, or listing, them):
+    the game, the player's colour, their lines oldest first, and how many older lines a
+    new one replaced."""
+
+    game: GameSnapshot
+    color: Color
+    lines: tuple[ForecastLine, ...]
+    replaced: int = 0
+
 
 #: Lines one player may keep in one game: enough for every sensible answer to a position,
 #: few enough to list in one private message.

@@ -12,14 +12,40 @@ uwate, and its absent pieces are not anybody's.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rules import Color, Game, Handicap, Outcome, Sentence, Termination
-from rules.impasse import AgreedCount, Declaration, Verdict, camp_count, count_24, evaluate_27
+from rules.impasse import (
+    AgreedCount,
+    CampCount,
+    Declaration,
+    Verdict,
+    camp_count,
+    count_24,
+    evaluate_27,
+)
 from rules.impasse import required_27 as required_points
 
 from ..errors import ImpasseRefused, PositionChanged
-from ..values import GameSnapshot, ImpasseReport, ImpasseRule
+from .game import (
+    GameSnapshot,
+    ImpasseRule,
+)
 from .snapshots import color_name
 from .store import MOVED_ON, GameStore
+
+
+@dataclass(frozen=True, slots=True)
+class ImpasseReport:
+    """What `/jishogi` shows: both players' counts and what the rules allow now."""
+
+    game: GameSnapshot
+    counts: dict[Color, CampCount]
+    required_27: dict[Color, int]
+    rule: ImpasseRule
+    can_propose_count: bool
+    can_declare: Color | None
+    declaration: Declaration | None  # the predicted result for the player on move
 
 
 def handicap_points(game: Game) -> int:

@@ -24,8 +24,8 @@ from ..choices import AmbiguousMove
 from ..clock.clocks import bank_after, due_at, reminder_at
 from ..errors import MoveRejected, PositionChanged, ServiceError
 from ..ratings.rated import both_have_moved, rate_ending
-from ..values import GameSnapshot, MovePreview, MoveText, PlayedMove, PlayerRef, RatingChange
 from .forecasts import plan_reply, write_plan
+from .game import GameSnapshot, MovePreview, MoveText, PlayedMove, PlayerRef, RatingChange
 from .snapshots import (
     away_of,
     clock_state,

@@ -10,15 +10,34 @@ what one member asks about can only ever be their own notes.
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
+from datetime import datetime
 
 from bot.db import NoteRow, Session
 from rules import Sentence
 
 from ..budgets import Budgets
 from ..errors import NoteRefused
-from ..values import Note
-from .numbering import Numbering
+from .numbering import FROM_MOVE_ONE, Numbering
 from .store import GameStore
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A member's private note on a game: written at `ply` (the game's ply then), shown to
+    its author only; `move_number` is that ply as the game's players read it."""
+
+    id: int
+    game_id: int
+    ply: int
+    text: str
+    written_at: datetime
+    numbering: Numbering = FROM_MOVE_ONE
+
+    @property
+    def move_number(self) -> int:
+        return self.numbering.number(self.ply)
+
 
 #: The longest note: a paragraph of thought, and short enough that a note and the words
 #: around it fit in one Discord message (2,000 characters) when it is shown back.

@@ -23,17 +23,10 @@ from rules import Color, Game, Handicap, IllegalMoveError, Move, Outcome, Positi
 from rules.notation import format_move
 
 from ..clock.clocks import TimeControl, bank_after, due_at
-from ..values import (
-    GameSnapshot,
-    GameSummary,
-    ImpasseRule,
-    MoveText,
-    PlayerRef,
-    Result,
-    TakebackPolicy,
-)
+from .game import GameSnapshot, ImpasseRule, MoveText, PlayerRef, Result, TakebackPolicy
 from .likely import likely_order
 from .numbering import Numbering
+from .summaries import GameSummary
 
 log = logging.getLogger(__name__)
 

@@ -23,6 +23,8 @@ from typing import Any
 from bot.db import Database, GameRow, RatingEntry, Session
 from rules import Color, Outcome, Sentence, Termination
 
+from ..clock.vacation import VacationChange
+from ..club.challenge import Challenge
 from ..errors import (
     AlreadyStarted,
     GameOver,
@@ -32,10 +34,11 @@ from ..errors import (
     PositionChanged,
     ServiceError,
 )
+from ..events import GameEvents
 from ..logcontext import about_game
 from ..ratings.rated import both_have_moved, change_of, rate_ending
 from ..stats import ServiceStats
-from ..values import Challenge, GameEvents, GameSnapshot, RatingChange, VacationChange
+from .game import GameSnapshot, RatingChange
 from .snapshots import (
     GameCache,
     LegalMoveCache,

@@ -36,18 +36,53 @@ the write, so the deadline written is the one the deadline task would compute.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import NoReturn
 
 from bot.db import Conflict, DeadlineRow, GameRewind, NewTakeback, Session, TakebackRow
-from rules import Game, Sentence
+from rules import Color, Game, Sentence
 
 from ..clock.clocks import reminder_at
 from ..errors import NotFound, PositionChanged, TakebackRefused
-from ..values import GameSnapshot, Takeback, TakebackPolicy, TakebackRequest
+from .game import (
+    GameSnapshot,
+    MoveText,
+    PlayerRef,
+    TakebackPolicy,
+)
 from .snapshots import clock_state, deadline_of, moves_written, player_ref
 from .store import MOVED_ON, GameStore
+
+
+@dataclass(frozen=True, slots=True)
+class TakebackRequest:
+    """A request to take moves back, as the game's takeback history keeps it."""
+
+    id: int
+    game_id: int
+    asked_by: int  # the user id of the player who asked
+    ply: int  # the game's ply when it was asked: the buttons that answer it carry it
+    plies: int  # how many moves it takes back: 1 (the asker's) or 2 (and the reply)
+    usi: tuple[str, ...]  # those moves, in the order they were played
+    status: str  # "pending", "accepted", "declined" or "lapsed"
+    requested_at: datetime
+    answered_at: datetime | None  # when it was answered or lapsed
+
+
+@dataclass(frozen=True, slots=True)
+class Takeback:
+    """The answer to asking, accepting or declining a takeback: the request, the game as
+    it stands now, who asked (and with which colour) and who answers, and the moves the
+    request takes back, written as they were played."""
+
+    request: TakebackRequest
+    game: GameSnapshot
+    asker: PlayerRef
+    asker_color: Color
+    answerer: PlayerRef
+    moves: tuple[MoveText, ...]
+
 
 NO_SUCH_REQUEST = Sentence("That takeback request does not exist in this game.")
 #: A request answered after a move was played (or pressed on an old request's button).

@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from bot.db import GameRow, RatingEntry, RatingRow, Session
 from rules import Color, Handicap, Outcome, Termination
 
-from ..values import RatingChange
+from ..play.game import RatingChange
 from .glicko2 import DEFAULT, DRAW, LOSS, WIN, Rating, rate_game
 
 #: Plies before both players have made a move, whoever moves first: a game that ends

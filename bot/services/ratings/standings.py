@@ -14,9 +14,9 @@ from datetime import datetime
 from bot.db import GameCounts, RatingEntry, RatingRow, Session
 from rules import Game, Handicap, Position
 
+from ..play.game import MoveText, RatingChange
 from ..play.snapshots import moves_written
 from ..play.store import GameStore
-from ..values import MoveText, RatingChange
 from .glicko2 import Rating, aged
 from .rated import change_of, glicko, replay
 

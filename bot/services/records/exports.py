@@ -15,6 +15,7 @@ a loss on time is written as such, not as an unfinished game.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, timedelta, tzinfo
 
 from bot.db import GameRow
@@ -24,7 +25,27 @@ from rules.notation import RECORD_FILES, Record, analysis_link, record_time, wri
 from ..errors import ServiceError
 from ..play.notes import Notes
 from ..play.store import GameStore
-from ..values import ExportFile
+
+
+@dataclass(frozen=True, slots=True)
+class ExportFile:
+    """A game's record written in one format, ready to attach, with an analysis link once
+    the game is over (None while it goes on). `data` is the file's bytes in `encoding`
+    (Shift_JIS for `.kif` and `.ki2`); `replaced` counts the characters of names and
+    notes that encoding has no place for, written as 〓."""
+
+    filename: str
+    data: bytes
+    encoding: str
+    analysis_url: str | None
+    replaced: int = 0
+
+    @property
+    def content(self) -> str:
+        """The record's text, as a program reading the file as text gets it (each line
+        ending with one line feed)."""
+        return self.data.decode(self.encoding).replace("\r\n", "\n")
+
 
 #: The record formats, each with the file-name ending it is exported under: `kif` and `ki2`
 #: in Shift_JIS, `kifu` and `ki2u` the same in UTF-8.

@@ -17,9 +17,9 @@ from rules import Game, Handicap, Move, Outcome, Position, Sentence
 from rules.notation import RecordError, read_record, unfold
 
 from ..errors import ServiceError
+from ..play.game import MoveText
 from ..play.numbering import Numbering
 from ..play.snapshots import move_text
-from ..values import MoveText
 
 #: The largest record file read: a record of 1,000 moves is about 30 KiB, so this holds
 #: any real game with its comments while a stray video or archive is refused unread.

@@ -7,12 +7,30 @@ nothing past it.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rules import Game
 
+from ..play.game import (
+    GameSnapshot,
+    MoveText,
+)
 from ..play.snapshots import moves_written
-from ..values import GameSnapshot, ReplayStep
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """A game shown at one ply for `/replay`: `board` is the game as it stood after `ply`
+    moves (its result only at the last ply), `last` the number of moves in the whole game,
+    and `moves` the moves around `ply`, from ply `first` (1 for the game's first). All
+    are plies; `board.numbering` turns them into the move numbers players read."""
+
+    board: GameSnapshot
+    ply: int
+    last: int
+    first: int
+    moves: tuple[MoveText, ...]
+
 
 #: How many moves before and after the current one the replay lists.
 MOVES_AROUND = 3
