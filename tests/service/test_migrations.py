@@ -4,6 +4,8 @@ database written by a newer bot is refused with a clear message."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 import subprocess
 import sys
@@ -25,7 +27,14 @@ from bot.db import (
     SchemaTooNewError,
 )
 from bot.db.errors import MigrationCheckError
-from bot.db.migrations import MIGRATIONS, Migration, current_version, migrate
+from bot.db.migrations import (
+    MIGRATIONS,
+    VERSION_TABLE,
+    Migration,
+    current_version,
+    migrate,
+    postgres_statements,
+)
 
 #: A moment past every lease: any ending still unposted then is one a process would post.
 FAR_FUTURE = datetime(2999, 1, 1, tzinfo=UTC)
@@ -513,3 +522,52 @@ async def test_version_15_keeps_each_players_turn_messages(tmp_path: Path) -> No
         await db.close()
     assert (on.notifications, on.confirm_moves, on.language) == ("each", True, "ja")
     assert (off.notifications, off.confirm_moves, off.quiet_from) == ("none", False, None)
+
+
+#: The digest of each released migration as the code states it, on both backends: a
+#: database migrated by one version of the code must be the same as one migrated by
+#: another, so a migration, once released, never changes. A new migration adds its line.
+APPLIED_DIGESTS = {
+    1: "5149d5ce0ea811d9",
+    2: "4d4e9a08cd3ac383",
+    3: "353c0577d3f950b2",
+    4: "3fada2ec4f001af0",
+    5: "88dac58971aa58f9",
+    6: "0f849ff4fb8279cc",
+    7: "cd529817900fbed4",
+    8: "8fba4583e5aec1d7",
+    9: "68e2fa8c360cab3e",
+    10: "0c5c09b67df97961",
+    11: "fff586036374c607",
+    12: "1a43e4b291b2b1f6",
+    13: "0ec30455f4c6a640",
+    14: "a671cf5c77b58f55",
+    15: "cfd0a0e760dda832",
+    16: "3212f08a69c1523f",
+}
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def test_released_migrations_never_change() -> None:
+    """Every statement, description and check of a released migration, on SQLite and on
+    PostgreSQL, is the text it was released with (SQLite even keeps a table's text)."""
+    stated = {
+        migration.version: _digest(
+            json.dumps(
+                [
+                    migration.version,
+                    migration.description,
+                    list(migration.statements),
+                    migration.check,
+                    list(postgres_statements(migration)),
+                    migration.postgres_check,
+                ]
+            )
+        )
+        for migration in MIGRATIONS
+    }
+    assert stated == APPLIED_DIGESTS
+    assert _digest(VERSION_TABLE) == "8784566bb053e8ea"
