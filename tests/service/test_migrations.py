@@ -25,6 +25,7 @@ from bot.db import (
     PlayerRow,
     RatingEntry,
     SchemaTooNewError,
+    open_database,
 )
 from bot.db.errors import MigrationCheckError
 from bot.db.migrations import (
@@ -137,7 +138,7 @@ def schema(path: Path) -> tuple[dict[str, list[str]], set[str]]:
 
 async def test_fresh_database_gets_latest_version_and_exact_schema(tmp_path: Path) -> None:
     path = tmp_path / "nested" / "dir" / "shogi.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     assert await db.schema_version() == LATEST_VERSION
     await db.close()
     columns, indexes = schema(path)
@@ -151,7 +152,7 @@ async def test_fresh_database_gets_latest_version_and_exact_schema(tmp_path: Pat
 
 
 async def test_memory_database_is_migrated_too() -> None:
-    db = await Database.open(":memory:")
+    db = await open_database(":memory:")
     try:
         assert await db.schema_version() == LATEST_VERSION
         async with db.read() as tx:
@@ -162,7 +163,7 @@ async def test_memory_database_is_migrated_too() -> None:
 
 async def test_reopening_keeps_version_and_data(tmp_path: Path) -> None:
     path = tmp_path / "shogi.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     async with db.transaction() as tx:
         from datetime import UTC, datetime
 
@@ -170,7 +171,7 @@ async def test_reopening_keeps_version_and_data(tmp_path: Path) -> None:
 
         await tx.players.upsert(PlayerRow(1, "Alice"), datetime.now(UTC))
     await db.close()
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         assert await db.schema_version() == LATEST_VERSION
         async with db.read() as tx:
@@ -185,7 +186,7 @@ async def test_reopening_keeps_version_and_data(tmp_path: Path) -> None:
 
 async def test_newer_database_is_refused_with_a_clear_message(tmp_path: Path) -> None:
     path = tmp_path / "shogi.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     await db.close()
     with sqlite3.connect(path) as connection:
         connection.execute(
@@ -193,7 +194,7 @@ async def test_newer_database_is_refused_with_a_clear_message(tmp_path: Path) ->
             (LATEST_VERSION + 1, "from the future"),
         )
     with pytest.raises(SchemaTooNewError) as caught:
-        await Database.open(path)
+        await open_database(path)
     message = str(caught.value)
     assert f"schema version {LATEST_VERSION + 1}" in message
     assert f"up to {LATEST_VERSION}" in message
@@ -257,7 +258,7 @@ async def test_version_2_counts_old_endings_as_announced(tmp_path: Path) -> None
                 " VALUES (?, 1, 1, 1, 2, 'even', 's', 0, '27', ?, ?, 0, 's', 0, 0, 0, 0, ?)",
                 (game_id, status, termination, finished),
             )
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         assert await db.schema_version() == LATEST_VERSION
         async with db.query() as q:
@@ -294,7 +295,7 @@ async def test_version_5_lets_earlier_games_allow_takebacks(tmp_path: Path) -> N
             " bank_us, handicap, impasse_rule, status, created_at, expires_at)"
             " VALUES (1, 1, 1, 2, 'random', 0, 'even', '27', 'open', 0, 1)"
         )
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         async with db.read() as tx:
             game = await tx.games.get(1)
@@ -330,7 +331,7 @@ async def test_ratings_leave_earlier_challenges_and_games_unrated(tmp_path: Path
             " bank_us, handicap, impasse_rule, status, created_at, expires_at)"
             " VALUES (1, 1, 1, 2, 'random', 0, 'even', '27', 'open', 0, 1)"
         )
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         async with db.read() as tx:
             game = await tx.games.get(1)
@@ -434,7 +435,7 @@ async def test_open_challenges_migration_keeps_every_row_and_constraint(tmp_path
             before = list(await cursor.fetchall())
     with sqlite3.connect(path) as connection:
         old = _table_sql(connection)
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         assert await db.schema_version() == LATEST_VERSION
         async with db.read() as tx:
@@ -514,7 +515,7 @@ async def test_version_15_keeps_each_players_turn_messages(tmp_path: Path) -> No
             "INSERT INTO player_preferences (user_id, confirm_moves, turn_messages, language,"
             " updated_at) VALUES (1, 1, 1, 'ja', 0), (2, 0, 0, NULL, 0)"
         )
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         async with db.query() as q:
             on, off = await q.preferences.get(1), await q.preferences.get(2)

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import open_database
 from bot.services import GameService
 
 
 async def test_a_server_language_is_stored_and_survives_a_new_service(tmp_path: Path) -> None:
     path = tmp_path / "shogi.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(db)
     assert await service.servers.language(1) is None
     await service.servers.set_language(1, "ja")
@@ -20,7 +20,7 @@ async def test_a_server_language_is_stored_and_survives_a_new_service(tmp_path: 
     assert await service.servers.language(1) == "ja"
     await db.close()
 
-    db = await Database.open(path)
+    db = await open_database(path)
     fresh = GameService(db)
     assert await fresh.servers.language(1) == "ja"
     assert await fresh.servers.language(2) == "en"
@@ -31,7 +31,7 @@ async def test_a_server_language_is_stored_and_survives_a_new_service(tmp_path: 
 
 
 async def test_only_languages_with_catalogs_can_be_chosen(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "shogi.db")
+    db = await open_database(tmp_path / "shogi.db")
     with pytest.raises(ValueError, match="fr"):
         await GameService(db).servers.set_language(1, "fr")
     await db.close()
