@@ -15,11 +15,13 @@ from typing import TypeVar
 
 from .base import Statements
 from .challenges import ChallengeRepository, PlayerRepository
+from .deadlines import DeadlineRepository
 from .digests import DigestRepository
 from .endings import EndingClaimRepository
 from .engine import AnalysisRepository, ComputerRepository
 from .forecasts import ForecastRepository
-from .games import DeadlineRepository, GameRepository, MoveRepository
+from .games import GameRepository
+from .moves import MoveRepository
 from .notes import NoteRepository
 from .preferences import PreferenceRepository
 from .publications import PublicationRepository

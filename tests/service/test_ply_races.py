@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 
 from bot.db import Database, DeadlineRow, NewTakeback, open_database
+from bot.db.deadlines import DeadlineRepository
 from bot.db.forecasts import ForecastRepository
-from bot.db.games import DeadlineRepository
 from bot.db.takebacks import TakebackRepository
 from bot.services import (
     Forecast,
