@@ -11,8 +11,11 @@ from .rows import (
     NewChallenge,
     PlayerRow,
     duration_us,
+    duration_us_or_none,
     from_duration_us,
+    from_duration_us_or_none,
     from_us,
+    from_us_or_none,
     to_us,
 )
 from .shards import ShardScope, scope_sql
@@ -55,7 +58,7 @@ def _challenge(row: Row) -> ChallengeRow:
         opponent=None if row[6] is None else PlayerRow(row[6], row[7], bool(row[8])),
         color=row[9],
         bank=from_duration_us(row[10]),
-        period=None if row[11] is None else from_duration_us(row[11]),
+        period=from_duration_us_or_none(row[11]),
         handicap=row[12],
         impasse_rule=row[13],
         start_sfen=row[14],
@@ -96,7 +99,7 @@ class ChallengeRepository(Repository):
                 new.opponent_id,
                 new.color,
                 duration_us(new.bank),
-                None if new.period is None else duration_us(new.period),
+                duration_us_or_none(new.period),
                 new.handicap,
                 new.impasse_rule,
                 new.start_sfen,
@@ -236,4 +239,4 @@ class ChallengeRepository(Repository):
         row = await self._one(
             f"SELECT MIN(expires_at) FROM challenges WHERE status = 'open'{mine}", shards
         )
-        return None if row is None or row[0] is None else from_us(row[0])
+        return None if row is None else from_us_or_none(row[0])

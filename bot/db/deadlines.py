@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .base import Repository, Row
-from .rows import DeadlineRow, from_us, to_us
+from .rows import DeadlineRow, from_us, from_us_or_none, to_us
 from .shards import ShardScope, scope_sql
 
 _DEADLINE_COLUMNS = (
@@ -26,7 +26,7 @@ _RUNNING = (
 
 
 def _deadline(row: Row) -> DeadlineRow:
-    reminded = None if row[4] is None else from_us(row[4])
+    reminded = from_us_or_none(row[4])
     return DeadlineRow(row[0], row[1], from_us(row[2]), from_us(row[3]), reminded)
 
 
@@ -95,4 +95,4 @@ class DeadlineRepository(Repository):
             + mine,
             shards,
         )
-        return None if row is None or row[0] is None else from_us(row[0])
+        return None if row is None else from_us_or_none(row[0])

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .base import Repository
-from .rows import from_us, to_us
+from .rows import from_us, from_us_or_none, to_us
 
 #: The server of the player's oldest game in progress: the oldest as sente and the oldest
 #: as gote, each found through its own index (one condition on either colour would read
@@ -57,7 +57,7 @@ class DigestRepository(Repository):
                 time_zone=row[2],
                 language=row[3],
                 chosen_at=from_us(row[4]),
-                last_sent_for=None if row[5] is None else from_us(row[5]),
+                last_sent_for=from_us_or_none(row[5]),
                 guild_id=row[6],
             )
             for row in rows

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .base import Repository
-from .rows import from_us, to_us
+from .rows import from_us_or_none, to_us
 
 
 class EndingClaimRepository(Repository):
@@ -53,4 +53,4 @@ class EndingClaimRepository(Repository):
             " WHERE g.status = 'finished' AND g.end_announced_at IS NULL AND c.claimed_by <> ?",
             (worker,),
         )
-        return None if row is None or row[0] is None else from_us(row[0])
+        return None if row is None else from_us_or_none(row[0])

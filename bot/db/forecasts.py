@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .base import Repository, Row
-from .rows import from_us, to_us
+from .rows import from_us, to_us, usi_moves, usi_text
 
 _COLUMNS = "id, game_id, player_id, ply, moves, created_at FROM forecasts"
 
@@ -37,7 +37,7 @@ def _forecast(row: Row) -> ForecastRow:
         game_id=row[1],
         player_id=row[2],
         ply=row[3],
-        moves=tuple(row[4].split()),
+        moves=usi_moves(row[4]),
         created_at=from_us(row[5]),
     )
 
@@ -50,7 +50,7 @@ class ForecastRepository(Repository):
         row = await self._one(
             "INSERT INTO forecasts (game_id, player_id, ply, moves, created_at)"
             " VALUES (?, ?, ?, ?, ?) RETURNING id",
-            (game_id, player_id, ply, " ".join(moves), to_us(at)),
+            (game_id, player_id, ply, usi_text(moves), to_us(at)),
         )
         assert row is not None
         return int(row[0])
@@ -79,7 +79,7 @@ class ForecastRepository(Repository):
         return (
             await self._write(
                 "UPDATE forecasts SET ply = ?, moves = ? WHERE id = ?",
-                (ply, " ".join(moves), forecast_id),
+                (ply, usi_text(moves), forecast_id),
             )
             == 1
         )

@@ -18,8 +18,11 @@ from .rows import (
     NewGame,
     PlayerRow,
     duration_us,
+    duration_us_or_none,
     from_duration_us,
+    from_duration_us_or_none,
     from_us,
+    from_us_or_none,
     to_us,
 )
 
@@ -74,7 +77,7 @@ def game_row(row: Row) -> GameRow:
             player_id=row[27],
             due_at=from_us(row[28]),
             remind_at=from_us(row[29]),
-            reminded_at=None if row[30] is None else from_us(row[30]),
+            reminded_at=from_us_or_none(row[30]),
         )
     return GameRow(
         id=row[0],
@@ -87,7 +90,7 @@ def game_row(row: Row) -> GameRow:
         handicap=row[11],
         start_sfen=row[12],
         bank=from_duration_us(row[13]),
-        period=None if row[14] is None else from_duration_us(row[14]),
+        period=from_duration_us_or_none(row[14]),
         impasse_rule=row[15],
         status=row[16],
         termination=row[17],
@@ -99,7 +102,7 @@ def game_row(row: Row) -> GameRow:
         turn_started_at=from_us(row[23]),
         count_proposed_by=row[24],
         started_at=from_us(row[25]),
-        finished_at=None if row[26] is None else from_us(row[26]),
+        finished_at=from_us_or_none(row[26]),
         deadline=deadline,
         takebacks=row[31],
         sente_away=_away(row[32], row[33]),
@@ -135,7 +138,7 @@ def insert_params(
         new.handicap,
         new.start_sfen,
         bank,
-        None if new.period is None else duration_us(new.period),
+        duration_us_or_none(new.period),
         new.impasse_rule,
         "active" if termination is None else "finished",
         termination,

@@ -11,7 +11,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 from .base import Repository
-from .rows import MoveRow, duration_us, from_duration_us, from_us, to_us
+from .rows import (
+    MoveRow,
+    duration_us_or_none,
+    from_duration_us,
+    from_duration_us_or_none,
+    from_us,
+    to_us,
+)
 
 
 class MoveRepository(Repository):
@@ -26,8 +33,8 @@ class MoveRepository(Repository):
                 move.usi,
                 move.player_id,
                 to_us(move.played_at),
-                None if move.sente_bank is None else duration_us(move.sente_bank),
-                None if move.gote_bank is None else duration_us(move.gote_bank),
+                duration_us_or_none(move.sente_bank),
+                duration_us_or_none(move.gote_bank),
             ),
         )
 
@@ -63,8 +70,8 @@ class MoveRepository(Repository):
                 r[2],
                 r[3],
                 from_us(r[4]),
-                None if r[5] is None else from_duration_us(r[5]),
-                None if r[6] is None else from_duration_us(r[6]),
+                from_duration_us_or_none(r[5]),
+                from_duration_us_or_none(r[6]),
             )
             for r in rows
         ]

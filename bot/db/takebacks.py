@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .base import Repository, Row
-from .rows import NewTakeback, TakebackRow, from_us, to_us
+from .rows import NewTakeback, TakebackRow, from_us, from_us_or_none, to_us, usi_moves, usi_text
 
 _COLUMNS = (
     "id, game_id, asked_by, ply, plies, moves, status, requested_at, answered_at FROM takebacks"
@@ -25,10 +25,10 @@ def _takeback(row: Row) -> TakebackRow:
         asked_by=row[2],
         ply=row[3],
         plies=row[4],
-        moves=tuple(row[5].split()),
+        moves=usi_moves(row[5]),
         status=row[6],
         requested_at=from_us(row[7]),
-        answered_at=None if row[8] is None else from_us(row[8]),
+        answered_at=from_us_or_none(row[8]),
     )
 
 
@@ -43,7 +43,7 @@ class TakebackRepository(Repository):
                 new.asked_by,
                 new.ply,
                 new.plies,
-                " ".join(new.moves),
+                usi_text(new.moves),
                 to_us(new.requested_at),
             ),
         )
