@@ -172,13 +172,10 @@ class ChallengeRepository(Repository):
 
     async def decline(self, challenge_id: int, at: datetime) -> bool:
         """Mark an open challenge declined `at`; False if it was no longer open (a race)."""
-        return (
-            await self._write(
-                "UPDATE challenges SET status = 'declined', declined_at = ?"
-                " WHERE id = ? AND status = 'open'",
-                (to_us(at), challenge_id),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE challenges SET status = 'declined', declined_at = ?"
+            " WHERE id = ? AND status = 'open'",
+            (to_us(at), challenge_id),
         )
 
     async def get(self, challenge_id: int) -> ChallengeRow | None:
@@ -208,20 +205,14 @@ class ChallengeRepository(Repository):
 
     async def close(self, challenge_id: int, status: str, *, game_id: int | None = None) -> bool:
         """Move an open challenge to `status`; False if it was no longer open (a race)."""
-        return (
-            await self._write(
-                "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'open'",
-                (status, game_id, challenge_id),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'open'",
+            (status, game_id, challenge_id),
         )
 
     async def set_message(self, challenge_id: int, message_id: int | None) -> bool:
-        return (
-            await self._write(
-                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
-            )
-            == 1
+        return await self._landed(
+            "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
         )
 
     async def expired(self, now: datetime, scope: ShardScope | None = None) -> list[ChallengeRow]:

@@ -75,13 +75,10 @@ class DeadlineRepository(Repository):
     async def claim_reminder(self, game_id: int, due_at: datetime, now: datetime) -> bool:
         """Mark the reminder for this deadline as sent; False if it already was (or the
         deadline moved), so that it goes out once however many processes try."""
-        return (
-            await self._write(
-                "UPDATE deadlines SET reminded_at = ?"
-                " WHERE game_id = ? AND due_at = ? AND reminded_at IS NULL",
-                (to_us(now), game_id, to_us(due_at)),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE deadlines SET reminded_at = ?"
+            " WHERE game_id = ? AND due_at = ? AND reminded_at IS NULL",
+            (to_us(now), game_id, to_us(due_at)),
         )
 
     async def next_event(self, scope: ShardScope | None = None) -> datetime | None:

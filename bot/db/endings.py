@@ -21,15 +21,12 @@ class EndingClaimRepository(Repository):
         """Take the posting of `game_id`'s ending until `until`, unless another process
         holds a lease that has not run out at `now`; True if this process now holds it
         (a holder may renew its own lease)."""
-        return (
-            await self._write(
-                "INSERT INTO ending_claims (game_id, claimed_by, claimed_until) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id) DO UPDATE SET claimed_by = excluded.claimed_by,"
-                " claimed_until = excluded.claimed_until"
-                " WHERE ending_claims.claimed_until <= ? OR ending_claims.claimed_by = ?",
-                (game_id, worker, to_us(until), to_us(now), worker),
-            )
-            == 1
+        return await self._landed(
+            "INSERT INTO ending_claims (game_id, claimed_by, claimed_until) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET claimed_by = excluded.claimed_by,"
+            " claimed_until = excluded.claimed_until"
+            " WHERE ending_claims.claimed_until <= ? OR ending_claims.claimed_by = ?",
+            (game_id, worker, to_us(until), to_us(now), worker),
         )
 
     async def unposted(self, now: datetime, worker: str) -> list[int]:

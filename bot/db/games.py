@@ -109,56 +109,50 @@ class GameRepository(Repository):
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> bool:
         sql = "UPDATE games SET thread_id = ? WHERE id = ?"
-        return await self._write(sql, (thread_id, game_id)) == 1
+        return await self._landed(sql, (thread_id, game_id))
 
     async def set_message(self, game_id: int, message_id: int | None) -> bool:
         sql = "UPDATE games SET message_id = ? WHERE id = ?"
-        return await self._write(sql, (message_id, game_id)) == 1
+        return await self._landed(sql, (message_id, game_id))
 
     async def advance(self, change: GameAdvance) -> bool:
         """Record a move on the game row, only if it is still active at `expected_ply`.
         A pending count proposal lapses with the move."""
         finished = change.termination is not None
-        return (
-            await self._write(
-                "UPDATE games SET ply = ply + 1, sfen = ?, sente_bank_us = ?, gote_bank_us = ?,"
-                " turn_started_at = ?, count_proposed_by = NULL, status = ?, termination = ?,"
-                " winner = ?, finished_at = ? WHERE id = ? AND ply = ? AND status = 'active'",
-                (
-                    change.sfen,
-                    duration_us(change.sente_bank),
-                    duration_us(change.gote_bank),
-                    to_us(change.turn_started_at),
-                    "finished" if finished else "active",
-                    change.termination,
-                    change.winner,
-                    to_us(change.turn_started_at) if finished else None,
-                    change.game_id,
-                    change.expected_ply,
-                ),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE games SET ply = ply + 1, sfen = ?, sente_bank_us = ?, gote_bank_us = ?,"
+            " turn_started_at = ?, count_proposed_by = NULL, status = ?, termination = ?,"
+            " winner = ?, finished_at = ? WHERE id = ? AND ply = ? AND status = 'active'",
+            (
+                change.sfen,
+                duration_us(change.sente_bank),
+                duration_us(change.gote_bank),
+                to_us(change.turn_started_at),
+                "finished" if finished else "active",
+                change.termination,
+                change.winner,
+                to_us(change.turn_started_at) if finished else None,
+                change.game_id,
+                change.expected_ply,
+            ),
         )
 
     async def rewind(self, change: GameRewind) -> bool:
         """Take the game back to an earlier ply (an accepted takeback), only if it is still
         active at `expected_ply`. A pending count proposal lapses, as with a move."""
-        return (
-            await self._write(
-                "UPDATE games SET ply = ?, sfen = ?, sente_bank_us = ?, gote_bank_us = ?,"
-                " turn_started_at = ?, count_proposed_by = NULL"
-                " WHERE id = ? AND ply = ? AND status = 'active'",
-                (
-                    change.ply,
-                    change.sfen,
-                    duration_us(change.sente_bank),
-                    duration_us(change.gote_bank),
-                    to_us(change.turn_started_at),
-                    change.game_id,
-                    change.expected_ply,
-                ),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE games SET ply = ?, sfen = ?, sente_bank_us = ?, gote_bank_us = ?,"
+            " turn_started_at = ?, count_proposed_by = NULL"
+            " WHERE id = ? AND ply = ? AND status = 'active'",
+            (
+                change.ply,
+                change.sfen,
+                duration_us(change.sente_bank),
+                duration_us(change.gote_bank),
+                to_us(change.turn_started_at),
+                change.game_id,
+                change.expected_ply,
+            ),
         )
 
     async def finish(
@@ -180,17 +174,14 @@ class GameRepository(Repository):
         if expected_ply is not None:
             sql += " AND ply = ?"
             params += (expected_ply,)
-        return await self._write(sql, params) == 1
+        return await self._landed(sql, params)
 
     async def mark_end_announced(self, game_id: int, at: datetime) -> bool:
         """Note that the game's ending is posted; False if it was already (or is not over)."""
-        return (
-            await self._write(
-                "UPDATE games SET end_announced_at = ?"
-                " WHERE id = ? AND status = 'finished' AND end_announced_at IS NULL",
-                (to_us(at), game_id),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE games SET end_announced_at = ?"
+            " WHERE id = ? AND status = 'finished' AND end_announced_at IS NULL",
+            (to_us(at), game_id),
         )
 
     async def count_active(self) -> int:
@@ -199,13 +190,9 @@ class GameRepository(Repository):
         return 0 if row is None else int(row[0])
 
     async def set_count_proposal(self, game_id: int, color: str | None, expected_ply: int) -> bool:
-        return (
-            await self._write(
-                "UPDATE games SET count_proposed_by = ?"
-                " WHERE id = ? AND ply = ? AND status = 'active'",
-                (color, game_id, expected_ply),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE games SET count_proposed_by = ? WHERE id = ? AND ply = ? AND status = 'active'",
+            (color, game_id, expected_ply),
         )
 
     async def restart_clock(
@@ -218,25 +205,22 @@ class GameRepository(Repository):
         turn_started_at: datetime,
     ) -> bool:
         """Rewrite the clock state without a move (giving time)."""
-        return (
-            await self._write(
-                "UPDATE games SET sente_bank_us = ?, gote_bank_us = ?, turn_started_at = ?"
-                " WHERE id = ? AND ply = ? AND status = 'active'",
-                (
-                    duration_us(sente_bank),
-                    duration_us(gote_bank),
-                    to_us(turn_started_at),
-                    game_id,
-                    expected_ply,
-                ),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE games SET sente_bank_us = ?, gote_bank_us = ?, turn_started_at = ?"
+            " WHERE id = ? AND ply = ? AND status = 'active'",
+            (
+                duration_us(sente_bank),
+                duration_us(gote_bank),
+                to_us(turn_started_at),
+                game_id,
+                expected_ply,
+            ),
         )
 
     async def repair_position(self, game_id: int, old_ply: int, ply: int, sfen: str) -> bool:
         """Overwrite the cached ply and position with what the move list gives."""
         sql = "UPDATE games SET ply = ?, sfen = ? WHERE id = ? AND ply = ?"
-        return await self._write(sql, (ply, sfen, game_id, old_ply)) == 1
+        return await self._landed(sql, (ply, sfen, game_id, old_ply))
 
     async def count(self, status: str | None = None) -> int:
         if status is None:

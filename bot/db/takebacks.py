@@ -19,17 +19,8 @@ _COLUMNS = (
 
 
 def _takeback(row: Row) -> TakebackRow:
-    return TakebackRow(
-        id=row[0],
-        game_id=row[1],
-        asked_by=row[2],
-        ply=row[3],
-        plies=row[4],
-        moves=usi_moves(row[5]),
-        status=row[6],
-        requested_at=from_us(row[7]),
-        answered_at=from_us_or_none(row[8]),
-    )
+    moves, requested, answered = usi_moves(row[5]), from_us(row[7]), from_us_or_none(row[8])
+    return TakebackRow(row[0], row[1], row[2], row[3], row[4], moves, row[6], requested, answered)
 
 
 class TakebackRepository(Repository):
@@ -61,13 +52,9 @@ class TakebackRepository(Repository):
 
     async def answer(self, takeback_id: int, status: str, at: datetime) -> bool:
         """Accept or decline a pending request; False if it was no longer pending."""
-        return (
-            await self._write(
-                "UPDATE takebacks SET status = ?, answered_at = ?"
-                " WHERE id = ? AND status = 'pending'",
-                (status, to_us(at), takeback_id),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE takebacks SET status = ?, answered_at = ? WHERE id = ? AND status = 'pending'",
+            (status, to_us(at), takeback_id),
         )
 
     async def lapse(self, game_id: int, at: datetime) -> int:

@@ -58,12 +58,9 @@ class VacationRepository(Repository):
 
     async def end(self, vacation_id: int, at: datetime) -> bool:
         """End a vacation under way; False if it had already ended."""
-        return (
-            await self._write(
-                "UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
-                (to_us(at), vacation_id),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+            (to_us(at), vacation_id),
         )
 
     async def run_out(self, now: datetime) -> list[VacationRow]:
