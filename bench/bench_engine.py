@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import lap, ratio, report
-from bot.db import Database
+from bot.db import open_database
 from bot.engine import EnginePool
 from bot.services import LEVELS, GameService, PlayerRef
 from bot.services.computer.analysis import ANALYSIS_MS, ANALYSIS_SKILL
@@ -123,7 +123,7 @@ async def main() -> None:
     rng = random.Random(args.seed)
     pool = EnginePool(args.engine)
     with tempfile.TemporaryDirectory() as folder:
-        db = await Database.open(Path(folder) / "bench.db")
+        db = await open_database(Path(folder) / "bench.db")
         service = GameService(db, engine=pool, rng=rng)
         try:
             await levels(service, pool, args.moves, rng)

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import asyncpg
 
 from bench.timing import Clock, lap, ratio, report
-from bot.db import Database, Session
+from bot.db import Session, open_database
 from bot.db.games import GameRepository
 from bot.services import GameService, PlayerRef
 from bot.services.play.forecasts import MAX_LINES
@@ -146,7 +146,7 @@ async def main() -> None:
     admin = await asyncpg.connect(options.database)
     await admin.execute(f"CREATE SCHEMA {SCHEMA}")
     try:
-        db = await Database.open(f"{options.database}?search_path={SCHEMA}")
+        db = await open_database(f"{options.database}?search_path={SCHEMA}")
         clock = Clock()
         service = GameService(db, clock=clock, rng=random.Random(options.seed))
         try:

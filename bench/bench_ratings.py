@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import Clock, lap, ratio, report
-from bot.db import Database
+from bot.db import open_database
 from bot.services import GameService, PlayerRef
 from render import render_board, render_rating_chart
 from rules import Position
@@ -97,7 +97,7 @@ async def main() -> None:
     options = parser.parse_args()
     rng = random.Random(options.seed)
     with tempfile.TemporaryDirectory() as folder:
-        db = await Database.open(Path(folder) / "shogi.db")
+        db = await open_database(Path(folder) / "shogi.db")
         clock = Clock()
         service = GameService(db, clock=clock, rng=random.Random(options.seed))
         try:

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_service import PLAYERS, generate, store
 from bench.timing import lap, report
-from bot.db import Database
+from bot.db import open_database
 from bot.services import GameService, ListedStatus
 from render import render_board
 
@@ -95,7 +95,7 @@ async def main() -> None:
     args = parser.parse_args()
     playouts = generate(args.games, args.seed)
     with tempfile.TemporaryDirectory() as scratch:
-        db = await Database.open(Path(scratch) / "bench.db")
+        db = await open_database(Path(scratch) / "bench.db")
         try:
             ids = await store(db, playouts, args.seed)
             service = GameService(db)

@@ -42,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import lap, percentile, report
-from bot.db import BulkGame, Database, DeadlineRow, MoveRow, NewGame, PlayerRow
+from bot.db import BulkGame, Database, DeadlineRow, MoveRow, NewGame, PlayerRow, open_database
 from bot.services import GameService
 from bot.services.clock.clocks import reminder_at
 from rules import Game, Handicap
@@ -197,7 +197,7 @@ async def measure(
 
 
 async def on_postgres(url: str, playouts: list[Playout], samples: int, seed: int) -> list[float]:
-    db = await Database.open(url)
+    db = await open_database(url)
     try:
         async with db.query() as q:
             if await q.games.count():
@@ -240,7 +240,7 @@ async def main() -> None:
     playouts = generate(args.games, args.seed)
     with tempfile.TemporaryDirectory() as scratch:
         path = args.keep or Path(scratch) / "bench.db"
-        db = await Database.open(path)
+        db = await open_database(path)
         try:
             print("== SQLite")
             ids = await store(db, playouts, args.seed)

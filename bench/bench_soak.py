@@ -65,7 +65,7 @@ from bench import memory
 from bench.bench_service import NOW, Playout, playout, store
 from bench.memory import MB, rss_mb
 from bench.timing import percentile, report
-from bot.db import Database
+from bot.db import Database, open_database
 from bot.services import GameService, ServiceError
 from rules.notation import format_move
 
@@ -491,7 +491,7 @@ async def main() -> int:
     playouts = generate(args.games, args.max_plies, args.seed)
     with tempfile.TemporaryDirectory() as scratch:
         path = args.keep or Path(scratch) / "soak.db"
-        db = await Database.open(path)
+        db = await open_database(path)
         try:
             ids = await store(db, playouts, args.seed)
             await db.checkpoint()

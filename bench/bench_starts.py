@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import Clock, lap, ratio, report
-from bot.db import Database
+from bot.db import open_database
 from bot.engine import EnginePool
 from bot.services import AlreadyStarted, GameService, PlayerRef
 
@@ -77,7 +77,7 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        db = await Database.open(Path(folder) / "shogi.db")
+        db = await open_database(Path(folder) / "shogi.db")
         engine = EnginePool(ENGINE)
         service = GameService(db, clock=Clock(), rng=random.Random(options.seed), engine=engine)
         try:

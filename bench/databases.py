@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from bot.db import Database
+from bot.db import Database, open_database
 
 
 async def on_each_database(
@@ -18,7 +18,7 @@ async def on_each_database(
     """`measure` on a fresh SQLite file, then on the PostgreSQL database at `postgres` if
     one is given (its tables must be empty: each run adds its own rows)."""
     with tempfile.TemporaryDirectory() as scratch:
-        db = await Database.open(Path(scratch) / "bench.db")
+        db = await open_database(Path(scratch) / "bench.db")
         try:
             print("== SQLite")
             await measure(db)
@@ -26,7 +26,7 @@ async def on_each_database(
             await db.close()
     if postgres is None:
         return
-    db = await Database.open(postgres)
+    db = await open_database(postgres)
     try:
         print("== PostgreSQL")
         await measure(db)

@@ -26,7 +26,7 @@ import discord
 
 from .client import create_bot
 from .config import ConfigError, Settings, shard_scope
-from .db import Database, DatabaseError, ShardScope
+from .db import DatabaseError, ShardScope, open_database
 from .logs import configure
 from .monitoring import MISSING, metrics_available
 from .services.budgets import from_settings as budgets_from
@@ -93,7 +93,7 @@ class DatabaseNotOpened(Exception):
 
 async def _run(settings: Settings, *, sync_global: bool, scope: ShardScope | None) -> None:
     try:
-        database = await Database.open(settings.database)
+        database = await open_database(settings.database)
     except DatabaseError as error:
         raise DatabaseNotOpened(str(error)) from None
     log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ import discord
 from discord.ext import commands
 
 from .config import Settings
-from .db import Database, ShardScope
+from .db import Database, ShardScope, open_database
 from .engine import EnginePool
 from .monitoring import Monitor
 from .publishing import PublishReport, announce_ready, publish_at_start
@@ -142,7 +142,7 @@ class ShogiBot(GameBot):
         """Open the database, build the service and load every feature: after this the
         command tree is complete (what `setup_hook` publishes, and what tests inspect)."""
         if self._database is None:
-            self._database = await Database.open(self.settings.database)
+            self._database = await open_database(self.settings.database)
         if self.settings.engine_path is not None:
             self._engine = EnginePool(
                 self.settings.engine_path,

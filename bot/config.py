@@ -126,7 +126,7 @@ class Settings:
 
     @property
     def database(self) -> str | Path:
-        """What `Database.open` takes: the PostgreSQL address, or the SQLite file."""
+        """What `open_database` takes: the PostgreSQL address, or the SQLite file."""
         return self.database_path if self.database_url is None else self.database_url
 
     @property

@@ -2,7 +2,7 @@
 
 All SQL of the bot lives in this package. The service talks to `Database`
 (transactions) and the repositories of a `Session`, never to a connection, so it
-does not know which backend holds its data (`Database.open` picks it).
+does not know which backend holds its data (`open_database` picks it).
 """
 
 from .database import Database, Session
@@ -12,6 +12,7 @@ from .errors import Conflict, DatabaseError, IntegrityError, SchemaTooNewError
 from .forecasts import ForecastRow
 from .migrations import LATEST_VERSION
 from .notes import NoteRow
+from .opening import open_database
 from .preferences import PreferencesRow
 from .publications import PublicationRow
 from .ratings import GameCounts, RankedRow, RatingEntry, RatingRow
@@ -67,5 +68,6 @@ __all__ = [
     "ShardScope",
     "TakebackRow",
     "VacationRow",
+    "open_database",
     "shard_of",
 ]

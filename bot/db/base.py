@@ -156,6 +156,12 @@ class Repository:
         primary-key clash raises `Conflict` (someone else wrote that row first)."""
         return await self._statements.change(sql, params)
 
+    async def _landed(self, sql: str, params: Params = ()) -> bool:
+        """Run a write meant for one row; whether it landed. False when no row matched: the
+        row is gone, or the write was conditional on what the writer last saw (`WHERE ply =
+        ? AND status = 'active'`) and another writer got there first."""
+        return await self._statements.change(sql, params) == 1
+
     async def _insert(self, sql: str, params: Params = ()) -> int:
         """Run an `INSERT ... RETURNING id`; the new row's id. A clash raises `Conflict`,
         as in `_write`."""

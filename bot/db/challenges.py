@@ -11,8 +11,11 @@ from .rows import (
     NewChallenge,
     PlayerRow,
     duration_us,
+    duration_us_or_none,
     from_duration_us,
+    from_duration_us_or_none,
     from_us,
+    from_us_or_none,
     to_us,
 )
 from .shards import ShardScope, scope_sql
@@ -55,7 +58,7 @@ def _challenge(row: Row) -> ChallengeRow:
         opponent=None if row[6] is None else PlayerRow(row[6], row[7], bool(row[8])),
         color=row[9],
         bank=from_duration_us(row[10]),
-        period=None if row[11] is None else from_duration_us(row[11]),
+        period=from_duration_us_or_none(row[11]),
         handicap=row[12],
         impasse_rule=row[13],
         start_sfen=row[14],
@@ -96,7 +99,7 @@ class ChallengeRepository(Repository):
                 new.opponent_id,
                 new.color,
                 duration_us(new.bank),
-                None if new.period is None else duration_us(new.period),
+                duration_us_or_none(new.period),
                 new.handicap,
                 new.impasse_rule,
                 new.start_sfen,
@@ -169,13 +172,10 @@ class ChallengeRepository(Repository):
 
     async def decline(self, challenge_id: int, at: datetime) -> bool:
         """Mark an open challenge declined `at`; False if it was no longer open (a race)."""
-        return (
-            await self._write(
-                "UPDATE challenges SET status = 'declined', declined_at = ?"
-                " WHERE id = ? AND status = 'open'",
-                (to_us(at), challenge_id),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE challenges SET status = 'declined', declined_at = ?"
+            " WHERE id = ? AND status = 'open'",
+            (to_us(at), challenge_id),
         )
 
     async def get(self, challenge_id: int) -> ChallengeRow | None:
@@ -205,20 +205,14 @@ class ChallengeRepository(Repository):
 
     async def close(self, challenge_id: int, status: str, *, game_id: int | None = None) -> bool:
         """Move an open challenge to `status`; False if it was no longer open (a race)."""
-        return (
-            await self._write(
-                "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'open'",
-                (status, game_id, challenge_id),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE challenges SET status = ?, game_id = ? WHERE id = ? AND status = 'open'",
+            (status, game_id, challenge_id),
         )
 
     async def set_message(self, challenge_id: int, message_id: int | None) -> bool:
-        return (
-            await self._write(
-                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
-            )
-            == 1
+        return await self._landed(
+            "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
         )
 
     async def expired(self, now: datetime, scope: ShardScope | None = None) -> list[ChallengeRow]:
@@ -236,4 +230,4 @@ class ChallengeRepository(Repository):
         row = await self._one(
             f"SELECT MIN(expires_at) FROM challenges WHERE status = 'open'{mine}", shards
         )
-        return None if row is None or row[0] is None else from_us(row[0])
+        return None if row is None else from_us_or_none(row[0])

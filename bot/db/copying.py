@@ -26,8 +26,9 @@ from typing import Any
 from rules import Game
 
 from .addresses import without_password
-from .database import Database, is_postgres_url, sqlite_path
 from .errors import DatabaseError
+from .opening import is_postgres_url, open_database
+from .sqlite import sqlite_path
 
 #: Rows sent to PostgreSQL per COPY.
 BATCH = 20_000
@@ -72,7 +73,7 @@ async def copy_database(source: str, target: str) -> CopyReport:
         )
     path = existing_sqlite(source)
     for where in (path, target):
-        await (await Database.open(where)).close()  # migrated, or refused as too new
+        await (await open_database(where)).close()  # migrated, or refused as too new
     import asyncpg
 
     from .reaching import CONNECT_TIMEOUT, connecting

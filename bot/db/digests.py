@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .base import Repository
-from .rows import from_us, to_us
+from .rows import from_us, from_us_or_none, to_us
 
 #: The server of the player's oldest game in progress: the oldest as sente and the oldest
 #: as gote, each found through its own index (one condition on either colour would read
@@ -52,13 +52,7 @@ class DigestRepository(Repository):
         )
         return [
             DigestSubscriber(
-                user_id=row[0],
-                hour=row[1],
-                time_zone=row[2],
-                language=row[3],
-                chosen_at=from_us(row[4]),
-                last_sent_for=None if row[5] is None else from_us(row[5]),
-                guild_id=row[6],
+                row[0], row[1], row[2], row[3], from_us(row[4]), from_us_or_none(row[5]), row[6]
             )
             for row in rows
         ]
@@ -66,12 +60,9 @@ class DigestRepository(Repository):
     async def claim(self, user_id: int, slot: datetime) -> bool:
         """Mark the player's digest due at `slot` as sent; False if that one (or a later
         one) already was, so that it goes out once however many processes try."""
-        return (
-            await self._write(
-                "INSERT INTO digests (user_id, sent_for) VALUES (?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET sent_for = excluded.sent_for"
-                " WHERE digests.sent_for < excluded.sent_for",
-                (user_id, to_us(slot)),
-            )
-            == 1
+        return await self._landed(
+            "INSERT INTO digests (user_id, sent_for) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET sent_for = excluded.sent_for"
+            " WHERE digests.sent_for < excluded.sent_for",
+            (user_id, to_us(slot)),
         )

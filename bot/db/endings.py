@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .base import Repository
-from .rows import from_us, to_us
+from .rows import from_us_or_none, to_us
 
 
 class EndingClaimRepository(Repository):
@@ -21,15 +21,12 @@ class EndingClaimRepository(Repository):
         """Take the posting of `game_id`'s ending until `until`, unless another process
         holds a lease that has not run out at `now`; True if this process now holds it
         (a holder may renew its own lease)."""
-        return (
-            await self._write(
-                "INSERT INTO ending_claims (game_id, claimed_by, claimed_until) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id) DO UPDATE SET claimed_by = excluded.claimed_by,"
-                " claimed_until = excluded.claimed_until"
-                " WHERE ending_claims.claimed_until <= ? OR ending_claims.claimed_by = ?",
-                (game_id, worker, to_us(until), to_us(now), worker),
-            )
-            == 1
+        return await self._landed(
+            "INSERT INTO ending_claims (game_id, claimed_by, claimed_until) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET claimed_by = excluded.claimed_by,"
+            " claimed_until = excluded.claimed_until"
+            " WHERE ending_claims.claimed_until <= ? OR ending_claims.claimed_by = ?",
+            (game_id, worker, to_us(until), to_us(now), worker),
         )
 
     async def unposted(self, now: datetime, worker: str) -> list[int]:
@@ -53,4 +50,4 @@ class EndingClaimRepository(Repository):
             " WHERE g.status = 'finished' AND g.end_announced_at IS NULL AND c.claimed_by <> ?",
             (worker,),
         )
-        return None if row is None or row[0] is None else from_us(row[0])
+        return None if row is None else from_us_or_none(row[0])

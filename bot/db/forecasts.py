@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .base import Repository, Row
-from .rows import from_us, to_us
+from .rows import from_us, to_us, usi_moves, usi_text
 
 _COLUMNS = "id, game_id, player_id, ply, moves, created_at FROM forecasts"
 
@@ -32,14 +32,7 @@ class ForecastRow:
 
 
 def _forecast(row: Row) -> ForecastRow:
-    return ForecastRow(
-        id=row[0],
-        game_id=row[1],
-        player_id=row[2],
-        ply=row[3],
-        moves=tuple(row[4].split()),
-        created_at=from_us(row[5]),
-    )
+    return ForecastRow(row[0], row[1], row[2], row[3], usi_moves(row[4]), from_us(row[5]))
 
 
 class ForecastRepository(Repository):
@@ -50,7 +43,7 @@ class ForecastRepository(Repository):
         row = await self._one(
             "INSERT INTO forecasts (game_id, player_id, ply, moves, created_at)"
             " VALUES (?, ?, ?, ?, ?) RETURNING id",
-            (game_id, player_id, ply, " ".join(moves), to_us(at)),
+            (game_id, player_id, ply, usi_text(moves), to_us(at)),
         )
         assert row is not None
         return int(row[0])
@@ -76,12 +69,9 @@ class ForecastRepository(Repository):
 
     async def shorten(self, forecast_id: int, ply: int, moves: Sequence[str]) -> bool:
         """What is left of a line once two of its moves were played, from `ply`."""
-        return (
-            await self._write(
-                "UPDATE forecasts SET ply = ?, moves = ? WHERE id = ?",
-                (ply, " ".join(moves), forecast_id),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE forecasts SET ply = ?, moves = ? WHERE id = ?",
+            (ply, usi_text(moves), forecast_id),
         )
 
     async def delete(self, forecast_ids: Sequence[int]) -> int:

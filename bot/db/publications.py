@@ -85,10 +85,7 @@ class PublicationRepository(Repository):
 
     async def forget(self, application_id: int, guild_id: int | None) -> bool:
         """Drop a scope whose commands were removed; False if there was no row."""
-        return (
-            await self._write(
-                "DELETE FROM command_publications WHERE application_id = ? AND guild_id = ?",
-                (application_id, _scope(guild_id)),
-            )
-            == 1
+        return await self._landed(
+            "DELETE FROM command_publications WHERE application_id = ? AND guild_id = ?",
+            (application_id, _scope(guild_id)),
         )

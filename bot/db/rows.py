@@ -8,6 +8,7 @@ them into `rules` values. Times are aware UTC `datetime`s and durations
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -32,6 +33,31 @@ def duration_us(duration: timedelta) -> int:
 
 def from_duration_us(value: int) -> timedelta:
     return timedelta(microseconds=value)
+
+
+# A column that may be NULL: NULL stays None, both ways.
+
+
+def from_us_or_none(value: int | None) -> datetime | None:
+    return None if value is None else from_us(value)
+
+
+def duration_us_or_none(duration: timedelta | None) -> int | None:
+    return None if duration is None else duration_us(duration)
+
+
+def from_duration_us_or_none(value: int | None) -> timedelta | None:
+    return None if value is None else from_duration_us(value)
+
+
+def usi_text(moves: Sequence[str]) -> str:
+    """A line of moves as stored (a forecast's, a takeback's): USI separated by spaces."""
+    return " ".join(moves)
+
+
+def usi_moves(text: str) -> tuple[str, ...]:
+    """The moves of a stored line (`usi_text`)."""
+    return tuple(text.split())
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .base import Repository, Row
-from .rows import NewTakeback, TakebackRow, from_us, to_us
+from .rows import NewTakeback, TakebackRow, from_us, from_us_or_none, to_us, usi_moves, usi_text
 
 _COLUMNS = (
     "id, game_id, asked_by, ply, plies, moves, status, requested_at, answered_at FROM takebacks"
@@ -19,17 +19,8 @@ _COLUMNS = (
 
 
 def _takeback(row: Row) -> TakebackRow:
-    return TakebackRow(
-        id=row[0],
-        game_id=row[1],
-        asked_by=row[2],
-        ply=row[3],
-        plies=row[4],
-        moves=tuple(row[5].split()),
-        status=row[6],
-        requested_at=from_us(row[7]),
-        answered_at=None if row[8] is None else from_us(row[8]),
-    )
+    moves, requested, answered = usi_moves(row[5]), from_us(row[7]), from_us_or_none(row[8])
+    return TakebackRow(row[0], row[1], row[2], row[3], row[4], moves, row[6], requested, answered)
 
 
 class TakebackRepository(Repository):
@@ -43,7 +34,7 @@ class TakebackRepository(Repository):
                 new.asked_by,
                 new.ply,
                 new.plies,
-                " ".join(new.moves),
+                usi_text(new.moves),
                 to_us(new.requested_at),
             ),
         )
@@ -61,13 +52,9 @@ class TakebackRepository(Repository):
 
     async def answer(self, takeback_id: int, status: str, at: datetime) -> bool:
         """Accept or decline a pending request; False if it was no longer pending."""
-        return (
-            await self._write(
-                "UPDATE takebacks SET status = ?, answered_at = ?"
-                " WHERE id = ? AND status = 'pending'",
-                (status, to_us(at), takeback_id),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE takebacks SET status = ?, answered_at = ? WHERE id = ? AND status = 'pending'",
+            (status, to_us(at), takeback_id),
         )
 
     async def lapse(self, game_id: int, at: datetime) -> int:

@@ -11,13 +11,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from .base import Repository, Row
-from .rows import VacationRow, from_us, to_us
+from .rows import VacationRow, from_us, from_us_or_none, to_us
 
 _COLUMNS = "id, user_id, started_at, ends_by, ended_at FROM vacations"
 
 
 def _vacation(row: Row) -> VacationRow:
-    ended = None if row[4] is None else from_us(row[4])
+    ended = from_us_or_none(row[4])
     return VacationRow(row[0], row[1], from_us(row[2]), from_us(row[3]), ended)
 
 
@@ -58,12 +58,9 @@ class VacationRepository(Repository):
 
     async def end(self, vacation_id: int, at: datetime) -> bool:
         """End a vacation under way; False if it had already ended."""
-        return (
-            await self._write(
-                "UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
-                (to_us(at), vacation_id),
-            )
-            == 1
+        return await self._landed(
+            "UPDATE vacations SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
+            (to_us(at), vacation_id),
         )
 
     async def run_out(self, now: datetime) -> list[VacationRow]:
@@ -77,4 +74,4 @@ class VacationRepository(Repository):
     async def next_end(self) -> datetime | None:
         """When the next vacation under way runs out."""
         row = await self._one("SELECT MIN(ends_by) FROM vacations WHERE ended_at IS NULL")
-        return None if row is None or row[0] is None else from_us(row[0])
+        return None if row is None else from_us_or_none(row[0])

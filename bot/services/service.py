@@ -42,7 +42,7 @@ class GameService:
 
     Example::
 
-        service = GameService(await Database.open("data/shogi.db"))
+        service = GameService(await open_database("data/shogi.db"))
         challenge = await service.challenges.offer(guild_id=1, channel_id=2,
                                                    challenger=alice, opponent=bob)
         game = await service.challenges.accept(challenge.id, bob.user_id)

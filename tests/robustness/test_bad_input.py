@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database
+from bot.db import open_database
 from bot.services import GameService, PlayedMove, PlayerRef, ServiceError
 from bot.ui.text import APOLOGY
 from rules import Game, IllegalMoveError, InvalidMoveError, Position, SfenError
@@ -168,7 +168,7 @@ async def _service_findings(count: int, seed: int) -> tuple[Findings, Findings, 
     rng = random.Random(seed)
     errors, messages = Findings(), Findings()
     landed = 0
-    db = await Database.open(":memory:")
+    db = await open_database(":memory:")
     try:
         service = GameService(db)
         game_id = await _new_game(service)
@@ -212,7 +212,7 @@ async def test_service_play_raises_only_service_errors(scale: Scale) -> None:
 @pytest.mark.parametrize("text", ["7g7g", "+G-5h", "P-7f\nP-7g", "**P-7f**"])
 async def test_service_play_refuses_near_misses_with_a_sentence(text: str) -> None:
     """What the fuzzer found, through the service: a refusal, never another exception."""
-    db = await Database.open(":memory:")
+    db = await open_database(":memory:")
     try:
         service = GameService(db)
         game_id = await _new_game(service)
@@ -266,7 +266,7 @@ async def test_challenge_from_a_bad_sfen_is_a_service_error(scale: Scale) -> Non
     """The import door of the service: a set-up start position given as SFEN."""
     rng = random.Random(304)
     findings = Findings()
-    db = await Database.open(":memory:")
+    db = await open_database(":memory:")
     try:
         service = GameService(db)
         for index, (kind, text) in enumerate(generate(sfen_kinds(), rng, scale.fuzz_inputs // 10)):

@@ -12,7 +12,7 @@ import asyncio
 import random
 from pathlib import Path
 
-from bot.db import Database
+from bot.db import Database, open_database
 from bot.services import (
     GameOver,
     GameService,
@@ -122,7 +122,7 @@ async def assert_all_replay(db: Database) -> int:
 
 
 async def test_same_player_twice_through_the_service(tmp_path: Path, scale: Scale) -> None:
-    db = await Database.open(tmp_path / "race.db")
+    db = await open_database(tmp_path / "race.db")
     try:
         service = GameService(db)
         tally = await service_race(service, scale.service_race_rounds, both=False, seed=11)
@@ -134,7 +134,7 @@ async def test_same_player_twice_through_the_service(tmp_path: Path, scale: Scal
 
 
 async def test_both_players_at_once_through_the_service(tmp_path: Path, scale: Scale) -> None:
-    db = await Database.open(tmp_path / "race.db")
+    db = await open_database(tmp_path / "race.db")
     try:
         service = GameService(db)
         tally = await service_race(service, scale.service_race_rounds, both=True, seed=12)
@@ -151,7 +151,7 @@ async def test_both_players_at_once_through_the_service(tmp_path: Path, scale: S
 async def test_two_services_on_one_file(tmp_path: Path, scale: Scale) -> None:
     """Two processes' worth of connections to one database file: still one move per ply."""
     path = tmp_path / "shared.db"
-    one, two = await Database.open(path), await Database.open(path)
+    one, two = await open_database(path), await open_database(path)
     try:
         first, second = GameService(one), GameService(two)
         rng = random.Random(13)

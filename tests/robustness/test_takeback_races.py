@@ -15,7 +15,7 @@ from collections.abc import Awaitable
 from pathlib import Path
 from typing import TypeVar
 
-from bot.db import Database
+from bot.db import open_database
 from bot.services import (
     GameOver,
     GameService,
@@ -98,7 +98,7 @@ async def race_round(
 
 
 async def test_accept_racing_a_move_through_the_service(tmp_path: Path, scale: Scale) -> None:
-    db = await Database.open(tmp_path / "race.db")
+    db = await open_database(tmp_path / "race.db")
     try:
         service = GameService(db)
         rng = random.Random(31)
@@ -119,7 +119,7 @@ async def test_accept_racing_a_move_from_two_services_on_one_file(
 ) -> None:
     """Two processes' worth of connections: the accept in one, the move in the other."""
     path = tmp_path / "shared.db"
-    one, two = await Database.open(path), await Database.open(path)
+    one, two = await open_database(path), await open_database(path)
     try:
         first, second = GameService(one), GameService(two)
         rng = random.Random(32)

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import pytest
 
-from bot.db import Database, NewChallenge, Session
+from bot.db import Database, NewChallenge, Session, open_database
 from bot.engine import EnginePool
 from bot.services import (
     Budgets,
@@ -83,12 +83,12 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Da
     fresh database of the test's own)."""
     if request.param == "postgres":
         async with fresh_schema(request.getfixturevalue("postgres_database")) as url:
-            database = await Database.open(url)
+            database = await open_database(url)
             yield database
             await database.close()
         return
     path = tmp_path / "data" / "shogi.db" if request.param == "file" else ":memory:"
-    database = await Database.open(path)
+    database = await open_database(path)
     yield database
     await database.close()
 
@@ -97,7 +97,7 @@ async def db(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Da
 async def shared_location(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> AsyncIterator[str | Path]:
-    """Where several `Database.open` can meet, as several bot processes would: a SQLite
+    """Where several `open_database` can meet, as several bot processes would: a SQLite
     file, or a fresh PostgreSQL schema."""
     if request.param == "postgres":
         async with fresh_schema(request.getfixturevalue("postgres_database")) as url:
@@ -108,7 +108,7 @@ async def shared_location(
 
 @pytest.fixture
 async def file_db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "shogi.db")
+    database = await open_database(tmp_path / "shogi.db")
     yield database
     await database.close()
 

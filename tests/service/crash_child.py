@@ -11,7 +11,7 @@ import asyncio
 import random
 import sys
 
-from bot.db import Database
+from bot.db import open_database
 from bot.services import GameService, PlayerRef, ServiceError
 
 PAIRS = [(PlayerRef(11, "A"), PlayerRef(12, "B")), (PlayerRef(21, "C"), PlayerRef(22, "D"))]
@@ -29,7 +29,7 @@ async def current_game(service: GameService, first: PlayerRef, second: PlayerRef
 
 async def main(path: str, seed: int) -> None:
     rng = random.Random(seed)
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(db, rng=rng)
     print("ready", flush=True)
     while True:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import open_database
 from bot.db.__main__ import main
 from bot.db.backup import BackupError, backup, check
 from bot.services import GameService
@@ -25,7 +25,7 @@ async def test_a_backup_taken_while_moves_are_played_holds_every_commit(
     tmp_path: Path, clock: FakeClock
 ) -> None:
     live = tmp_path / "live.db"
-    db = await Database.open(live)
+    db = await open_database(live)
     service = GameService(db, clock=clock)
     game = await start_game(service)
     await play_all(service, game.id, OPENING[:2])
@@ -38,7 +38,7 @@ async def test_a_backup_taken_while_moves_are_played_holds_every_commit(
     await db.close()
     assert all(2 <= report.moves <= len(OPENING) for report in copies)
     assert (last.games, last.moves) == (1, len(OPENING))
-    restored = await Database.open(last.path)  # the bot can run on the copy
+    restored = await open_database(last.path)  # the bot can run on the copy
     try:
         assert (await GameService(restored, clock=clock).games.get(game.id)).ply == len(OPENING)
     finally:
@@ -49,7 +49,7 @@ async def test_a_backup_never_overwrites_and_a_damaged_copy_is_reported(
     tmp_path: Path, clock: FakeClock
 ) -> None:
     live = tmp_path / "live.db"
-    db = await Database.open(live)
+    db = await open_database(live)
     await start_game(GameService(db, clock=clock))
     await db.close()
     earlier = tmp_path / "earlier.db"
@@ -77,7 +77,7 @@ def test_the_command_says_what_it_did_or_why_not(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     async def make() -> None:
-        await (await Database.open(tmp_path / "live.db")).close()
+        await (await open_database(tmp_path / "live.db")).close()
 
     asyncio.run(make())
     env = tmp_path / "env"

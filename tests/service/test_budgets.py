@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database, PlayerRow, Session
+from bot.db import Database, PlayerRow, Session, open_database
 from bot.db.challenges import NamedRefusal
 from bot.engine import EnginePool
 from bot.services import Budgets, Challenge, GameService, Note, PlayerRef, ServiceError
@@ -144,8 +144,8 @@ async def test_named_challenges_sent_at_once_stop_exactly_at_the_limit(
 async def test_named_challenges_from_two_processes_at_once_stop_at_the_limit(
     shared_location: str | Path, clock: FakeClock
 ) -> None:
-    one = await Database.open(shared_location)
-    two = await Database.open(shared_location)
+    one = await open_database(shared_location)
+    two = await open_database(shared_location)
     try:
         first, second = budgeted(one, clock), budgeted(two, clock)
         results = await asyncio.gather(

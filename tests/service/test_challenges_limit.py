@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database, PlayerRow, Session
+from bot.db import Database, PlayerRow, Session, open_database
 from bot.services import MAX_OPEN_CHALLENGES, GameService, PlayerRef, ServiceError
 
 from .conftest import (
@@ -126,8 +126,8 @@ async def test_offers_at_the_same_instant_store_exactly_the_limit(
 async def test_offers_from_two_processes_at_once_store_exactly_the_limit(
     shared_location: str | Path, clock: FakeClock
 ) -> None:
-    one = await Database.open(shared_location)
-    two = await Database.open(shared_location)
+    one = await open_database(shared_location)
+    two = await open_database(shared_location)
     try:
         first, second = GameService(one, clock=clock), GameService(two, clock=clock)
         results = await asyncio.gather(

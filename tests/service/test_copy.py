@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database, EvaluationRow, PreferencesRow, PublicationRow
+from bot.db import EvaluationRow, PreferencesRow, PublicationRow, open_database
 from bot.db.__main__ import main
 from bot.db.copying import CopyFailed, CopyRefused, copy_database
 from bot.services import GameService
@@ -38,12 +38,12 @@ FOOLS_MATE = ["2g2f", "5a4b", "2f2e", "4b3b", "2e2d", "3b2b", "2d2c+"]
 
 
 async def an_empty_club(path: Path) -> None:
-    await (await Database.open(path)).close()
+    await (await open_database(path)).close()
 
 
 async def a_club(path: Path) -> None:
     """A SQLite file with games of every kind and a row in every table."""
-    db = await Database.open(path)
+    db = await open_database(path)
     clock = FakeClock()
     service = GameService(db, clock=clock, events=RecordingEvents(), rng=random.Random(5))
     try:
@@ -126,10 +126,10 @@ async def test_a_club_copies_whole_and_plays_on(tmp_path: Path, postgres_url: st
 
     assert report.rows == source
     assert report.games_replayed == source["games"]
-    db = await Database.open(postgres_url)
+    db = await open_database(postgres_url)
     try:
         await assert_consistent(db)
-        lite = await Database.open(path)
+        lite = await open_database(path)
         try:
             for game_id in range(1, source["games"] + 1):
                 async with lite.query() as a, db.query() as b:
@@ -159,7 +159,7 @@ async def test_a_target_with_data_is_refused_and_left_alone(
     await copy_database(str(path), postgres_url)
     with pytest.raises(CopyRefused, match="not empty"):
         await copy_database(str(path), postgres_url)
-    db = await Database.open(postgres_url)
+    db = await open_database(postgres_url)
     try:
         async with db.query() as q:
             assert await q.games.count() == counts(path)["games"]

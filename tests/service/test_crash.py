@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import open_database
 
 from .conftest import assert_consistent
 
@@ -72,7 +72,7 @@ async def test_sigkill_never_loses_a_reported_move_nor_half_writes(tmp_path: Pat
         assert moves, f"round {round_number}: the child stored nothing before the kill"
         for game_text, ply_text, usi in moves:
             reported[(int(game_text), int(ply_text))] = usi
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         for (game_id, ply), usi in sorted(reported.items()):
             async with db.read() as tx:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import open_database
 from bot.services import Digest, GameService, Notifications
 from bot.services.clock.digests import hours_around
 
@@ -160,7 +160,7 @@ async def test_two_processes_send_one_digest(
 ) -> None:
     """Several bot processes on one database each look at the hour: the claim in the
     database lets one of them send it."""
-    databases = [await Database.open(shared_location) for _ in range(3)]
+    databases = [await open_database(shared_location) for _ in range(3)]
     try:
         recorder = Recorder()
         services = [

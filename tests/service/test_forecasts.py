@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import Database, open_database
 from bot.services import (
     ForecastRefused,
     GameService,
@@ -267,14 +267,14 @@ async def test_a_forecast_reply_can_be_taken_back_by_the_opponent(
 async def test_lines_outlive_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "shogi.db"
     clock = FakeClock()
-    first_db = await Database.open(path)
+    first_db = await open_database(path)
     first = GameService(first_db, clock=clock, events=RecordingEvents(), rng=random.Random(1))
     game = await start_game(first)
     await play_all(first, game.id, ["7g7f"])
     await first.forecasts.add(game.id, ALICE.user_id, "3c3d 2g2f")
     await first.close()
     await first_db.close()
-    second_db = await Database.open(path)
+    second_db = await open_database(path)
     try:
         second = GameService(second_db, clock=clock)
         assert len((await second.forecasts.lines(game.id, ALICE.user_id)).lines) == 1

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import open_database
 from bot.services import GameService, ServiceError
 from rules import Termination
 
@@ -31,14 +31,14 @@ def path(tmp_path: Path) -> Path:
 async def test_wrong_cached_position_is_repaired(
     path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    db = await Database.open(path)
+    db = await open_database(path)
     game = await start_game(GameService(db, clock=FakeClock()))
     await play_all(GameService(db, clock=FakeClock()), game.id, ["7g7f", "3c3d"])
     await db.close()
     corrupt(
         path, "UPDATE games SET sfen = ?, ply = 5 WHERE id = ?", "9/9/9/9/9/9/9/9/9 b - 1", game.id
     )
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         service = GameService(db, clock=FakeClock())
         with caplog.at_level(logging.WARNING):
@@ -55,7 +55,7 @@ async def test_wrong_cached_position_is_repaired(
 
 
 async def test_a_game_the_moves_ended_is_recorded_as_ended(path: Path) -> None:
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(db, clock=FakeClock())
     game = await start_game(service)
     await play_all(service, game.id, SHORT_MATE_USI)
@@ -65,7 +65,7 @@ async def test_a_game_the_moves_ended_is_recorded_as_ended(path: Path) -> None:
         "UPDATE games SET status = 'active', termination = NULL, winner = NULL WHERE id = ?",
         game.id,
     )
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         view = await GameService(db, clock=FakeClock()).games.get(game.id)
         assert view.status == "finished"
@@ -77,13 +77,13 @@ async def test_a_game_the_moves_ended_is_recorded_as_ended(path: Path) -> None:
 async def test_a_move_list_that_does_not_replay_is_reported(
     path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(db, clock=FakeClock())
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f", "3c3d"])
     await db.close()
     corrupt(path, "UPDATE moves SET usi = '7g7f' WHERE game_id = ? AND ply = 2", game.id)
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         with pytest.raises(ServiceError, match="damaged"):
             await GameService(db, clock=FakeClock()).moves.play(game.id, ALICE.user_id, "2g2f")

@@ -4,6 +4,8 @@ database written by a newer bot is refused with a clear message."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 import subprocess
 import sys
@@ -23,9 +25,17 @@ from bot.db import (
     PlayerRow,
     RatingEntry,
     SchemaTooNewError,
+    open_database,
 )
 from bot.db.errors import MigrationCheckError
-from bot.db.migrations import MIGRATIONS, Migration, current_version, migrate
+from bot.db.migrations import (
+    MIGRATIONS,
+    VERSION_TABLE,
+    Migration,
+    current_version,
+    migrate,
+    postgres_statements,
+)
 
 #: A moment past every lease: any ending still unposted then is one a process would post.
 FAR_FUTURE = datetime(2999, 1, 1, tzinfo=UTC)
@@ -128,7 +138,7 @@ def schema(path: Path) -> tuple[dict[str, list[str]], set[str]]:
 
 async def test_fresh_database_gets_latest_version_and_exact_schema(tmp_path: Path) -> None:
     path = tmp_path / "nested" / "dir" / "shogi.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     assert await db.schema_version() == LATEST_VERSION
     await db.close()
     columns, indexes = schema(path)
@@ -142,7 +152,7 @@ async def test_fresh_database_gets_latest_version_and_exact_schema(tmp_path: Pat
 
 
 async def test_memory_database_is_migrated_too() -> None:
-    db = await Database.open(":memory:")
+    db = await open_database(":memory:")
     try:
         assert await db.schema_version() == LATEST_VERSION
         async with db.read() as tx:
@@ -153,7 +163,7 @@ async def test_memory_database_is_migrated_too() -> None:
 
 async def test_reopening_keeps_version_and_data(tmp_path: Path) -> None:
     path = tmp_path / "shogi.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     async with db.transaction() as tx:
         from datetime import UTC, datetime
 
@@ -161,7 +171,7 @@ async def test_reopening_keeps_version_and_data(tmp_path: Path) -> None:
 
         await tx.players.upsert(PlayerRow(1, "Alice"), datetime.now(UTC))
     await db.close()
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         assert await db.schema_version() == LATEST_VERSION
         async with db.read() as tx:
@@ -176,7 +186,7 @@ async def test_reopening_keeps_version_and_data(tmp_path: Path) -> None:
 
 async def test_newer_database_is_refused_with_a_clear_message(tmp_path: Path) -> None:
     path = tmp_path / "shogi.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     await db.close()
     with sqlite3.connect(path) as connection:
         connection.execute(
@@ -184,7 +194,7 @@ async def test_newer_database_is_refused_with_a_clear_message(tmp_path: Path) ->
             (LATEST_VERSION + 1, "from the future"),
         )
     with pytest.raises(SchemaTooNewError) as caught:
-        await Database.open(path)
+        await open_database(path)
     message = str(caught.value)
     assert f"schema version {LATEST_VERSION + 1}" in message
     assert f"up to {LATEST_VERSION}" in message
@@ -248,7 +258,7 @@ async def test_version_2_counts_old_endings_as_announced(tmp_path: Path) -> None
                 " VALUES (?, 1, 1, 1, 2, 'even', 's', 0, '27', ?, ?, 0, 's', 0, 0, 0, 0, ?)",
                 (game_id, status, termination, finished),
             )
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         assert await db.schema_version() == LATEST_VERSION
         async with db.query() as q:
@@ -285,7 +295,7 @@ async def test_version_5_lets_earlier_games_allow_takebacks(tmp_path: Path) -> N
             " bank_us, handicap, impasse_rule, status, created_at, expires_at)"
             " VALUES (1, 1, 1, 2, 'random', 0, 'even', '27', 'open', 0, 1)"
         )
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         async with db.read() as tx:
             game = await tx.games.get(1)
@@ -321,7 +331,7 @@ async def test_ratings_leave_earlier_challenges_and_games_unrated(tmp_path: Path
             " bank_us, handicap, impasse_rule, status, created_at, expires_at)"
             " VALUES (1, 1, 1, 2, 'random', 0, 'even', '27', 'open', 0, 1)"
         )
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         async with db.read() as tx:
             game = await tx.games.get(1)
@@ -425,7 +435,7 @@ async def test_open_challenges_migration_keeps_every_row_and_constraint(tmp_path
             before = list(await cursor.fetchall())
     with sqlite3.connect(path) as connection:
         old = _table_sql(connection)
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         assert await db.schema_version() == LATEST_VERSION
         async with db.read() as tx:
@@ -505,7 +515,7 @@ async def test_version_15_keeps_each_players_turn_messages(tmp_path: Path) -> No
             "INSERT INTO player_preferences (user_id, confirm_moves, turn_messages, language,"
             " updated_at) VALUES (1, 1, 1, 'ja', 0), (2, 0, 0, NULL, 0)"
         )
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         async with db.query() as q:
             on, off = await q.preferences.get(1), await q.preferences.get(2)
@@ -513,3 +523,52 @@ async def test_version_15_keeps_each_players_turn_messages(tmp_path: Path) -> No
         await db.close()
     assert (on.notifications, on.confirm_moves, on.language) == ("each", True, "ja")
     assert (off.notifications, off.confirm_moves, off.quiet_from) == ("none", False, None)
+
+
+#: The digest of each released migration as the code states it, on both backends: a
+#: database migrated by one version of the code must be the same as one migrated by
+#: another, so a migration, once released, never changes. A new migration adds its line.
+APPLIED_DIGESTS = {
+    1: "5149d5ce0ea811d9",
+    2: "4d4e9a08cd3ac383",
+    3: "353c0577d3f950b2",
+    4: "3fada2ec4f001af0",
+    5: "88dac58971aa58f9",
+    6: "0f849ff4fb8279cc",
+    7: "cd529817900fbed4",
+    8: "8fba4583e5aec1d7",
+    9: "68e2fa8c360cab3e",
+    10: "0c5c09b67df97961",
+    11: "fff586036374c607",
+    12: "1a43e4b291b2b1f6",
+    13: "0ec30455f4c6a640",
+    14: "a671cf5c77b58f55",
+    15: "cfd0a0e760dda832",
+    16: "3212f08a69c1523f",
+}
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def test_released_migrations_never_change() -> None:
+    """Every statement, description and check of a released migration, on SQLite and on
+    PostgreSQL, is the text it was released with (SQLite even keeps a table's text)."""
+    stated = {
+        migration.version: _digest(
+            json.dumps(
+                [
+                    migration.version,
+                    migration.description,
+                    list(migration.statements),
+                    migration.check,
+                    list(postgres_statements(migration)),
+                    migration.postgres_check,
+                ]
+            )
+        )
+        for migration in MIGRATIONS
+    }
+    assert stated == APPLIED_DIGESTS
+    assert _digest(VERSION_TABLE) == "8784566bb053e8ea"

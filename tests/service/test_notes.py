@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import open_database
 from bot.services import MAX_NOTE_LENGTH, MAX_NOTES, GameService, NoteRefused, NotFound
 from rules.notation import read_record
 
@@ -116,13 +116,13 @@ async def test_the_authors_record_carries_the_notes(service: GameService, fmt: s
 async def test_notes_survive_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "shogi.db"
     clock = FakeClock()
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(db, clock=clock, rng=random.Random(1))
     game = await start_game(service)
     await service.notes.add(game.id, ALICE.user_id, "kept")
     await service.close()
     await db.close()
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         again = GameService(db, clock=clock)
         assert [n.text for n in await again.notes.of(game.id, ALICE.user_id)] == ["kept"]

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from bot.db import Database
+from bot.db import open_database
 from tests.support.postgres import server_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,7 +105,7 @@ def club_file(tmp_path: Path) -> Path:
     path = tmp_path / "club.db"
 
     async def make() -> None:
-        await (await Database.open(path)).close()
+        await (await open_database(path)).close()
 
     asyncio.run(make())
     return path

@@ -26,9 +26,9 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database, DeadlineRow, NewTakeback
+from bot.db import Database, DeadlineRow, NewTakeback, open_database
+from bot.db.deadlines import DeadlineRepository
 from bot.db.forecasts import ForecastRepository
-from bot.db.games import DeadlineRepository
 from bot.db.takebacks import TakebackRepository
 from bot.services import (
     Forecast,
@@ -120,8 +120,8 @@ class Meeting:
 async def two(shared_location: str | Path) -> AsyncIterator[tuple[Process, Process, Any]]:
     """Two processes on one store, and (on PostgreSQL) a connection that sees its locks."""
     clock = FakeClock()
-    first = Process(await Database.open(shared_location), clock)
-    second = Process(await Database.open(shared_location), clock)
+    first = Process(await open_database(shared_location), clock)
+    second = Process(await open_database(shared_location), clock)
     watcher = await raw(str(shared_location)) if first.db.backend == "postgresql" else None
     try:
         yield first, second, watcher

@@ -27,6 +27,7 @@ from bot.db import (
     PlayerRow,
     SchemaTooNewError,
     Session,
+    open_database,
 )
 from bot.db.migrations import MIGRATIONS, Migration
 from bot.db.postgres import current_version, migrate, to_postgres
@@ -45,7 +46,7 @@ CLAIMANTS = 8
 
 
 async def test_a_fresh_database_runs_every_migration_once(postgres_url: str) -> None:
-    databases = await asyncio.gather(*(Database.open(postgres_url) for _ in range(3)))
+    databases = await asyncio.gather(*(open_database(postgres_url) for _ in range(3)))
     try:
         assert {db.backend for db in databases} == {"postgresql"}
         assert [await db.schema_version() for db in databases] == [LATEST_VERSION] * 3
@@ -66,7 +67,7 @@ async def test_a_fresh_database_runs_every_migration_once(postgres_url: str) -> 
 
 
 async def test_a_database_newer_than_the_code_is_refused(postgres_url: str) -> None:
-    await (await Database.open(postgres_url)).close()
+    await (await open_database(postgres_url)).close()
     connection = await raw(postgres_url)
     try:
         await connection.execute(
@@ -75,7 +76,7 @@ async def test_a_database_newer_than_the_code_is_refused(postgres_url: str) -> N
     finally:
         await connection.close()
     with pytest.raises(SchemaTooNewError, match=f"version {LATEST_VERSION + 1}"):
-        await Database.open(postgres_url)
+        await open_database(postgres_url)
 
 
 async def test_the_location_never_shows_the_password(postgres_url: str) -> None:
@@ -89,7 +90,7 @@ async def test_the_location_never_shows_the_password(postgres_url: str) -> None:
             "",
         )
     )
-    db = await Database.open(with_password)  # the test server trusts any password
+    db = await open_database(with_password)  # the test server trusts any password
     try:
         assert "hunter2" not in db.location and ":***@" in db.location
     finally:
@@ -99,7 +100,7 @@ async def test_the_location_never_shows_the_password(postgres_url: str) -> None:
 async def test_the_schema_is_sqlites_table_by_table_column_by_column(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    await (await Database.open(tmp_path / "shogi.db")).close()
+    await (await open_database(tmp_path / "shogi.db")).close()
     with closing(sqlite3.connect(tmp_path / "shogi.db")) as lite:
         tables = [
             row[0]
@@ -117,7 +118,7 @@ async def test_the_schema_is_sqlites_table_by_table_column_by_column(
             for row in lite.execute(f"PRAGMA index_list({table})")
             if row[2] == 1 and row[3] == "c"
         }
-    await (await Database.open(postgres_url)).close()
+    await (await open_database(postgres_url)).close()
     connection = await raw(postgres_url)
     try:
         rows = await connection.fetch(
@@ -142,7 +143,7 @@ async def test_the_schema_is_sqlites_table_by_table_column_by_column(
 async def test_ids_discord_ids_and_microseconds_come_back_as_they_went_in(
     postgres_url: str,
 ) -> None:
-    db = await Database.open(postgres_url)
+    db = await open_database(postgres_url)
     big = PlayerRow(SNOWFLAKE, "Snowflake")
 
     async def store(tx: Session) -> int:
@@ -192,7 +193,7 @@ async def at_once(db: Database, work: Callable[[Session], Awaitable[bool]]) -> l
 
 
 async def test_claims_land_once_however_many_connections_race(postgres_url: str) -> None:
-    db = await Database.open(postgres_url)
+    db = await open_database(postgres_url)
     clock = FakeClock()
     service = GameService(db, clock=clock, events=RecordingEvents(), rng=random.Random(3))
     try:
@@ -223,7 +224,7 @@ async def test_claims_land_once_however_many_connections_race(postgres_url: str)
 async def test_two_rated_endings_of_one_player_at_once_keep_both(postgres_url: str) -> None:
     """Alice's two games end in the same instant: each ending reads her rating and writes
     it back, so without the per-player lock the second would overwrite the first."""
-    db = await Database.open(postgres_url)
+    db = await open_database(postgres_url)
     service = GameService(db, clock=FakeClock(), events=RecordingEvents(), rng=random.Random(4))
     try:
         for _ in range(6):

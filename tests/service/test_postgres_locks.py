@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.db import Database, RatingEntry, VacationRow
+from bot.db import RatingEntry, VacationRow, open_database
 from bot.db.ratings import RatingRepository
 from bot.db.vacations import VacationRepository
 from bot.services import GameService, GameSnapshot, VacationChange, VacationRefused
@@ -50,7 +50,7 @@ async def test_a_rebuild_of_ratings_racing_a_rated_ending_keeps_the_ending(
     """A game ends after the rebuild read the history and before it wrote the ratings
     back: the ending must wait for the rebuild (and then rate from what it stored), or
     the rebuild would write ratings that never saw the ending over the ending's."""
-    db = await Database.open(postgres_url)
+    db = await open_database(postgres_url)
     service = GameService(db, clock=FakeClock(), events=RecordingEvents(), rng=random.Random(5))
     watcher = await raw(postgres_url)
     try:
@@ -93,7 +93,7 @@ async def test_a_vacation_starting_as_the_last_one_ends_counts_the_last_one(
     running one not among them) and before it looked for the one under way (gone by
     then): counted in neither, the three days would be given again."""
     clock = FakeClock()
-    db = await Database.open(postgres_url)
+    db = await open_database(postgres_url)
     service = GameService(db, clock=clock, events=RecordingEvents(), rng=random.Random(6))
     watcher = await raw(postgres_url)
     try:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database, PreferencesRow
+from bot.db import Database, PreferencesRow, open_database
 from bot.db.preferences import PreferenceRepository
 from bot.services import (
     GameService,
@@ -32,7 +32,7 @@ EACH, NONE = Notifications.EACH_TURN, Notifications.NONE
 
 async def test_preferences_are_stored_and_survive_a_new_service(tmp_path: Path) -> None:
     path = tmp_path / "shogi.db"
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(db)
     assert await service.preferences.of(1) == Preferences()  # never chose: all off
     chosen = await service.preferences.change(1, confirm_moves=True, language="ja")
@@ -43,7 +43,7 @@ async def test_preferences_are_stored_and_survive_a_new_service(tmp_path: Path) 
     assert again == Preferences(confirm_moves=True, notifications=EACH, language="ja")
     await db.close()
 
-    db = await Database.open(path)
+    db = await open_database(path)
     fresh = GameService(db)
     assert await fresh.preferences.of(1) == Preferences(True, EACH, "ja")
     assert await fresh.preferences.of(2) == Preferences(False, EACH, "en")

@@ -10,7 +10,7 @@ import asyncio
 import random
 from pathlib import Path
 
-from bot.db import Database
+from bot.db import Database, open_database
 from bot.services import GameOver, GameService, NotYourTurn, PlayedMove, PositionChanged
 
 from .conftest import ALICE, BOB, FakeClock, assert_consistent, start_game
@@ -66,8 +66,8 @@ async def test_racing_moves_in_one_service(db: Database) -> None:
 
 
 async def test_racing_moves_from_two_connections(shared_location: str | Path) -> None:
-    one = await Database.open(shared_location)
-    two = await Database.open(shared_location)
+    one = await open_database(shared_location)
+    two = await open_database(shared_location)
     try:
         clock = FakeClock()
         first, second = GameService(one, clock=clock), GameService(two, clock=clock)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database, RatingRow
+from bot.db import Database, RatingRow, open_database
 from bot.services import GameOver, GameService, GameSnapshot, PlayerRef
 from bot.services.ratings.glicko2 import DEFAULT
 from rules import Color, Handicap, Outcome, Termination
@@ -171,7 +171,7 @@ async def test_two_processes_ending_one_game_rate_it_once(tmp_path: Path) -> Non
     and a time-out): one ending lands, and the ratings move once."""
     clock = FakeClock()
     path = tmp_path / "shogi.db"
-    first, second = await Database.open(path), await Database.open(path)
+    first, second = await open_database(path), await open_database(path)
     try:
         one = GameService(first, clock=clock, rng=random.Random(1))
         other = GameService(second, clock=clock, rng=random.Random(2))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database, GameRow
+from bot.db import Database, GameRow, open_database
 from bot.services import DeadlineScheduler, GameService, GameSnapshot
 
 from .conftest import ALICE, BOB, FakeClock, RecordingEvents, play_all, start_game
@@ -104,7 +104,7 @@ async def test_scheduler_survives_errors(caplog: pytest.LogCaptureFixture) -> No
 async def test_restart_in_the_middle_continues_the_game(tmp_path: Path, clock: FakeClock) -> None:
     path = tmp_path / "shogi.db"
     events = RecordingEvents()
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(db, clock=clock, events=events)
     game = await start_game(service, time_control="2d+1d")
     clock.advance(hours=30)
@@ -115,7 +115,7 @@ async def test_restart_in_the_middle_continues_the_game(tmp_path: Path, clock: F
     assert len(events.reminders) == 1
     await db.close()
 
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         service = GameService(db, clock=clock, events=events)
         after = await service.games.get(game.id)
@@ -140,7 +140,7 @@ async def test_warm_up_replays_active_games_into_the_cache(
     from bot.services.play import snapshots as loading
     from bot.services.play import store
 
-    db = await Database.open(tmp_path / "shogi.db")
+    db = await open_database(tmp_path / "shogi.db")
     try:
         service = GameService(db, clock=clock)
         games = [await start_game(service, time_control="unlimited") for _ in range(3)]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database, ShardScope, shard_of
+from bot.db import Database, ShardScope, open_database, shard_of
 from bot.services import GameService, PositionChanged, ServiceError
 from bot.services.play.store import ENDING_LEASE
 from rules import Termination
@@ -51,7 +51,7 @@ async def processes(shared_location: str | Path, clock: FakeClock) -> AsyncItera
     of two."""
     opened = []
     for shard in range(COUNT):
-        db = await Database.open(shared_location)
+        db = await open_database(shared_location)
         events = RecordingEvents()
         service = GameService(
             db,
@@ -174,12 +174,12 @@ async def test_a_restart_posts_what_its_predecessor_left_once_the_lease_has_run_
     shared_location: str | Path, clock: FakeClock
 ) -> None:
     path = shared_location
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(db, clock=clock)
     game = await start_game(service)
     await service.moves.resign(game.id, BOB.user_id)
     await db.close()  # killed before posting
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         events = RecordingEvents()
         restarted = GameService(db, clock=clock, events=events)

@@ -7,7 +7,7 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from bot.db import Database
+from bot.db import open_database
 
 
 async def test_a_new_file_opens_once_another_process_lets_go_of_its_write_lock(
@@ -20,7 +20,7 @@ async def test_a_new_file_opens_once_another_process_lets_go_of_its_write_lock(
     other = sqlite3.connect(path, isolation_level=None)
     try:
         other.execute("BEGIN IMMEDIATE")
-        opening = asyncio.create_task(Database.open(path))
+        opening = asyncio.create_task(open_database(path))
         await asyncio.sleep(0.3)
         assert not opening.done(), opening.exception()
         other.execute("COMMIT")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import Database, open_database
 from bot.db.engine import ComputerRepository
 from bot.engine import EnginePool
 from bot.services import AlreadyStarted, Budgets, GameService, GameSnapshot, PlayerRef, ServiceError
@@ -130,7 +130,7 @@ async def test_play_again_from_two_processes_starts_one_game(
     shared_location: str | Path, clock: FakeClock, tmp_path: Path, engines: list[EnginePool]
 ) -> None:
     engines.append(EnginePool(fake_engine(tmp_path)[0]))
-    one, two = await Database.open(shared_location), await Database.open(shared_location)
+    one, two = await open_database(shared_location), await open_database(shared_location)
     try:
         first, second = with_engine(one, clock, engines[0]), with_engine(two, clock, engines[0])
         for _ in range(3):
@@ -190,7 +190,7 @@ async def test_an_open_challenge_accepted_at_once_by_two_members_and_twice_start
 async def test_accept_from_two_processes_starts_one_game(
     shared_location: str | Path, clock: FakeClock
 ) -> None:
-    one, two = await Database.open(shared_location), await Database.open(shared_location)
+    one, two = await open_database(shared_location), await open_database(shared_location)
     try:
         first, second = GameService(one, clock=clock), GameService(two, clock=clock)
         for _ in range(3):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import Database, open_database
 from bot.services import (
     BadTakebackPolicy,
     GameOver,
@@ -466,7 +466,7 @@ async def test_two_requests_at_once_store_one(
 async def test_a_request_outlives_a_restart_and_the_game_replays(tmp_path: Path) -> None:
     path = tmp_path / "shogi.db"
     clock = FakeClock()
-    first_db = await Database.open(path)
+    first_db = await open_database(path)
     first = GameService(first_db, clock=clock, events=RecordingEvents(), rng=random.Random(1))
     game = await start_game(first, time_control="7d+1d")
     await play_all(first, game.id, ["7g7f", "3c3d", "2g2f", "8c8d"])
@@ -474,7 +474,7 @@ async def test_a_request_outlives_a_restart_and_the_game_replays(tmp_path: Path)
     await first.close()
     await first_db.close()
 
-    second_db = await Database.open(path)
+    second_db = await open_database(path)
     try:
         second = GameService(second_db, clock=clock, events=RecordingEvents())
         done = await accept(second, asked)

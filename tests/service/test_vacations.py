@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database
+from bot.db import Database, open_database
 from bot.services import ALLOWANCE, GameService, ServiceError, VacationRefused
 from rules import Termination
 
@@ -63,7 +63,7 @@ async def test_a_paused_clock_moves_the_deadline_by_the_time_spent(
 async def test_no_time_out_during_a_vacation_even_across_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "shogi.db"
     clock = FakeClock()
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(db, clock=clock, rng=random.Random(3))
     game = await start_game(service, time_control="1d")
     await play_all(service, game.id, ["7g7f"])  # Bob to move, 1 day
@@ -71,7 +71,7 @@ async def test_no_time_out_during_a_vacation_even_across_a_restart(tmp_path: Pat
     await service.close()
     await db.close()
     clock.advance(days=3)  # the bot was down; Bob's old deadline passed meanwhile
-    db = await Database.open(path)
+    db = await open_database(path)
     try:
         events = RecordingEvents()
         again = GameService(db, clock=clock, events=events)
@@ -361,8 +361,8 @@ async def two_services(
 ) -> tuple[GameService, GameService]:
     """Two services on one SQLite file, each with its own connection, as two bot
     processes would be; the first reports to `events`."""
-    first = GameService(await Database.open(path), clock=clock, events=events)
-    second = GameService(await Database.open(path), clock=clock, events=RecordingEvents())
+    first = GameService(await open_database(path), clock=clock, events=events)
+    second = GameService(await open_database(path), clock=clock, events=RecordingEvents())
     return first, second
 
 

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.db import Database
+from bot.db import open_database
 from bot.services import BadTimeZone, GameService, Notifications, Preferences, QuietHours
 from bot.services.club.zones import default_zone, matching_zones, zone_named
 
@@ -66,7 +66,7 @@ async def test_a_players_zone_digest_hour_and_quiet_hours_are_kept(
     shared_location: str | Path,
 ) -> None:
     path = shared_location  # SQLite or PostgreSQL, opened twice as a restart would
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(db)
     chosen = await service.preferences.change(
         1,
@@ -81,7 +81,7 @@ async def test_a_players_zone_digest_hour_and_quiet_hours_are_kept(
         await service.preferences.change(1, time_zone="Atlantis/Capital")
     await db.close()
 
-    db = await Database.open(path)
+    db = await open_database(path)
     fresh = GameService(db)
     kept = await fresh.preferences.of(1)
     assert kept == chosen  # the refused zone changed nothing
@@ -94,7 +94,7 @@ async def test_a_players_zone_digest_hour_and_quiet_hours_are_kept(
 
 async def test_a_servers_zone_is_chosen_kept_and_given_back(shared_location: str | Path) -> None:
     path = shared_location  # SQLite or PostgreSQL, opened twice as a restart would
-    db = await Database.open(path)
+    db = await open_database(path)
     service = GameService(db)
     assert (await service.servers.zone(5, "ja")).key == "Asia/Tokyo"
     assert (await service.servers.zone(5, "en")).key == "UTC"
@@ -103,7 +103,7 @@ async def test_a_servers_zone_is_chosen_kept_and_given_back(shared_location: str
         await service.servers.set_zone(5, "Nowhere")
     await db.close()
 
-    db = await Database.open(path)
+    db = await open_database(path)
     fresh = GameService(db)
     assert (await fresh.servers.zone(5, "ja")).key == "Europe/London"
     assert await fresh.servers.chosen_zone(5) == "Europe/London"

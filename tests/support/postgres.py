@@ -149,7 +149,7 @@ async def raw(url: str) -> Any:
 
 @pytest.fixture
 async def postgres_url(postgres_database: str) -> AsyncIterator[str]:
-    """The address of a fresh, empty schema of this test's own (`Database.open` on it
+    """The address of a fresh, empty schema of this test's own (`open_database` on it
     migrates it: every PostgreSQL test runs the migrations)."""
     async with fresh_schema(postgres_database) as url:
         yield url

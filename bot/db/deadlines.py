@@ -1,0 +1,95 @@
+"""The running deadlines of games: one per active game, the player to move's, with when
+to remind them; the scheduler reads what is overdue or due a reminder.
+
+A claimed reminder is conditional on being unclaimed, so it goes out once however many
+processes try; a deadline of a player on vacation is not running.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .base import Repository, Row
+from .rows import DeadlineRow, from_us, from_us_or_none, to_us
+from .shards import ShardScope, scope_sql
+
+_DEADLINE_COLUMNS = (
+    "d.game_id, d.player_id, d.due_at, d.remind_at, d.reminded_at"
+    " FROM deadlines d JOIN games g ON g.id = d.game_id"
+)
+#: A deadline whose player is on vacation is not running: no time-out, no reminder. Their
+#: vacation's end writes their deadlines anew.
+_RUNNING = (
+    " AND NOT EXISTS (SELECT 1 FROM vacations v"
+    " WHERE v.user_id = d.player_id AND v.ended_at IS NULL)"
+)
+
+
+def _deadline(row: Row) -> DeadlineRow:
+    reminded = from_us_or_none(row[4])
+    return DeadlineRow(row[0], row[1], from_us(row[2]), from_us(row[3]), reminded)
+
+
+class DeadlineRepository(Repository):
+    async def set(self, deadline: DeadlineRow) -> None:
+        """The game's new running deadline; a new deadline has not been reminded of."""
+        await self._write(
+            "INSERT INTO deadlines (game_id, player_id, due_at, remind_at, reminded_at)"
+            " VALUES (?, ?, ?, ?, NULL) ON CONFLICT (game_id) DO UPDATE SET"
+            " player_id = excluded.player_id, due_at = excluded.due_at,"
+            " remind_at = excluded.remind_at, reminded_at = NULL",
+            (
+                deadline.game_id,
+                deadline.player_id,
+                to_us(deadline.due_at),
+                to_us(deadline.remind_at),
+            ),
+        )
+
+    async def clear(self, game_id: int) -> None:
+        await self._write("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+
+    async def overdue(self, now: datetime, scope: ShardScope | None = None) -> list[DeadlineRow]:
+        """Deadlines of active games that have passed, earliest first (not those of
+        players on vacation: their clocks stand still); with `scope`, only its servers'."""
+        mine, shards = scope_sql(scope, "g.guild_id")
+        rows = await self._all(
+            f"SELECT {_DEADLINE_COLUMNS} WHERE d.due_at <= ? AND g.status = 'active'"
+            f"{_RUNNING}{mine} ORDER BY d.due_at, d.game_id",
+            (to_us(now), *shards),
+        )
+        return [_deadline(row) for row in rows]
+
+    async def reminders_due(
+        self, now: datetime, scope: ShardScope | None = None
+    ) -> list[DeadlineRow]:
+        mine, shards = scope_sql(scope, "g.guild_id")
+        rows = await self._all(
+            f"SELECT {_DEADLINE_COLUMNS} WHERE d.reminded_at IS NULL AND d.remind_at <= ?"
+            f" AND d.due_at > ? AND g.status = 'active'{_RUNNING}{mine}"
+            " ORDER BY d.remind_at, d.game_id",
+            (to_us(now), to_us(now), *shards),
+        )
+        return [_deadline(row) for row in rows]
+
+    async def claim_reminder(self, game_id: int, due_at: datetime, now: datetime) -> bool:
+        """Mark the reminder for this deadline as sent; False if it already was (or the
+        deadline moved), so that it goes out once however many processes try."""
+        return await self._landed(
+            "UPDATE deadlines SET reminded_at = ?"
+            " WHERE game_id = ? AND due_at = ? AND reminded_at IS NULL",
+            (to_us(now), game_id, to_us(due_at)),
+        )
+
+    async def next_event(self, scope: ShardScope | None = None) -> datetime | None:
+        """The earliest pending deadline or reminder of an active game (of `scope`)."""
+        mine, shards = scope_sql(scope, "g.guild_id")
+        row = await self._one(
+            "SELECT MIN(CASE WHEN d.reminded_at IS NULL AND d.remind_at < d.due_at"
+            " THEN d.remind_at ELSE d.due_at END)"
+            " FROM deadlines d JOIN games g ON g.id = d.game_id WHERE g.status = 'active'"
+            + _RUNNING
+            + mine,
+            shards,
+        )
+        return None if row is None else from_us_or_none(row[0])

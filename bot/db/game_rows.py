@@ -1,0 +1,155 @@
+"""A game as the repositories read and write it: the columns and joins of a game row with
+its players, deadline and vacations, its mapping to `GameRow`, the SQL of whose turn it is
+and of a deadline moved past a vacation, and the insert of a new game's row.
+
+One place for the game row's shape, so that every query reading games (`GameRepository`)
+reads the same columns in the same order, and every insert writes them alike.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from .base import Row
+from .rows import (
+    AwayRow,
+    DeadlineRow,
+    GameRow,
+    NewGame,
+    PlayerRow,
+    duration_us,
+    duration_us_or_none,
+    from_duration_us,
+    from_duration_us_or_none,
+    from_us,
+    from_us_or_none,
+    to_us,
+)
+
+GAME_COLUMNS = """
+    g.id, g.guild_id, g.channel_id, g.thread_id, g.message_id,
+    g.sente_id, s.name, s.is_bot, g.gote_id, o.name, o.is_bot,
+    g.handicap, g.start_sfen, g.bank_us, g.period_us, g.impasse_rule,
+    g.status, g.termination, g.winner, g.ply, g.sfen, g.sente_bank_us, g.gote_bank_us,
+    g.turn_started_at, g.count_proposed_by, g.started_at, g.finished_at,
+    d.player_id, d.due_at, d.remind_at, d.reminded_at, g.takebacks,
+    vs.started_at, vs.ends_by, vo.started_at, vo.ends_by, g.rated
+FROM games g
+JOIN players s ON s.user_id = g.sente_id
+JOIN players o ON o.user_id = g.gote_id
+LEFT JOIN deadlines d ON d.game_id = g.id
+LEFT JOIN vacations vs ON vs.user_id = g.sente_id AND vs.ended_at IS NULL
+LEFT JOIN vacations vo ON vo.user_id = g.gote_id AND vo.ended_at IS NULL
+"""
+
+
+#: Gote is to move: an SFEN's second field is `b` or `w`, and no other field holds a `w`
+#: (the board has no spaces, the hand is piece letters and digits, then the move number).
+_GOTE_TO_MOVE = "g.sfen LIKE '% w %'"
+#: The game waits for the player given twice as parameters.
+TO_MOVE = f"((g.sente_id = ? AND NOT {_GOTE_TO_MOVE}) OR (g.gote_id = ? AND {_GOTE_TO_MOVE}))"
+#: The vacation under way of the player to move, and where their clock stopped for it.
+_AWAY_START = f"(CASE WHEN {_GOTE_TO_MOVE} THEN vo.started_at ELSE vs.started_at END)"
+_AWAY_END = f"(CASE WHEN {_GOTE_TO_MOVE} THEN vo.ends_by ELSE vs.ends_by END)"
+_PAUSED_FROM = (
+    f"(CASE WHEN {_AWAY_START} > g.turn_started_at THEN {_AWAY_START} ELSE g.turn_started_at END)"
+)
+#: The running deadline as `loading.deadline_of` computes it: moved past the vacation of
+#: the player to move by the time their clock stands still, unless it had passed before
+#: the vacation began.
+DUE_PAST_VACATION = (
+    f"(d.due_at + CASE WHEN {_AWAY_START} IS NULL OR d.due_at <= {_AWAY_START}"
+    f" OR {_AWAY_END} <= {_PAUSED_FROM} THEN 0 ELSE {_AWAY_END} - {_PAUSED_FROM} END)"
+)
+
+
+def _away(started: int | None, ends_by: int | None) -> AwayRow | None:
+    if started is None or ends_by is None:
+        return None
+    return AwayRow(from_us(started), from_us(ends_by))
+
+
+def game_row(row: Row) -> GameRow:
+    deadline = None
+    if row[27] is not None:
+        deadline = DeadlineRow(
+            game_id=row[0],
+            player_id=row[27],
+            due_at=from_us(row[28]),
+            remind_at=from_us(row[29]),
+            reminded_at=from_us_or_none(row[30]),
+        )
+    return GameRow(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        thread_id=row[3],
+        message_id=row[4],
+        sente=PlayerRow(row[5], row[6], bool(row[7])),
+        gote=PlayerRow(row[8], row[9], bool(row[10])),
+        handicap=row[11],
+        start_sfen=row[12],
+        bank=from_duration_us(row[13]),
+        period=from_duration_us_or_none(row[14]),
+        impasse_rule=row[15],
+        status=row[16],
+        termination=row[17],
+        winner=row[18],
+        ply=row[19],
+        sfen=row[20],
+        sente_bank=from_duration_us(row[21]),
+        gote_bank=from_duration_us(row[22]),
+        turn_started_at=from_us(row[23]),
+        count_proposed_by=row[24],
+        started_at=from_us(row[25]),
+        finished_at=from_us_or_none(row[26]),
+        deadline=deadline,
+        takebacks=row[31],
+        sente_away=_away(row[32], row[33]),
+        gote_away=_away(row[34], row[35]),
+        rated=bool(row[36]),
+    )
+
+
+INSERT_GAME = (
+    "INSERT INTO games (guild_id, channel_id, sente_id, gote_id, handicap, start_sfen,"
+    " bank_us, period_us, impasse_rule, status, termination, winner, ply, sfen,"
+    " sente_bank_us, gote_bank_us, turn_started_at, started_at, finished_at, takebacks, rated)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+)
+
+
+def insert_params(
+    new: NewGame,
+    *,
+    ply: int = 0,
+    sfen: str | None = None,
+    turn_started_at: datetime | None = None,
+    termination: str | None = None,
+    winner: str | None = None,
+) -> tuple[object, ...]:
+    bank = duration_us(new.bank)
+    turn_started = to_us(turn_started_at or new.started_at)
+    return (
+        new.guild_id,
+        new.channel_id,
+        new.sente_id,
+        new.gote_id,
+        new.handicap,
+        new.start_sfen,
+        bank,
+        duration_us_or_none(new.period),
+        new.impasse_rule,
+        "active" if termination is None else "finished",
+        termination,
+        winner,
+        ply,
+        sfen or new.start_sfen,
+        bank,
+        bank,
+        turn_started,
+        to_us(new.started_at),
+        None if termination is None else turn_started,
+        new.takebacks,
+        int(new.rated),
+    )

@@ -1,0 +1,35 @@
+"""Every migration, in order, with the description its row in `schema_migrations` keeps:
+the one list both backends run. A new migration goes at the end, its SQL in the module of
+its versions."""
+
+from __future__ import annotations
+
+from .migration import Migration
+from .versions_1_to_9 import V1, V2, V3, V4, V5, V6, V7, V8, V9
+from .versions_10_to_16 import V10, V10_POSTGRES, V11, V12, V13, V14, V15, V16
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "players, challenges, games, moves, deadlines", V1),
+    Migration(2, "games.end_announced_at: endings posted in their thread", V2),
+    Migration(3, "command_publications: the slash commands last published, per scope", V3),
+    Migration(4, "server_settings: what each server chose (the language of posts)", V4),
+    Migration(5, "takebacks: the policy of challenges and games, requests, move clocks", V5),
+    Migration(6, "player_preferences: move confirmation and turn messages, per player", V6),
+    Migration(7, "forecasts: conditional moves a player stored for the opponent's reply", V7),
+    Migration(8, "notes: private notes on games, each member's own", V8),
+    Migration(9, "vacations: players' clocks paused, within a yearly allowance", V9),
+    Migration(
+        10,
+        "challenges: open to anyone (no opponent), and rematches of a finished game",
+        V10,
+        check="PRAGMA foreign_key_check(challenges)",
+        postgres=V10_POSTGRES,
+    ),
+    Migration(11, "ratings: rated challenges and games, ratings per server, their history", V11),
+    Migration(12, "computer games and analyses: the engine's seat and its evaluations", V12),
+    Migration(13, "ending_claims: which process posts an ending, on a lease", V13),
+    Migration(14, "budgets: when a challenge was declined, and the analyses under way", V14),
+    Migration(15, "notifications (each turn, a digest, none), quiet hours, time zones", V15),
+    Migration(16, "digests: the last daily digest claimed for each player", V16),
+)
+LATEST_VERSION = MIGRATIONS[-1].version
