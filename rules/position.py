@@ -19,6 +19,7 @@ from collections.abc import Iterable
 
 from . import sfen as sfen_io
 from .errors import IllegalMoveError, Sentence, SfenError
+from .explain import explain_illegal
 from .handicaps import Handicap
 from .moves import DROP_ROLES, MOVES, Move, encode
 from .sfen import StartWarning
@@ -528,6 +529,4 @@ class Position:
 
     def explain_illegal(self, move: Move) -> IllegalMoveError:
         """Why `move` is not legal here, as an error carrying a reason and a sentence."""
-        from .explain import explain_illegal
-
         return explain_illegal(self, move)
