@@ -13,6 +13,7 @@ geometry (where each square, hand and name is) lives in `render.layout`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict, Unpack
 
 from PIL import Image
 
@@ -20,13 +21,14 @@ from rules import Color, Move, Position
 
 from . import layout
 from .animate import GifTooLarge, frames_within, render_gif
-from .board import KING_KANJI, compose, render_png, warm
+from .board import KING_KANJI, Diagram, compose, render_png, warm
 from .chart import render_evaluation_chart, render_rating_chart
 from .describe import describe
 from .ending import Ending
 
 __all__ = [
     "KING_KANJI",
+    "BoardOptions",
     "Ending",
     "GifTooLarge",
     "describe",
@@ -41,18 +43,8 @@ __all__ = [
 ]
 
 
-def render_board(
-    position: Position,
-    *,
-    last_move: Move | None = None,
-    perspective: Color = Color.SENTE,
-    sente_name: str | None = None,
-    gote_name: str | None = None,
-    caption: str | None = None,
-    kings: Sequence[str] = KING_KANJI,
-    ending: Ending | None = None,
-) -> bytes:
-    """The position as a PNG (palette image, 844 x 759 pixels).
+class BoardOptions(TypedDict, total=False):
+    """How `render_board` and `render_image` draw a position; every option may be left out.
 
     - `last_move`: the move that led to `position`; its origin and destination
       are highlighted (a drop: the destination only).
@@ -66,53 +58,37 @@ def render_board(
     - `ending`: the game is over (see `Ending`): its result is drawn on a red pill in
       the caption's place (so `caption` must be None), nobody is shown to move, the
       winner's name is ringed, and the mating move or the resigned king is marked.
+    """
+
+    last_move: Move | None
+    perspective: Color
+    sente_name: str | None
+    gote_name: str | None
+    caption: str | None
+    kings: Sequence[str]
+    ending: Ending | None
+
+
+def render_board(position: Position, **options: Unpack[BoardOptions]) -> bytes:
+    """The position as a PNG (palette image, 844 x 759 pixels), drawn as `BoardOptions` say.
 
     A pure function: the position is only read.
     """
-    return render_png(
-        position,
-        last_move=last_move,
-        perspective=Color(perspective),
-        sente_name=sente_name,
-        gote_name=gote_name,
-        caption=caption,
-        kings=_checked_kings(kings),
-        ending=_checked_ending(ending, caption),
-    )
+    return render_png(_diagram(position, options))
 
 
-def render_image(
-    position: Position,
-    *,
-    last_move: Move | None = None,
-    perspective: Color = Color.SENTE,
-    sente_name: str | None = None,
-    gote_name: str | None = None,
-    caption: str | None = None,
-    kings: Sequence[str] = KING_KANJI,
-    ending: Ending | None = None,
-) -> Image.Image:
+def render_image(position: Position, **options: Unpack[BoardOptions]) -> Image.Image:
     """Like `render_board`, but the Pillow image before PNG encoding."""
-    return compose(
-        position,
-        last_move=last_move,
-        perspective=Color(perspective),
-        sente_name=sente_name,
-        gote_name=gote_name,
-        caption=caption,
-        kings=_checked_kings(kings),
-        ending=_checked_ending(ending, caption),
-    )
+    return compose(_diagram(position, options))
 
 
-def _checked_ending(ending: Ending | None, caption: str | None) -> Ending | None:
-    if ending is not None and caption is not None:
-        raise ValueError("an ending's result is drawn in the caption's place: give one of them")
-    return ending
-
-
-def _checked_kings(kings: Sequence[str]) -> tuple[str, ...]:
-    kings = tuple(kings)
+def _diagram(position: Position, options: BoardOptions) -> Diagram:
+    """The diagram `options` ask for, refused (`ValueError`) where they cannot be drawn."""
+    kings = tuple(options.get("kings", KING_KANJI))
     if len(kings) != 2 or any(king not in KING_KANJI for king in kings):
         raise ValueError(f"kings must be two of 王 and 玉 (sente's, gote's), not {kings!r}")
-    return kings
+    if options.get("ending") is not None and options.get("caption") is not None:
+        raise ValueError("an ending's result is drawn in the caption's place: give one of them")
+    perspective = Color(options.get("perspective", Color.SENTE))
+    checked: BoardOptions = {**options, "kings": kings, "perspective": perspective}
+    return Diagram(position, **checked)

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rules import Color, Move, Position
 
 from . import layout
-from .board import KING_KANJI, PALETTE, compose
+from .board import KING_KANJI, PALETTE, Diagram, compose
 from .ending import Ending
 from .gif import GifWriter
 
@@ -98,30 +99,28 @@ def render_gif(
         )
     if not 0 <= first_frame <= len(moves):
         raise ValueError(f"no frame {first_frame} in a game of {len(moves)} moves")
-    perspective = Color(perspective)
-    king_glyphs = tuple(kings)
     position = start.copy()
     for move in moves[:first_frame]:
         position.push(move)
     buffer = io.BytesIO()
     palette = bytes(channel for colour in PALETTE for channel in colour)
     writer = GifWriter(buffer, layout.SIZE, palette, loop=0)
+    diagram = Diagram(  # of the position as the moves are played on it
+        position,
+        perspective=Color(perspective),
+        sente_name=sente_name,
+        gote_name=gote_name,
+        kings=tuple(kings),
+    )
     last: Move | None = moves[first_frame - 1] if first_frame else None
     for ply in range(first_frame, len(moves) + 1):
         if ply > first_frame:
             last = moves[ply - 1]
             position.push(last)
         final = ending is not None and ply == len(moves)
-        frame = compose(
-            position,
-            last_move=last,
-            perspective=perspective,
-            sente_name=sente_name,
-            gote_name=gote_name,
-            caption=None if final or captions is None else captions[ply],
-            kings=king_glyphs,
-            ending=ending if final else None,
-        )
+        caption = None if final or captions is None else captions[ply]
+        shown = replace(diagram, last_move=last, caption=caption, ending=ending if final else None)
+        frame = compose(shown)
         if ply == len(moves):
             duration = last_ms
         elif ply == first_frame:

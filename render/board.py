@@ -22,6 +22,7 @@ import io
 import itertools
 import re
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -469,22 +470,27 @@ def _board_piece_args(
     return args
 
 
-def _layers(
-    position: Position,
-    *,
-    last_move: Move | None,
-    perspective: Color,
-    sente_name: str | None,
-    gote_name: str | None,
-    caption: str | None,
-    kings: Sequence[str],
-    ending: Ending | None = None,
-) -> list[_Layer]:
+@dataclass(frozen=True, slots=True)
+class Diagram:
+    """What one board picture shows: `render.BoardOptions` says what each field draws."""
+
+    position: Position
+    last_move: Move | None = None
+    perspective: Color = Color.SENTE
+    sente_name: str | None = None
+    gote_name: str | None = None
+    caption: str | None = None
+    kings: Sequence[str] = KING_KANJI
+    ending: Ending | None = None
+
+
+def _layers(diagram: Diagram) -> list[_Layer]:
     """Everything drawn over the background, in drawing order."""
-    kings = tuple(kings)
+    position, perspective, ending = diagram.position, diagram.perspective, diagram.ending
+    kings = tuple(diagram.kings)
     layers: list[_Layer] = []
     board = position.board
-    marked = _marked_squares(position, last_move, ending)
+    marked = _marked_squares(position, diagram.last_move, ending)
 
     origins = _CELL_ORIGINS[perspective]
     for square, bg in marked.items():
@@ -508,8 +514,8 @@ def _layers(
         _hand_layers(layers, position.hands[color], color, perspective, kings)
 
     names = {
-        Color.SENTE: clipped(sente_name) if sente_name is not None else _default_name(Color.SENTE),
-        Color.GOTE: clipped(gote_name) if gote_name is not None else _default_name(Color.GOTE),
+        color: _default_name(color) if name is None else clipped(name)
+        for color, name in ((Color.SENTE, diagram.sente_name), (Color.GOTE, diagram.gote_name))
     }
     bottom_name = None
     for color in (Color.SENTE, Color.GOTE):
@@ -530,7 +536,7 @@ def _layers(
         layers.append(_image_layer(("name", *name_args, x, y), x, y, label))
     # Cut here, before they name cached labels and bands: a key holds its text as long
     # as the caches keep it.
-    caption = None if caption is None else clipped(caption)
+    caption = None if diagram.caption is None else clipped(diagram.caption)
     result = None if ending is None else clipped(ending.result)
     band = L.FOOTER
     room = (bottom_name if bottom_name is not None else band[2]) - band[0] - 16
@@ -583,30 +589,10 @@ def _hand_layers(
         index += 1
 
 
-def compose(
-    position: Position,
-    *,
-    last_move: Move | None = None,
-    perspective: Color = Color.SENTE,
-    sente_name: str | None = None,
-    gote_name: str | None = None,
-    caption: str | None = None,
-    kings: Sequence[str] = KING_KANJI,
-    ending: Ending | None = None,
-) -> Image.Image:
+def compose(diagram: Diagram) -> Image.Image:
     """The picture as a palette image (what `render_board` encodes)."""
-    canvas = background(perspective).copy()
-    layers = _layers(
-        position,
-        last_move=last_move,
-        perspective=perspective,
-        sente_name=sente_name,
-        gote_name=gote_name,
-        caption=caption,
-        kings=kings,
-        ending=ending,
-    )
-    for layer in layers:
+    canvas = background(diagram.perspective).copy()
+    for layer in _layers(diagram):
         _draw(layer, canvas)
     return canvas
 
@@ -652,33 +638,14 @@ def _palette_bytes(perspective: Color) -> bytes:
     return bytes((background(perspective).getpalette() or [])[: 3 * 256])
 
 
-def render_png(
-    position: Position,
-    *,
-    last_move: Move | None = None,
-    perspective: Color = Color.SENTE,
-    sente_name: str | None = None,
-    gote_name: str | None = None,
-    caption: str | None = None,
-    kings: Sequence[str] = KING_KANJI,
-    ending: Ending | None = None,
-) -> bytes:
-    """`encode_png(compose(...))`, the same bytes, drawing only the bands not seen before.
+def render_png(diagram: Diagram) -> bytes:
+    """`encode_png(compose(diagram))`, the same bytes, drawing only the bands not seen before.
 
     Each band is keyed by the layers that touch it (see `_Layer`), so a band a move
     left alone costs a dictionary lookup instead of being drawn, copied out of the
     picture and hashed; a new band is drawn on its own strip of the background.
     """
-    layers = _layers(
-        position,
-        last_move=last_move,
-        perspective=perspective,
-        sente_name=sente_name,
-        gote_name=gote_name,
-        caption=caption,
-        kings=kings,
-        ending=ending,
-    )
+    layers = _layers(diagram)
     per_band: list[list[_Layer]] = [[] for _ in _BAND_RANGES]
     band_of = _BAND_OF_ROW  # every layer lies inside the picture
     for layer in layers:
@@ -687,7 +654,7 @@ def render_png(
         per_band[first].append(layer)
         for index in range(first + 1, band_of[y + layer[6] - 1] + 1):
             per_band[index].append(layer)
-    kings = tuple(kings)
+    perspective, kings = diagram.perspective, tuple(diagram.kings)
     keys = [(perspective, kings, tuple([layer[0] for layer in band])) for band in per_band]
 
     def pixels(index: int) -> bytes:

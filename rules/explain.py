@@ -7,44 +7,49 @@ so it can afford to be plain and thorough rather than fast.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from .errors import IllegalMoveError, IllegalReason, Sentence
+from .moves import Move
 from .tables import BETWEEN, MUST_PROMOTE, SLIDE_RAYS, STEP_TARGETS, is_dead_square
-from .types import PIECES, Role, in_zone
-
-if TYPE_CHECKING:
-    from .moves import Move
-    from .position import Position
+from .types import PIECES, Role, Square, in_zone
 
 
-def _error(reason: IllegalReason, sentence: Sentence) -> IllegalMoveError:
-    return IllegalMoveError(reason, sentence)
+class ExplainedPosition(Protocol):
+    """What explaining reads of a position (`rules.position.Position` is one)."""
+
+    board: list[int]
+    hands: list[list[int]]
+    kings: list[int]
+    turn_index: int
+
+    def checkers(self) -> list[Square]: ...
+    def is_check(self) -> bool: ...
 
 
-def explain_illegal(position: Position, move: Move) -> IllegalMoveError:
+def explain_illegal(position: ExplainedPosition, move: Move) -> IllegalMoveError:
     """The error for a move that `position.is_legal(move)` rejected."""
     if move.drop is not None:
         return _explain_drop(position, move)
     return _explain_board_move(position, move)
 
 
-def _explain_drop(position: Position, move: Move) -> IllegalMoveError:
+def _explain_drop(position: ExplainedPosition, move: Move) -> IllegalMoveError:
     us = position.turn_index
     role = move.drop
     assert role is not None
     target = move.to_square
     if not position.hands[us][role]:
-        return _error(
+        return IllegalMoveError(
             IllegalReason.NOT_IN_HAND, Sentence("You have no {piece} in hand.", piece=role)
         )
     if position.board[target]:
-        return _error(
+        return IllegalMoveError(
             IllegalReason.OCCUPIED,
             Sentence("You can only drop on an empty square; {square} is taken.", square=target),
         )
     if is_dead_square(us, role, target):
-        return _error(
+        return IllegalMoveError(
             IllegalReason.DEAD_DROP,
             Sentence(
                 "A {piece} dropped on {square} could never move, so it may not be dropped there.",
@@ -56,7 +61,7 @@ def _explain_drop(position: Position, move: Move) -> IllegalMoveError:
         own_pawn = Role.PAWN + 16 * us
         file_squares = range(target % 9, 81, 9)
         if any(position.board[sq] == own_pawn for sq in file_squares):
-            return _error(
+            return IllegalMoveError(
                 IllegalReason.NIFU,
                 Sentence(
                     "You already have an unpromoted pawn on file {file} (nifu).",
@@ -65,40 +70,40 @@ def _explain_drop(position: Position, move: Move) -> IllegalMoveError:
             )
     checkers = position.checkers()
     if len(checkers) > 1:
-        return _error(
+        return IllegalMoveError(
             IllegalReason.DOUBLE_CHECK,
             Sentence("Your king is in double check: only a king move helps."),
         )
     blocks = not checkers or target in BETWEEN[position.kings[us]][checkers[0]]
     if role is Role.PAWN and blocks:
-        return _error(
+        return IllegalMoveError(
             IllegalReason.UCHIFUZUME, Sentence("A pawn drop may not give checkmate (uchifuzume).")
         )
-    return _error(
+    return IllegalMoveError(
         IllegalReason.LEAVES_KING_IN_CHECK,
         Sentence("Your king is in check and a drop on {square} does not block it.", square=target),
     )
 
 
-def _explain_board_move(position: Position, move: Move) -> IllegalMoveError:
+def _explain_board_move(position: ExplainedPosition, move: Move) -> IllegalMoveError:
     us = position.turn_index
     source = move.from_square
     assert source is not None
     target = move.to_square
     piece = PIECES[position.board[source]]
     if piece is None:
-        return _error(
+        return IllegalMoveError(
             IllegalReason.NO_PIECE, Sentence("There is no piece on {square}.", square=source)
         )
     role = piece.role
     if piece.color != us:
-        return _error(
+        return IllegalMoveError(
             IllegalReason.NOT_OWN_PIECE,
             Sentence("The {piece} on {square} is not yours.", piece=role, square=source),
         )
     occupant = PIECES[position.board[target]]
     if occupant is not None and occupant.color == us:
-        return _error(
+        return IllegalMoveError(
             IllegalReason.CAPTURES_OWN_PIECE,
             Sentence("{square} holds your own {piece}.", square=target, piece=occupant.role),
         )
@@ -106,7 +111,7 @@ def _explain_board_move(position: Position, move: Move) -> IllegalMoveError:
     if target not in STEP_TARGETS[code][source]:
         ray = next((r for r in SLIDE_RAYS[code][source] if target in r), None)
         if ray is None:
-            return _error(
+            return IllegalMoveError(
                 IllegalReason.CANNOT_MOVE_THERE,
                 Sentence(
                     "A {piece} on {origin} cannot move to {target}.",
@@ -116,7 +121,7 @@ def _explain_board_move(position: Position, move: Move) -> IllegalMoveError:
                 ),
             )
         if any(position.board[sq] for sq in BETWEEN[source][target]):
-            return _error(
+            return IllegalMoveError(
                 IllegalReason.BLOCKED,
                 Sentence(
                     "The {piece} on {origin} is blocked on its way to {target}.",
@@ -127,22 +132,22 @@ def _explain_board_move(position: Position, move: Move) -> IllegalMoveError:
             )
     if move.promotion:
         if role.is_promoted:
-            return _error(
+            return IllegalMoveError(
                 IllegalReason.CANNOT_PROMOTE, Sentence("A {piece} is already promoted.", piece=role)
             )
         if not role.can_promote:
-            return _error(
+            return IllegalMoveError(
                 IllegalReason.CANNOT_PROMOTE, Sentence("A {piece} never promotes.", piece=role)
             )
         if not (in_zone(us, source) or in_zone(us, target)):
-            return _error(
+            return IllegalMoveError(
                 IllegalReason.CANNOT_PROMOTE,
                 Sentence(
                     "A piece promotes only on a move into, within or out of the promotion zone."
                 ),
             )
     elif MUST_PROMOTE[code][target]:
-        return _error(
+        return IllegalMoveError(
             IllegalReason.MUST_PROMOTE,
             Sentence(
                 "A {piece} on {square} could never move again, so it must promote.",
@@ -151,24 +156,17 @@ def _explain_board_move(position: Position, move: Move) -> IllegalMoveError:
             ),
         )
     if role is Role.KING:
-        return _error(
-            IllegalReason.LEAVES_KING_IN_CHECK,
-            Sentence("Your king would be in check on {square}.", square=target),
+        why = Sentence("Your king would be in check on {square}.", square=target)
+    elif position.is_check():
+        why = Sentence(
+            "Your king is in check, and {origin}-{target} does not answer it.",
+            origin=source,
+            target=target,
         )
-    if position.is_check():
-        return _error(
-            IllegalReason.LEAVES_KING_IN_CHECK,
-            Sentence(
-                "Your king is in check, and {origin}-{target} does not answer it.",
-                origin=source,
-                target=target,
-            ),
-        )
-    return _error(
-        IllegalReason.LEAVES_KING_IN_CHECK,
-        Sentence(
+    else:
+        why = Sentence(
             "The {piece} on {square} is pinned: moving it would expose your king.",
             piece=role,
             square=source,
-        ),
-    )
+        )
+    return IllegalMoveError(IllegalReason.LEAVES_KING_IN_CHECK, why)

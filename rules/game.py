@@ -246,22 +246,22 @@ class Game:
         """Declare under the 27-point rule. A valid declaration wins. An invalid one raises
         `GameError` with the reason, or loses when `failed_loses` (CSA rules)."""
         declaration = self.evaluate_declaration(color, handicap_aware=handicap_aware)
-        if declaration.verdict is impasse.Verdict.WIN:
-            return self._end(Outcome(Termination.IMPASSE_27, color))
-        if failed_loses:
-            return self._end(Outcome(Termination.IMPASSE_27, color.opponent))
-        assert declaration.reason is not None  # an invalid declaration always says why
-        raise GameError(declaration.reason)
+        return self._settle(declaration, Termination.IMPASSE_27, failed_loses)
 
     def declare_jsa24(self, color: Color, *, failed_loses: bool = True) -> Outcome:
         """Declare under the JSA professional rule: 31+ wins, 24-30 draws, else a loss."""
         declaration = impasse.evaluate_jsa24(self.position, color)
+        return self._settle(declaration, Termination.IMPASSE_JSA24, failed_loses)
+
+    def _settle(self, declaration: impasse.Declaration, rule: Termination, loses: bool) -> Outcome:
+        """End the game as a declaration under `rule` decides; an invalid one `loses` or raises."""
+        color = declaration.declarer
         if declaration.verdict is impasse.Verdict.WIN:
-            return self._end(Outcome(Termination.IMPASSE_JSA24, color))
+            return self._end(Outcome(rule, color))
         if declaration.verdict is impasse.Verdict.DRAW:
-            return self._end(Outcome(Termination.IMPASSE_JSA24, None))
-        if failed_loses:
-            return self._end(Outcome(Termination.IMPASSE_JSA24, color.opponent))
+            return self._end(Outcome(rule, None))
+        if loses:
+            return self._end(Outcome(rule, color.opponent))
         assert declaration.reason is not None  # an invalid declaration always says why
         raise GameError(declaration.reason)
 

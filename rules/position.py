@@ -16,9 +16,11 @@ beyond what it needs to unmake moves: repetition and the game's end live in
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import chain
 
 from . import sfen as sfen_io
 from .errors import IllegalMoveError, Sentence, SfenError
+from .explain import explain_illegal
 from .handicaps import Handicap
 from .moves import DROP_ROLES, MOVES, Move, encode
 from .sfen import StartWarning
@@ -31,21 +33,38 @@ from .tables import (
     STEP_ATTACKS_FROM,
     STEP_TARGETS,
 )
-from .types import HAND_ROLES, PIECES, SQUARES, Color, Piece, Role, Square
+from .types import HAND_ROLES, PIECES, SQUARES, Color, Piece, Role, Square, in_zone
 
 _KING = int(Role.KING)
 _PAWN = int(Role.PAWN)
 _KNIGHT = int(Role.KNIGHT)
 _DROP_ORDER = tuple(int(role) for role in DROP_ROLES)
-# _ZONE[color][square]: the square is in that colour's promotion zone.
-_ZONE = [
-    [row < 3 for row in range(9) for _ in range(9)],
-    [row >= 6 for row in range(9) for _ in range(9)],
-]
-
-
 #: The side by its index, without the enum lookup `Color(index)` costs (turn is read often).
 _COLORS = (Color.SENTE, Color.GOTE)
+
+
+def _board_move_codes(piece: int, source: int, target: int) -> tuple[int, ...]:
+    """The codes of `piece` moving from `source` to `target`: promoting first where it may
+    promote, promoting only where it must, else not promoting."""
+    move = source * 162 + target * 2
+    color = piece >> 4
+    if piece & 15 <= 6 and (in_zone(color, source) or in_zone(color, target)):
+        return (move + 1,) if MUST_PROMOTE[piece][target] else (move + 1, move)
+    return (move,)
+
+
+# _MOVE_CODES[piece][source][target]: the codes of that board move, for every target the
+# piece reaches from there on an empty board, so generating a move is one lookup.
+_MOVE_CODES = [
+    [
+        {
+            target: _board_move_codes(piece, source, target)
+            for target in chain(STEP_TARGETS[piece][source], *SLIDE_RAYS[piece][source])
+        }
+        for source in range(81)
+    ]
+    for piece in range(len(STEP_TARGETS))
+]
 
 
 class Position:
@@ -303,14 +322,13 @@ class Position:
         check_lines: list[tuple[int, ...]] = []
         pins: dict[int, tuple[int, ...]] = {}
         codes: list[int] = []
-        append = codes.append
+        append, extend = codes.append, codes.extend
         if self.kings[us] >= 0:
             self._checks_and_king_moves(check_lines, pins, codes)
         if len(check_lines) > 1:
             return codes
 
         allowed: frozenset[int] | None = frozenset(check_lines[0]) if check_lines else None
-        zone = _ZONE[us]
         pawn_code = _PAWN + own_base
         pawn_cols = set()
 
@@ -319,16 +337,12 @@ class Position:
             piece = board[source]
             if not piece or piece >> 4 != us:
                 continue
-            role = piece & 15
-            if role == _KING:
+            if piece & 15 == _KING:
                 continue
             if piece == pawn_code:
                 pawn_cols.add(source % 9)
             pin = pins.get(source)
-            base = source * 162
-            promotable = role <= 6
-            source_in_zone = zone[source]
-            must = MUST_PROMOTE[piece]
+            codes_to = _MOVE_CODES[piece][source]
             for target in STEP_TARGETS[piece][source]:
                 code = board[target]
                 if code and code >> 4 == us:
@@ -337,26 +351,14 @@ class Position:
                     continue
                 if pin is not None and target not in pin:
                     continue
-                move = base + target * 2
-                if promotable and (source_in_zone or zone[target]):
-                    append(move + 1)
-                    if not must[target]:
-                        append(move)
-                else:
-                    append(move)
+                extend(codes_to[target])
             for ray in SLIDE_RAYS[piece][source]:
                 for target in ray:
                     code = board[target]
                     if code and code >> 4 == us:
                         break
                     if (allowed is None or target in allowed) and (pin is None or target in pin):
-                        move = base + target * 2
-                        if promotable and (source_in_zone or zone[target]):
-                            append(move + 1)
-                            if not must[target]:
-                                append(move)
-                        else:
-                            append(move)
+                        extend(codes_to[target])
                     if code:
                         break
 
@@ -528,6 +530,4 @@ class Position:
 
     def explain_illegal(self, move: Move) -> IllegalMoveError:
         """Why `move` is not legal here, as an error carrying a reason and a sentence."""
-        from .explain import explain_illegal
-
         return explain_illegal(self, move)

@@ -20,7 +20,7 @@ reached after some moves is written as its position alone and reads back as move
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from typing import Unpack
 
 from ..errors import FormatError, Sentence, quote
 from ..game import Game
@@ -29,31 +29,21 @@ from ..position import Position
 from ..sfen import StartWarning
 from ..types import HAND_ROLES, Color, Role
 from .common import CSA_CODES, CSA_ROLES
+from .endings import End, apply_ending, ending_of
 from .parse import parse_move
 from .records import (
-    ABORT,
-    DECLARE,
-    FOUL_LOSS,
-    FOUL_WIN,
     HEADER_LIMIT,
-    IMPASSE,
     KEY_LIMIT,
-    MATE,
     NAME_LIMIT,
-    REPETITION,
-    RESIGN,
-    TIME,
-    Comments,
+    Details,
     Record,
     RecordError,
-    apply_ending,
     as_record,
     because,
     cut,
     decode,
-    ending_of,
     place_comments,
-)  # fmt: skip
+)
 from .write import csa_move
 
 # CSA header keys and the KIF header names a Record keeps them under.
@@ -64,16 +54,17 @@ HEADER_NAMES = {
 _CSA_KEYS = {name: key for key, name in HEADER_NAMES.items()}
 _CSA_TIME_LIMIT = re.compile(r"[0-9]{1,4}:[0-9]{2}\+[0-9]{1,4}")
 END_CODES = {
-    "%TORYO": RESIGN, "%TSUMI": MATE, "%TIME_UP": TIME, "%CHUDAN": ABORT,
-    "%SENNICHITE": REPETITION, "%JISHOGI": IMPASSE, "%HIKIWAKE": IMPASSE, "%KACHI": DECLARE,
-    "%ILLEGAL_MOVE": FOUL_LOSS, "%+ILLEGAL_ACTION": FOUL_LOSS, "%-ILLEGAL_ACTION": FOUL_LOSS,
+    "%TORYO": End.RESIGN, "%TSUMI": End.MATE, "%TIME_UP": End.TIME, "%CHUDAN": End.ABORT,
+    "%SENNICHITE": End.REPETITION, "%JISHOGI": End.IMPASSE, "%HIKIWAKE": End.IMPASSE,
+    "%KACHI": End.DECLARE, "%ILLEGAL_MOVE": End.FOUL_LOSS,
+    "%+ILLEGAL_ACTION": End.FOUL_LOSS, "%-ILLEGAL_ACTION": End.FOUL_LOSS,
 }  # fmt: skip
 _WRITTEN = {key: code for code, key in reversed(END_CODES.items())}
-_WRITTEN[FOUL_LOSS] = "%ILLEGAL_MOVE"
+_WRITTEN[End.FOUL_LOSS] = "%ILLEGAL_MOVE"
 # The side whose illegal action ended the game, by its code: the other side won.
 _ACTION_BY = {"%+ILLEGAL_ACTION": Color.SENTE, "%-ILLEGAL_ACTION": Color.GOTE}
 # floodgate's summary reasons that name an ending the end code may not say by itself.
-_SUMMARY_REASONS = {"toryo": RESIGN, "jishogi": IMPASSE}
+_SUMMARY_REASONS = {"toryo": End.RESIGN, "jishogi": End.IMPASSE}
 _EVEN = Position.initial()
 #: The pieces of a set: a `P+`/`P-` line listing more cannot be a position, and refusing it
 #: from its length keeps a long run of `00AL` (each a count over the whole board) cheap.
@@ -111,13 +102,7 @@ def _start_lines(position: Position) -> list[str]:
 
 
 def write_csa(
-    game: Game | Record,
-    *,
-    sente: str | None = None,
-    gote: str | None = None,
-    started: datetime | str | None = None,
-    comments: Comments | None = None,
-    encoding: str | None = None,
+    game: Game | Record, *, encoding: str | None = None, **details: Unpack[Details]
 ) -> str:
     """The game as a CSA V2.2 record (text). `encoding` (`UTF-8` or `SHIFT_JIS`), when
     given, is declared on a first line `'CSA encoding=UTF-8`: the CSA standard (V3.0) reads
@@ -138,7 +123,7 @@ def write_csa(
     -3334FU
     <BLANKLINE>
     """
-    record = as_record(game, sente, gote, started)
+    record = as_record(game, details)
     game = record.game
     lines = [] if encoding is None else [f"'CSA encoding={encoding}"]
     lines.append("V2.2")
@@ -154,7 +139,7 @@ def write_csa(
         if key is not None and key != "START_TIME":
             lines.append(f"${key}:{' '.join(value.split())}")
     lines += _start_lines(game.start)
-    notes = place_comments(comments, len(game.moves))
+    notes = place_comments(details.get("comments"), len(game.moves))
     lines += [f"'*{line}" for line in notes.get(0, ())]
     position = game.start.copy()
     for number, move in enumerate(game.moves, 1):
@@ -182,22 +167,22 @@ def _end_lines(record: Record) -> list[str]:
     assert outcome is not None
     won = outcome.winner
     lines = []
-    if key == RESIGN and won == game.position.turn:
+    if key == End.RESIGN and won == game.position.turn:
         lines.append(f"%{_sign(game.position.turn.opponent)}ILLEGAL_ACTION")
-    elif key in (FOUL_WIN, FOUL_LOSS):
+    elif key in (End.FOUL_WIN, End.FOUL_LOSS):
         assert won is not None
         lines.append(f"%{_sign(won.opponent)}ILLEGAL_ACTION")
     else:
         lines.append(_WRITTEN[key])
-    if key in (RESIGN, TIME) or (key == IMPASSE and won is not None):
-        reason = {RESIGN: "toryo", TIME: "time up", IMPASSE: "jishogi"}[key]
+    if key in (End.RESIGN, End.TIME) or (key == End.IMPASSE and won is not None):
+        reason = {End.RESIGN: "toryo", End.TIME: "time up", End.IMPASSE: "jishogi"}[key]
         names = [
             (n or side).replace(":", "_")
             for n, side in ((record.sente, "sente"), (record.gote, "gote"))
         ]
         results = ["win" if won == color else "lose" for color in Color]
         lines.append(f"'summary:{reason}:{names[0]} {results[0]}:{names[1]} {results[1]}")
-    if key == IMPASSE and won is not None:
+    if key == End.IMPASSE and won is not None:
         count = game.count_24()
         lines.append(f"'jishogi: sente {count.sente_points}, gote {count.gote_points}")
     return lines

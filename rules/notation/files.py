@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from typing import Unpack
 
 from ..game import Game
 from .charsets import SHIFT_JIS, UTF8, encode_record
 from .csa import read_csa, write_csa
 from .kif import read_ki2, read_kif, write_ki2, write_kif
-from .records import Comments, Record, RecordError, decode, read_usi, write_sfen, write_usi
+from .records import Details, Record, RecordError, decode, read_usi, write_sfen, write_usi
 
 FORMATS = ("kif", "ki2", "csa", "usi", "sfen")
 _CSA_LINE = re.compile(r"(V[23]|PI|P[1-9+-]|N[+-]|\$[A-Z_]+:|[+-][0-9]{4}[A-Z]{2}|%[A-Z+-])")
@@ -58,15 +58,7 @@ def read_record(data: bytes | str, format: str | None = None) -> Record:
     return readers[name](text)
 
 
-def write_record(
-    game: Game | Record,
-    format: str,
-    *,
-    sente: str | None = None,
-    gote: str | None = None,
-    started: datetime | str | None = None,
-    comments: Comments | None = None,
-) -> str:
+def write_record(game: Game | Record, format: str, **details: Unpack[Details]) -> str:
     """Write `game` as `kif`, `ki2`, `csa`, `usi` (the position command) or `sfen` (current).
     `comments` by ply go into KIF, KI2 and CSA (see `write_kif`); USI and SFEN have no
     place for them and leave them out.
@@ -76,11 +68,11 @@ def write_record(
     """
     name = format.lower()
     if name == "kif":
-        return write_kif(game, sente=sente, gote=gote, started=started, comments=comments)
+        return write_kif(game, **details)
     if name == "ki2":
-        return write_ki2(game, sente=sente, gote=gote, started=started, comments=comments)
+        return write_ki2(game, **details)
     if name == "csa":
-        return write_csa(game, sente=sente, gote=gote, started=started, comments=comments)
+        return write_csa(game, **details)
     if name == "usi":
         return write_usi(game)
     if name == "sfen":
@@ -121,15 +113,7 @@ class RecordFile:
     replaced: int
 
 
-def write_record_file(
-    game: Game | Record,
-    kind: str,
-    *,
-    sente: str | None = None,
-    gote: str | None = None,
-    started: datetime | str | None = None,
-    comments: Comments | None = None,
-) -> RecordFile:
+def write_record_file(game: Game | Record, kind: str, **details: Unpack[Details]) -> RecordFile:
     """The bytes of `game`'s record file of `kind` (a key of `RECORD_FILES`), with its
     encoding named inside where the format has a place for it (KIF's first line, CSA's).
 
@@ -143,15 +127,11 @@ def write_record_file(
     declared = _DECLARED.get((name, encoding))
     if name == "kif":
         assert declared is not None
-        text = write_kif(
-            game, sente=sente, gote=gote, started=started, comments=comments, encoding=declared
-        )
+        text = write_kif(game, encoding=declared, **details)
     elif name == "csa":
-        text = write_csa(
-            game, sente=sente, gote=gote, started=started, comments=comments, encoding=declared
-        )
+        text = write_csa(game, encoding=declared, **details)
     else:
-        text = write_record(game, name, sente=sente, gote=gote, started=started, comments=comments)
+        text = write_record(game, name, **details)
     if not text.endswith("\n"):
         text += "\n"
     data, replaced = encode_record(text, encoding)

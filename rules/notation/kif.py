@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from datetime import datetime
+from typing import Unpack
 
 from ..errors import Sentence, SfenError, quote
 from ..game import Game
@@ -22,42 +22,37 @@ from ..sfen import StartWarning
 from ..types import Color, Role
 from . import bod
 from .common import TURN_MARKS, AmbiguousMoveError, read_number
-from .parse import parse_move
-from .records import (
-    ABORT,
+from .endings import (
     COUNT_MARK,
-    DECLARE,
-    FOUL_LOSS,
-    FOUL_WIN,
-    HEADER_LIMIT,
-    IMPASSE,
-    KEY_LIMIT,
-    MATE,
-    NAME_LIMIT,
-    REPETITION,
-    RESIGN,
-    TIME,
-    Comments,
-    Record,
-    RecordError,
+    End,
     apply_ending,
-    as_record,
-    because,
     count_comment,
-    cut,
-    decode,
     ending_of,
-    place_comments,
     read_summary,
     summary,
     summary_winner,
-)  # fmt: skip
+)
+from .parse import parse_move
+from .records import (
+    HEADER_LIMIT,
+    KEY_LIMIT,
+    NAME_LIMIT,
+    Details,
+    Record,
+    RecordError,
+    as_record,
+    because,
+    cut,
+    decode,
+    place_comments,
+)
 from .write import japanese_move, kif_move
 
 END_WORDS = {
-    "投了": RESIGN, "詰み": MATE, "切れ負け": TIME, "時間切れ": TIME, "中断": ABORT,
-    "千日手": REPETITION, "持将棋": IMPASSE, "入玉勝ち": DECLARE, "宣言勝ち": DECLARE,
-    "反則勝ち": FOUL_WIN, "反則負け": FOUL_LOSS,
+    "投了": End.RESIGN, "詰み": End.MATE, "切れ負け": End.TIME, "時間切れ": End.TIME,
+    "中断": End.ABORT, "千日手": End.REPETITION, "持将棋": End.IMPASSE,
+    "入玉勝ち": End.DECLARE, "宣言勝ち": End.DECLARE,
+    "反則勝ち": End.FOUL_WIN, "反則負け": End.FOUL_LOSS,
 }  # fmt: skip
 WRITTEN_END = {key: word for word, key in reversed(END_WORDS.items())}
 OTHER_END_WORDS = ("封じ手", "不詰", "不戦勝", "不戦敗", "勝ち宣言", "入玉")
@@ -106,15 +101,7 @@ def _uneven(game: Game) -> bool:
     return game.handicap not in (None, Handicap.EVEN)
 
 
-def write_kif(
-    game: Game | Record,
-    *,
-    sente: str | None = None,
-    gote: str | None = None,
-    started: datetime | str | None = None,
-    comments: Comments | None = None,
-    encoding: str = "UTF-8",
-) -> str:
+def write_kif(game: Game | Record, *, encoding: str = "UTF-8", **details: Unpack[Details]) -> str:
     """The game as a KIF record (Kifu for Windows layout; its first line names `encoding`,
     the one its file is saved in: `UTF-8` or `Shift_JIS`). `comments` by ply
     are written as `*` lines after the move of their ply (ply 0: before the first move),
@@ -140,9 +127,9 @@ def write_kif(
     *good
     <BLANKLINE>
     """
-    record = as_record(game, sente, gote, started)
+    record = as_record(game, details)
     game = record.game
-    notes = place_comments(comments, len(game.moves))
+    notes = place_comments(details.get("comments"), len(game.moves))
     lines = [
         f"#KIF version=2.0 encoding={encoding}",
         *_head(record),
@@ -165,15 +152,7 @@ def write_kif(
     return "\n".join(lines) + "\n"
 
 
-def write_ki2(
-    game: Game | Record,
-    *,
-    sente: str | None = None,
-    gote: str | None = None,
-    started: datetime | str | None = None,
-    per_line: int = 8,
-    comments: Comments | None = None,
-) -> str:
+def write_ki2(game: Game | Record, *, per_line: int = 8, **details: Unpack[Details]) -> str:
     """The game as a KI2 record: JSA notation with turn marks, `per_line` moves a line.
     `comments` by ply are `*` lines after the move of their ply (the row of moves is
     broken there), ply 0 before the first move.
@@ -191,9 +170,9 @@ def write_ki2(
     ▲２二角成
     <BLANKLINE>
     """
-    record = as_record(game, sente, gote, started)
+    record = as_record(game, details)
     game = record.game
-    notes = place_comments(comments, len(game.moves))
+    notes = place_comments(details.get("comments"), len(game.moves))
     lines = [*_head(record), ""]
     lines += [f"*{line}" for line in notes.get(0, ())]
     position, last, row = game.start.copy(), None, []
@@ -235,7 +214,7 @@ class _Reader:
         self.game: Game | None = None
         self.last: Move | None = None
         self.end: str | None = None
-        self.ending: str | None = None
+        self.ending: End | None = None
         self.summary: str | None = None
         self.warnings: tuple[StartWarning, ...] = ()
         self.counted = False  # the record marks its end as a 24-point count
@@ -351,8 +330,8 @@ class _Reader:
         key = self.ending
         if key is None and self.end is None and self.summary is not None:
             key = read_summary(self.summary)
-        if self.counted and key == RESIGN:  # a KI2 count: only the comment says so
-            key = IMPASSE
+        if self.counted and key == End.RESIGN:  # a KI2 count: only the comment says so
+            key = End.IMPASSE
         if key is not None:
             winner = summary_winner(self.summary) if self.summary else None
             apply_ending(game, key, winner)

@@ -12,13 +12,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TypedDict
 
 from ..errors import Sentence, quote, tidy
-from ..game import Game, Outcome, Termination
+from ..game import Game
 from ..moves import Move
 from ..position import Position
 from ..sfen import StartWarning
-from ..types import Color
 
 
 class RecordError(ValueError):
@@ -106,14 +106,28 @@ def record_time(moment: datetime) -> str:
     return moment.strftime("%Y/%m/%d %H:%M:%S")
 
 
-def as_record(
-    game: Game | Record,
-    sente: str | None = None,
-    gote: str | None = None,
-    started: datetime | str | None = None,
-) -> Record:
+#: Comments to write into a record, by ply: ply 0 comes before the first move, ply n after
+#: the n-th move. Each text may span several lines.
+Comments = Mapping[int, Sequence[str]]
+
+
+class Details(TypedDict, total=False):
+    """What a writer may be told of a game besides its moves, each overriding a `Record`'s
+    own: the players' names, when it started (a `datetime` is written as `record_time`
+    writes it) and the `comments` to write by ply (see `Comments`)."""
+
+    sente: str | None
+    gote: str | None
+    started: datetime | str | None
+    comments: Comments | None
+
+
+def as_record(game: Game | Record, details: Details) -> Record:
     """A `Record` for a writer: the given details override those of a `Record`."""
+    if not details.keys() <= Details.__optional_keys__:
+        raise TypeError(f"a record has no {', '.join(details.keys() - Details.__optional_keys__)}")
     record = game if isinstance(game, Record) else Record(game)
+    sente, gote, started = details.get("sente"), details.get("gote"), details.get("started")
     if isinstance(started, datetime):
         started = record_time(started)
     return Record(
@@ -125,11 +139,6 @@ def as_record(
         record.end,
         record.warnings,
     )
-
-
-#: Comments to write into a record, by ply: ply 0 comes before the first move, ply n after
-#: the n-th move. Each text may span several lines.
-Comments = Mapping[int, Sequence[str]]
 
 
 def place_comments(comments: Comments | None, moves: int) -> dict[int, list[str]]:
@@ -192,145 +201,6 @@ def cut(text: str, limit: int) -> str:
     ('Habu Yo…', 'Habu')
     """
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# --------------------------------------------------------------------- endings
-
-# How a game ended, as one key shared by the KIF, KI2 and CSA readers and writers.
-RESIGN, MATE, TIME, ABORT, REPETITION, IMPASSE = "resign", "mate", "time", "abort", "rep", "imp"
-DECLARE, FOUL_WIN, FOUL_LOSS = "declare", "foul_win", "foul_loss"
-
-
-def ending_of(game: Game) -> str | None:
-    """The ending key of a finished game, None while it goes on.
-
-    A 24-point count is `IMPASSE` whoever won (the outcome keeps the winner): it is
-    neither a declaration nor a foul, whichever side was to move.
-    """
-    outcome = game.outcome
-    if outcome is None:
-        return None
-    to_move = game.position.turn
-    kind = outcome.termination
-    simple = {
-        Termination.RESIGNATION: RESIGN,
-        Termination.CHECKMATE: MATE,
-        Termination.STALEMATE: MATE,
-        Termination.TIME: TIME,
-        Termination.ABORT: ABORT,
-        Termination.SENNICHITE: REPETITION,
-        Termination.IMPASSE_24: IMPASSE,
-    }
-    if kind in simple:
-        return simple[kind]
-    if outcome.winner is None:
-        return IMPASSE
-    if kind in (Termination.PERPETUAL_CHECK, Termination.FOUL):
-        return FOUL_WIN if outcome.winner == to_move else FOUL_LOSS
-    return DECLARE if outcome.winner == to_move else FOUL_LOSS
-
-
-def apply_ending(game: Game, key: str, winner: Color | None = None) -> None:
-    """Give `game` the outcome an end word describes, unless the moves decided it already.
-
-    Without a stated `winner`, the side to move is the one who resigned, lost on time,
-    declared, committed the foul of 反則負け or won by the foul of 反則勝ち. An impasse
-    with a stated winner is a 24-point count that someone lost; without one, a draw.
-    """
-    if game.outcome is not None or key == MATE:
-        return
-    to_move = game.position.turn
-    if key == RESIGN:
-        game.resign(to_move if winner is None else winner.opponent)
-    elif key == TIME:
-        game.time_out(to_move if winner is None else winner.opponent)
-    elif key == ABORT:
-        game.set_outcome(Outcome(Termination.ABORT, None))
-    elif key == REPETITION:
-        game.set_outcome(Outcome(Termination.SENNICHITE, None))
-    elif key == IMPASSE:
-        game.set_outcome(Outcome(Termination.IMPASSE_24, winner))
-    elif key == DECLARE:
-        game.set_outcome(Outcome(Termination.IMPASSE_27, to_move if winner is None else winner))
-    elif key == FOUL_WIN:
-        game.set_outcome(Outcome(Termination.FOUL, to_move if winner is None else winner))
-    elif key == FOUL_LOSS:
-        game.set_outcome(Outcome(Termination.FOUL, to_move.opponent if winner is None else winner))
-
-
-def side_name(color: Color | None, handicap: bool) -> str:
-    """先手/後手, or 下手/上手 in a handicap game."""
-    if color == Color.SENTE:
-        return "下手" if handicap else "先手"
-    return "上手" if handicap else "後手"
-
-
-def summary(game: Game, handicap: bool) -> str | None:
-    """The closing `まで…` line of KIF and KI2, None while the game goes on.
-
-    A count someone lost reads `まで100手で後手の勝ち`, after the `COUNT_MARK` comment
-    with the points: readers that know only `…の勝ち` find the winner (some take any
-    more text on that line, or the word 持将棋 in it, as no result), and ours the count.
-    """
-    key = ending_of(game)
-    if key is None:
-        return None
-    assert game.outcome is not None
-    plies = game.start.move_number - 1 + len(game.moves)  # counted as the moves are numbered
-    winner = side_name(game.outcome.winner, handicap)
-    to_move = side_name(game.position.turn, handicap)
-    if key == IMPASSE and game.outcome.winner is not None:
-        return f"まで{plies}手で{winner}の勝ち"
-    text = {
-        RESIGN: f"{winner}の勝ち",
-        MATE: f"{winner}の勝ち",
-        TIME: f"時間切れにより{winner}の勝ち",
-        ABORT: "中断",
-        REPETITION: "千日手",
-        IMPASSE: "持将棋",
-        DECLARE: f"{winner}の入玉勝ち",
-        FOUL_WIN: f"{to_move}の反則勝ち",
-        FOUL_LOSS: f"{to_move}の反則負け",
-    }[key]
-    return f"まで{plies}手で{text}"
-
-
-#: The comment before the closing line of a 24-point count that someone lost.
-COUNT_MARK = "*持将棋（24点法）"
-
-
-def count_comment(game: Game, handicap: bool) -> str | None:
-    """`*持将棋（24点法）：先手23点、後手31点` for a count someone lost, else None."""
-    if game.outcome is None or game.outcome.termination is not Termination.IMPASSE_24:
-        return None
-    if game.outcome.winner is None:
-        return None
-    count = game.count_24()
-    sente, gote = side_name(Color.SENTE, handicap), side_name(Color.GOTE, handicap)
-    return f"{COUNT_MARK}：{sente}{count.sente_points}点、{gote}{count.gote_points}点"
-
-
-def summary_winner(line: str) -> Color | None:
-    """The winner a `まで…` line names: `…で先手の勝ち`, or the other side of
-    `…で先手の反則負け`."""
-    found = re.search("(先手|下手|後手|上手)の(入玉|反則)?(勝ち|負け)", line)
-    if found is None:
-        return None
-    named = Color.SENTE if found[1] in ("先手", "下手") else Color.GOTE
-    return named if found[3] == "勝ち" else named.opponent
-
-
-def read_summary(line: str) -> str | None:
-    """The ending key a `まで…` line states (KI2 has no other end mark)."""
-    rest = line.partition("手で")[2] or line.partition("手")[2]  # まで49手詰: a problem's end
-    for word, key in (
-        ("中断", ABORT), ("千日手", REPETITION), ("持将棋", IMPASSE), ("詰", MATE),
-        ("時間切れ", TIME), ("切れ負け", TIME), ("入玉", DECLARE), ("宣言", DECLARE),
-        ("反則勝ち", FOUL_WIN), ("反則負け", FOUL_LOSS), ("勝ち", RESIGN),
-    ):  # fmt: skip
-        if word in rest:
-            return key
-    return None
 
 
 # --------------------------------------------------------------------- SFEN, USI, links

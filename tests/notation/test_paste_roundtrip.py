@@ -24,8 +24,8 @@ from bot.services.records.positions import read_position
 from rules import Color, Game, Handicap, Move, Outcome, Position, Termination
 from rules.notation import Record, read_record, unfold
 from rules.notation.charsets import SHIFT_JIS, shift_jis_text
+from rules.notation.endings import ending_of
 from rules.notation.files import RECORD_FILES, write_record_file
-from rules.notation.records import ending_of
 
 #: Set-ups the writers give as a board diagram or P rows: a tsume with its mate, a
 #: middle game with promoted pieces and hands (reached after 30 moves), a bare pair of kings.
