@@ -1,5 +1,7 @@
 """The shape of the code: imports point one way, and every module imports on its own.
 
+No circles: no module imports one that imports it back, however far round.
+
 Layers, lowest first: `rules` (pure shogi), `render` (images), `bot.config`, `bot.db` and
 `bot.engine` (settings, storage, the engine process), `bot.services` (the game, no
 Discord), `bot.ui` (Discord plumbing), `bot.cogs` (the features), then the start-up
@@ -13,6 +15,7 @@ import ast
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -54,8 +57,15 @@ def all_modules() -> list[str]:
     return found
 
 
+@cache
+def known_modules() -> frozenset[str]:
+    return frozenset(all_modules())
+
+
 def imports_of(module: str) -> set[str]:
-    """Every module `module` imports, relative imports resolved, wherever the import is."""
+    """Every module `module` imports, relative imports resolved, wherever the import is
+    (inside a function or under `TYPE_CHECKING` too): `from p import m` names the module
+    `p.m` where there is one, else `p`."""
     path = ROOT / (module.replace(".", "/") + ".py")
     is_package = not path.exists()
     if is_package:
@@ -70,9 +80,47 @@ def imports_of(module: str) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 base = ".".join([*anchor, base] if base else anchor)
-            names.add(base)
-            names |= {f"{base}.{alias.name}" for alias in node.names}
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                names.add(submodule if submodule in known_modules() else base)
     return names
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, directly or round a circle
+    (Tarjan's strongly connected components of more than one module, or one importing
+    itself), each sorted."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in order:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], order[target])
+        if low[node] == order[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1 or node in graph.get(node, ()):
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in order:
+            visit(node)
+    return sorted(found)
 
 
 def layer_of(module: str) -> int | None:
@@ -125,6 +173,18 @@ def test_features_are_independent_and_loaded_by_name() -> None:
         if imported.startswith("bot.cogs") and not imported.startswith(module)
     ]
     assert crossing == []
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    """A circle of imports works only in the order Python happens to meet it, and makes
+    both ends one piece: none, counting imports in functions and type-only ones."""
+    graph = {module: imports_of(module) & known_modules() for module in all_modules()}
+    assert import_cycles(graph) == []
+
+
+def test_the_cycle_check_finds_circles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a", "d"}, "e": {"a"}}
+    assert import_cycles(graph) == [["a", "b", "c"], ["d"]]
 
 
 def test_the_checker_resolves_and_ranks_imports() -> None:
