@@ -9,7 +9,7 @@ from rules import Handicap, Outcome, Termination
 
 from ...i18n import N_, gettext
 from ..base import bank_text, move_echo, safe, timestamp, translator, truncate
-from ..play.games import result_text
+from ..play.endings import result_text
 from ..sides import players_line, side_mark
 
 MAX_THREAD_NAME = 100  # Discord's limit on a channel's or thread's name
