@@ -105,8 +105,7 @@ def outcome_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
     did to the players' ratings."""
     _ = translator(lang)
     ending = sentences(result_text(lang, outcome, game), _("Get the record with `/export`."))
-    ratings = rating_line(lang, game)
-    return f"{ending}\n{ratings}" if ratings else ending
+    return _with_ratings(lang, game, ending)
 
 
 def idle_abort_text(lang: str, game: GameSnapshot) -> str:
@@ -116,5 +115,10 @@ def idle_abort_text(lang: str, game: GameSnapshot) -> str:
     ending = _(
         "{player} did not make a first move in time, so the game is aborted without a result."
     ).format(player=mention(late))
+    return _with_ratings(lang, game, ending)
+
+
+def _with_ratings(lang: str, game: GameSnapshot, ending: str) -> str:
+    """An ending's post, followed by what a rated game did to the players' ratings."""
     ratings = rating_line(lang, game)
     return f"{ending}\n{ratings}" if ratings else ending
