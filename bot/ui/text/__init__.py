@@ -27,12 +27,14 @@ near the end, and `sides` (which `base` imports) last.
 
 # isort: off
 from .play.your_move import *  # noqa: F403
-from .computer.computer import *  # noqa: F403
+from .computer.opponent import *  # noqa: F403
+from .computer.analysis import *  # noqa: F403
 from .answers import *  # noqa: F403
 from .records.positions import *  # noqa: F403
 from .records.exports import *  # noqa: F403
 from .club.help import *  # noqa: F403
-from .records.finished import *  # noqa: F403
+from .records.games import *  # noqa: F403
+from .records.replays import *  # noqa: F403
 from .records.board import *  # noqa: F403
 from .play.moves import *  # noqa: F403
 from .play.takebacks import *  # noqa: F403

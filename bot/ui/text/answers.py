@@ -11,7 +11,7 @@ from rules import Sentence
 from rules.errors import quote
 
 from .base import translator
-from .records.finished import result_word
+from .records.games import result_word
 
 # ---------------------------------------------------------------- short answers
 
