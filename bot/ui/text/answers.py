@@ -1,19 +1,16 @@
-"""Short answers to a player: refusals, confirmations, questions before an action, the
-suggestions of autocomplete."""
+"""Answers every feature shares: the refusals of the one error report (a failure, a stale
+button, a bad option), an offer withdrawn when the game moved on, and the suggestions of
+autocomplete, within Discord's length for them. A feature's own answers are in its
+module."""
 
 from __future__ import annotations
 
-from bot.services import (
-    GameSummary,
-    MoveText,
-)
+from bot.services import GameSummary, MoveText
 from rules import Sentence
 from rules.errors import quote
 
 from .base import translator
 from .records.games import result_word
-
-# ---------------------------------------------------------------- short answers
 
 APOLOGY = Sentence(
     "Sorry, something went wrong on our side. The game is unchanged; please try again."
