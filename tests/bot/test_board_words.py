@@ -7,7 +7,7 @@ import pytest
 
 from bot.services import GameSnapshot, PlayerRef
 from bot.ui import text
-from bot.ui.text.records.boards import ALT_TEXT_LIMIT, fit_sentences
+from bot.ui.text.records.board import ALT_TEXT_LIMIT, fit_sentences
 from rules import Color, Game, Handicap, Outcome, Position, Termination
 from tests.support.boardwords import alt_text_position, board_part, diagram_position
 from tests.support.snapshots import ALICE, BOB, game_view

@@ -10,25 +10,45 @@ reader's language.
 Names typed by users are escaped here: a player called `**@everyone**` is shown
 as written, never formatted and never pinging.
 
-The wording lives in one module per part of the bot (`base` holds what they all
-share); this package gathers them, so a feature writes `text.say(...)` whatever
-module its sentence lives in. A new feature's wording goes in a module of its own,
-added to the list below. Each module imports the shared ones it uses, and mypy takes a
-name from the last star import that has it: so a module comes after every module that
-imports from it: `base` near the end, and `sides` (which `base` imports) last.
+The wording lives in one module per feature, in the families the services and cogs have
+(play, clock, club, ratings, records, computer) and under the name of the feature's cog:
+takebacks in `play/takebacks.py` beside `cogs/play/takebacks.py`, vacations in
+`clock/vacations.py`. What many features share sits above the families: `base` (the
+reader's `_`, escaping, values in a language), `sides`, `controls` (the command tree's
+names) and `answers` (the refusals of every command and the suggestions of autocomplete);
+`play/turns` holds whose turn it is, the lines many posts end with. This package gathers
+them, so a feature writes `text.say(...)` whatever module its sentence lives in. A new
+feature's wording goes in a module of its own, added to the list below. Each module
+imports the shared ones it uses, and mypy takes a name from the last star import that has
+it: so a module comes after every module that imports from it: the features first, then
+what they share (`play/turns` after the features that end their posts with it), `base`
+near the end, and `sides` (which `base` imports) last.
 """
 
 # isort: off
 from .play.your_move import *  # noqa: F403
-from .computer.computer import *  # noqa: F403
+from .computer.opponent import *  # noqa: F403
+from .computer.analysis import *  # noqa: F403
 from .answers import *  # noqa: F403
 from .records.positions import *  # noqa: F403
-from .records.boards import *  # noqa: F403
-from .play.correspondence import *  # noqa: F403
+from .records.exports import *  # noqa: F403
 from .club.help import *  # noqa: F403
-from .records.finished import *  # noqa: F403
-from .play.games import *  # noqa: F403
+from .records.games import *  # noqa: F403
+from .records.replays import *  # noqa: F403
+from .records.board import *  # noqa: F403
+from .play.moves import *  # noqa: F403
+from .play.takebacks import *  # noqa: F403
+from .play.forecasts import *  # noqa: F403
+from .play.notes import *  # noqa: F403
+from .play.finding import *  # noqa: F403
+from .play.impasse import *  # noqa: F403
+from .clock.announcements import *  # noqa: F403
+from .club.preferences import *  # noqa: F403
+from .club.settings import *  # noqa: F403
 from .club.challenges import *  # noqa: F403
+from .clock.vacations import *  # noqa: F403
+from .play.turns import *  # noqa: F403
+from .play.endings import *  # noqa: F403
 from .ratings.standings import *  # noqa: F403
 from .controls import *  # noqa: F403
 from .base import *  # noqa: F403

@@ -1,1 +1,2 @@
-"""Wording of challenges and the club: open challenges, rematches and /help."""
+"""Wording of challenges and the club: challenges and rematches (and the game they start),
+a player's preferences, a server's settings, and /help."""

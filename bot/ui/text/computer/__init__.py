@@ -1,1 +1,1 @@
-"""Wording of the computer: /computer, its failures, and /analyse."""
+"""Wording of the computer: playing it (`/computer`) and its analyses (`/analyse`)."""

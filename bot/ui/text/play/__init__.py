@@ -1,2 +1,3 @@
-"""Wording of playing a game: its start, moves and endings, takebacks, forecasts, notes,
-turn messages and /next."""
+"""Wording of playing a game: moves and whose turn it is, endings, takebacks, forecasts,
+notes, the impasse, which game a command means, and your move (/next, the digest and the
+direct messages of a turn)."""

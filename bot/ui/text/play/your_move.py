@@ -1,12 +1,13 @@
-"""Your move: `/next` (the game to play first, with its board) and the daily digest (every
-game waiting for the player, in a direct message)."""
+"""Your move: `/next` (the game to play first, with its board), the daily digest (every
+game waiting for the player, in a direct message), and the direct messages that tell a
+player their turn has come or what their game's thread was told."""
 
 from __future__ import annotations
 
 from bot.services import GameList, GameSnapshot, GameSummary
 from rules import Sentence
 
-from ..base import MAX_MESSAGE, deadline_text, move_echo, safe, translator
+from ..base import MAX_MESSAGE, deadline_text, move_echo, safe, translator, truncate
 from ..sides import players_line, side_mark
 
 NOTHING_TO_MOVE = Sentence("No game is waiting for your move right now. Enjoy the calm!")
@@ -86,3 +87,34 @@ def _digest_line(lang: str, summary: GameSummary, link: str) -> str:
         deadline=deadline_text(lang, summary.deadline),
         link=link,
     )
+
+
+def turn_message(lang: str, game: GameSnapshot, link: str) -> str:
+    """The direct message to a player whose turn has come: which game, the last move,
+    until when, and the link to the game's thread."""
+    _ = translator(lang)
+    players = players_line(lang, safe(game.sente.name), safe(game.gote.name), game.handicap)
+    lines = [
+        _("Your move in game #{id} ({players}); {deadline}.").format(
+            id=game.id, players=players, deadline=deadline_text(lang, game.deadline)
+        )
+    ]
+    written = game.last_move_text
+    if written is not None:
+        mover = game.turn.opponent
+        lines.append(_("Last move: {move}").format(move=move_echo(lang, mover, written)))
+    lines.append(_("The game: {link}").format(link=link))
+    return truncate("\n".join(lines))
+
+
+def game_news(lang: str, game: GameSnapshot, body: str, link: str) -> str:
+    """A direct message about a game: which game, what its thread was told, and the link
+    to the thread."""
+    _ = translator(lang)
+    players = players_line(lang, safe(game.sente.name), safe(game.gote.name), game.handicap)
+    lines = [
+        _("Game #{id} ({players}):").format(id=game.id, players=players),
+        body,
+        _("The game: {link}").format(link=link),
+    ]
+    return truncate("\n".join(lines))

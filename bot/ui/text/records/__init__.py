@@ -1,2 +1,2 @@
-"""Wording of records and positions: the board's forms, positions from anywhere, finished
-games and replays."""
+"""Wording of records and positions: the board's forms and captions, `/games` and thread
+names, `/replay`, exports, and positions from anywhere."""

@@ -10,7 +10,7 @@ from rules import Color, Handicap, Sentence, Termination
 from ...i18n import N_, SOURCE_LANGUAGE, gettext
 from ..base import move_echo, safe, say, translator
 from ..sides import players_line, side_name
-from .boards import ending_line, fit_sentences, position_sentences
+from .board import ending_line, fit_sentences, position_sentences
 
 #: Said when `/board` is given both a game and a position.
 GAME_OR_POSITION = Sentence(

@@ -1,5 +1,5 @@
-"""Games against the computer and analyses: `/computer`, the computer's failures, and
-`/analyse` (its progress, the marked moves with the engine's choice, the chart)."""
+"""`/analyse`: its progress, the marked moves with the engine's choice, and the chart's
+title and alt text."""
 
 from __future__ import annotations
 
@@ -11,28 +11,6 @@ from ..sides import players_line
 
 #: The marked moves an analysis lists; the chart shows them all.
 MAX_MARKS_SHOWN = 12
-
-
-def computer_start_text(lang: str, game: GameSnapshot, level: int) -> str:
-    """The post that opens a game against the computer: who plays whom, at what level."""
-    _ = translator(lang)
-    return _("{sente} vs {gote}: a game against the computer at level {level} of 8.").format(
-        sente=named(lang, game, Color.SENTE), gote=named(lang, game, Color.GOTE), level=level
-    )
-
-
-def computer_failed_text(lang: str, game: GameSnapshot) -> str:
-    """Posted in the thread when the engine failed twice: the game waits for a retry."""
-    _ = translator(lang)
-    return _(
-        "The computer could not find a move in game #{game_id} (its engine failed twice). "
-        "Press Retry to ask it again."
-    ).format(game_id=game.id)
-
-
-def computer_thinking_text(lang: str) -> str:
-    _ = translator(lang)
-    return _("The computer is thinking about its move.")
 
 
 def analysis_progress_text(lang: str, game_id: int, done: int, total: int) -> str:

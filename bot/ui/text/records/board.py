@@ -1,5 +1,5 @@
-"""Wording of the board in its three forms: the picture's result line and alt text, the
-game as an animation, and the position as a text diagram.
+"""Wording of the board in its three forms: the caption above the picture and the line
+drawn on it, its alt text, the game as an animation, and the position as a text diagram.
 
 The alt text says the whole position in words, so that a reader who cannot see the
 picture can follow the game: each side's pieces by kind and square, then its hand.
@@ -8,15 +8,18 @@ picture can follow the game: each side's pieces by kind and square, then its han
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 
 from bot.services import GameSnapshot
-from rules import Color, Handicap, Outcome, Position, Role, Sentence, Square, Termination
+from rules import Color, Handicap, Outcome, Position, Role, Square, Termination
 from rules.notation.bod import write_bod, write_hand
 
 from ...i18n import N_, SOURCE_LANGUAGE, gettext
-from ..base import move_echo, square_text, translator
-from ..play.games import image_caption, players_text
-from ..sides import side_name
+from ..base import move_echo, safe, square_text, translator
+from ..clock.vacations import away_lines
+from ..play.endings import outcome_text
+from ..play.turns import banks_lines, to_move_text
+from ..sides import players_line, side_name
 
 #: Discord takes at most 1,024 characters as an attachment's description; a little
 #: less leaves room for what a client may add.
@@ -63,6 +66,59 @@ def ending_line(lang: str, outcome: Outcome, move_number: int, side: str) -> str
     if outcome.winner is None and outcome.termination in _IMAGE_DRAWS:
         return gettext(lang, _IMAGE_DRAWS[outcome.termination]).format(move_number=move_number)
     return None
+
+
+# ---------------------------------------------------------------- the captions
+
+
+def board_caption(lang: str, game: GameSnapshot, now: datetime | None = None) -> str:
+    """Text above a `/board` image: players, move number, last move, whose turn, and both
+    banks as they stand at `now` (when the turn began, without it)."""
+    _ = translator(lang)
+    players = players_line(lang, safe(game.sente.name), safe(game.gote.name), game.handicap)
+    lines = [
+        _("{players} · move {move_number}").format(players=players, move_number=game.move_number)
+    ]
+    written = game.last_move_text
+    if written is not None:
+        mover = game.turn.opponent
+        lines.append(_("Last move: {move}").format(move=move_echo(lang, mover, written)))
+    if game.outcome is not None:
+        lines.append(outcome_text(lang, game.outcome, game))
+    elif game.to_move is not None:
+        lines.append(to_move_text(lang, game, game.to_move, game.deadline, ping=False))
+        lines += banks_lines(lang, game, now)
+    lines += away_lines(lang, game)
+    return "\n".join(lines)
+
+
+def frame_caption(lang: str, number: int, turn: Color, handicap: Handicap) -> str:
+    """The line drawn on a board while the game goes on (each frame of its animation
+    too): the number of the last move played, as the game numbers it, and whose turn."""
+    _ = translator(lang)
+    return _("Move {move_number} · {side} to move").format(
+        move_number=number, side=side_name(lang, turn, handicap)
+    )
+
+
+def image_caption(lang: str, game: GameSnapshot) -> str:
+    """The line drawn on the board image: the move count, whose turn, or the result."""
+    _ = translator(lang)
+    outcome = game.outcome
+    if outcome is None:
+        return frame_caption(lang, game.move_number, game.turn, game.handicap)
+    if outcome.termination is Termination.ABORT:
+        return _("Move {move_number} · aborted").format(move_number=game.move_number)
+    if outcome.winner is None:
+        return _("Move {move_number} · draw").format(move_number=game.move_number)
+    return _("Move {move_number} · {side} wins").format(
+        move_number=game.move_number, side=side_name(lang, outcome.winner, game.handicap)
+    )
+
+
+def players_text(lang: str, game: GameSnapshot) -> str:
+    """Who plays whom, as written (not escaped: for alt text and thread names)."""
+    return players_line(lang, game.sente.name, game.gote.name, game.handicap)
 
 
 # ---------------------------------------------------------------- the position in words
@@ -267,21 +323,6 @@ def _letters_diagram(lang: str, position: Position, handicap: Handicap) -> list[
     return lines
 
 
-def animation_export_caption(lang: str, game: GameSnapshot, shown_moves: int | None = None) -> str:
-    """Above the GIF `/export` gives: which game, and up to which move; and, for a game
-    too long for the upload limit, that it shows only the last `shown_moves` moves."""
-    _ = translator(lang)
-    values = {"id": game.id, "move_number": game.move_number, "count": shown_moves}
-    if shown_moves is None:
-        return _("Game #{id} as an animation, from the start to move {move_number}.").format_map(
-            values
-        )
-    return _(
-        "Game #{id} as an animation of its last {count} moves, up to move {move_number}: "
-        "the whole game is larger than Discord accepts."
-    ).format_map(values)
-
-
 def animation_shortened(lang: str, shown_moves: int) -> str:
     """Under an ending whose animation shows only the game's last moves, and why."""
     _ = translator(lang)
@@ -289,16 +330,3 @@ def animation_shortened(lang: str, shown_moves: int) -> str:
         "The whole game is larger than Discord accepts, so its animation shows the last "
         "{count} moves."
     ).format(count=shown_moves)
-
-
-ANIMATIONS_CROWDED = Sentence(
-    "Animations are being made for several members right now; ask again in a minute."
-)
-ANIMATION_BUSY = Sentence(
-    "Your animation is still being made; wait for it before asking for another."
-)
-
-
-ANIMATION_TOO_LARGE = Sentence(
-    "This game's animation is larger than Discord accepts; export its record instead."
-)
