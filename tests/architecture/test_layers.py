@@ -33,6 +33,9 @@ LAYERS = (
     ("bot.client",),
     ("bot", "bot.__main__"),
 )
+#: The families of features, the same packages under `bot/services`, `bot/cogs` and
+#: `bot/ui/text`.
+FAMILIES = ("play", "clock", "club", "ratings", "records", "computer")
 #: Third-party packages a pure layer must not reach for.
 FORBIDDEN = {
     "rules": {"discord", "aiosqlite", "asyncio", "PIL", "aiohttp"},
@@ -212,3 +215,33 @@ def test_every_module_imports_alone_in_a_fresh_interpreter(package: str) -> None
     with ThreadPoolExecutor(4) as pool:
         failures = [f for f in pool.map(_import_alone, modules) if f is not None]
     assert failures == []
+
+
+def test_each_feature_is_found_under_one_name_in_each_layer() -> None:
+    """A feature's commands (`bot/cogs/<family>/<name>.py`) have their wording at the same
+    place under `bot/ui/text/`, and a service module of the same name, where there is one,
+    is in the same family."""
+    cogs = {m.removeprefix("bot.cogs.") for m in all_modules() if m.count(".") == 3}
+    cogs = {m for m in cogs if m.startswith(tuple(f"{f}." for f in FAMILIES))}
+    texts = {m.removeprefix("bot.ui.text.") for m in all_modules() if m.startswith("bot.ui.text.")}
+    services = {
+        m.removeprefix("bot.services.") for m in all_modules() if m.startswith("bot.services.")
+    }
+    assert len(cogs) >= 15
+    assert sorted(cogs - texts) == []
+    misplaced = [
+        f"{cog} vs {service}"
+        for cog in cogs
+        for service in services
+        if service.count(".") == 1
+        and service.rpartition(".")[2] == cog.rpartition(".")[2]
+        and service != cog
+    ]
+    assert misplaced == []
+
+
+def test_the_families_are_the_same_in_each_layer() -> None:
+    for layer in ("bot/services", "bot/cogs", "bot/ui/text"):
+        packages = {p.parent.name for p in (ROOT / layer).glob("*/__init__.py")}
+        assert packages <= set(FAMILIES), layer
+        assert len(packages) >= 5, layer
