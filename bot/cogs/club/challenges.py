@@ -38,6 +38,7 @@ from bot.services import (
 from bot.services.club.audience import audience
 from bot.ui import text
 from bot.ui.challenges import close_challenge_message
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, OptionError, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
@@ -242,19 +243,7 @@ class ChallengeFeature(Feature):
         self.bot.ending_buttons.remove(_rematch_button)
         await super().cog_unload()
 
-    @app_commands.command(name="challenge", description=text.COMMANDS["challenge"])
-    @app_commands.describe(
-        opponent=text.OPTIONS["opponent"],
-        color=text.OPTIONS["challenge_color"],
-        time=text.OPTIONS["time"],
-        handicap=text.OPTIONS["handicap"],
-        impasse=text.OPTIONS["impasse"],
-        takebacks=text.OPTIONS["takebacks"],
-        rated=text.OPTIONS["rated"],
-        start=text.OPTIONS["start"],
-        record=text.OPTIONS["start_record"],
-        start_move=text.OPTIONS["start_move"],
-    )
+    @command("challenge", color="challenge_color", record="start_record")
     @app_commands.choices(
         color=[
             Choice(name=name, value=value) for value, name in text.CHALLENGE_COLOR_NAMES.items()
@@ -263,7 +252,6 @@ class ChallengeFeature(Feature):
         impasse=[Choice(name=text.rule_choice(r), value=r.value) for r in ImpasseRule],
         takebacks=[Choice(name=text.TAKEBACK_NAMES[p], value=p.value) for p in TakebackPolicy],
     )
-    @app_commands.guild_only()
     async def challenge(
         self,
         interaction: discord.Interaction[Any],

@@ -19,6 +19,7 @@ from discord.app_commands import Choice, Range
 from bot.services import Notifications, QuietHours
 from bot.services.club.zones import LONGEST_NAME, matching_zones, zone_named
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import MAX_CHOICES
@@ -62,16 +63,8 @@ def _hour(part: str) -> int | None:
 class PreferencesFeature(Feature):
     """What each player chooses for themselves."""
 
-    @app_commands.command(name="preferences", description=text.COMMANDS["preferences"])
-    @app_commands.describe(
-        confirm=text.OPTIONS["confirm"],
-        notifications=text.OPTIONS["notifications"],
-        digest_hour=text.OPTIONS["digest_hour"],
-        time_zone=text.OPTIONS["time_zone"],
-        quiet_hours=text.OPTIONS["quiet_hours"],
-    )
+    @command("preferences")
     @app_commands.choices(confirm=SWITCHES, notifications=NOTIFICATIONS)
-    @app_commands.guild_only()
     async def preferences(
         self,
         interaction: discord.Interaction[Any],

@@ -17,6 +17,7 @@ from discord.app_commands import Choice, Range
 
 from bot.services.club.zones import LONGEST_NAME, default_zone, matching_zones
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import MAX_CHOICES, server_of
 from bot.ui.replies import Reply, reader_language
@@ -29,12 +30,10 @@ FOLLOW_DISCORD = "server"
 class SettingsFeature(Feature):
     """What a server's administrators choose."""
 
-    @app_commands.command(name="language", description=text.COMMANDS["language"])
-    @app_commands.describe(language=text.OPTIONS["language"])
+    @command("language")
     @app_commands.choices(
         language=[Choice(name=name, value=value) for value, name in text.LANGUAGE_NAMES.items()]
     )
-    @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
         """Choose the language of posts; answered privately, in that language. Discord
@@ -51,9 +50,7 @@ class SettingsFeature(Feature):
         lang = await self.bot.post_language(guild_id)
         await Reply(interaction).send(text.language_set(lang, chosen), ephemeral=True)
 
-    @app_commands.command(name="timezone", description=text.COMMANDS["timezone"])
-    @app_commands.describe(zone=text.OPTIONS["server_zone"])
-    @app_commands.guild_only()
+    @command("timezone", zone="server_zone")
     @app_commands.default_permissions(manage_guild=True)
     async def timezone(
         self,

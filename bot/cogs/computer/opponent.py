@@ -29,6 +29,7 @@ from bot.services import (
     ServiceError,
 )
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
@@ -200,14 +201,10 @@ class ComputerFeature(Feature):
         for game_id in await self.bot.service.computer.waiting():
             self._start(game_id)
 
-    @app_commands.command(name="computer", description=text.COMMANDS["computer"])
-    @app_commands.describe(
-        level=text.OPTIONS["level"], color=text.OPTIONS["color"], time=text.OPTIONS["computer_time"]
-    )
+    @command("computer", time="computer_time")
     @app_commands.choices(
         color=[Choice(name=name, value=value) for value, name in text.COLOR_NAMES.items()],
     )
-    @app_commands.guild_only()
     async def computer(
         self,
         interaction: discord.Interaction[Any],

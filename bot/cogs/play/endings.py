@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.services import both_have_moved
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
@@ -42,9 +42,7 @@ class EndingsFeature(Feature):
 
     BUTTONS = (ResignButton,)
 
-    @app_commands.command(name="resign", description=text.COMMANDS["resign"])
-    @app_commands.describe(game=text.OPTIONS["game"])
-    @app_commands.guild_only()
+    @command("resign")
     async def resign(
         self, interaction: discord.Interaction[Any], game: GameArg | None = None
     ) -> None:
@@ -61,9 +59,7 @@ class EndingsFeature(Feature):
             view=view_of(ResignButton(chosen.id, lang)),
         )
 
-    @app_commands.command(name="abort", description=text.COMMANDS["abort"])
-    @app_commands.describe(game=text.OPTIONS["game"])
-    @app_commands.guild_only()
+    @command("abort")
     async def abort(
         self, interaction: discord.Interaction[Any], game: GameArg | None = None
     ) -> None:

@@ -7,10 +7,10 @@ from dataclasses import replace
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.services import Cast, Event
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
@@ -63,9 +63,7 @@ class ImpasseFeature(Feature):
 
     BUTTONS = (JishogiButton,)
 
-    @app_commands.command(name="jishogi", description=text.COMMANDS["jishogi"])
-    @app_commands.describe(game=text.OPTIONS["game"], public=text.OPTIONS["public"])
-    @app_commands.guild_only()
+    @command("jishogi")
     async def jishogi(
         self,
         interaction: discord.Interaction[Any],

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.app_commands import Choice
 
 from bot.services import AmbiguousMove, MovePreview, PlayedMove
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
@@ -314,9 +314,7 @@ class PlayFeature(Feature):
 
     BUTTONS = (MoveButton, ConfirmButton)
 
-    @app_commands.command(name="move", description=text.COMMANDS["move"])
-    @app_commands.describe(move=text.OPTIONS["move"], game=text.OPTIONS["game"])
-    @app_commands.guild_only()
+    @command("move")
     async def move(
         self, interaction: discord.Interaction[Any], move: str, game: GameArg | None = None
     ) -> None:

@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.services import MAX_NOTE_LENGTH, note_number
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, game_meant, server_of
 from bot.ui.replies import Reply, reader_language
@@ -24,10 +25,8 @@ log = logging.getLogger(__name__)
 class NotesFeature(Feature):
     """Each member's private notes on games."""
 
-    @app_commands.command(name="note", description=text.COMMANDS["note"])
-    @app_commands.describe(body=text.OPTIONS["note_text"], game=text.OPTIONS["finished_game"])
+    @command("note", body="note_text")
     @app_commands.rename(body="text")  # `text` is this module's wording
-    @app_commands.guild_only()
     async def note(
         self,
         interaction: discord.Interaction[Any],
@@ -43,9 +42,7 @@ class NotesFeature(Feature):
         answer = text.note_saved(reader_language(interaction), written)
         await Reply(interaction).send(answer, ephemeral=True)
 
-    @app_commands.command(name="notes", description=text.COMMANDS["notes"])
-    @app_commands.describe(game=text.OPTIONS["finished_game"], delete=text.OPTIONS["delete"])
-    @app_commands.guild_only()
+    @command("notes")
     async def notes(
         self,
         interaction: discord.Interaction[Any],

@@ -14,11 +14,11 @@ from dataclasses import replace
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.services import Cast, Event, Takeback
 from bot.services.club.audience import audience
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
@@ -101,9 +101,7 @@ class TakebacksFeature(Feature):
 
     BUTTONS = (TakebackButton,)
 
-    @app_commands.command(name="takeback", description=text.COMMANDS["takeback"])
-    @app_commands.describe(game=text.OPTIONS["game"])
-    @app_commands.guild_only()
+    @command("takeback")
     async def takeback(
         self, interaction: discord.Interaction[Any], game: GameArg | None = None
     ) -> None:

@@ -17,10 +17,10 @@ from datetime import tzinfo
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.services import Digest, GameList, GameSnapshot, GameSummary
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, OptionError, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
@@ -129,8 +129,7 @@ class YourMoveFeature(Feature):
         content = text.digest_text(lang, digest.games, links)
         await self.bot.direct_messages.digest(digest.user_id, content)
 
-    @app_commands.command(name="next", description=text.COMMANDS["next"])
-    @app_commands.guild_only()
+    @command("next")
     async def next_game(self, interaction: discord.Interaction[Any]) -> None:
         """The member's game to play first, privately, in any server."""
         reply = Reply(interaction)

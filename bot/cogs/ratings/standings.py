@@ -11,9 +11,9 @@ import logging
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import answer_language, server_of
 from bot.ui.replies import Reply, as_player
@@ -24,9 +24,7 @@ log = logging.getLogger(__name__)
 class RatingsFeature(Feature):
     """Ratings per server: a member's, the best, and a member's profile."""
 
-    @app_commands.command(name="rating", description=text.COMMANDS["rating"])
-    @app_commands.describe(member=text.OPTIONS["rated_member"], public=text.OPTIONS["show_all"])
-    @app_commands.guild_only()
+    @command("rating", member="rated_member", public="show_all")
     async def rating(
         self,
         interaction: discord.Interaction[Any],
@@ -39,9 +37,7 @@ class RatingsFeature(Feature):
         lang = await answer_language(self.bot, interaction, public=public)
         await Reply(interaction).send(text.rating_text(lang, who.name, found), ephemeral=not public)
 
-    @app_commands.command(name="leaderboard", description=text.COMMANDS["leaderboard"])
-    @app_commands.describe(public=text.OPTIONS["show_all"])
-    @app_commands.guild_only()
+    @command("leaderboard", public="show_all")
     async def leaderboard(
         self, interaction: discord.Interaction[Any], public: bool = False
     ) -> None:
@@ -50,9 +46,7 @@ class RatingsFeature(Feature):
         lang = await answer_language(self.bot, interaction, public=public)
         await Reply(interaction).send(text.leaderboard_text(lang, lines), ephemeral=not public)
 
-    @app_commands.command(name="profile", description=text.COMMANDS["profile"])
-    @app_commands.describe(member=text.OPTIONS["rated_member"], public=text.OPTIONS["show_all"])
-    @app_commands.guild_only()
+    @command("profile", member="rated_member", public="show_all")
     async def profile(
         self,
         interaction: discord.Interaction[Any],

@@ -11,6 +11,7 @@ from discord.app_commands import Choice
 
 from bot.services import ListedStatus, read_position
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import (
@@ -28,21 +29,11 @@ from rules import Color
 class BoardFeature(Feature):
     """Boards and lists of games."""
 
-    @app_commands.command(name="board", description=text.COMMANDS["board"])
-    @app_commands.describe(
-        game=text.OPTIONS["finished_game"],
-        perspective=text.OPTIONS["perspective"],
-        style=text.OPTIONS["style"],
-        public=text.OPTIONS["public"],
-        position=text.OPTIONS["position"],
-        record=text.OPTIONS["record"],
-        at_move=text.OPTIONS["at_move"],
-    )
+    @command("board")
     @app_commands.choices(
         perspective=[Choice(name=text.PERSPECTIVE_NAMES[c], value=c.name.lower()) for c in Color],
         style=[Choice(name=name, value=value) for value, name in text.STYLE_NAMES.items()],
     )
-    @app_commands.guild_only()
     async def board(
         self,
         interaction: discord.Interaction[Any],
@@ -120,12 +111,10 @@ class BoardFeature(Feature):
         file = await reply.within(board, ephemeral=not public)
         await reply.send(caption, file=file, ephemeral=not public)
 
-    @app_commands.command(name="games", description=text.COMMANDS["games"])
-    @app_commands.describe(member=text.OPTIONS["member"], status=text.OPTIONS["status"])
+    @command("games")
     @app_commands.choices(
         status=[Choice(name=name, value=value) for value, name in text.STATUS_NAMES.items()]
     )
-    @app_commands.guild_only()
     async def games(
         self,
         interaction: discord.Interaction[Any],

@@ -14,6 +14,7 @@ from discord.app_commands import Choice
 from bot.services import FORMATS, GameSnapshot
 from bot.ui import text
 from bot.ui.boards import AnimationBusy, upload_size
+from bot.ui.commands import command
 from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
@@ -27,16 +28,10 @@ ANIMATION = "gif"
 class ExportFeature(Feature):
     """Game records."""
 
-    @app_commands.command(name="export", description=text.COMMANDS["export"])
-    @app_commands.describe(
-        game=text.OPTIONS["finished_game"],
-        format=text.OPTIONS["format"],
-        public=text.OPTIONS["public"],
-    )
+    @command("export")
     @app_commands.choices(
         format=[Choice(name=text.FORMAT_NAMES[f], value=f) for f in (*FORMATS, ANIMATION)]
     )
-    @app_commands.guild_only()
     async def export(
         self,
         interaction: discord.Interaction[Any],

@@ -17,6 +17,7 @@ from discord import app_commands
 
 from bot.services import ReplayStep
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.options import GameArg, game_meant, server_of
@@ -92,9 +93,7 @@ class ReplayFeature(Feature):
 
     BUTTONS = (ReplayButton,)
 
-    @app_commands.command(name="replay", description=text.COMMANDS["replay"])
-    @app_commands.describe(game=text.OPTIONS["finished_game"], from_move=text.OPTIONS["from_move"])
-    @app_commands.guild_only()
+    @command("replay")
     async def replay(
         self,
         interaction: discord.Interaction[Any],
