@@ -42,7 +42,7 @@ from bot.ui.commands import command
 from bot.ui.errors import GameButton, OptionError, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
-from bot.ui.options import MAX_CHOICES, record_file, server_of
+from bot.ui.options import MAX_CHOICES, by_member, record_file, server_of
 from bot.ui.replies import (
     Reply,
     as_player,
@@ -75,7 +75,7 @@ class ChallengeButton(
 
     def __init__(self, action: str, challenge_id: int, lang: str = SOURCE_LANGUAGE) -> None:
         custom_id = f"ch:{action}:{challenge_id}"
-        super().__init__(custom_id, text.button_label(lang, f"ch:{action}"), _STYLES[action])
+        self.show(custom_id, text.button_label(lang, f"ch:{action}"), _STYLES[action])
         self.action = action
         self.challenge_id = challenge_id
 
@@ -114,20 +114,15 @@ def challenge_buttons(challenge: Challenge, lang: str) -> discord.ui.View:
     return view_of(*(ChallengeButton(action, challenge.id, lang) for action in actions))
 
 
-class RematchButton(GameButton, template=r"rm:(?P<game_id>\d+)"):
+class RematchButton(GameButton):
     """Under every ending: either player offers the other the same game again, or takes
     up the offer the other made."""
 
-    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
-        label = text.button_label(lang, "rm")
-        super().__init__(f"rm:{game_id}", label, discord.ButtonStyle.primary)
-        self.game_id = game_id
+    KEY = "rm"
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
         bot = host_of(interaction)
-        rematch = await bot.service.rematches.ask(
-            self.game_id, interaction.user.id, guild_id=server_of(interaction)
-        )
+        rematch = await by_member(interaction, bot.service.rematches.ask, self.game_id)
         reader = reader_language(interaction)
         challenge = rematch.challenge
         if rematch.game is None:

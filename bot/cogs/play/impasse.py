@@ -23,7 +23,7 @@ class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare)
     """Propose the 24-point count, accept it, or declare under the 27-point rule."""
 
     def __init__(self, action: str, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
-        super().__init__(
+        self.show(
             f"js:{action}:{game_id}",
             text.button_label(lang, f"js:{action}"),
             discord.ButtonStyle.primary,

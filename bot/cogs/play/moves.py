@@ -77,7 +77,7 @@ class MoveButton(GameButton, template=rf"pr:{_ASKED}"):
         promote = usi.endswith("+")
         if label is None:
             label = text.button_label(lang, "pr:promote" if promote else "pr:keep")
-        super().__init__(
+        self.show(
             f"pr:{_asked_id(game_id, ply, usi, position)}",
             label,
             discord.ButtonStyle.primary if promote else discord.ButtonStyle.secondary,
@@ -109,7 +109,7 @@ class ConfirmButton(GameButton, template=rf"cf:(?P<action>play|cancel):{_ASKED}"
         lang: str = SOURCE_LANGUAGE,
     ) -> None:
         play_it = action == "play"
-        super().__init__(
+        self.show(
             f"cf:{action}:{_asked_id(game_id, ply, usi, position)}",
             text.button_label(lang, f"cf:{action}"),
             discord.ButtonStyle.success if play_it else discord.ButtonStyle.secondary,

@@ -22,7 +22,7 @@ from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
 from bot.ui.host import Feature, GameBot, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
-from bot.ui.options import GameArg, game_meant, server_of
+from bot.ui.options import GameArg, on_game_meant, server_of
 from bot.ui.replies import Reply, reader_language, send_ephemeral
 from bot.ui.threads import announce, post_board, post_to_game
 
@@ -41,7 +41,7 @@ class TakebackButton(
     def __init__(
         self, action: str, game_id: int, ply: int, takeback_id: int, lang: str = SOURCE_LANGUAGE
     ) -> None:
-        super().__init__(
+        self.show(
             f"tb:{action}:{game_id}:{ply}:{takeback_id}",
             text.button_label(lang, f"tb:{action}"),
             _STYLES[action],
@@ -107,11 +107,8 @@ class TakebacksFeature(Feature):
     ) -> None:
         """Ask, then post the question with its buttons in the thread, pinging the
         opponent; the asker hears privately that it went."""
-        game_id = await game_meant(self.bot, interaction, game)
-        asked = await self.bot.service.takebacks.ask(
-            game_id, interaction.user.id, guild_id=server_of(interaction)
-        )
-        log.info("game %s: takeback %s asked", game_id, asked.request.id)
+        asked = await on_game_meant(self.bot, interaction, game, self.bot.service.takebacks.ask)
+        log.info("game %s: takeback %s asked", asked.game.id, asked.request.id)
         await send_ephemeral(interaction, text.takeback_sent(reader_language(interaction), asked))
         cast = replace(
             Cast.of_game(asked.game, actor=interaction.user.id),

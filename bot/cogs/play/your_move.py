@@ -37,7 +37,7 @@ class NextButton(GameButton, template=r"nx:(?P<user_id>\d+):(?P<game_id>\d+):(?P
 
     def __init__(self, user_id: int, game_id: int, ply: int, lang: str = SOURCE_LANGUAGE) -> None:
         label = text.button_label(lang, "nx")
-        super().__init__(f"nx:{user_id}:{game_id}:{ply}", label, discord.ButtonStyle.primary)
+        self.show(f"nx:{user_id}:{game_id}:{ply}", label, discord.ButtonStyle.primary)
         self.user_id = user_id
         self.game_id = game_id
         self.ply = ply

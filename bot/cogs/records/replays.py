@@ -47,9 +47,7 @@ class ReplayButton(
     """Show the replay's game at move `ply` (where this button goes), in the same message."""
 
     def __init__(self, step: str, game_id: int, ply: int, *, here: bool = False) -> None:
-        super().__init__(
-            f"rp:{step}:{game_id}:{ply}", _SYMBOLS[step], discord.ButtonStyle.secondary
-        )
+        self.show(f"rp:{step}:{game_id}:{ply}", _SYMBOLS[step], discord.ButtonStyle.secondary)
         self.item.disabled = here  # it would go where the replay already is
         self.game_id = game_id
         self.ply = ply
