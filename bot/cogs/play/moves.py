@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import discord
 from discord.app_commands import Choice
@@ -85,13 +85,7 @@ class MoveButton(GameButton, template=rf"pr:{_ASKED}"):
         self.game_id, self.ply, self.usi, self.position = game_id, ply, usi, position
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
-        await play(
-            host_of(interaction),
-            interaction,
-            self.game_id,
-            self.usi,
-            seen=(self.ply, self.position),
-        )
+        await _play_asked(interaction, self, confirmed=False)
 
 
 class ConfirmButton(GameButton, template=rf"cf:(?P<action>play|cancel):{_ASKED}"):
@@ -122,14 +116,26 @@ class ConfirmButton(GameButton, template=rf"cf:(?P<action>play|cancel):{_ASKED}"
             note = text.say(reader_language(interaction), text.MOVE_CANCELLED)
             await Reply(interaction).edit(note, view=None, attachments=[])
             return
-        await play(
-            host_of(interaction),
-            interaction,
-            self.game_id,
-            self.usi,
-            seen=(self.ply, self.position),
-            confirmed=True,
-        )
+        await _play_asked(interaction, self, confirmed=True)
+
+
+async def _play_asked(
+    interaction: discord.Interaction[Any], asked: MoveButton | ConfirmButton, *, confirmed: bool
+) -> None:
+    """Play the move a button answers, in the position its question was asked in."""
+    seen = (asked.ply, asked.position)
+    bot = host_of(interaction)
+    await play(bot, interaction, asked.game_id, asked.usi, seen=seen, confirmed=confirmed)
+
+
+class _Where(TypedDict):
+    """Where a move is played: the server, and the ply and position a button's question
+    was asked in (None for a typed move), as the service's preview and play both take
+    them, so that the board a player confirms is the move that is played."""
+
+    expected_ply: int | None
+    expected_position: str | None
+    guild_id: int
 
 
 @dataclass(frozen=True)
@@ -160,27 +166,16 @@ async def play(
     guild_id = server_of(interaction)
     reader = reader_language(interaction)
 
+    where = _Where(
+        expected_ply=expected_ply, expected_position=expected_position, guild_id=guild_id
+    )
+
     async def work() -> PlayedMove | _Unconfirmed:
         resolved = await game_meant(bot, interaction, game_id)
         if not confirmed and (await service.preferences.of(user.user_id)).confirm_moves:
-            preview = await service.moves.preview(
-                resolved,
-                user.user_id,
-                move,
-                expected_ply=expected_ply,
-                expected_position=expected_position,
-                guild_id=guild_id,
-            )
+            preview = await service.moves.preview(resolved, user.user_id, move, **where)
             return _Unconfirmed(preview, await bot.boards.file(preview.game, reader))
-        return await service.moves.play(
-            resolved,
-            user.user_id,
-            move,
-            expected_ply=expected_ply,
-            expected_position=expected_position,
-            guild_id=guild_id,
-            name=user.name,
-        )
+        return await service.moves.play(resolved, user.user_id, move, name=user.name, **where)
 
     try:
         result = await reply.within(work(), ephemeral=True)
@@ -246,21 +241,16 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
     with the answer, the thread still hears of it.
     """
     interaction, game = reply.interaction, played.game
-    reader = reader_language(interaction)
+    where = game.thread_id or 0
+    posted_in = None if where == interaction.channel_id else where
+    note = text.played_note(reader_language(interaction), played.move, posted_in=posted_in)
     if interaction.type is discord.InteractionType.component:
         # The question (promotion, or confirmation with its board) becomes the note.
-        where = game.thread_id or 0
-        posted_in = None if where == interaction.channel_id else where
-        note = text.played_note(reader, played.move, posted_in=posted_in)
         await reply.edit(note, view=None, attachments=[])
     elif interaction.channel_id == game.thread_id and not interaction.response.is_done():
         if await _answer_with_board(bot, reply, played):
             return
     else:
-        where = game.thread_id or 0
-        note = text.played_note(
-            reader, played.move, posted_in=None if where == interaction.channel_id else where
-        )
         await send_ephemeral(interaction, note)
     await post_move(bot, played)
 
