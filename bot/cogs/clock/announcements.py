@@ -8,7 +8,6 @@ and endings a previous run stored but never posted.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
@@ -17,7 +16,7 @@ from bot.services.club.audience import audience
 from bot.ui import text
 from bot.ui.challenges import close_challenge_message
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.options import by_member
 from bot.ui.replies import reader_language, send_ephemeral
 from bot.ui.threads import (
@@ -39,7 +38,7 @@ class GiveTimeButton(GameButton):
 
     KEY, STYLE = "gt", discord.ButtonStyle.secondary
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         game = await by_member(interaction, bot.service.moves.give_time, self.game_id)
         await send_ephemeral(interaction, text.say(reader_language(interaction), text.TIME_GIVEN))

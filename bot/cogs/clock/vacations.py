@@ -9,15 +9,13 @@ itself (the allowance ran out) is posted by the announcements feature.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
 from bot.ui import text
 from bot.ui.commands import command
-from bot.ui.host import Feature, GameBot
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.replies import Reply, reader_language
 from bot.ui.threads import tell_vacation
 
@@ -30,7 +28,7 @@ class VacationsFeature(Feature):
 
     @command("vacation")
     @app_commands.choices(action=ACTIONS)
-    async def vacation(self, interaction: discord.Interaction[Any], action: str = "status") -> None:
+    async def vacation(self, interaction: Interaction, action: str = "status") -> None:
         """Start, end or show; the player hears privately, their opponents in the threads."""
         lang = reader_language(interaction)
         vacations = self.bot.service.vacations

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -40,7 +39,7 @@ from bot.ui import text
 from bot.ui.challenges import close_challenge_message
 from bot.ui.commands import command
 from bot.ui.errors import GameButton, OptionError, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import MAX_CHOICES, by_member, record_file, server_of
 from bot.ui.replies import (
@@ -79,7 +78,7 @@ class ChallengeButton(
         self.action = action
         self.challenge_id = challenge_id
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         challenges = bot.service.challenges
         if self.action in ("accept", "accept_unrated"):
@@ -120,7 +119,7 @@ class RematchButton(GameButton):
 
     KEY = "rm"
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         rematch = await by_member(interaction, bot.service.rematches.ask, self.game_id)
         reader = reader_language(interaction)
@@ -208,7 +207,7 @@ def _tell_challenged(bot: GameBot, challenge: Challenge) -> None:
 
 
 async def _start_game(
-    bot: GameBot, interaction: discord.Interaction[Any], challenge_id: int, *, rated: bool
+    bot: GameBot, interaction: Interaction, challenge_id: int, *, rated: bool
 ) -> None:
     """Accept (`rated=False`: as an unrated game) and start the game in its thread."""
     service = bot.service
@@ -249,7 +248,7 @@ class ChallengeFeature(Feature):
     )
     async def challenge(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         opponent: discord.Member | None = None,
         color: str | None = None,
         time: str = "3d",
@@ -303,9 +302,7 @@ class ChallengeFeature(Feature):
         log.info("challenge %s: %s -> %s", challenge.id, interaction.user.id, to)
 
     @challenge.autocomplete("time")
-    async def time_suggestions(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[Choice[str]]:
+    async def time_suggestions(self, interaction: Interaction, current: str) -> list[Choice[str]]:
         """The presets matching what is typed, and what is typed itself if it is new."""
         lang = reader_language(interaction)
         typed = current.strip().lower()
@@ -321,10 +318,7 @@ class ChallengeFeature(Feature):
 
 
 async def _post_deferred(
-    bot: GameBot,
-    interaction: discord.Interaction[Any],
-    challenge: Challenge,
-    board: list[discord.File],
+    bot: GameBot, interaction: Interaction, challenge: Challenge, board: list[discord.File]
 ) -> None:
     """Post a challenge whose answer was deferred (its start was slow to download or read)
     as a message of its own, and remove the "thinking" note: the follow-up replacing the

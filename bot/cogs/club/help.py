@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.ui import text
 from bot.ui.commands import command
-from bot.ui.host import Feature, GameBot
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.replies import Reply, reader_language
 
 
@@ -25,7 +23,7 @@ class HelpFeature(Feature):
     """The help text."""
 
     @command("help", everywhere=True)
-    async def help(self, interaction: discord.Interaction[Any]) -> None:
+    async def help(self, interaction: Interaction) -> None:
         """Notations, commands and the rules in brief, privately."""
         embed = help_embed(reader_language(interaction))
         await Reply(interaction).send("", embed=embed, ephemeral=True)

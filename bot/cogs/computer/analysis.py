@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 import discord
 
 from bot.services import NO_ENGINE, ServiceError
 from bot.ui import text
 from bot.ui.commands import command
-from bot.ui.host import Feature, GameBot
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import GameArg, answer_language, game_meant, server_of
 from bot.ui.replies import Reply
 
@@ -32,10 +31,7 @@ class AnalysisFeature(Feature):
 
     @command("analyse", public="show_all")
     async def analyse(
-        self,
-        interaction: discord.Interaction[Any],
-        game: GameArg | None = None,
-        public: bool = False,
+        self, interaction: Interaction, game: GameArg | None = None, public: bool = False
     ) -> None:
         reply = Reply(interaction)
         private = not public

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -31,7 +30,7 @@ from bot.services import (
 from bot.ui import text
 from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.options import by_member, server_of
 from bot.ui.replies import player_of, reader_language, send_ephemeral
 from bot.ui.threads import (
@@ -53,7 +52,7 @@ class RetryButton(GameButton):
 
     KEY = "cp"
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         guild_id = server_of(interaction)
         # Refused (a game between members, another server's) before anything is said.
@@ -69,7 +68,7 @@ class AgainButton(GameButton):
 
     KEY = "ca"
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         computer = bot.service.computer
         game = await by_member(interaction, computer.again, self.game_id)
@@ -197,7 +196,7 @@ class ComputerFeature(Feature):
     )
     async def computer(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         level: app_commands.Range[int, 1, 8],
         color: str = "random",
         time: str = "unlimited",

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.services import both_have_moved
 from bot.ui import text
 from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.options import GameArg, by_member, on_game_meant
 from bot.ui.replies import Reply, reader_language, send_ephemeral
 from bot.ui.threads import announce_end
@@ -22,7 +20,7 @@ class ResignButton(GameButton):
 
     KEY, STYLE = "rs", discord.ButtonStyle.danger
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         game = await by_member(interaction, bot.service.moves.resign, self.game_id)
         aborted = game.outcome is not None and game.outcome.termination is Termination.ABORT
@@ -37,9 +35,7 @@ class EndingsFeature(Feature):
     BUTTONS = (ResignButton,)
 
     @command("resign")
-    async def resign(
-        self, interaction: discord.Interaction[Any], game: GameArg | None = None
-    ) -> None:
+    async def resign(self, interaction: Interaction, game: GameArg | None = None) -> None:
         """Ask to confirm, privately: a resignation cannot be taken back."""
         chosen, opponent = await on_game_meant(
             self.bot, interaction, game, self.bot.service.moves.check_resign
@@ -53,9 +49,7 @@ class EndingsFeature(Feature):
         )
 
     @command("abort")
-    async def abort(
-        self, interaction: discord.Interaction[Any], game: GameArg | None = None
-    ) -> None:
+    async def abort(self, interaction: Interaction, game: GameArg | None = None) -> None:
         """End a game nobody has really started, without a result."""
         ended = await on_game_meant(self.bot, interaction, game, self.bot.service.moves.abort)
         await send_ephemeral(interaction, text.say(reader_language(interaction), text.ABORTED))

@@ -4,7 +4,6 @@ count, or declare under the 27-point rule, as the game's rule allows."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import discord
 
@@ -12,7 +11,7 @@ from bot.services import Cast, Event
 from bot.ui import text
 from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
 from bot.ui.replies import Reply, pings, reader_language, send_ephemeral
@@ -30,7 +29,7 @@ class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare)
         )
         self.action, self.game_id = action, game_id
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         impasse = bot.service.impasse
         user_id, guild_id = interaction.user.id, server_of(interaction)
@@ -65,10 +64,7 @@ class ImpasseFeature(Feature):
 
     @command("jishogi")
     async def jishogi(
-        self,
-        interaction: discord.Interaction[Any],
-        game: GameArg | None = None,
-        public: bool | None = None,
+        self, interaction: Interaction, game: GameArg | None = None, public: bool | None = None
     ) -> None:
         """Both counts, with the buttons the game's rule allows now; public for the
         game's players, private for others unless they ask."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 import discord
 from discord.app_commands import Choice
@@ -29,7 +29,7 @@ from bot.services import AmbiguousMove, MovePreview, PlayedMove
 from bot.ui import text
 from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.offers import withdraw_lapsed
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
@@ -84,7 +84,7 @@ class MoveButton(GameButton, template=rf"pr:{_ASKED}"):
         )
         self.game_id, self.ply, self.usi, self.position = game_id, ply, usi, position
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         await _play_asked(interaction, self, confirmed=False)
 
 
@@ -111,7 +111,7 @@ class ConfirmButton(GameButton, template=rf"cf:(?P<action>play|cancel):{_ASKED}"
         self.action, self.game_id, self.ply, self.usi = action, game_id, ply, usi
         self.position = position
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         if self.action == "cancel":
             note = text.say(reader_language(interaction), text.MOVE_CANCELLED)
             await Reply(interaction).edit(note, view=None, attachments=[])
@@ -120,7 +120,7 @@ class ConfirmButton(GameButton, template=rf"cf:(?P<action>play|cancel):{_ASKED}"
 
 
 async def _play_asked(
-    interaction: discord.Interaction[Any], asked: MoveButton | ConfirmButton, *, confirmed: bool
+    interaction: Interaction, asked: MoveButton | ConfirmButton, *, confirmed: bool
 ) -> None:
     """Play the move a button answers, in the position its question was asked in."""
     seen = (asked.ply, asked.position)
@@ -148,7 +148,7 @@ class _Unconfirmed:
 
 async def play(
     bot: GameBot,
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     game_id: int | None,
     move: str,
     *,
@@ -212,9 +212,7 @@ async def _ask_to_confirm(reply: Reply, unconfirmed: _Unconfirmed) -> None:
         await send_ephemeral(interaction, question, file=unconfirmed.board, view=view)
 
 
-async def _ask_which(
-    interaction: discord.Interaction[Any], question: AmbiguousMove, *, typed: str
-) -> None:
+async def _ask_which(interaction: Interaction, question: AmbiguousMove, *, typed: str) -> None:
     """Several moves fit what was typed: one button per answer, privately."""
     lang = reader_language(interaction)
     game_id, ply, mark = question.game_id, question.ply, question.position_mark
@@ -305,15 +303,11 @@ class PlayFeature(Feature):
     BUTTONS = (MoveButton, ConfirmButton)
 
     @command("move")
-    async def move(
-        self, interaction: discord.Interaction[Any], move: str, game: GameArg | None = None
-    ) -> None:
+    async def move(self, interaction: Interaction, move: str, game: GameArg | None = None) -> None:
         await play(self.bot, interaction, game, move)
 
     @move.autocomplete("move")
-    async def move_suggestions(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[Choice[str]]:
+    async def move_suggestions(self, interaction: Interaction, current: str) -> list[Choice[str]]:
         """Legal moves matching what is typed, for the player to move only."""
         games = self.bot.service.games
         try:

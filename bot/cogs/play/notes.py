@@ -7,15 +7,13 @@ language; the notes reach a record only through the author's private `/export`.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-import discord
 from discord import app_commands
 
 from bot.services import MAX_NOTE_LENGTH, note_number
 from bot.ui import text
 from bot.ui.commands import command
-from bot.ui.host import Feature, GameBot
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import GameArg, game_meant, server_of
 from bot.ui.replies import Reply, reader_language
 
@@ -29,7 +27,7 @@ class NotesFeature(Feature):
     @app_commands.rename(body="text")  # `text` is this module's wording
     async def note(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         body: app_commands.Range[str, 1, MAX_NOTE_LENGTH],
         game: GameArg | None = None,
     ) -> None:
@@ -44,10 +42,7 @@ class NotesFeature(Feature):
 
     @command("notes")
     async def notes(
-        self,
-        interaction: discord.Interaction[Any],
-        game: GameArg | None = None,
-        delete: str | None = None,
+        self, interaction: Interaction, game: GameArg | None = None, delete: str | None = None
     ) -> None:
         """List the member's notes on the game, privately; with `delete`, first delete
         that note (`all`, or 0: all of them)."""

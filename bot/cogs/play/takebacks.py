@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
 
 import discord
 
@@ -20,7 +19,7 @@ from bot.services.club.audience import audience
 from bot.ui import text
 from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import GameArg, on_game_meant, server_of
 from bot.ui.replies import Reply, reader_language, send_ephemeral
@@ -48,7 +47,7 @@ class TakebackButton(
         )
         self.action, self.game_id, self.ply, self.takeback_id = action, game_id, ply, takeback_id
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         takebacks = bot.service.takebacks
         answer = takebacks.accept if self.action == "accept" else takebacks.decline
@@ -102,9 +101,7 @@ class TakebacksFeature(Feature):
     BUTTONS = (TakebackButton,)
 
     @command("takeback")
-    async def takeback(
-        self, interaction: discord.Interaction[Any], game: GameArg | None = None
-    ) -> None:
+    async def takeback(self, interaction: Interaction, game: GameArg | None = None) -> None:
         """Ask, then post the question with its buttons in the thread, pinging the
         opponent; the asker hears privately that it went."""
         asked = await on_game_meant(self.bot, interaction, game, self.bot.service.takebacks.ask)

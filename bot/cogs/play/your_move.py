@@ -22,7 +22,7 @@ from bot.services import Digest, GameList, GameSnapshot, GameSummary
 from bot.ui import text
 from bot.ui.commands import command
 from bot.ui.errors import GameButton, OptionError, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.notify import game_link
 from bot.ui.replies import Reply, reader_language
@@ -42,7 +42,7 @@ class NextButton(GameButton, template=r"nx:(?P<user_id>\d+):(?P<game_id>\d+):(?P
         self.game_id = game_id
         self.ply = ply
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         if interaction.user.id != self.user_id:
             raise OptionError(text.NOT_YOUR_NEXT)
         bot = host_of(interaction)
@@ -76,7 +76,7 @@ async def _playable(
 
 async def _shown(
     bot: GameBot,
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     reply: Reply,
     listed: GameList,
     index: int,
@@ -130,7 +130,7 @@ class YourMoveFeature(Feature):
         await self.bot.direct_messages.digest(digest.user_id, content)
 
     @command("next")
-    async def next_game(self, interaction: discord.Interaction[Any]) -> None:
+    async def next_game(self, interaction: Interaction) -> None:
         """The member's game to play first, privately, in any server."""
         reply = Reply(interaction)
         user_id = interaction.user.id

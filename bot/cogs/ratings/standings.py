@@ -14,7 +14,7 @@ import discord
 
 from bot.ui import text
 from bot.ui.commands import command
-from bot.ui.host import Feature, GameBot
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import answer_language, server_of
 from bot.ui.replies import Reply, as_player
 
@@ -26,10 +26,7 @@ class RatingsFeature(Feature):
 
     @command("rating", member="rated_member", public="show_all")
     async def rating(
-        self,
-        interaction: discord.Interaction[Any],
-        member: discord.Member | None = None,
-        public: bool = False,
+        self, interaction: Interaction, member: discord.Member | None = None, public: bool = False
     ) -> None:
         """A member's rating in this server, their place and how many rated games."""
         who = as_player(member or interaction.user)  # the asker by default
@@ -38,9 +35,7 @@ class RatingsFeature(Feature):
         await Reply(interaction).send(text.rating_text(lang, who.name, found), ephemeral=not public)
 
     @command("leaderboard", public="show_all")
-    async def leaderboard(
-        self, interaction: discord.Interaction[Any], public: bool = False
-    ) -> None:
+    async def leaderboard(self, interaction: Interaction, public: bool = False) -> None:
         """The server's best ratings."""
         lines = await self.bot.service.ratings.leaderboard(server_of(interaction))
         lang = await answer_language(self.bot, interaction, public=public)
@@ -48,10 +43,7 @@ class RatingsFeature(Feature):
 
     @command("profile", member="rated_member", public="show_all")
     async def profile(
-        self,
-        interaction: discord.Interaction[Any],
-        member: discord.Member | None = None,
-        public: bool = False,
+        self, interaction: Interaction, member: discord.Member | None = None, public: bool = False
     ) -> None:
         """A member's games, rating with its chart, and favourite openings."""
         reply = Reply(interaction)

@@ -3,8 +3,6 @@ and `/games` (a member's list)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
@@ -13,7 +11,7 @@ from bot.services import ListedStatus, read_position
 from bot.ui import text
 from bot.ui.commands import command
 from bot.ui.errors import OptionError
-from bot.ui.host import Feature, GameBot
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import (
     GameArg,
     answer_language,
@@ -36,7 +34,7 @@ class BoardFeature(Feature):
     )
     async def board(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: GameArg | None = None,
         perspective: str | None = None,
         style: str = "image",
@@ -82,7 +80,7 @@ class BoardFeature(Feature):
 
     async def _show_position(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         given: str | discord.Attachment | None,
         at_move: int | None,
         facing: Color,
@@ -116,10 +114,7 @@ class BoardFeature(Feature):
         status=[Choice(name=name, value=value) for value, name in text.STATUS_NAMES.items()]
     )
     async def games(
-        self,
-        interaction: discord.Interaction[Any],
-        member: discord.Member | None = None,
-        status: str = "active",
+        self, interaction: Interaction, member: discord.Member | None = None, status: str = "active"
     ) -> None:
         """A member's games in this server, privately: active ones, finished ones with
         their result for that member, or both."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 from datetime import tzinfo
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -16,7 +15,7 @@ from bot.ui import text
 from bot.ui.boards import AnimationBusy, upload_size
 from bot.ui.commands import command
 from bot.ui.errors import OptionError
-from bot.ui.host import Feature, GameBot
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
 from bot.ui.replies import Reply
 from render import GifTooLarge
@@ -34,7 +33,7 @@ class ExportFeature(Feature):
     )
     async def export(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: GameArg | None = None,
         format: str = "kif",
         public: bool | None = None,
@@ -75,7 +74,7 @@ class ExportFeature(Feature):
         return await self.bot.server_zone(guild_id)
 
     async def _animation(
-        self, interaction: discord.Interaction[Any], game: GameSnapshot, *, publicly: bool
+        self, interaction: Interaction, game: GameSnapshot, *, publicly: bool
     ) -> None:
         """The game from its start to its current move as a GIF (notes have no place in a
         picture, so it is the same for everyone); a game too long for the upload limit

@@ -10,7 +10,6 @@ position it shows was posted in the game's thread already.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,7 +18,7 @@ from bot.services import ReplayStep
 from bot.ui import text
 from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.options import GameArg, game_meant, server_of
 from bot.ui.replies import Reply, reader_language
 from rules import Color
@@ -52,7 +51,7 @@ class ReplayButton(
         self.game_id = game_id
         self.ply = ply
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         reply = Reply(interaction)
         step = await bot.service.games.at_ply(
@@ -75,7 +74,7 @@ def replay_buttons(step: ReplayStep) -> discord.ui.View:
 
 
 async def _shown(
-    bot: GameBot, interaction: discord.Interaction[Any], reply: Reply, step: ReplayStep
+    bot: GameBot, interaction: Interaction, reply: Reply, step: ReplayStep
 ) -> tuple[str, discord.File, discord.ui.View]:
     """The replay's text, board and buttons, in the member's language and facing them if
     they play the game."""
@@ -94,7 +93,7 @@ class ReplayFeature(Feature):
     @command("replay")
     async def replay(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: GameArg | None = None,
         from_move: app_commands.Range[int, 0, FARTHEST_MOVE] | None = None,
     ) -> None:
