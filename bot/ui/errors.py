@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import discord
 from discord import app_commands
@@ -164,15 +164,37 @@ def stored_number(digits: str) -> int | None:
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     """A button that survives restarts: everything it needs is in its `custom_id`, whose
-    named groups are its constructor's arguments (digits become ints). Subclasses give a
-    `template` and implement `press`; an error in `press` gets the one report.
+    named groups are its constructor's arguments (digits become ints). Subclasses
+    implement `press`; an error in `press` gets the one report.
+
+    A button that carries one game and nothing else only names its `KEY` and `STYLE`:
+    its id is `KEY:<game id>`, its label the `KEY` button label, and its template and
+    constructor are this class's. Any other gives a `template` and a constructor of its
+    own, which makes the button with `show`.
 
     A `custom_id` whose number no database holds was not made by the bot: it is rebuilt
     as `forged`, never pressed, and answered as a button that no longer works."""
 
+    KEY: ClassVar[str | None] = None
+    STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.primary
     forged: bool = False
 
-    def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
+    def __init_subclass__(cls, *, template: str | None = None) -> None:
+        if template is None:
+            if cls.KEY is None:
+                raise TypeError(f"{cls.__name__} needs a template or a KEY")
+            template = rf"{re.escape(cls.KEY)}:(?P<game_id>\d+)"
+        super().__init_subclass__(template=template)
+
+    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
+        """The button of one game (see `KEY`), labelled in `lang`."""
+        if self.KEY is None:
+            raise TypeError(f"{type(self).__name__} makes itself with show()")
+        self.game_id = game_id
+        self.show(f"{self.KEY}:{game_id}", text.button_label(lang, self.KEY), self.STYLE)
+
+    def show(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
+        """Make the Discord button this item is."""
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
 
     @classmethod
@@ -195,7 +217,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)
     def _forged(cls, custom_id: str) -> Self:
         """The button for an id the bot never made: it only answers."""
         forged = cls.__new__(cls)
-        GameButton.__init__(forged, custom_id, "-", discord.ButtonStyle.secondary)
+        forged.show(custom_id, "-", discord.ButtonStyle.secondary)
         forged.forged = True
         return forged
 

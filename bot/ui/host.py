@@ -20,6 +20,9 @@ from .boards import BoardRenderer
 from .i18n import SOURCE_LANGUAGE, language_of
 from .notify import BotTurn, DirectMessages
 
+#: An interaction as a feature's commands and buttons receive it (the bot is any client).
+Interaction = discord.Interaction[Any]
+
 #: A button a feature puts under every game's ending post (a rematch, say): built for the
 #: game, labelled in the post's language; None leaves that game without it.
 EndingButton = Callable[[GameSnapshot, str], discord.ui.Item[Any] | None]

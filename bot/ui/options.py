@@ -4,7 +4,8 @@ option with its parsing and suggestions, and an attached record file."""
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord import app_commands
@@ -18,6 +19,7 @@ from .host import GameBot, host_of
 from .replies import Reply, reader_language
 
 log = logging.getLogger(__name__)
+R_co = TypeVar("R_co", covariant=True)
 MAX_CHOICES = 25  # Discord shows at most this many choices or suggestions
 
 #: The commands whose `game` may be a finished game: those that only look at a game, or
@@ -113,6 +115,30 @@ async def game_meant(
         thread_id=interaction.channel_id,
         finished=takes_finished(interaction),
     )
+
+
+class GameAction(Protocol[R_co]):
+    """What a member does to a game, as the service takes it: the game, the member, and
+    the server it must belong to (a game of another server is refused as not found)."""
+
+    def __call__(self, game_id: int, user_id: int, /, *, guild_id: int) -> Awaitable[R_co]: ...
+
+
+async def by_member(
+    interaction: discord.Interaction[Any], action: GameAction[R_co], game_id: int
+) -> R_co:
+    """`action` on the game `game_id` by the member who acted, in the server they acted in
+    (a button carries its game)."""
+    return await action(game_id, interaction.user.id, guild_id=server_of(interaction))
+
+
+async def on_game_meant(
+    bot: GameBot, interaction: discord.Interaction[Any], game: int | None, action: GameAction[R_co]
+) -> R_co:
+    """`action` by the member who acted on the game their command means (`game_meant`):
+    the opening of every command that acts on one game; a refusal is raised to the one
+    error report."""
+    return await by_member(interaction, action, await game_meant(bot, interaction, game))
 
 
 async def record_file(reply: Reply, attachment: discord.Attachment, *, public: bool) -> bytes:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import discord
 import pytest
 
+from bot.cogs.clock.announcements import GiveTimeButton
 from bot.cogs.club.challenges import ChallengeButton
 from bot.cogs.play.endings import ResignButton
 from bot.cogs.play.moves import ConfirmButton, MoveButton
@@ -19,6 +21,24 @@ async def rebuilt(cls: type[GameButton], custom_id: str) -> Any:
     match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
     assert match is not None, custom_id
     return await cls.from_custom_id(cast(Any, None), cast(Any, None), match)
+
+
+async def test_a_button_of_one_game_is_made_from_its_key() -> None:
+    """A button that carries one game names its key and style only: its id, its label
+    in the reader's language and its template follow from them."""
+    made = GiveTimeButton(12, "ja")
+    assert (made.custom_id, made.item.label) == ("gt:12", "期限を延ばす")
+    assert made.item.style is discord.ButtonStyle.secondary
+    assert GiveTimeButton.__discord_ui_compiled_template__.pattern == r"gt:(?P<game_id>\d+)"
+    again = await rebuilt(GiveTimeButton, "gt:12")
+    assert (again.game_id, again.custom_id, again.forged) == (12, "gt:12", False)
+
+
+def test_a_button_with_neither_key_nor_template_is_refused() -> None:
+    with pytest.raises(TypeError, match="Nameless needs a template or a KEY"):
+
+        class Nameless(GameButton):
+            pass
 
 
 async def test_a_promotion_button_keeps_game_ply_move_and_position() -> None:

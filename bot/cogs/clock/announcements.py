@@ -8,7 +8,6 @@ and endings a previous run stored but never posted.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
@@ -17,9 +16,8 @@ from bot.services.club.audience import audience
 from bot.ui import text
 from bot.ui.challenges import close_challenge_message
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
-from bot.ui.i18n import SOURCE_LANGUAGE
-from bot.ui.options import server_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
+from bot.ui.options import by_member
 from bot.ui.replies import reader_language, send_ephemeral
 from bot.ui.threads import (
     announce,
@@ -35,19 +33,14 @@ log = logging.getLogger(__name__)
 HISTORY_LOOKBACK = 25  # the bot's last messages in a thread searched for an ending
 
 
-class GiveTimeButton(GameButton, template=r"gt:(?P<game_id>\d+)"):
+class GiveTimeButton(GameButton):
     """Give the opponent a fresh period for this move."""
 
-    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
-        label = text.button_label(lang, "gt")
-        super().__init__(f"gt:{game_id}", label, discord.ButtonStyle.secondary)
-        self.game_id = game_id
+    KEY, STYLE = "gt", discord.ButtonStyle.secondary
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
-        game = await bot.service.moves.give_time(
-            self.game_id, interaction.user.id, guild_id=server_of(interaction)
-        )
+        game = await by_member(interaction, bot.service.moves.give_time, self.game_id)
         await send_ephemeral(interaction, text.say(reader_language(interaction), text.TIME_GIVEN))
         try:
             told = audience(Event.TURN_BEGAN, Cast.of_game(game, actor=interaction.user.id))

@@ -9,14 +9,13 @@ itself (the allowance ran out) is posted by the announcements feature.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
 from bot.ui import text
-from bot.ui.host import Feature, GameBot
+from bot.ui.commands import command
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.replies import Reply, reader_language
 from bot.ui.threads import tell_vacation
 
@@ -27,11 +26,9 @@ ACTIONS = [Choice(name=name, value=value) for value, name in text.VACATION_ACTIO
 class VacationsFeature(Feature):
     """Players' vacations."""
 
-    @app_commands.command(name="vacation", description=text.COMMANDS["vacation"])
-    @app_commands.describe(action=text.OPTIONS["action"])
+    @command("vacation")
     @app_commands.choices(action=ACTIONS)
-    @app_commands.guild_only()
-    async def vacation(self, interaction: discord.Interaction[Any], action: str = "status") -> None:
+    async def vacation(self, interaction: Interaction, action: str = "status") -> None:
         """Start, end or show; the player hears privately, their opponents in the threads."""
         lang = reader_language(interaction)
         vacations = self.bot.service.vacations

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -38,10 +37,11 @@ from bot.services import (
 from bot.services.club.audience import audience
 from bot.ui import text
 from bot.ui.challenges import close_challenge_message
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, OptionError, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
-from bot.ui.options import MAX_CHOICES, record_file, server_of
+from bot.ui.options import MAX_CHOICES, by_member, record_file, server_of
 from bot.ui.replies import (
     Reply,
     as_player,
@@ -74,11 +74,11 @@ class ChallengeButton(
 
     def __init__(self, action: str, challenge_id: int, lang: str = SOURCE_LANGUAGE) -> None:
         custom_id = f"ch:{action}:{challenge_id}"
-        super().__init__(custom_id, text.button_label(lang, f"ch:{action}"), _STYLES[action])
+        self.show(custom_id, text.button_label(lang, f"ch:{action}"), _STYLES[action])
         self.action = action
         self.challenge_id = challenge_id
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         challenges = bot.service.challenges
         if self.action in ("accept", "accept_unrated"):
@@ -113,20 +113,15 @@ def challenge_buttons(challenge: Challenge, lang: str) -> discord.ui.View:
     return view_of(*(ChallengeButton(action, challenge.id, lang) for action in actions))
 
 
-class RematchButton(GameButton, template=r"rm:(?P<game_id>\d+)"):
+class RematchButton(GameButton):
     """Under every ending: either player offers the other the same game again, or takes
     up the offer the other made."""
 
-    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
-        label = text.button_label(lang, "rm")
-        super().__init__(f"rm:{game_id}", label, discord.ButtonStyle.primary)
-        self.game_id = game_id
+    KEY = "rm"
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
-        rematch = await bot.service.rematches.ask(
-            self.game_id, interaction.user.id, guild_id=server_of(interaction)
-        )
+        rematch = await by_member(interaction, bot.service.rematches.ask, self.game_id)
         reader = reader_language(interaction)
         challenge = rematch.challenge
         if rematch.game is None:
@@ -212,7 +207,7 @@ def _tell_challenged(bot: GameBot, challenge: Challenge) -> None:
 
 
 async def _start_game(
-    bot: GameBot, interaction: discord.Interaction[Any], challenge_id: int, *, rated: bool
+    bot: GameBot, interaction: Interaction, challenge_id: int, *, rated: bool
 ) -> None:
     """Accept (`rated=False`: as an unrated game) and start the game in its thread."""
     service = bot.service
@@ -242,19 +237,7 @@ class ChallengeFeature(Feature):
         self.bot.ending_buttons.remove(_rematch_button)
         await super().cog_unload()
 
-    @app_commands.command(name="challenge", description=text.COMMANDS["challenge"])
-    @app_commands.describe(
-        opponent=text.OPTIONS["opponent"],
-        color=text.OPTIONS["challenge_color"],
-        time=text.OPTIONS["time"],
-        handicap=text.OPTIONS["handicap"],
-        impasse=text.OPTIONS["impasse"],
-        takebacks=text.OPTIONS["takebacks"],
-        rated=text.OPTIONS["rated"],
-        start=text.OPTIONS["start"],
-        record=text.OPTIONS["start_record"],
-        start_move=text.OPTIONS["start_move"],
-    )
+    @command("challenge", color="challenge_color", record="start_record")
     @app_commands.choices(
         color=[
             Choice(name=name, value=value) for value, name in text.CHALLENGE_COLOR_NAMES.items()
@@ -263,10 +246,9 @@ class ChallengeFeature(Feature):
         impasse=[Choice(name=text.rule_choice(r), value=r.value) for r in ImpasseRule],
         takebacks=[Choice(name=text.TAKEBACK_NAMES[p], value=p.value) for p in TakebackPolicy],
     )
-    @app_commands.guild_only()
     async def challenge(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         opponent: discord.Member | None = None,
         color: str | None = None,
         time: str = "3d",
@@ -320,9 +302,7 @@ class ChallengeFeature(Feature):
         log.info("challenge %s: %s -> %s", challenge.id, interaction.user.id, to)
 
     @challenge.autocomplete("time")
-    async def time_suggestions(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[Choice[str]]:
+    async def time_suggestions(self, interaction: Interaction, current: str) -> list[Choice[str]]:
         """The presets matching what is typed, and what is typed itself if it is new."""
         lang = reader_language(interaction)
         typed = current.strip().lower()
@@ -338,10 +318,7 @@ class ChallengeFeature(Feature):
 
 
 async def _post_deferred(
-    bot: GameBot,
-    interaction: discord.Interaction[Any],
-    challenge: Challenge,
-    board: list[discord.File],
+    bot: GameBot, interaction: Interaction, challenge: Challenge, board: list[discord.File]
 ) -> None:
     """Post a challenge whose answer was deferred (its start was slow to download or read)
     as a message of its own, and remove the "thinking" note: the follow-up replacing the

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
-from discord import app_commands
 
 from bot.ui import text
-from bot.ui.host import Feature, GameBot
+from bot.ui.commands import command
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.replies import Reply, reader_language
 
 
@@ -24,8 +22,8 @@ def help_embed(lang: str) -> discord.Embed:
 class HelpFeature(Feature):
     """The help text."""
 
-    @app_commands.command(name="help", description=text.COMMANDS["help"])
-    async def help(self, interaction: discord.Interaction[Any]) -> None:
+    @command("help", everywhere=True)
+    async def help(self, interaction: Interaction) -> None:
         """Notations, commands and the rules in brief, privately."""
         embed = help_embed(reader_language(interaction))
         await Reply(interaction).send("", embed=embed, ephemeral=True)

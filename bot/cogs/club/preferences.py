@@ -10,17 +10,16 @@ no interaction, so it is written in the language they had when they last chose.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-import discord
 from discord import app_commands
 from discord.app_commands import Choice, Range
 
 from bot.services import Notifications, QuietHours
 from bot.services.club.zones import LONGEST_NAME, matching_zones, zone_named
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import OptionError
-from bot.ui.host import Feature, GameBot
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import MAX_CHOICES
 from bot.ui.replies import Reply, reader_language
 
@@ -62,19 +61,11 @@ def _hour(part: str) -> int | None:
 class PreferencesFeature(Feature):
     """What each player chooses for themselves."""
 
-    @app_commands.command(name="preferences", description=text.COMMANDS["preferences"])
-    @app_commands.describe(
-        confirm=text.OPTIONS["confirm"],
-        notifications=text.OPTIONS["notifications"],
-        digest_hour=text.OPTIONS["digest_hour"],
-        time_zone=text.OPTIONS["time_zone"],
-        quiet_hours=text.OPTIONS["quiet_hours"],
-    )
+    @command("preferences")
     @app_commands.choices(confirm=SWITCHES, notifications=NOTIFICATIONS)
-    @app_commands.guild_only()
     async def preferences(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         confirm: str | None = None,
         notifications: str | None = None,
         digest_hour: Range[int, 0, 23] | None = None,
@@ -114,7 +105,7 @@ class PreferencesFeature(Feature):
         answer = text.preferences_text(lang, chosen, changed=changing, zone=zone)
         await Reply(interaction).send(answer, ephemeral=True)
 
-    async def _zone_to_keep(self, interaction: discord.Interaction[Any]) -> str | None:
+    async def _zone_to_keep(self, interaction: Interaction) -> str | None:
         """The zone to store for a player who chooses a digest or quiet hours without one of
         their own: this server's, which the answer shows. Kept, it stays the zone of their
         hours in every server, rather than one guessed at each digest. None if they have one."""
@@ -124,9 +115,7 @@ class PreferencesFeature(Feature):
         return (await self.bot.server_zone(interaction.guild_id)).key
 
     @preferences.autocomplete("time_zone")
-    async def zone_suggestions(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[Choice[str]]:
+    async def zone_suggestions(self, interaction: Interaction, current: str) -> list[Choice[str]]:
         """The zone names containing what is typed."""
         return [Choice(name=name, value=name) for name in matching_zones(current, MAX_CHOICES)]
 

@@ -9,15 +9,14 @@ settings), or the one a member who may manage the server chose here.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-import discord
 from discord import app_commands
 from discord.app_commands import Choice, Range
 
 from bot.services.club.zones import LONGEST_NAME, default_zone, matching_zones
 from bot.ui import text
-from bot.ui.host import Feature, GameBot
+from bot.ui.commands import command
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import MAX_CHOICES, server_of
 from bot.ui.replies import Reply, reader_language
 from bot.ui.text import zone_name
@@ -29,14 +28,12 @@ FOLLOW_DISCORD = "server"
 class SettingsFeature(Feature):
     """What a server's administrators choose."""
 
-    @app_commands.command(name="language", description=text.COMMANDS["language"])
-    @app_commands.describe(language=text.OPTIONS["language"])
+    @command("language")
     @app_commands.choices(
         language=[Choice(name=name, value=value) for value, name in text.LANGUAGE_NAMES.items()]
     )
-    @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
-    async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
+    async def language(self, interaction: Interaction, language: str) -> None:
         """Choose the language of posts; answered privately, in that language. Discord
         hides the command from members without Manage Server unless the server's
         administrators allowed them; the check here holds either way."""
@@ -51,14 +48,10 @@ class SettingsFeature(Feature):
         lang = await self.bot.post_language(guild_id)
         await Reply(interaction).send(text.language_set(lang, chosen), ephemeral=True)
 
-    @app_commands.command(name="timezone", description=text.COMMANDS["timezone"])
-    @app_commands.describe(zone=text.OPTIONS["server_zone"])
-    @app_commands.guild_only()
+    @command("timezone", zone="server_zone")
     @app_commands.default_permissions(manage_guild=True)
     async def timezone(
-        self,
-        interaction: discord.Interaction[Any],
-        zone: Range[str, 1, LONGEST_NAME] | None = None,
+        self, interaction: Interaction, zone: Range[str, 1, LONGEST_NAME] | None = None
     ) -> None:
         """Choose the server's zone (or its language's again), or show it; answered
         privately. Only a member who may manage the server changes it."""
@@ -80,9 +73,7 @@ class SettingsFeature(Feature):
         await Reply(interaction).send(answer, ephemeral=True)
 
     @timezone.autocomplete("zone")
-    async def zone_suggestions(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[Choice[str]]:
+    async def zone_suggestions(self, interaction: Interaction, current: str) -> list[Choice[str]]:
         """The language's zone first, then the zone names containing what is typed."""
         lang = reader_language(interaction)
         language_zone = default_zone(await self.bot.post_language(interaction.guild_id)).key

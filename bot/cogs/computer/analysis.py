@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.services import NO_ENGINE, ServiceError
 from bot.ui import text
-from bot.ui.host import Feature, GameBot
+from bot.ui.commands import command
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import GameArg, answer_language, game_meant, server_of
 from bot.ui.replies import Reply
 
@@ -30,14 +29,9 @@ PROGRESS_EVERY = 1.0
 class AnalysisFeature(Feature):
     """Finished games analysed by the engine."""
 
-    @app_commands.command(name="analyse", description=text.COMMANDS["analyse"])
-    @app_commands.describe(game=text.OPTIONS["finished_game"], public=text.OPTIONS["show_all"])
-    @app_commands.guild_only()
+    @command("analyse", public="show_all")
     async def analyse(
-        self,
-        interaction: discord.Interaction[Any],
-        game: GameArg | None = None,
-        public: bool = False,
+        self, interaction: Interaction, game: GameArg | None = None, public: bool = False
     ) -> None:
         reply = Reply(interaction)
         private = not public

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -29,10 +28,10 @@ from bot.services import (
     ServiceError,
 )
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
-from bot.ui.i18n import SOURCE_LANGUAGE
-from bot.ui.options import server_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
+from bot.ui.options import by_member, server_of
 from bot.ui.replies import player_of, reader_language, send_ephemeral
 from bot.ui.threads import (
     NotPosted,
@@ -47,17 +46,13 @@ from bot.ui.threads import (
 log = logging.getLogger(__name__)
 
 
-class RetryButton(GameButton, template=r"cp:(?P<game_id>\d+)"):
+class RetryButton(GameButton):
     """Under the post saying the engine failed: ask the computer for its move again.
     Anyone may press it; it does nothing unless it is the computer's turn."""
 
-    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
-        super().__init__(
-            f"cp:{game_id}", text.button_label(lang, "cp"), discord.ButtonStyle.primary
-        )
-        self.game_id = game_id
+    KEY = "cp"
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         guild_id = server_of(interaction)
         # Refused (a game between members, another server's) before anything is said.
@@ -67,21 +62,16 @@ class RetryButton(GameButton, template=r"cp:(?P<game_id>\d+)"):
         await take_turn(bot, self.game_id)
 
 
-class AgainButton(GameButton, template=r"ca:(?P<game_id>\d+)"):
+class AgainButton(GameButton):
     """Under the ending of a game against the computer: its member plays it again (same
     level and time, colours swapped), in a new thread."""
 
-    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
-        label = text.button_label(lang, "ca")
-        super().__init__(f"ca:{game_id}", label, discord.ButtonStyle.primary)
-        self.game_id = game_id
+    KEY = "ca"
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         computer = bot.service.computer
-        game = await computer.again(
-            self.game_id, interaction.user.id, guild_id=server_of(interaction)
-        )
+        game = await by_member(interaction, computer.again, self.game_id)
         seat = await computer.seat(game.id)
         level = seat.level if seat is not None else 0
         reader = reader_language(interaction)
@@ -200,17 +190,13 @@ class ComputerFeature(Feature):
         for game_id in await self.bot.service.computer.waiting():
             self._start(game_id)
 
-    @app_commands.command(name="computer", description=text.COMMANDS["computer"])
-    @app_commands.describe(
-        level=text.OPTIONS["level"], color=text.OPTIONS["color"], time=text.OPTIONS["computer_time"]
-    )
+    @command("computer", time="computer_time")
     @app_commands.choices(
         color=[Choice(name=name, value=value) for value, name in text.COLOR_NAMES.items()],
     )
-    @app_commands.guild_only()
     async def computer(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         level: app_commands.Range[int, 1, 8],
         color: str = "random",
         time: str = "unlimited",

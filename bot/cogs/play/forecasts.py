@@ -9,13 +9,10 @@ posts it after the opponent's move, so the thread reads in the order things happ
 from __future__ import annotations
 
 import logging
-from typing import Any
-
-import discord
-from discord import app_commands
 
 from bot.ui import text
-from bot.ui.host import Feature, GameBot
+from bot.ui.commands import command
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import GameArg, game_meant, server_of
 from bot.ui.replies import Reply, reader_language
 
@@ -25,14 +22,10 @@ log = logging.getLogger(__name__)
 class ForecastsFeature(Feature):
     """Storing, listing and clearing forecasts."""
 
-    @app_commands.command(name="forecast", description=text.COMMANDS["forecast"])
-    @app_commands.describe(
-        line=text.OPTIONS["line"], clear=text.OPTIONS["clear"], game=text.OPTIONS["game"]
-    )
-    @app_commands.guild_only()
+    @command("forecast")
     async def forecast(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         line: str | None = None,
         clear: bool = False,
         game: GameArg | None = None,

@@ -4,15 +4,14 @@ count, or declare under the 27-point rule, as the game's rule allows."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.services import Cast, Event
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
 from bot.ui.replies import Reply, pings, reader_language, send_ephemeral
@@ -23,14 +22,14 @@ class JishogiButton(GameButton, template=r"js:(?P<action>propose|accept|declare)
     """Propose the 24-point count, accept it, or declare under the 27-point rule."""
 
     def __init__(self, action: str, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
-        super().__init__(
+        self.show(
             f"js:{action}:{game_id}",
             text.button_label(lang, f"js:{action}"),
             discord.ButtonStyle.primary,
         )
         self.action, self.game_id = action, game_id
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         impasse = bot.service.impasse
         user_id, guild_id = interaction.user.id, server_of(interaction)
@@ -63,14 +62,9 @@ class ImpasseFeature(Feature):
 
     BUTTONS = (JishogiButton,)
 
-    @app_commands.command(name="jishogi", description=text.COMMANDS["jishogi"])
-    @app_commands.describe(game=text.OPTIONS["game"], public=text.OPTIONS["public"])
-    @app_commands.guild_only()
+    @command("jishogi")
     async def jishogi(
-        self,
-        interaction: discord.Interaction[Any],
-        game: GameArg | None = None,
-        public: bool | None = None,
+        self, interaction: Interaction, game: GameArg | None = None, public: bool | None = None
     ) -> None:
         """Both counts, with the buttons the game's rule allows now; public for the
         game's players, private for others unless they ask."""

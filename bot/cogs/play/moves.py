@@ -20,16 +20,16 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 import discord
-from discord import app_commands
 from discord.app_commands import Choice
 
 from bot.services import AmbiguousMove, MovePreview, PlayedMove
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.offers import withdraw_lapsed
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
@@ -77,21 +77,15 @@ class MoveButton(GameButton, template=rf"pr:{_ASKED}"):
         promote = usi.endswith("+")
         if label is None:
             label = text.button_label(lang, "pr:promote" if promote else "pr:keep")
-        super().__init__(
+        self.show(
             f"pr:{_asked_id(game_id, ply, usi, position)}",
             label,
             discord.ButtonStyle.primary if promote else discord.ButtonStyle.secondary,
         )
         self.game_id, self.ply, self.usi, self.position = game_id, ply, usi, position
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
-        await play(
-            host_of(interaction),
-            interaction,
-            self.game_id,
-            self.usi,
-            seen=(self.ply, self.position),
-        )
+    async def press(self, interaction: Interaction) -> None:
+        await _play_asked(interaction, self, confirmed=False)
 
 
 class ConfirmButton(GameButton, template=rf"cf:(?P<action>play|cancel):{_ASKED}"):
@@ -109,7 +103,7 @@ class ConfirmButton(GameButton, template=rf"cf:(?P<action>play|cancel):{_ASKED}"
         lang: str = SOURCE_LANGUAGE,
     ) -> None:
         play_it = action == "play"
-        super().__init__(
+        self.show(
             f"cf:{action}:{_asked_id(game_id, ply, usi, position)}",
             text.button_label(lang, f"cf:{action}"),
             discord.ButtonStyle.success if play_it else discord.ButtonStyle.secondary,
@@ -117,19 +111,31 @@ class ConfirmButton(GameButton, template=rf"cf:(?P<action>play|cancel):{_ASKED}"
         self.action, self.game_id, self.ply, self.usi = action, game_id, ply, usi
         self.position = position
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         if self.action == "cancel":
             note = text.say(reader_language(interaction), text.MOVE_CANCELLED)
             await Reply(interaction).edit(note, view=None, attachments=[])
             return
-        await play(
-            host_of(interaction),
-            interaction,
-            self.game_id,
-            self.usi,
-            seen=(self.ply, self.position),
-            confirmed=True,
-        )
+        await _play_asked(interaction, self, confirmed=True)
+
+
+async def _play_asked(
+    interaction: Interaction, asked: MoveButton | ConfirmButton, *, confirmed: bool
+) -> None:
+    """Play the move a button answers, in the position its question was asked in."""
+    seen = (asked.ply, asked.position)
+    bot = host_of(interaction)
+    await play(bot, interaction, asked.game_id, asked.usi, seen=seen, confirmed=confirmed)
+
+
+class _Where(TypedDict):
+    """Where a move is played: the server, and the ply and position a button's question
+    was asked in (None for a typed move), as the service's preview and play both take
+    them, so that the board a player confirms is the move that is played."""
+
+    expected_ply: int | None
+    expected_position: str | None
+    guild_id: int
 
 
 @dataclass(frozen=True)
@@ -142,7 +148,7 @@ class _Unconfirmed:
 
 async def play(
     bot: GameBot,
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     game_id: int | None,
     move: str,
     *,
@@ -160,27 +166,16 @@ async def play(
     guild_id = server_of(interaction)
     reader = reader_language(interaction)
 
+    where = _Where(
+        expected_ply=expected_ply, expected_position=expected_position, guild_id=guild_id
+    )
+
     async def work() -> PlayedMove | _Unconfirmed:
         resolved = await game_meant(bot, interaction, game_id)
         if not confirmed and (await service.preferences.of(user.user_id)).confirm_moves:
-            preview = await service.moves.preview(
-                resolved,
-                user.user_id,
-                move,
-                expected_ply=expected_ply,
-                expected_position=expected_position,
-                guild_id=guild_id,
-            )
+            preview = await service.moves.preview(resolved, user.user_id, move, **where)
             return _Unconfirmed(preview, await bot.boards.file(preview.game, reader))
-        return await service.moves.play(
-            resolved,
-            user.user_id,
-            move,
-            expected_ply=expected_ply,
-            expected_position=expected_position,
-            guild_id=guild_id,
-            name=user.name,
-        )
+        return await service.moves.play(resolved, user.user_id, move, name=user.name, **where)
 
     try:
         result = await reply.within(work(), ephemeral=True)
@@ -217,9 +212,7 @@ async def _ask_to_confirm(reply: Reply, unconfirmed: _Unconfirmed) -> None:
         await send_ephemeral(interaction, question, file=unconfirmed.board, view=view)
 
 
-async def _ask_which(
-    interaction: discord.Interaction[Any], question: AmbiguousMove, *, typed: str
-) -> None:
+async def _ask_which(interaction: Interaction, question: AmbiguousMove, *, typed: str) -> None:
     """Several moves fit what was typed: one button per answer, privately."""
     lang = reader_language(interaction)
     game_id, ply, mark = question.game_id, question.ply, question.position_mark
@@ -246,21 +239,16 @@ async def _announce(bot: GameBot, reply: Reply, played: PlayedMove) -> None:
     with the answer, the thread still hears of it.
     """
     interaction, game = reply.interaction, played.game
-    reader = reader_language(interaction)
+    where = game.thread_id or 0
+    posted_in = None if where == interaction.channel_id else where
+    note = text.played_note(reader_language(interaction), played.move, posted_in=posted_in)
     if interaction.type is discord.InteractionType.component:
         # The question (promotion, or confirmation with its board) becomes the note.
-        where = game.thread_id or 0
-        posted_in = None if where == interaction.channel_id else where
-        note = text.played_note(reader, played.move, posted_in=posted_in)
         await reply.edit(note, view=None, attachments=[])
     elif interaction.channel_id == game.thread_id and not interaction.response.is_done():
         if await _answer_with_board(bot, reply, played):
             return
     else:
-        where = game.thread_id or 0
-        note = text.played_note(
-            reader, played.move, posted_in=None if where == interaction.channel_id else where
-        )
         await send_ephemeral(interaction, note)
     await post_move(bot, played)
 
@@ -314,18 +302,12 @@ class PlayFeature(Feature):
 
     BUTTONS = (MoveButton, ConfirmButton)
 
-    @app_commands.command(name="move", description=text.COMMANDS["move"])
-    @app_commands.describe(move=text.OPTIONS["move"], game=text.OPTIONS["game"])
-    @app_commands.guild_only()
-    async def move(
-        self, interaction: discord.Interaction[Any], move: str, game: GameArg | None = None
-    ) -> None:
+    @command("move")
+    async def move(self, interaction: Interaction, move: str, game: GameArg | None = None) -> None:
         await play(self.bot, interaction, game, move)
 
     @move.autocomplete("move")
-    async def move_suggestions(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[Choice[str]]:
+    async def move_suggestions(self, interaction: Interaction, current: str) -> list[Choice[str]]:
         """Legal moves matching what is typed, for the player to move only."""
         games = self.bot.service.games
         try:

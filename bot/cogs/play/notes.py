@@ -7,14 +7,13 @@ language; the notes reach a record only through the author's private `/export`.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-import discord
 from discord import app_commands
 
 from bot.services import MAX_NOTE_LENGTH, note_number
 from bot.ui import text
-from bot.ui.host import Feature, GameBot
+from bot.ui.commands import command
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import GameArg, game_meant, server_of
 from bot.ui.replies import Reply, reader_language
 
@@ -24,13 +23,11 @@ log = logging.getLogger(__name__)
 class NotesFeature(Feature):
     """Each member's private notes on games."""
 
-    @app_commands.command(name="note", description=text.COMMANDS["note"])
-    @app_commands.describe(body=text.OPTIONS["note_text"], game=text.OPTIONS["finished_game"])
+    @command("note", body="note_text")
     @app_commands.rename(body="text")  # `text` is this module's wording
-    @app_commands.guild_only()
     async def note(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         body: app_commands.Range[str, 1, MAX_NOTE_LENGTH],
         game: GameArg | None = None,
     ) -> None:
@@ -43,14 +40,9 @@ class NotesFeature(Feature):
         answer = text.note_saved(reader_language(interaction), written)
         await Reply(interaction).send(answer, ephemeral=True)
 
-    @app_commands.command(name="notes", description=text.COMMANDS["notes"])
-    @app_commands.describe(game=text.OPTIONS["finished_game"], delete=text.OPTIONS["delete"])
-    @app_commands.guild_only()
+    @command("notes")
     async def notes(
-        self,
-        interaction: discord.Interaction[Any],
-        game: GameArg | None = None,
-        delete: str | None = None,
+        self, interaction: Interaction, game: GameArg | None = None, delete: str | None = None
     ) -> None:
         """List the member's notes on the game, privately; with `delete`, first delete
         that note (`all`, or 0: all of them)."""

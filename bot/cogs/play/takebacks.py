@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.services import Cast, Event, Takeback
 from bot.services.club.audience import audience
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
-from bot.ui.options import GameArg, game_meant, server_of
+from bot.ui.options import GameArg, on_game_meant, server_of
 from bot.ui.replies import Reply, reader_language, send_ephemeral
 from bot.ui.threads import announce, post_board, post_to_game
 
@@ -41,14 +40,14 @@ class TakebackButton(
     def __init__(
         self, action: str, game_id: int, ply: int, takeback_id: int, lang: str = SOURCE_LANGUAGE
     ) -> None:
-        super().__init__(
+        self.show(
             f"tb:{action}:{game_id}:{ply}:{takeback_id}",
             text.button_label(lang, f"tb:{action}"),
             _STYLES[action],
         )
         self.action, self.game_id, self.ply, self.takeback_id = action, game_id, ply, takeback_id
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         takebacks = bot.service.takebacks
         answer = takebacks.accept if self.action == "accept" else takebacks.decline
@@ -101,19 +100,12 @@ class TakebacksFeature(Feature):
 
     BUTTONS = (TakebackButton,)
 
-    @app_commands.command(name="takeback", description=text.COMMANDS["takeback"])
-    @app_commands.describe(game=text.OPTIONS["game"])
-    @app_commands.guild_only()
-    async def takeback(
-        self, interaction: discord.Interaction[Any], game: GameArg | None = None
-    ) -> None:
+    @command("takeback")
+    async def takeback(self, interaction: Interaction, game: GameArg | None = None) -> None:
         """Ask, then post the question with its buttons in the thread, pinging the
         opponent; the asker hears privately that it went."""
-        game_id = await game_meant(self.bot, interaction, game)
-        asked = await self.bot.service.takebacks.ask(
-            game_id, interaction.user.id, guild_id=server_of(interaction)
-        )
-        log.info("game %s: takeback %s asked", game_id, asked.request.id)
+        asked = await on_game_meant(self.bot, interaction, game, self.bot.service.takebacks.ask)
+        log.info("game %s: takeback %s asked", asked.game.id, asked.request.id)
         await send_ephemeral(interaction, text.takeback_sent(reader_language(interaction), asked))
         cast = replace(
             Cast.of_game(asked.game, actor=interaction.user.id),

@@ -17,12 +17,12 @@ from datetime import tzinfo
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.services import Digest, GameList, GameSnapshot, GameSummary
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, OptionError, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.notify import game_link
 from bot.ui.replies import Reply, reader_language
@@ -37,12 +37,12 @@ class NextButton(GameButton, template=r"nx:(?P<user_id>\d+):(?P<game_id>\d+):(?P
 
     def __init__(self, user_id: int, game_id: int, ply: int, lang: str = SOURCE_LANGUAGE) -> None:
         label = text.button_label(lang, "nx")
-        super().__init__(f"nx:{user_id}:{game_id}:{ply}", label, discord.ButtonStyle.primary)
+        self.show(f"nx:{user_id}:{game_id}:{ply}", label, discord.ButtonStyle.primary)
         self.user_id = user_id
         self.game_id = game_id
         self.ply = ply
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         if interaction.user.id != self.user_id:
             raise OptionError(text.NOT_YOUR_NEXT)
         bot = host_of(interaction)
@@ -76,7 +76,7 @@ async def _playable(
 
 async def _shown(
     bot: GameBot,
-    interaction: discord.Interaction[Any],
+    interaction: Interaction,
     reply: Reply,
     listed: GameList,
     index: int,
@@ -129,9 +129,8 @@ class YourMoveFeature(Feature):
         content = text.digest_text(lang, digest.games, links)
         await self.bot.direct_messages.digest(digest.user_id, content)
 
-    @app_commands.command(name="next", description=text.COMMANDS["next"])
-    @app_commands.guild_only()
-    async def next_game(self, interaction: discord.Interaction[Any]) -> None:
+    @command("next")
+    async def next_game(self, interaction: Interaction) -> None:
         """The member's game to play first, privately, in any server."""
         reply = Reply(interaction)
         user_id = interaction.user.id

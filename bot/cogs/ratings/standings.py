@@ -11,10 +11,10 @@ import logging
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.ui import text
-from bot.ui.host import Feature, GameBot
+from bot.ui.commands import command
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import answer_language, server_of
 from bot.ui.replies import Reply, as_player
 
@@ -24,14 +24,9 @@ log = logging.getLogger(__name__)
 class RatingsFeature(Feature):
     """Ratings per server: a member's, the best, and a member's profile."""
 
-    @app_commands.command(name="rating", description=text.COMMANDS["rating"])
-    @app_commands.describe(member=text.OPTIONS["rated_member"], public=text.OPTIONS["show_all"])
-    @app_commands.guild_only()
+    @command("rating", member="rated_member", public="show_all")
     async def rating(
-        self,
-        interaction: discord.Interaction[Any],
-        member: discord.Member | None = None,
-        public: bool = False,
+        self, interaction: Interaction, member: discord.Member | None = None, public: bool = False
     ) -> None:
         """A member's rating in this server, their place and how many rated games."""
         who = as_player(member or interaction.user)  # the asker by default
@@ -39,25 +34,16 @@ class RatingsFeature(Feature):
         lang = await answer_language(self.bot, interaction, public=public)
         await Reply(interaction).send(text.rating_text(lang, who.name, found), ephemeral=not public)
 
-    @app_commands.command(name="leaderboard", description=text.COMMANDS["leaderboard"])
-    @app_commands.describe(public=text.OPTIONS["show_all"])
-    @app_commands.guild_only()
-    async def leaderboard(
-        self, interaction: discord.Interaction[Any], public: bool = False
-    ) -> None:
+    @command("leaderboard", public="show_all")
+    async def leaderboard(self, interaction: Interaction, public: bool = False) -> None:
         """The server's best ratings."""
         lines = await self.bot.service.ratings.leaderboard(server_of(interaction))
         lang = await answer_language(self.bot, interaction, public=public)
         await Reply(interaction).send(text.leaderboard_text(lang, lines), ephemeral=not public)
 
-    @app_commands.command(name="profile", description=text.COMMANDS["profile"])
-    @app_commands.describe(member=text.OPTIONS["rated_member"], public=text.OPTIONS["show_all"])
-    @app_commands.guild_only()
+    @command("profile", member="rated_member", public="show_all")
     async def profile(
-        self,
-        interaction: discord.Interaction[Any],
-        member: discord.Member | None = None,
-        public: bool = False,
+        self, interaction: Interaction, member: discord.Member | None = None, public: bool = False
     ) -> None:
         """A member's games, rating with its chart, and favourite openings."""
         reply = Reply(interaction)

@@ -3,16 +3,15 @@ and `/games` (a member's list)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
 from bot.services import ListedStatus, read_position
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import OptionError
-from bot.ui.host import Feature, GameBot
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import (
     GameArg,
     answer_language,
@@ -28,24 +27,14 @@ from rules import Color
 class BoardFeature(Feature):
     """Boards and lists of games."""
 
-    @app_commands.command(name="board", description=text.COMMANDS["board"])
-    @app_commands.describe(
-        game=text.OPTIONS["finished_game"],
-        perspective=text.OPTIONS["perspective"],
-        style=text.OPTIONS["style"],
-        public=text.OPTIONS["public"],
-        position=text.OPTIONS["position"],
-        record=text.OPTIONS["record"],
-        at_move=text.OPTIONS["at_move"],
-    )
+    @command("board")
     @app_commands.choices(
         perspective=[Choice(name=text.PERSPECTIVE_NAMES[c], value=c.name.lower()) for c in Color],
         style=[Choice(name=name, value=value) for value, name in text.STYLE_NAMES.items()],
     )
-    @app_commands.guild_only()
     async def board(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: GameArg | None = None,
         perspective: str | None = None,
         style: str = "image",
@@ -91,7 +80,7 @@ class BoardFeature(Feature):
 
     async def _show_position(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         given: str | discord.Attachment | None,
         at_move: int | None,
         facing: Color,
@@ -120,17 +109,12 @@ class BoardFeature(Feature):
         file = await reply.within(board, ephemeral=not public)
         await reply.send(caption, file=file, ephemeral=not public)
 
-    @app_commands.command(name="games", description=text.COMMANDS["games"])
-    @app_commands.describe(member=text.OPTIONS["member"], status=text.OPTIONS["status"])
+    @command("games")
     @app_commands.choices(
         status=[Choice(name=name, value=value) for value, name in text.STATUS_NAMES.items()]
     )
-    @app_commands.guild_only()
     async def games(
-        self,
-        interaction: discord.Interaction[Any],
-        member: discord.Member | None = None,
-        status: str = "active",
+        self, interaction: Interaction, member: discord.Member | None = None, status: str = "active"
     ) -> None:
         """A member's games in this server, privately: active ones, finished ones with
         their result for that member, or both."""

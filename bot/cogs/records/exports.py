@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 from datetime import tzinfo
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -14,8 +13,9 @@ from discord.app_commands import Choice
 from bot.services import FORMATS, GameSnapshot
 from bot.ui import text
 from bot.ui.boards import AnimationBusy, upload_size
+from bot.ui.commands import command
 from bot.ui.errors import OptionError
-from bot.ui.host import Feature, GameBot
+from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import GameArg, answer_language, game_meant, server_of, shown_publicly
 from bot.ui.replies import Reply
 from render import GifTooLarge
@@ -27,19 +27,13 @@ ANIMATION = "gif"
 class ExportFeature(Feature):
     """Game records."""
 
-    @app_commands.command(name="export", description=text.COMMANDS["export"])
-    @app_commands.describe(
-        game=text.OPTIONS["finished_game"],
-        format=text.OPTIONS["format"],
-        public=text.OPTIONS["public"],
-    )
+    @command("export")
     @app_commands.choices(
         format=[Choice(name=text.FORMAT_NAMES[f], value=f) for f in (*FORMATS, ANIMATION)]
     )
-    @app_commands.guild_only()
     async def export(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: GameArg | None = None,
         format: str = "kif",
         public: bool | None = None,
@@ -80,7 +74,7 @@ class ExportFeature(Feature):
         return await self.bot.server_zone(guild_id)
 
     async def _animation(
-        self, interaction: discord.Interaction[Any], game: GameSnapshot, *, publicly: bool
+        self, interaction: Interaction, game: GameSnapshot, *, publicly: bool
     ) -> None:
         """The game from its start to its current move as a GIF (notes have no place in a
         picture, so it is the same for everyone); a game too long for the upload limit

@@ -10,15 +10,15 @@ position it shows was posted in the game's thread already.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.services import ReplayStep
 from bot.ui import text
+from bot.ui.commands import command
 from bot.ui.errors import GameButton, view_of
-from bot.ui.host import Feature, GameBot, host_of
+from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.options import GameArg, game_meant, server_of
 from bot.ui.replies import Reply, reader_language
 from rules import Color
@@ -46,14 +46,12 @@ class ReplayButton(
     """Show the replay's game at move `ply` (where this button goes), in the same message."""
 
     def __init__(self, step: str, game_id: int, ply: int, *, here: bool = False) -> None:
-        super().__init__(
-            f"rp:{step}:{game_id}:{ply}", _SYMBOLS[step], discord.ButtonStyle.secondary
-        )
+        self.show(f"rp:{step}:{game_id}:{ply}", _SYMBOLS[step], discord.ButtonStyle.secondary)
         self.item.disabled = here  # it would go where the replay already is
         self.game_id = game_id
         self.ply = ply
 
-    async def press(self, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
         reply = Reply(interaction)
         step = await bot.service.games.at_ply(
@@ -76,7 +74,7 @@ def replay_buttons(step: ReplayStep) -> discord.ui.View:
 
 
 async def _shown(
-    bot: GameBot, interaction: discord.Interaction[Any], reply: Reply, step: ReplayStep
+    bot: GameBot, interaction: Interaction, reply: Reply, step: ReplayStep
 ) -> tuple[str, discord.File, discord.ui.View]:
     """The replay's text, board and buttons, in the member's language and facing them if
     they play the game."""
@@ -92,12 +90,10 @@ class ReplayFeature(Feature):
 
     BUTTONS = (ReplayButton,)
 
-    @app_commands.command(name="replay", description=text.COMMANDS["replay"])
-    @app_commands.describe(game=text.OPTIONS["finished_game"], from_move=text.OPTIONS["from_move"])
-    @app_commands.guild_only()
+    @command("replay")
     async def replay(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         game: GameArg | None = None,
         from_move: app_commands.Range[int, 0, FARTHEST_MOVE] | None = None,
     ) -> None:
