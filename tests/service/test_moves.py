@@ -112,7 +112,7 @@ async def test_legal_moves_for_autocomplete_are_cached(
 
 async def test_legal_moves_of_a_finished_game_are_empty(service: GameService) -> None:
     game = await start_game(service)
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     assert await service.games.legal_moves(game.id) == []
 
 

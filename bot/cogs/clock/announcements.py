@@ -45,7 +45,7 @@ class GiveTimeButton(GameButton, template=r"gt:(?P<game_id>\d+)"):
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
         bot = host_of(interaction)
-        game = await bot.service.moves.give_time(
+        game = await bot.service.extra_time.give(
             self.game_id, interaction.user.id, guild_id=server_of(interaction)
         )
         await send_ephemeral(interaction, text.say(reader_language(interaction), text.TIME_GIVEN))

@@ -28,7 +28,7 @@ class ResignButton(GameButton, template=r"rs:(?P<game_id>\d+)"):
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
         bot = host_of(interaction)
-        game = await bot.service.moves.resign(
+        game = await bot.service.endings.resign(
             self.game_id, interaction.user.id, guild_id=server_of(interaction)
         )
         aborted = game.outcome is not None and game.outcome.termination is Termination.ABORT
@@ -50,7 +50,7 @@ class EndingsFeature(Feature):
     ) -> None:
         """Ask to confirm, privately: a resignation cannot be taken back."""
         game_id = await game_meant(self.bot, interaction, game)
-        chosen, opponent = await self.bot.service.moves.check_resign(
+        chosen, opponent = await self.bot.service.endings.check_resign(
             game_id, interaction.user.id, guild_id=server_of(interaction)
         )
         lang = reader_language(interaction)
@@ -69,7 +69,7 @@ class EndingsFeature(Feature):
     ) -> None:
         """End a game nobody has really started, without a result."""
         game_id = await game_meant(self.bot, interaction, game)
-        ended = await self.bot.service.moves.abort(
+        ended = await self.bot.service.endings.abort(
             game_id, interaction.user.id, guild_id=server_of(interaction)
         )
         await send_ephemeral(interaction, text.say(reader_language(interaction), text.ABORTED))

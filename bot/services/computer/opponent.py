@@ -20,6 +20,7 @@ from rules import Handicap, InvalidMoveError, Move, Sentence
 from ..clock.clocks import TimeControl
 from ..club.challenges import Challenges
 from ..errors import GameOver, MoveRejected, NotAPlayer, NotFound, PositionChanged, ServiceError
+from ..play.endings import Endings
 from ..play.game import GameSnapshot, PlayedMove, PlayerRef, TakebackPolicy
 from ..play.moves import Moves
 from ..play.store import GameStore
@@ -74,11 +75,17 @@ class Computer:
     """The computer's seat: starting a game against it, and playing its turns."""
 
     def __init__(
-        self, store: GameStore, challenges: Challenges, moves: Moves, engine: EnginePool | None
+        self,
+        store: GameStore,
+        challenges: Challenges,
+        moves: Moves,
+        endings: Endings,
+        engine: EnginePool | None,
     ) -> None:
         self._store = store
         self._challenges = challenges
         self._moves = moves
+        self._endings = endings
         self.engine = engine
         self._thinking: set[int] = set()
 
@@ -242,7 +249,7 @@ class Computer:
                 log.warning("game %s: engine failed (attempt %s): %s", game.id, attempt, error)
                 continue
             if search.best == "resign":
-                resigned = await self._moves.resign(game.id, seat.user_id)
+                resigned = await self._endings.resign(game.id, seat.user_id)
                 return ComputerMove(resigned=resigned)
             try:
                 move = Move.from_usi(search.best)  # strict USI: an engine writes nothing else

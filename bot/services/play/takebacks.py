@@ -45,13 +45,14 @@ from rules import Color, Game, Sentence
 
 from ..clock.clocks import reminder_at
 from ..errors import NotFound, PositionChanged, TakebackRefused
+from .clock_races import require_same_clock, with_clock_retries
 from .game import (
     GameSnapshot,
     MoveText,
     PlayerRef,
     TakebackPolicy,
 )
-from .snapshots import clock_state, deadline_of, moves_written, player_ref
+from .snapshots import deadline_of, moves_written, player_ref
 from .store import MOVED_ON, GameStore
 
 
@@ -122,15 +123,6 @@ async def banks_at(tx: Session, loaded: GameSnapshot, ply: int) -> tuple[timedel
 
 class _Lost(Exception):
     """The game or the request changed between the checks and the write."""
-
-
-class _ClockMoved(Exception):
-    """A vacation began or ended between an accept's checks and its write."""
-
-
-#: How many times an accept is checked and counted again when a vacation began or ended
-#: meanwhile (see `moves.CLOCK_RETRIES`).
-CLOCK_RETRIES = 3
 
 
 class Takebacks:
@@ -232,12 +224,11 @@ class Takebacks:
         the earlier position, and the clocks are restored (see the module's docstring).
         `expected_ply` is the ply the request's button carries; a move since makes the
         request void."""
-        for _ in range(CLOCK_RETRIES):
-            try:
-                return await self._accept(game_id, takeback_id, user_id, expected_ply, guild_id)
-            except _ClockMoved:
-                self._store.forget(game_id)  # checked and counted again from a fresh moment
-        raise PositionChanged(MOVED_ON)
+        return await with_clock_retries(  # checked and counted again from a fresh moment
+            self._store,
+            game_id,
+            lambda: self._accept(game_id, takeback_id, user_id, expected_ply, guild_id),
+        )
 
     async def _accept(
         self,
@@ -260,13 +251,7 @@ class Takebacks:
         asker = loaded.player(asker_color)
 
         async def store(tx: Session) -> datetime | None:
-            fresh = await tx.games.get(row.id)
-            if (
-                fresh is not None
-                and fresh.ply == row.ply
-                and clock_state(fresh) != clock_state(row)
-            ):
-                raise _ClockMoved
+            await require_same_clock(tx, row)
             sente_bank, gote_bank = await banks_at(tx, loaded, back_to)
             rewind = GameRewind(
                 game_id=row.id,
