@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 
 from bot.db import ChallengeRow, ComputerRow, Conflict, Session
-from bot.engine import EngineError, EnginePool, SearchKind
+from bot.engine import EngineError, EnginePool, Search, SearchKind
 from rules import Handicap, InvalidMoveError, Move, Sentence
 
 from ..clock.clocks import TimeControl
@@ -57,6 +57,38 @@ NO_ENGINE = Sentence("No computer engine is set up on this bot, so it cannot pla
 BAD_LEVEL = Sentence("The computer's level is a number from 1 to 8.")
 NOT_A_COMPUTER_GAME = Sentence("This game is not played against the computer.")
 PLAYED_AGAIN = Sentence("This game has already been played again.")
+
+
+async def search_at(
+    engine: EnginePool,
+    game: GameSnapshot,
+    ply: int,
+    level: Level,
+    *,
+    kind: SearchKind,
+    asker: int | None,
+    attempt: int,
+) -> Search | None:
+    """The engine's search of `game`'s position after `ply` moves at `level`, for a
+    search of `kind` a member (`asker`) waits for; None (logged) when the engine failed
+    this `attempt`, which the caller makes again up to `ATTEMPTS` times.
+
+    Example: `await search_at(engine, game, game.ply, LEVELS[3], kind=SearchKind.MOVE,
+    asker=member, attempt=1)`.
+    """
+    moves = [move.usi() for move in game.game.moves[:ply]]
+    try:
+        return await engine.search(
+            game.game.start.sfen(),
+            moves,
+            movetime_ms=level.movetime_ms,
+            skill=level.skill,
+            kind=kind,
+            asker=asker,
+        )
+    except EngineError as error:
+        log.warning("game %s ply %s: engine failed (attempt %s): %s", game.id, ply, attempt, error)
+        return None
 
 
 class ComputerFailed(ServiceError):
@@ -233,20 +265,12 @@ class Computer:
         self, engine: EnginePool, game: GameSnapshot, seat: ComputerRow
     ) -> ComputerMove | None:
         level = LEVELS.get(seat.level, LEVELS[DEFAULT_LEVEL])
-        moves = [move.usi() for move in game.game.moves]
         member = game.opponent_of(seat.user_id).user_id  # who waits for this move
         for attempt in range(1, ATTEMPTS + 1):
-            try:
-                search = await engine.search(
-                    game.game.start.sfen(),
-                    moves,
-                    movetime_ms=level.movetime_ms,
-                    skill=level.skill,
-                    kind=SearchKind.MOVE,
-                    asker=member,
-                )
-            except EngineError as error:
-                log.warning("game %s: engine failed (attempt %s): %s", game.id, attempt, error)
+            search = await search_at(
+                engine, game, game.ply, level, kind=SearchKind.MOVE, asker=member, attempt=attempt
+            )
+            if search is None:
                 continue
             if search.best == "resign":
                 resigned = await self._endings.resign(game.id, seat.user_id)
