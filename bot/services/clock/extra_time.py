@@ -8,10 +8,11 @@ from bot.db import DeadlineRow
 from rules import Color, Sentence
 
 from ..errors import PositionChanged, ServiceError
+from ..play.advances import banks_after_turn
 from ..play.game import GameSnapshot
-from ..play.snapshots import away_of, player_ref, thinking_time
+from ..play.snapshots import away_of, player_ref
 from ..play.store import MOVED_ON, GameStore
-from .clocks import bank_after, due_at, reminder_at
+from .clocks import due_at, reminder_at
 
 #: What "Give more time" must add to the deadline to be given: while the late player's bank
 #: lasts, a fresh period changes nothing, and a second press a moment after the first would
@@ -54,10 +55,9 @@ class ExtraTime:
                     name=player_ref(row, opponent).name,
                 )
             )
-        banks = {Color.SENTE: row.sente_bank, Color.GOTE: row.gote_bank}
         # Not the time since the turn began: a vacation that ran out (and was not yet
         # ended by the deadline task) is no thinking time.
-        banks[opponent] = bank_after(banks[opponent], thinking_time(row, opponent, now))
+        banks = banks_after_turn(row, opponent, now)
         due = due_at(now, banks[opponent], row.period)
         assert due is not None
         if loaded.deadline is not None and due < loaded.deadline + LEAST_GIFT:

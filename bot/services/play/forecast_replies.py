@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from bot.db import DeadlineRow, ForecastRow, GameAdvance, GameRow, MoveRow, Session
 from rules import Color, Game, Move, Outcome
 
-from ..clock.clocks import reminder_at
 from ..errors import PositionChanged
+from .advances import Banks, advance_of, deadline_starting
 from .game import MoveText, PlayedMove
-from .snapshots import color_name, deadline_of, move_text, player_ref, snapshot
+from .snapshots import move_text, player_ref, snapshot
 from .store import MOVED_ON
 
 
@@ -79,7 +79,7 @@ def _reply_to(
     game: Game,
     color: Color,
     reply: Move,
-    banks: dict[Color, timedelta],
+    banks: Banks,
     now: datetime,
 ) -> ForecastReply:
     """The forecaster's `reply` (legal: `plan_reply` checked it) to the move `color` just
@@ -89,25 +89,10 @@ def _reply_to(
     after = game.copy()
     after.push(reply)
     outcome: Outcome | None = after.outcome
-    advance = GameAdvance(
-        game_id=row.id,
-        expected_ply=row.ply + 1,
-        sfen=after.position.sfen(),
-        sente_bank=banks[Color.SENTE],
-        gote_bank=banks[Color.GOTE],
-        turn_started_at=now,
-        termination=None if outcome is None else outcome.termination.value,
-        winner=None if outcome is None else color_name(outcome.winner),
-    )
+    advance = advance_of(row, after, banks, now, ply=row.ply + 1)
     # The mover's turn starts again now, paused if they are on vacation (as any turn is).
-    turn = replace(
-        row, turn_started_at=now, sente_bank=banks[Color.SENTE], gote_bank=banks[Color.GOTE]
-    )
-    due = None if outcome is not None else deadline_of(turn, color)
-    mover = row.sente if color is Color.SENTE else row.gote
-    deadline = None
-    if due is not None:
-        deadline = DeadlineRow(row.id, mover.user_id, due, reminder_at(now, due))
+    deadline = None if outcome is not None else deadline_starting(row, color, banks, now)
+    due = None if deadline is None else deadline.due_at
     last = game.moves[-1] if game.moves else None
     text = move_text(game.position, reply, last)
     return ForecastReply(reply, text, after, advance, outcome, deadline, due)
@@ -118,7 +103,7 @@ async def play_reply(
     row: GameRow,
     game: Game,
     color: Color,
-    banks: dict[Color, timedelta],
+    banks: Banks,
     now: datetime,
 ) -> ForecastReply | None:
     """In the transaction `tx` that just stored `color`'s move (the last of `game`) on

@@ -7,7 +7,7 @@ import time
 from dataclasses import replace
 from datetime import datetime
 
-from bot.db import Conflict, DeadlineRow, GameAdvance, MoveRow, Session
+from bot.db import Conflict, MoveRow, Session
 from rules import (
     Color,
     Game,
@@ -19,19 +19,16 @@ from rules import (
 from rules.notation import AmbiguousMoveError, parse_move
 
 from ..choices import AmbiguousMove
-from ..clock.clocks import bank_after, reminder_at
 from ..errors import MoveRejected, PositionChanged
 from ..ratings.rated import rate_ending
+from .advances import advance_of, banks_after_turn, deadline_starting
 from .clock_races import require_same_clock, with_clock_retries
 from .forecast_replies import ForecastReply, play_reply, played_reply
 from .game import GameSnapshot, MovePreview, MoveText, PlayedMove, RatingChange
 from .snapshots import (
-    color_name,
-    deadline_of,
     move_text,
     player_ref,
     snapshot,
-    thinking_time,
 )
 from .store import MOVED_ON, GameStore
 
@@ -128,19 +125,18 @@ class Moves:
             guild_id=guild_id,
             now=now,
         )
-        outcome = game.outcome
-        banks = {Color.SENTE: loaded.row.sente_bank, Color.GOTE: loaded.row.gote_bank}
-        banks[color] = bank_after(banks[color], thinking_time(loaded.row, color, now))
+        banks = banks_after_turn(loaded.row, color, now)
+        advance = advance_of(loaded.row, game, banks, now, ply=loaded.ply)
         row = replace(  # the row as `play` would store it now, but not stored
             loaded.row,
             ply=loaded.ply + 1,
-            sfen=game.position.sfen(),
-            sente_bank=banks[Color.SENTE],
-            gote_bank=banks[Color.GOTE],
+            sfen=advance.sfen,
+            sente_bank=advance.sente_bank,
+            gote_bank=advance.gote_bank,
             turn_started_at=now,
-            status="active" if outcome is None else "finished",
-            termination=None if outcome is None else outcome.termination.value,
-            winner=None if outcome is None else color_name(outcome.winner),
+            status="active" if game.outcome is None else "finished",
+            termination=advance.termination,
+            winner=advance.winner,
             count_proposed_by=None,
             deadline=None,
         )
@@ -195,28 +191,15 @@ class Moves:
         renamed = None
         if name and name != mover.name:
             renamed = replace(mover, name=name)
-        banks = {Color.SENTE: row.sente_bank, Color.GOTE: row.gote_bank}
-        banks[color] = bank_after(banks[color], thinking_time(row, color, now))
+        banks = banks_after_turn(row, color, now)
         outcome: Outcome | None = game.outcome
-        advance = GameAdvance(
-            game_id=row.id,
-            expected_ply=row.ply,
-            sfen=game.position.sfen(),
-            sente_bank=banks[Color.SENTE],
-            gote_bank=banks[Color.GOTE],
-            turn_started_at=now,
-            termination=None if outcome is None else outcome.termination.value,
-            winner=None if outcome is None else color_name(outcome.winner),
-        )
+        advance = advance_of(row, game, banks, now, ply=row.ply)
         following = player_ref(row, color.opponent)
         # The next player's deadline, past their vacation if they are on one.
-        turn = replace(
-            row, turn_started_at=now, sente_bank=banks[Color.SENTE], gote_bank=banks[Color.GOTE]
+        deadline = (
+            None if outcome is not None else deadline_starting(row, color.opponent, banks, now)
         )
-        due = None if outcome is not None else deadline_of(turn, color.opponent)
-        deadline = None
-        if due is not None:
-            deadline = DeadlineRow(row.id, following.user_id, due, reminder_at(now, due))
+        due = None if deadline is None else deadline.due_at
 
         async def store(tx: Session) -> tuple[ForecastReply | None, tuple[RatingChange, ...]]:
             await require_same_clock(tx, row)
