@@ -31,8 +31,8 @@ class ExtraTime:
     ) -> GameSnapshot:
         """Give the opponent (who is to move) a full period again, counted from now.
 
-        Example: `(await extra_time.give(game.id, alice.user_id)).deadline` is a period
-        from now when Bob is to move."""
+        Example: `await extra_time.give(game.id, alice.user_id)` while Bob is to move:
+        his deadline is counted again from now (what is left of his bank, then a period)."""
         loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
         row = loaded.row
         if row.period is None:
