@@ -100,7 +100,7 @@ async def fill(service: GameService, clock: Clock, count: int, rng: random.Rando
         if n % 10 == 0 and author.user_id not in playing:
             game_id = await computer_start(service, author, service.challenges)
             if rng.random() < 0.9:
-                await service.moves.resign(game_id, author.user_id)
+                await service.endings.resign(game_id, author.user_id)
             else:
                 playing.add(author.user_id)
     print(f"stored {count:,} challenges in {time.perf_counter() - started:.1f} s")
@@ -130,7 +130,7 @@ async def measure(db: Database, count: int, samples: int, seed: int) -> None:
             await service.challenges.cancel(offered.id, author.user_id)
             with lap(timings[f"computer start, {kind}"]):
                 game_id = await computer_start(service, author, service.challenges)
-            await service.moves.resign(game_id, author.user_id)
+            await service.endings.resign(game_id, author.user_id)
     medians = {kind: report(kind, taken) for kind, taken in timings.items()}
     ratio(
         "named challenge, checked / unchecked",

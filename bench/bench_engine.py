@@ -67,7 +67,7 @@ async def levels(service: GameService, pool: EnginePool, moves: int, rng: random
             with lap(played):
                 done = await service.computer.play_turn(game.id)
             assert done is not None and done.played is not None
-            await service.moves.resign(game.id, MEMBER.user_id)
+            await service.endings.resign(game.id, MEMBER.user_id)
         ours = report(f"level {level} move ({setting.movetime_ms} ms)", played, tail=0.95)
         engine = report(f"level {level} bare search", bare, tail=0.95)
         ratio("move / bare search", ours, engine)
@@ -87,7 +87,7 @@ async def analysis(service: GameService, pool: EnginePool, plies: int, rng: rand
         await service.moves.play(game.id, view.to_move.user_id, rng.choice(legal).usi)
     view = await service.games.get(game.id)
     if view.outcome is None:
-        await service.moves.resign(game.id, MEMBER.user_id)
+        await service.endings.resign(game.id, MEMBER.user_id)
     stamps: list[float] = [time.perf_counter()]
 
     async def progress(done: int, total: int) -> None:

@@ -128,7 +128,7 @@ async def endings(service: GameService, clock: Clock, samples: int, rng: random.
         await service.moves.play(game_id, started.gote.user_id, "3c3d")
         clock.now += timedelta(hours=rng.uniform(1, 48))
         with lap(rated if counted else unrated):
-            await service.moves.resign(game_id, loser)
+            await service.endings.resign(game_id, loser)
     reference = report("ending, unrated (reference)", unrated, tail=0.95)
     measured = report("ending, rated (ratings locked)", rated, tail=0.95)
     ratio("rated / unrated", measured, reference)

@@ -50,7 +50,7 @@ async def endings(service: GameService, clock: Clock, games: int, rng: random.Ra
         await service.moves.play(game.id, game.gote.user_id, "3c3d")
         clock.now += timedelta(hours=rng.uniform(1, 48))
         with lap(rated if counted else unrated):
-            await service.moves.resign(game.id, rng.choice([a, b]).user_id)
+            await service.endings.resign(game.id, rng.choice([a, b]).user_id)
     plain = report("ending, unrated (reference)", unrated, tail=0.95)
     with_rating = report("ending, rated", rated, tail=0.95)
     ratio("rated / unrated", with_rating, plain)
@@ -124,7 +124,7 @@ async def endings_quietly(
         await service.moves.play(game.id, game.sente.user_id, "7g7f")
         await service.moves.play(game.id, game.gote.user_id, "3c3d")
         clock.now += timedelta(hours=rng.uniform(1, 48))
-        await service.moves.resign(game.id, rng.choice([a, b]).user_id)
+        await service.endings.resign(game.id, rng.choice([a, b]).user_id)
 
 
 if __name__ == "__main__":

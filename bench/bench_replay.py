@@ -44,7 +44,7 @@ async def finish_half(service: GameService, ids: list[int], seed: int) -> None:
     for game_id in rng.sample(ids, len(ids) // 2):
         game = await service.games.get(game_id)
         if game.to_move is not None:
-            await service.moves.resign(game_id, game.to_move.user_id)
+            await service.endings.resign(game_id, game.to_move.user_id)
             finished += 1
     print(f"resigned {finished:,} games in {time.perf_counter() - started:.1f} s")
 

@@ -53,7 +53,7 @@ async def starts(service: GameService, games: int, rng: random.Random) -> None:
             game = await service.computer.start(
                 guild_id=GUILD, channel_id=1, member=a, computer=COMPUTER, level=1, color="sente"
             )
-        await service.moves.resign(game.id, a.user_id)
+        await service.endings.resign(game.id, a.user_id)
         await service.computer.again(game.id, a.user_id, guild_id=GUILD)
         with lap(refused):
             try:
@@ -63,7 +63,7 @@ async def starts(service: GameService, games: int, rng: random.Random) -> None:
             else:
                 raise AssertionError("a second Play again started a game")
         for active in await service.games.active_for(a.user_id):
-            await service.moves.resign(active.id, a.user_id)
+            await service.endings.resign(active.id, a.user_id)
     reference = report("challenge + Accept (reference)", members, tail=0.95)
     one = report("/computer, one transaction", computer, tail=0.95)
     second = report("Play again, second press refused", refused, tail=0.95)

@@ -1,7 +1,7 @@
 """The game service: everything the commands do, with no Discord in it.
 
 The Discord layer calls the parts of `GameService` (`service.moves.play(...)`,
-`service.games.resolve(...)`, ...) and shows what they return; every refusal is
+`service.games.resolve_id(...)`, ...) and shows what they return; every refusal is
 a `ServiceError` carrying one sentence for the player (a `rules.Sentence`, which
 the Discord layer says in the reader's language).
 """

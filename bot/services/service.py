@@ -2,7 +2,8 @@
 
 Each part answers one kind of question and shares nothing with the others but
 the store (database, clock, caches, events, and the checks every action makes),
-so a reader finds what `/move` does in `moves.py` alone.
+so a reader finds what `/move` does in `play/moves.py` (and the forecast reply it
+may trigger in `play/forecast_replies.py`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bot.engine import EnginePool
 from .budgets import Budgets
 from .clock.deadlines import Deadlines
 from .clock.digests import Digests
+from .clock.extra_time import ExtraTime
 from .clock.vacations import Vacations
 from .club.challenges import Challenges
 from .club.preferences import PlayerPreferences
@@ -25,6 +27,7 @@ from .club.servers import Servers
 from .computer.analysis import ANALYSIS_MS, Analyses
 from .computer.opponent import Computer
 from .events import GameEvents
+from .play.endings import Endings
 from .play.finding import Games
 from .play.forecasts import Forecasts
 from .play.impasse import Impasse
@@ -72,6 +75,8 @@ class GameService:
         self.store = GameStore(db, clock=clock, events=events, rng=rng, cache_size=cache_size)
         self.games = Games(self.store)
         self.moves = Moves(self.store)
+        self.endings = Endings(self.store)
+        self.extra_time = ExtraTime(self.store)
         self.budgets = Budgets() if budgets is None else budgets
         self.challenges = Challenges(self.store, self.budgets)
         self.rematches = Rematches(self.store, self.challenges)
@@ -88,7 +93,7 @@ class GameService:
         self.preferences.add_change_listener(self.digests.preferences_changed)
         self.ratings = Ratings(self.store)
         # The engine (None without one): the computer's moves and analyses share its jobs.
-        self.computer = Computer(self.store, self.challenges, self.moves, engine)
+        self.computer = Computer(self.store, self.challenges, self.moves, self.endings, engine)
         self.analyses = Analyses(self.store, engine, movetime_ms=analysis_ms, budgets=self.budgets)
 
     def report_to(self, events: GameEvents | None) -> None:

@@ -27,7 +27,7 @@ from bot.services import (
     TimeControl,
     VacationStatus,
 )
-from bot.services.club.challenges import COLOR_WISHES
+from bot.services.club.challenge import COLOR_WISHES
 from bot.services.play.finding import LISTED
 from bot.ui import text as wording
 from bot.ui.notify import game_link

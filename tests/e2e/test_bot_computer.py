@@ -76,7 +76,7 @@ async def test_without_an_engine_the_engine_commands_are_not_published(club: Clu
         "No computer engine is set up on this bot, so it cannot play or analyse."
     )
     table = await club.new_game()
-    await club.service.moves.resign(table.game_id, club.alice.user.id)
+    await club.service.endings.resign(table.game_id, club.alice.user.id)
     analysed = await removed_command(club, "analyse", [], channel=table.thread)
     assert analysed.ephemeral and "No computer engine is set up" in analysed.content
     typing = [{"name": "game", "type": 3, "value": "1", "focused": True}]
@@ -202,7 +202,7 @@ async def test_the_computer_in_japanese(
     [failed] = await club.posts(thread, "再試行")
     assert "指し手を返せませんでした" in failed.content
     early: InteractionResult = await club.fake.slash("analyse", {}, user=club.alice, channel=thread)
-    await club.service.moves.resign(game_id, club.alice.user.id)
+    await club.service.endings.resign(game_id, club.alice.user.id)
     analysed = await club.fake.slash("analyse", {}, user=club.alice, channel=thread, wait=False)
     await club.fake.wait_for(
         lambda: "の解析" in analysed.content, what="the analysis", timeout=ENGINE_WAIT

@@ -86,7 +86,7 @@ async def test_a_restart_posts_a_left_over_ending_then_renames_and_archives(club
     bot = club.bot
     assert bot is not None
     # Stored behind the bot's back: as if it stopped before posting the ending.
-    await bot.service.moves.resign(table.game_id, club.bob.user.id)
+    await bot.service.endings.resign(table.game_id, club.bob.user.id)
     assert club.bot_posts(table.thread, "resigned") == []
     await club.restart()
     # The stopped bot held the ending's post for a while (it might have been posting it);

@@ -276,7 +276,7 @@ async def scenario_open_challenge(w: World) -> Scenario:
 async def scenario_rematch(w: World) -> Scenario:
     """Under the ending of a game Bob resigned: Rematch is for either player."""
     game_id, thread = await new_game(w, moves=("7g7f",))
-    ended = await w.service.moves.resign(game_id, w.bob.id)
+    ended = await w.service.endings.resign(game_id, w.bob.id)
     await w.service.store.events.ending_unannounced(ended)
     await w.fake.wait_for(
         lambda: any(f"rm:{game_id}" in m.custom_ids for m in w.fake.channel_history(thread)),
@@ -413,7 +413,7 @@ async def scenario_read(w: World, command: str) -> Scenario:
     moves = ("7g7f", "3c3d")
     game_id, thread = await new_game(w, moves=moves)
     if command == "export":
-        await w.service.moves.resign(game_id, w.bob.id)
+        await w.service.endings.resign(game_id, w.bob.id)
     options: dict[str, Any] = {"game": str(game_id), "public": True}
 
     async def act(actor: FakeMember, channel: FakeChannel) -> InteractionResult:

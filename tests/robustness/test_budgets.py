@@ -207,7 +207,7 @@ async def test_a_second_analysis_waits_for_the_first_while_the_engine_hangs(
     finished = []
     for _ in range(2):
         table = await club.new_game(attacker, club.bob)
-        await club.service.moves.resign(table.game_id, club.bob.user.id)
+        await club.service.endings.resign(table.game_id, club.bob.user.id)
         finished.append(table)
     playing = await club.new_game(club.carol, club.bob)
     service = club.service

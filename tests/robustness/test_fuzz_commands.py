@@ -461,7 +461,7 @@ async def ended_game(bench: Bench) -> int:
         challenger=carol, opponent=PlayerRef(erin.id, "erin"),
     )  # fmt: skip
     game = await club.service.challenges.accept(challenge.id, erin.id)
-    await club.service.moves.resign(game.id, club.carol.id)
+    await club.service.endings.resign(game.id, club.carol.id)
     return game.id
 
 

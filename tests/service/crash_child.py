@@ -38,7 +38,7 @@ async def main(path: str, seed: int) -> None:
         view = await service.games.get(game_id)
         assert view.to_move is not None
         if rng.random() < 0.01:
-            await service.moves.resign(game_id, view.to_move.user_id)
+            await service.endings.resign(game_id, view.to_move.user_id)
             print(f"resigned {game_id}", flush=True)
             continue
         move = rng.choice(view.game.position.legal_moves())

@@ -76,7 +76,7 @@ async def test_a_game_in_progress_is_never_analysed(
 async def test_without_an_engine_analysis_says_so(db: Database, clock: FakeClock) -> None:
     service = with_engine(db, clock, None)
     game = await start_game(service)
-    await service.moves.resign(game.id, ALICE.user_id)
+    await service.endings.resign(game.id, ALICE.user_id)
     with pytest.raises(ServiceError, match="No computer engine"):
         await service.analyses.analyse(game.id)
 
@@ -89,7 +89,7 @@ async def test_stored_evaluations_make_the_second_analysis_instant(
     service = with_engine(db, clock, engines[0])
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f", "3c3d", "2g2f"])
-    await service.moves.resign(game.id, ALICE.user_id)
+    await service.endings.resign(game.id, ALICE.user_id)
     seen: list[tuple[int, int]] = []
 
     async def progress(done: int, total: int) -> None:
@@ -111,7 +111,7 @@ async def test_an_analysis_cut_short_goes_on_where_it_stopped(
     service = with_engine(db, clock, engines[0])
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f", "3c3d", "2g2f"])
-    await service.moves.resign(game.id, ALICE.user_id)
+    await service.endings.resign(game.id, ALICE.user_id)
     with pytest.raises(ServiceError, match="what it found is kept"):
         await service.analyses.analyse(game.id)
     seen: list[int] = []
@@ -131,7 +131,7 @@ async def test_the_real_engine_marks_a_hanging_bishop(
     game = await start_game(service)
     # Sente puts the bishop where gote's bishop takes it for nothing.
     await play_all(service, game.id, ["7g7f", "3c3d", "8h3c", "2b3c"])
-    await service.moves.resign(game.id, ALICE.user_id)
+    await service.endings.resign(game.id, ALICE.user_id)
     analysis = await service.analyses.analyse(game.id)
     assert len(analysis.scores) == 5
     assert [m.ply for m in analysis.marks if m.mover is Color.SENTE] == [3]

@@ -212,7 +212,7 @@ async def test_a_declined_challenger_waits_and_hears_until_when(
 async def test_a_rematch_declined_waits_as_a_challenge_does(db: Database, clock: FakeClock) -> None:
     service = budgeted(db, clock)
     game = await start_game(service)
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     rematch = await service.rematches.ask(game.id, ALICE.user_id)
     await service.challenges.decline(rematch.challenge.id, BOB.user_id)
     with pytest.raises(ServiceError, match="Bob declined your challenge"):
@@ -238,7 +238,7 @@ async def test_withdrawing_and_sending_again_pings_a_member_only_so_often(
     vain and does not count."""
     service = budgeted(db, clock)
     game = await start_game(service, opponent=BOB)  # accepted: not counted
-    await service.moves.resign(game.id, ALICE.user_id)
+    await service.endings.resign(game.id, ALICE.user_id)
     sent = clock.now
     for _ in range(3):
         again = await challenge(service, BOB)
@@ -282,7 +282,7 @@ async def test_games_against_the_computer_are_limited_until_one_ends(
     )
     # Games between members and challenges to members are not counted.
     await start_game(service, challenger=ALICE, opponent=CAROL)
-    await service.moves.resign(games[0], ALICE.user_id)
+    await service.endings.resign(games[0], ALICE.user_id)
     await computer_game(service)
     with pytest.raises(ServiceError, match=TWO_COMPUTER_GAMES):
         await computer_game(service)
@@ -315,7 +315,7 @@ async def test_computer_games_started_at_once_stop_exactly_at_the_limit(
 async def finished_game(service: GameService, opponent: PlayerRef = BOB) -> int:
     game = await start_game(service, opponent=opponent)
     await play_all(service, game.id, ["7g7f", "3c3d", "2g2f"])
-    await service.moves.resign(game.id, opponent.user_id)
+    await service.endings.resign(game.id, opponent.user_id)
     return game.id
 
 
@@ -532,7 +532,7 @@ async def test_every_refusal_reads_right_at_a_limit_of_one(
     for member in MEMBERS[2:4]:  # played by Carol: Alice has no room for a challenge
         game = await start_game(service, challenger=CAROL, opponent=member)
         await play_all(service, game.id, ["7g7f", "3c3d"])
-        await service.moves.resign(game.id, member.user_id)
+        await service.endings.resign(game.id, member.user_id)
         games.append(game.id)
     release, held = asyncio.Event(), asyncio.Event()
 

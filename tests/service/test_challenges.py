@@ -120,7 +120,7 @@ async def test_random_colour_is_settled_at_accept(db: Database, clock: FakeClock
         challenge = await offer(service, color="random")
         game = await service.challenges.accept(challenge, BOB.user_id)
         seen.add(game.sente.name)
-        await service.moves.abort(game.id, ALICE.user_id)
+        await service.endings.abort(game.id, ALICE.user_id)
     assert seen == {"Alice", "Bob"}
 
 
@@ -129,7 +129,7 @@ async def test_unlimited_game_has_no_deadline(service: GameService) -> None:
     game = await service.challenges.accept(challenge, BOB.user_id)
     assert game.deadline is None and game.time_control.unlimited
     with pytest.raises(ServiceError, match="no time limit"):
-        await service.moves.give_time(game.id, BOB.user_id)
+        await service.extra_time.give(game.id, BOB.user_id)
 
 
 async def test_set_up_position_that_is_a_handicap_counts_as_one(service: GameService) -> None:

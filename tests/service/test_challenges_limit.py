@@ -95,7 +95,7 @@ async def test_named_challenges_rematches_other_members_and_servers_are_not_coun
         guild_id=GUILD, channel_id=CHANNEL, challenger=ALICE, opponent=BOB
     )
     game = await service.challenges.accept(named.id, BOB.user_id)
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     rematch = await service.rematches.ask(game.id, ALICE.user_id)
     assert rematch.challenge.status == "open"
     await service.challenges.offer(

@@ -43,7 +43,7 @@ async def test_a_rated_challenge_accepted_unrated_gives_an_unrated_game(
     assert not game.rated and not game.row.rated
     assert (await service.games.get(game.id)).rated is False  # stored so, not only returned
     await play_all(service, game.id, ["7g7f", "3c3d"])  # both moved
-    ended = await service.moves.resign(game.id, ALICE.user_id)
+    ended = await service.endings.resign(game.id, ALICE.user_id)
     assert ended.rating_changes == ()
     assert await service.ratings.changes(game.id) == ()
     assert await ratings_table(service) == []
@@ -54,7 +54,7 @@ async def test_accepting_as_offered_keeps_a_rated_challenge_rated(service: GameS
     game = await service.challenges.accept(await offer(service), BOB.user_id)
     assert game.rated
     await play_all(service, game.id, ["7g7f", "3c3d"])  # both moved
-    ended = await service.moves.resign(game.id, ALICE.user_id)
+    ended = await service.endings.resign(game.id, ALICE.user_id)
     assert [change.user_id for change in ended.rating_changes] == [ALICE.user_id, BOB.user_id]
 
 
@@ -64,7 +64,7 @@ async def test_the_taker_cannot_make_an_unrated_challenge_rated(service: GameSer
         game = await service.challenges.accept(await offer(service, rated=False), BOB, rated=rated)
         assert not game.rated
         await play_all(service, game.id, ["7g7f", "3c3d"])  # both moved
-        await service.moves.resign(game.id, BOB.user_id)
+        await service.endings.resign(game.id, BOB.user_id)
     assert await ratings_table(service) == []
 
 
@@ -73,19 +73,19 @@ async def test_an_unrated_game_between_rated_ones_leaves_the_ratings_alone(
 ) -> None:
     rated = await service.challenges.accept(await offer(service), BOB)
     await play_all(service, rated.id, ["7g7f", "3c3d"])  # both moved
-    await service.moves.resign(rated.id, BOB.user_id)
+    await service.endings.resign(rated.id, BOB.user_id)
     before = await ratings_table(service)
     assert len(before) == 2
     unrated = await service.challenges.accept(await offer(service), BOB, rated=False)
     await play_all(service, unrated.id, ["7g7f", "3c3d"])  # both moved
-    await service.moves.resign(unrated.id, ALICE.user_id)
+    await service.endings.resign(unrated.id, ALICE.user_id)
     assert await ratings_table(service) == before
 
 
 async def test_a_rematch_of_a_game_accepted_unrated_is_unrated(service: GameService) -> None:
     game = await service.challenges.accept(await offer(service), BOB, rated=False)
     await play_all(service, game.id, ["7g7f", "3c3d"])  # both moved
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     asked = await service.rematches.ask(game.id, ALICE.user_id)
     assert not asked.challenge.rated
     again = await service.challenges.accept(asked.challenge.id, BOB)
@@ -95,7 +95,7 @@ async def test_a_rematch_of_a_game_accepted_unrated_is_unrated(service: GameServ
 async def test_a_rated_rematch_may_be_accepted_unrated(service: GameService) -> None:
     game = await service.challenges.accept(await offer(service), BOB)
     await play_all(service, game.id, ["7g7f", "3c3d"])  # both moved
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     asked = await service.rematches.ask(game.id, ALICE.user_id)
     assert asked.challenge.rated
     again = await service.challenges.accept(asked.challenge.id, BOB, rated=False)

@@ -180,7 +180,7 @@ async def test_a_whole_game_against_the_real_engine(
         best = await helper.search(game.game.start.sfen(), moves, movetime_ms=30, skill=20)
         await service.moves.play(game_id, ALICE.user_id, best.best)
     else:
-        await service.moves.resign(game_id, ALICE.user_id)
+        await service.endings.resign(game_id, ALICE.user_id)
     game = await service.games.get(game_id)
     assert game.outcome is not None and game.status == "finished"
     # In practice a checkmate within a hundred moves; the cap only keeps the test finite.
@@ -215,7 +215,7 @@ async def test_play_again_swaps_colours_and_keeps_the_level(
     game_id = await computer_game(service, level=7)  # alice is gote
     with pytest.raises(ServiceError, match="still going on"):
         await service.computer.again(game_id, ALICE.user_id, guild_id=GUILD)
-    await service.moves.resign(game_id, ALICE.user_id)
+    await service.endings.resign(game_id, ALICE.user_id)
     with pytest.raises(ServiceError, match="Only Alice"):
         await service.computer.again(game_id, BOT.user_id, guild_id=GUILD)
     again = await service.computer.again(game_id, ALICE.user_id, guild_id=GUILD)

@@ -53,7 +53,7 @@ async def a_club(path: Path) -> None:
         await service.notes.add(active.id, CAROL.user_id, "a spectator's note")
         rated = await start_game(service)  # rated, resigned
         await play_all(service, rated.id, OPENING[:2])
-        await service.moves.resign(rated.id, BOB.user_id)
+        await service.endings.resign(rated.id, BOB.user_id)
         await start_game(service, handicap="two_piece", rated=False)  # handicap, not started
         setup = await start_game(service, start_sfen=Handicap.EVEN.sfen, rated=False)
         await play_all(service, setup.id, FOOLS_MATE[:3])

@@ -135,11 +135,11 @@ async def test_give_time_resets_the_opponents_period(
     await service.deadlines.check()
     assert len(events.reminders) == 1
     with pytest.raises(ServiceError, match="your move"):
-        await service.moves.give_time(game.id, ALICE.user_id)
-    view = await service.moves.give_time(game.id, BOB.user_id)
+        await service.extra_time.give(game.id, ALICE.user_id)
+    view = await service.extra_time.give(game.id, BOB.user_id)
     assert view.deadline == clock.now + 3 * DAY and view.to_move == ALICE
     with pytest.raises(ServiceError, match="would not move"):  # a second press adds nothing
-        await service.moves.give_time(game.id, BOB.user_id)
+        await service.extra_time.give(game.id, BOB.user_id)
     clock.advance(days=2.4)
     await service.deadlines.check()
     assert len(events.reminders) == 2  # the new deadline gets its own reminder
@@ -191,9 +191,9 @@ async def test_endings_stored_but_never_posted_are_reported_at_the_next_start(
     first_run = GameService(db, clock=clock, events=RecordingEvents())
     resigned = await start_game(first_run)
     await play_all(first_run, resigned.id, ["7g7f", "3c3d"])
-    await first_run.moves.resign(resigned.id, ALICE.user_id)
+    await first_run.endings.resign(resigned.id, ALICE.user_id)
     posted = await start_game(first_run)
-    await first_run.moves.resign(posted.id, BOB.user_id)
+    await first_run.endings.resign(posted.id, BOB.user_id)
     await first_run.deadlines.ending_posted(posted.id)  # this one was posted
     overdue = await start_game(first_run, time_control="1d")
     clock.advance(days=2)  # falls due while the bot is down
@@ -221,4 +221,4 @@ async def test_time_is_not_given_while_the_bank_lasts(service: GameService) -> N
     """With main time left, a fresh period would end at the same deadline: refused."""
     game = await start_game(service, time_control="7d+1d")
     with pytest.raises(ServiceError, match="would not move"):
-        await service.moves.give_time(game.id, BOB.user_id)
+        await service.extra_time.give(game.id, BOB.user_id)

@@ -17,7 +17,7 @@ OPENING = ["7g7f", "3c3d", "8h2b+", "3a2b"]
 async def test_records_round_trip_with_the_result(service: GameService, fmt: str) -> None:
     game = await start_game(service)
     await play_all(service, game.id, OPENING)
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     record = await service.exports.file(game.id, fmt)
     assert record.filename == f"game-{game.id}.{fmt if fmt != 'usi' else 'usi.txt'}"
     back = read_record(record.content, fmt)
@@ -60,7 +60,7 @@ async def test_an_active_games_record_has_no_analysis_link_until_it_ends(
         during = await service.exports.file(game.id, fmt)
         assert during.analysis_url is None, fmt
         assert during.content.strip()
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     after = await service.exports.file(game.id, "kif")
     assert after.analysis_url is not None
     assert after.analysis_url.endswith("?moves=7g7f_3c3d_8h2b%2B_3a2b")

@@ -23,10 +23,10 @@ async def finished_three(service: GameService, clock: FakeClock) -> list[int]:
     clock.advance(hours=1)
     lost = await start_game(service, challenger=BOB, opponent=ALICE)
     await play_all(service, lost.id, ["7g7f", "3c3d"])
-    await service.moves.resign(lost.id, ALICE.user_id)
+    await service.endings.resign(lost.id, ALICE.user_id)
     clock.advance(hours=1)
     aborted = await start_game(service)
-    await service.moves.abort(aborted.id, ALICE.user_id)
+    await service.endings.abort(aborted.id, ALICE.user_id)
     await start_game(service, opponent=CAROL)
     return [won.id, lost.id, aborted.id]
 
@@ -155,7 +155,7 @@ async def test_another_servers_game_cannot_be_replayed(service: GameService) -> 
 async def test_finished_listing_reads_one_row_per_game(service: GameService, db: Database) -> None:
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f", "3c3d"])
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     async with db.query() as q:
         assert await q.games.count_for(ALICE.user_id, GUILD, "finished") == 1
         [row] = await q.games.finished_for(ALICE.user_id, GUILD, limit=5)

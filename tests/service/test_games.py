@@ -86,7 +86,7 @@ async def test_a_handicap_game_gote_gives_and_moves_first(service: GameService) 
     await play_all(service, game.id, ["5a4b", "P-76", "4b3b"])
     report = await service.impasse.report(game.id)
     assert report.required_27 == {Color.SENTE: 28, Color.GOTE: 17}
-    view = await service.moves.resign(game.id, BOB.user_id)
+    view = await service.endings.resign(game.id, BOB.user_id)
     assert view.outcome is not None and view.outcome.winner is Color.GOTE
 
 
@@ -122,14 +122,14 @@ async def test_resignation_any_time_also_on_the_opponents_turn(service: GameServ
     for mover, move in ((ALICE, "7g7f"), (BOB, "3c3d"), (ALICE, "2g2f")):
         await service.moves.play(game.id, mover.user_id, move)
     with pytest.raises(NotAPlayer):
-        await service.moves.resign(game.id, CAROL.user_id)
-    view = await service.moves.resign(game.id, ALICE.user_id)  # Bob is to move
+        await service.endings.resign(game.id, CAROL.user_id)
+    view = await service.endings.resign(game.id, ALICE.user_id)  # Bob is to move
     assert view.outcome is not None
     assert view.outcome.termination is Termination.RESIGNATION
     assert view.outcome.winner is Color.GOTE
     assert view.game.outcome == view.outcome and view.status == "finished"
     with pytest.raises(GameOver) as refused:
-        await service.moves.resign(game.id, BOB.user_id)
+        await service.endings.resign(game.id, BOB.user_id)
     assert refused.value.outcome == view.outcome
     with pytest.raises(GameOver):
         await service.moves.play(game.id, BOB.user_id, "3c3d")
@@ -139,7 +139,7 @@ async def test_resignation_any_time_also_on_the_opponents_turn(service: GameServ
 async def test_abort_before_both_have_moved(service: GameService, moves: list[str]) -> None:
     game = await start_game(service)
     await play_all(service, game.id, moves) if moves else None
-    view = await service.moves.abort(game.id, BOB.user_id)
+    view = await service.endings.abort(game.id, BOB.user_id)
     assert view.outcome is not None
     assert view.outcome.termination is Termination.ABORT and view.outcome.winner is None
 
@@ -148,7 +148,7 @@ async def test_no_abort_once_both_have_moved(service: GameService) -> None:
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f", "3c3d"])
     with pytest.raises(ServiceError, match="before both players have moved"):
-        await service.moves.abort(game.id, ALICE.user_id)
+        await service.endings.abort(game.id, ALICE.user_id)
     assert (await service.games.get(game.id)).status == "active"
 
 

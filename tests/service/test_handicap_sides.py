@@ -28,7 +28,7 @@ async def giver_of(service: GameService, **options: object) -> str:
     )
     taker = CAROL if challenge.opponent is None else BOB
     game = await service.challenges.accept(challenge.id, taker)
-    await service.moves.abort(game.id, ALICE.user_id)
+    await service.endings.abort(game.id, ALICE.user_id)
     assert game.to_move == game.gote, "the giver moves first"
     return game.gote.name
 
@@ -92,7 +92,7 @@ async def test_an_even_game_still_draws_the_colours_when_asked_or_unsaid(
             assert challenge.color == "random"
             game = await service.challenges.accept(challenge.id, BOB.user_id)
             seen.add(game.sente.name)
-            await service.moves.abort(game.id, ALICE.user_id)
+            await service.endings.abort(game.id, ALICE.user_id)
         assert seen == {"Alice", "Bob"}
 
 
@@ -127,5 +127,5 @@ async def test_a_handicap_challenge_stored_by_lot_before_is_given_by_its_challen
         assert (await service.challenges.get(stored)).color == "gote"
         game = await service.challenges.accept(stored, BOB.user_id)
         givers.add(game.gote.name)
-        await service.moves.abort(game.id, ALICE.user_id)
+        await service.endings.abort(game.id, ALICE.user_id)
     assert givers == {"Alice"}

@@ -74,7 +74,7 @@ async def test_the_stored_plies_stay_plies(service: GameService, db: Database) -
 async def test_the_record_and_its_link_agree_with_the_thread(service: GameService) -> None:
     game = await start_game(service, start_sfen=AT_31)
     await play_all(service, game.id, ["7g7f", "3c3d"])
-    await service.moves.resign(game.id, ALICE.user_id)  # the link comes with the ending
+    await service.endings.resign(game.id, ALICE.user_id)  # the link comes with the ending
     kif = await service.exports.file(game.id, "kif")
     assert "手数＝30\n" in kif.content
     assert "\n  31 ７六歩(77)" in kif.content and "\n  32 ３四歩(33)" in kif.content

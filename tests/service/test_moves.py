@@ -112,30 +112,31 @@ async def test_legal_moves_for_autocomplete_are_cached(
 
 async def test_legal_moves_of_a_finished_game_are_empty(service: GameService) -> None:
     game = await start_game(service)
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     assert await service.games.legal_moves(game.id) == []
 
 
 async def test_resolve_game_by_option_thread_turn_or_only_game(service: GameService) -> None:
+    games = service.games
     with pytest.raises(NotFound, match="no active games"):
-        await service.games.resolve(ALICE.user_id, guild_id=GUILD)
+        await games.resolve_id(ALICE.user_id, guild_id=GUILD)
     first = await start_game(service)  # Alice to move
-    assert (await service.games.resolve(BOB.user_id, guild_id=GUILD)).id == first.id  # only game
+    assert await games.resolve_id(BOB.user_id, guild_id=GUILD) == first.id  # only game
     second = await start_game(service, opponent=CAROL, color="gote")  # Carol to move
-    assert (await service.games.resolve(ALICE.user_id, guild_id=GUILD)).id == first.id  # her turn
+    assert await games.resolve_id(ALICE.user_id, guild_id=GUILD) == first.id  # her turn
     await service.moves.play(first.id, ALICE.user_id, "7g7f")
     with pytest.raises(ChooseGame) as caught:  # neither game is hers to move
-        await service.games.resolve(ALICE.user_id, guild_id=GUILD)
+        await games.resolve_id(ALICE.user_id, guild_id=GUILD)
     assert {game.id for game in caught.value.games} == {first.id, second.id}
-    await service.games.set_thread(second.id, 777)
-    by_thread = await service.games.resolve(ALICE.user_id, guild_id=GUILD, thread_id=777)
-    assert by_thread.id == second.id and by_thread.thread_id == 777
-    by_option = await service.games.resolve(ALICE.user_id, guild_id=GUILD, game_id=first.id)
-    assert by_option.id == first.id
+    await games.set_thread(second.id, 777)
+    by_thread = await games.resolve_id(ALICE.user_id, guild_id=GUILD, thread_id=777)
+    assert by_thread == second.id and (await games.get(by_thread)).thread_id == 777
+    by_option = await games.resolve_id(ALICE.user_id, guild_id=GUILD, game_id=first.id)
+    assert by_option == first.id
+    with pytest.raises(NotFound):  # the game an option names, loaded in another server
+        await games.get(first.id, guild_id=GUILD + 1)
     with pytest.raises(NotFound):
-        await service.games.resolve(ALICE.user_id, guild_id=GUILD + 1, game_id=first.id)
-    with pytest.raises(NotFound):
-        await service.games.get(9999)
+        await games.get(9999)
 
 
 async def test_resolve_game_id_and_play_keep_to_their_server(service: GameService) -> None:
@@ -144,7 +145,7 @@ async def test_resolve_game_id_and_play_keep_to_their_server(service: GameServic
     await service.games.set_thread(second.id, 778)
     # In the game's thread: that game, even where the user has another one to move.
     assert await service.games.resolve_id(ALICE.user_id, guild_id=GUILD, thread_id=778) == second.id
-    # Elsewhere: as resolve_game decides (both are Alice's to move, so she must choose).
+    # Elsewhere: as the user's games decide (both are Alice's to move, so she must choose).
     with pytest.raises(ChooseGame):
         await service.games.resolve_id(ALICE.user_id, guild_id=GUILD, thread_id=5)
     # A game id from another server (or a DM, guild 0) is not found there, and nothing moves.

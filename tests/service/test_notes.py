@@ -89,7 +89,7 @@ async def test_other_servers_games_do_not_exist(service: GameService) -> None:
 async def test_notes_on_a_finished_game(service: GameService) -> None:
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f"])
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     note = await service.notes.add(game.id, BOB.user_id, "Resigned too early.")
     assert note.ply == 1
 

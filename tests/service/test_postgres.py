@@ -233,8 +233,8 @@ async def test_two_rated_endings_of_one_player_at_once_keep_both(postgres_url: s
             for game in (one, two):  # played by both: rated
                 await play_all(service, game.id, ["7g7f", "3c3d"])
             await asyncio.gather(
-                service.moves.resign(one.id, BOB.user_id),
-                service.moves.resign(two.id, CAROL.user_id),
+                service.endings.resign(one.id, BOB.user_id),
+                service.endings.resign(two.id, CAROL.user_id),
             )
         async with db.query() as q:
             stored = {row.user_id: row for row in await q.ratings.all(GUILD)}

@@ -57,7 +57,7 @@ async def test_a_rebuild_of_ratings_racing_a_rated_ending_keeps_the_ending(
         for _ in range(3):  # ratings to rebuild, and rows the ending updates
             earlier = await start_game(service, challenger=ALICE, opponent=BOB)
             await play_all(service, earlier.id, ["7g7f", "3c3d"])  # played by both: rated
-            await service.moves.resign(earlier.id, BOB.user_id)
+            await service.endings.resign(earlier.id, BOB.user_id)
         game = await start_game(service, challenger=ALICE, opponent=BOB)
         await play_all(service, game.id, ["7g7f", "3c3d"])
         read_history = RatingRepository.history
@@ -68,7 +68,7 @@ async def test_a_rebuild_of_ratings_racing_a_rated_ending_keeps_the_ending(
         ) -> list[RatingEntry]:
             entries = await read_history(self, guild_id, user_id)
             if not endings:  # the rebuild has read: the game ends now
-                endings.append(asyncio.create_task(service.moves.resign(game.id, BOB.user_id)))
+                endings.append(asyncio.create_task(service.endings.resign(game.id, BOB.user_id)))
                 await ended_or_waiting(endings[0], watcher)
             return entries
 

@@ -87,7 +87,7 @@ async def test_resign_racing_a_move_ends_the_game_once(db: Database) -> None:
         await service.moves.play(game.id, BOB.user_id, "3c3d")  # both moved: a resignation
         results = await asyncio.gather(
             service.moves.play(game.id, ALICE.user_id, "2g2f"),
-            service.moves.resign(game.id, BOB.user_id),
+            service.endings.resign(game.id, BOB.user_id),
             return_exceptions=True,
         )
         assert not any(isinstance(r, BaseException) and not hasattr(r, "message") for r in results)

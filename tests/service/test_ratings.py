@@ -35,7 +35,7 @@ async def test_a_rated_resignation_moves_both_ratings_once(service: GameService)
     game = await start_game(service)
     assert game.rated
     await play_all(service, game.id, ["7g7f", "3c3d"])
-    ended = await service.moves.resign(game.id, BOB.user_id)
+    ended = await service.endings.resign(game.id, BOB.user_id)
     assert [(c.user_id, c.delta) for c in ended.rating_changes] == [
         (ALICE.user_id, 162),
         (BOB.user_id, -162),
@@ -113,7 +113,7 @@ async def test_unrated_handicap_and_set_up_games_leave_ratings_untouched(
     assert not challenge.rated  # the challenge says so before anyone accepts
     game = await service.challenges.accept(challenge.id, BOB.user_id)
     assert not game.rated
-    ended = await service.moves.resign(game.id, ALICE.user_id)
+    ended = await service.endings.resign(game.id, ALICE.user_id)
     assert ended.rating_changes == ()
     assert await _table(service) == before
     assert await service.ratings.changes(game.id) == ()
@@ -134,7 +134,7 @@ async def test_ratings_belong_to_their_server(service: GameService) -> None:
     await _rated_win(service)
     elsewhere = await start_game(service, guild_id=GUILD + 1)
     await play_all(service, elsewhere.id, ["7g7f", "3c3d"])
-    await service.moves.resign(elsewhere.id, ALICE.user_id)
+    await service.endings.resign(elsewhere.id, ALICE.user_id)
     here = await service.ratings.of(GUILD, ALICE.user_id)
     there = await service.ratings.of(GUILD + 1, ALICE.user_id)
     assert (here.rating.points, there.rating.points) == (1662, 1338)
@@ -144,7 +144,7 @@ async def test_the_leaderboard_ranks_by_rating(service: GameService) -> None:
     await _rated_win(service)  # Alice beats Bob
     game = await start_game(service, challenger=CAROL, opponent=BOB, color="sente")
     await play_all(service, game.id, ["7g7f", "3c3d"])
-    await service.moves.resign(game.id, CAROL.user_id)  # Bob beats Carol
+    await service.endings.resign(game.id, CAROL.user_id)  # Bob beats Carol
     lines = await service.ratings.leaderboard(GUILD)
     assert [(line.rank, line.name) for line in lines] == [(1, "Alice"), (2, "Bob"), (3, "Carol")]
     assert [line.games for line in lines] == [1, 2, 1]
@@ -161,7 +161,7 @@ async def test_a_move_racing_a_resignation_rates_the_game_once(
     await play_all(service, game.id, ["7g7f", "3c3d"])
     before_next_write(file_db, monkeypatch, lambda: _resign_elsewhere(file_db, clock, game))
     with pytest.raises(GameOver):
-        await service.moves.resign(game.id, ALICE.user_id)
+        await service.endings.resign(game.id, ALICE.user_id)
     assert [c.delta for c in await service.ratings.changes(game.id)] == [162, -162]
     assert (await service.ratings.of(GUILD, ALICE.user_id)).games == 1
 
@@ -233,7 +233,7 @@ async def test_a_thousand_random_games_rebuild_to_the_stored_ratings(
                 await service.deadlines.check()
             else:
                 loser = rng.choice([current.sente, current.gote])
-                await service.moves.resign(game.id, loser.user_id)
+                await service.endings.resign(game.id, loser.user_id)
         rated += len(await service.ratings.changes(game.id)) // 2
         clock.advance(hours=rng.uniform(0, 72))
     stored = {row.user_id: row for row in await _rows(file_db)}
@@ -248,7 +248,7 @@ async def _rated_win(service: GameService) -> GameSnapshot:
     """Alice beats Bob in a rated game."""
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f", "3c3d"])
-    return await service.moves.resign(game.id, BOB.user_id)
+    return await service.endings.resign(game.id, BOB.user_id)
 
 
 async def _table(service: GameService) -> list[tuple[int, float, float, int]]:
@@ -271,4 +271,4 @@ async def _damage(db: Database) -> None:
 
 async def _resign_elsewhere(db: Database, clock: FakeClock, game: GameSnapshot) -> None:
     other = GameService(db, clock=clock, rng=random.Random(2))
-    await other.moves.resign(game.id, BOB.user_id)
+    await other.endings.resign(game.id, BOB.user_id)

@@ -45,7 +45,7 @@ Ending = Callable[[GameService, FakeClock], Awaitable[GameSnapshot]]
 async def _resigned(service: GameService, clock: FakeClock) -> GameSnapshot:
     game = await start_game(service, challenger=HANAKO, opponent=JOSE)
     await play_all(service, game.id, ["7g7f", "3c3d", "8h2b+", "3a2b"])
-    await service.moves.resign(game.id, JOSE.user_id)
+    await service.endings.resign(game.id, JOSE.user_id)
     return await service.games.get(game.id)
 
 
@@ -54,7 +54,7 @@ async def _handicap(service: GameService, clock: FakeClock) -> GameSnapshot:
         service, challenger=HANAKO, opponent=JOSE, color="gote", handicap="two_piece"
     )
     await play_all(service, game.id, ["5a4b", "7g7f", "4b3b"])
-    await service.moves.resign(game.id, JOSE.user_id)  # 下手 resigns
+    await service.endings.resign(game.id, JOSE.user_id)  # 下手 resigns
     return await service.games.get(game.id)
 
 
@@ -214,7 +214,7 @@ async def test_headers_are_in_the_servers_zone_with_the_time_control(
     assert "開始日時：2025/03/01 21:00:00\n" in during.content
     assert "終了日時" not in during.content  # not over yet
     clock.advance(hours=5)
-    await service.moves.resign(game.id, JOSE.user_id)
+    await service.endings.resign(game.id, JOSE.user_id)
     kif = (await _export(service, game, "kifu")).content
     head = kif.split("手合割")[0].splitlines()
     assert head == [

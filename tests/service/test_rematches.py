@@ -28,7 +28,7 @@ SET_UP = "4k4/9/9/9/9/9/9/9/4K2R1 b G 1"
 
 async def finished(service: GameService, **options: object) -> GameSnapshot:
     game = await start_game(service, **options)  # type: ignore[arg-type]
-    return await service.moves.resign(game.id, BOB.user_id)
+    return await service.endings.resign(game.id, BOB.user_id)
 
 
 async def rematches(db: Database, game_id: int) -> list[tuple[int, str]]:
@@ -79,7 +79,7 @@ async def test_in_a_handicap_game_the_giver_keeps_the_handicap(service: GameServ
         again = await service.challenges.accept(asked.challenge.id, asked.challenge.opponent)  # type: ignore[arg-type]
         assert (again.sente, again.gote) == (BOB, ALICE)
         assert again.game.start.sfen() == Handicap.TWO_PIECE.sfen
-        await service.moves.resign(again.id, BOB.user_id)
+        await service.endings.resign(again.id, BOB.user_id)
         game = again
 
 
@@ -98,7 +98,7 @@ async def test_only_the_players_of_a_finished_game_ask(service: GameService) -> 
     game = await start_game(service)
     with pytest.raises(ServiceError, match="still going on"):
         await service.rematches.ask(game.id, ALICE.user_id)
-    await service.moves.abort(game.id, ALICE.user_id)  # aborted games get one too
+    await service.endings.abort(game.id, ALICE.user_id)  # aborted games get one too
     with pytest.raises(NotAPlayer, match="not a player"):
         await service.rematches.ask(game.id, CAROL.user_id)
     with pytest.raises(NotFound, match="no game #"):

@@ -129,7 +129,7 @@ async def test_restart_in_the_middle_continues_the_game(tmp_path: Path, clock: F
         assert result.move.usi == "3a2b"
         # Alice spent 30 hours of her 2-day bank before the restart: 18 hours remain.
         assert result.deadline == clock.now + timedelta(hours=18) + timedelta(days=1)
-        await service.moves.resign(game.id, ALICE.user_id)
+        await service.endings.resign(game.id, ALICE.user_id)
     finally:
         await db.close()
 
@@ -145,7 +145,7 @@ async def test_warm_up_replays_active_games_into_the_cache(
         service = GameService(db, clock=clock)
         games = [await start_game(service, time_control="unlimited") for _ in range(3)]
         await play_all(service, games[0].id, ["7g7f"])
-        await service.moves.resign(games[2].id, ALICE.user_id)
+        await service.endings.resign(games[2].id, ALICE.user_id)
         fresh = GameService(db, clock=clock)
         replays: list[int] = []
         original = loading.replay

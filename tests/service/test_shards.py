@@ -132,7 +132,7 @@ async def test_an_ending_is_posted_by_the_process_that_stored_it_until_its_lease
     first, second = processes
     game = await start_game(first.service, guild_id=GUILD_0)
     await play_all(first.service, game.id, ["7g7f", "3c3d"])
-    ended = await first.service.moves.resign(game.id, ALICE.user_id)
+    ended = await first.service.endings.resign(game.id, ALICE.user_id)
     assert ended.outcome is not None and ended.outcome.termination is Termination.RESIGNATION
     # The first process is still posting it (it has not said it posted): nobody else does.
     await second.service.deadlines.check()
@@ -177,7 +177,7 @@ async def test_a_restart_posts_what_its_predecessor_left_once_the_lease_has_run_
     db = await open_database(path)
     service = GameService(db, clock=clock)
     game = await start_game(service)
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     await db.close()  # killed before posting
     db = await open_database(path)
     try:

@@ -38,7 +38,7 @@ async def test_resigning_before_both_have_moved_aborts_the_game_unrated(
         assert game.rated
         for move in moves:
             await play_all(service, game.id, [move])
-        ended = await service.moves.resign(game.id, loser.user_id)
+        ended = await service.endings.resign(game.id, loser.user_id)
         assert ended.outcome == Outcome(Termination.ABORT, None)
         assert ended.rating_changes == ()
         assert await service.ratings.changes(game.id) == ()
@@ -50,7 +50,7 @@ async def test_five_accepted_and_resigned_games_leave_the_challenger_where_they_
 ) -> None:
     for _ in range(5):
         game = await start_game(service)
-        await service.moves.resign(game.id, BOB.user_id)
+        await service.endings.resign(game.id, BOB.user_id)
     await _unrated(service)
     won = await _rated_win(service)
     assert [change.delta for change in won.rating_changes] == [162, -162]
@@ -91,9 +91,9 @@ async def test_a_move_racing_an_early_resignation_makes_it_a_refusal(
 
     monkeypatch.setattr(service.store, "for_player", as_read_before)
     with pytest.raises(PositionChanged):
-        await service.moves.resign(game.id, BOB.user_id)
+        await service.endings.resign(game.id, BOB.user_id)
     monkeypatch.setattr(service.store, "for_player", looked_up)
-    ended = await service.moves.resign(game.id, BOB.user_id)
+    ended = await service.endings.resign(game.id, BOB.user_id)
     assert ended.outcome == Outcome(Termination.RESIGNATION, Color.SENTE)
     assert len(ended.rating_changes) == 2
 
@@ -128,7 +128,7 @@ async def test_where_gote_moves_first_its_move_alone_is_not_both_players(
     game = await start_game(service, handicap=handicap, start_sfen=start_sfen)
     assert game.to_move == game.gote
     await play_all(service, game.id, [first])
-    ended = await service.moves.resign(game.id, ALICE.user_id)
+    ended = await service.endings.resign(game.id, ALICE.user_id)
     assert ended.outcome == Outcome(Termination.ABORT, None)
     assert [both_have_moved(plies) for plies in range(4)] == [False, False, True, True]
 
@@ -139,7 +139,7 @@ async def test_a_rebuild_drops_a_game_an_older_version_rated_before_both_had_mov
     """An ending stored before this rule, rated: the rebuild gives the ratings as if it
     had never counted, and the game rated after it is rated again from there."""
     farmed = await start_game(service)
-    await service.moves.resign(farmed.id, BOB.user_id)  # aborted now, unrated
+    await service.endings.resign(farmed.id, BOB.user_id)  # aborted now, unrated
     await _rate_as_before(db, farmed.row, clock)
     assert (await service.ratings.of(GUILD, ALICE.user_id)).games == 1  # the old damage
     clock.advance(hours=1)
@@ -158,7 +158,7 @@ async def test_a_rebuild_drops_a_game_an_older_version_rated_before_both_had_mov
 async def _rated_win(service: GameService) -> GameSnapshot:
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f", "3c3d"])
-    return await service.moves.resign(game.id, BOB.user_id)
+    return await service.endings.resign(game.id, BOB.user_id)
 
 
 async def _rate_as_before(db: Database, row: GameRow, clock: FakeClock) -> None:
@@ -186,13 +186,13 @@ async def test_an_early_resignation_racing_the_first_reply_never_rates(db: Datab
         game = await start_game(service)
         results = await asyncio.gather(
             service.moves.play(game.id, ALICE.user_id, "7g7f"),
-            service.moves.resign(game.id, BOB.user_id),
+            service.endings.resign(game.id, BOB.user_id),
             return_exceptions=True,
         )
         view = await service.games.get(game.id)
         if view.is_active:  # the move first: the abort it would have been is refused
             assert view.ply == 1 and isinstance(results[1], PositionChanged), results
-            await service.moves.abort(game.id, BOB.user_id)
+            await service.endings.abort(game.id, BOB.user_id)
         else:  # the abort first (the move refused), or after the move
             assert view.outcome == Outcome(Termination.ABORT, None), results
             assert isinstance(results[0], PlayedMove | ServiceError), results

@@ -40,7 +40,7 @@ async def computer_game(service: GameService) -> GameSnapshot:
 
 async def finished_computer_game(service: GameService) -> GameSnapshot:
     game = await computer_game(service)
-    return await service.moves.resign(game.id, ALICE.user_id)
+    return await service.endings.resign(game.id, ALICE.user_id)
 
 
 async def active_games(service: GameService, user: PlayerRef = ALICE) -> list[int]:
@@ -86,7 +86,7 @@ async def test_play_again_pressed_twice_starts_one_game(
         await service.computer.again(first.id, ALICE.user_id, guild_id=GUILD)
     assert second.value.game_id == again.id
     assert await active_games(service) == [again.id]
-    ended = await service.moves.resign(again.id, ALICE.user_id)  # the next one may go again
+    ended = await service.endings.resign(again.id, ALICE.user_id)  # the next one may go again
     third = await service.computer.again(ended.id, ALICE.user_id, guild_id=GUILD)
     assert await active_games(service) == [third.id]
 
@@ -144,7 +144,7 @@ async def test_play_again_from_two_processes_starts_one_game(
             assert len(started) == 1, results
             assert any(isinstance(r, AlreadyStarted) for r in results), results
             assert await active_games(first) == [started[0].id]
-            await first.moves.resign(started[0].id, ALICE.user_id)
+            await first.endings.resign(started[0].id, ALICE.user_id)
     finally:
         await one.close()
         await two.close()
@@ -183,7 +183,7 @@ async def test_an_open_challenge_accepted_at_once_by_two_members_and_twice_start
         assert len(started) == 1, results
         assert all(isinstance(r, ServiceError) for r in results if r not in started), results
         assert (await service.challenges.get(challenge.id)).game_id == started[0].id
-        await service.moves.resign(started[0].id, ALICE.user_id)
+        await service.endings.resign(started[0].id, ALICE.user_id)
     assert await active_games(service) == []
 
 
@@ -206,7 +206,7 @@ async def test_accept_from_two_processes_starts_one_game(
             assert len(started) == 1, results
             assert all(isinstance(r, ServiceError) for r in results if r not in started)
             assert await active_games(first) == [started[0].id]
-            await first.moves.resign(started[0].id, ALICE.user_id)
+            await first.endings.resign(started[0].id, ALICE.user_id)
     finally:
         await one.close()
         await two.close()
@@ -215,7 +215,7 @@ async def test_accept_from_two_processes_starts_one_game(
 async def test_a_rematch_pressed_after_it_started_names_its_game(service: GameService) -> None:
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f", "3c3d"])
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     await service.rematches.ask(game.id, ALICE.user_id)
     started = await service.rematches.ask(game.id, BOB.user_id)
     assert started.game is not None

@@ -354,7 +354,7 @@ async def test_a_finished_game_takes_nothing_back_and_its_request_lapses(
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f"])
     asked = await service.takebacks.ask(game.id, ALICE.user_id)
-    await service.moves.resign(game.id, BOB.user_id)
+    await service.endings.resign(game.id, BOB.user_id)
     with pytest.raises(GameOver):
         await accept(service, asked)
     with pytest.raises(GameOver):

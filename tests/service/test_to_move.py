@@ -32,7 +32,7 @@ async def test_nearest_deadline_first_in_every_server_untimed_last(
     as_gote = await start_game(service, challenger=BOB, opponent=ALICE, time_control="3d")
     await play_all(service, as_gote.id, ["P-76"])
     finished = await start_game(service, time_control="1h")
-    await service.moves.abort(finished.id, ALICE.user_id)
+    await service.endings.abort(finished.id, ALICE.user_id)
 
     listed = await service.games.to_move(ALICE.user_id)
     assert [game.id for game in listed.games] == [day.id, as_gote.id, week.id, untimed.id]

@@ -185,12 +185,12 @@ async def test_no_time_is_given_to_a_player_on_vacation(
     before = await deadline_row(service, game.id)
     clock.advance(days=3)
     with pytest.raises(ServiceError, match="Bob is on vacation; their clock is paused"):
-        await service.moves.give_time(game.id, ALICE.user_id)
+        await service.extra_time.give(game.id, ALICE.user_id)
     assert await deadline_row(service, game.id) == before  # nothing stored
     await service.vacations.end(BOB.user_id)
     # Back: Bob's 4 hours left, as before the vacation; a full day can now be given.
     assert await deadline_row(service, game.id) == clock.now + timedelta(hours=4)
-    given = await service.moves.give_time(game.id, ALICE.user_id)
+    given = await service.extra_time.give(game.id, ALICE.user_id)
     assert given.deadline == clock.now + DAY
     assert await deadline_row(service, game.id) == clock.now + DAY
 

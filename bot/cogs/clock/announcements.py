@@ -40,7 +40,7 @@ class GiveTimeButton(GameButton):
 
     async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
-        game = await by_member(interaction, bot.service.moves.give_time, self.game_id)
+        game = await by_member(interaction, bot.service.extra_time.give, self.game_id)
         await send_ephemeral(interaction, text.say(reader_language(interaction), text.TIME_GIVEN))
         try:
             told = audience(Event.TURN_BEGAN, Cast.of_game(game, actor=interaction.user.id))

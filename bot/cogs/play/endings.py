@@ -22,7 +22,7 @@ class ResignButton(GameButton):
 
     async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
-        game = await by_member(interaction, bot.service.moves.resign, self.game_id)
+        game = await by_member(interaction, bot.service.endings.resign, self.game_id)
         aborted = game.outcome is not None and game.outcome.termination is Termination.ABORT
         answer = text.say(reader_language(interaction), text.ABORTED if aborted else text.RESIGNED)
         await Reply(interaction).edit(answer, view=None)
@@ -38,7 +38,7 @@ class EndingsFeature(Feature):
     async def resign(self, interaction: Interaction, game: GameArg | None = None) -> None:
         """Ask to confirm, privately: a resignation cannot be taken back."""
         chosen, opponent = await on_game_meant(
-            self.bot, interaction, game, self.bot.service.moves.check_resign
+            self.bot, interaction, game, self.bot.service.endings.check_resign
         )
         lang = reader_language(interaction)
         aborts = not both_have_moved(chosen.ply)
@@ -51,7 +51,7 @@ class EndingsFeature(Feature):
     @command("abort")
     async def abort(self, interaction: Interaction, game: GameArg | None = None) -> None:
         """End a game nobody has really started, without a result."""
-        ended = await on_game_meant(self.bot, interaction, game, self.bot.service.moves.abort)
+        ended = await on_game_meant(self.bot, interaction, game, self.bot.service.endings.abort)
         await send_ephemeral(interaction, text.say(reader_language(interaction), text.ABORTED))
         await announce_end(self.bot, ended, by=interaction.user.id)
 

@@ -32,29 +32,15 @@ MAX_BANK = timedelta(days=60)
 REMINDER_SHARE = (4, 5)  # remind when 80 % of the allowance is used ...
 REMINDER_BEFORE = timedelta(hours=24)  # ... or 24 hours before, whichever is later
 
-_UNITS = {
-    "w": timedelta(weeks=1),
-    "week": timedelta(weeks=1),
-    "weeks": timedelta(weeks=1),
-    "d": DAY,
-    "day": DAY,
-    "days": DAY,
-    "h": HOUR,
-    "hour": HOUR,
-    "hours": HOUR,
-    "m": timedelta(minutes=1),
-    "min": timedelta(minutes=1),
-    "mins": timedelta(minutes=1),
-    "minute": timedelta(minutes=1),
-    "minutes": timedelta(minutes=1),
-    # As Japanese players write them: 3日, 12時間, 30分, 1週間.
-    "週間": timedelta(weeks=1),
-    "週": timedelta(weeks=1),
-    "日間": DAY,
-    "日": DAY,
-    "時間": HOUR,
-    "分": timedelta(minutes=1),
+#: Each unit's spans, by the ways players write it (as Japanese players write them too:
+#: 3日, 12時間, 30分, 1週間).
+_UNIT_NAMES = {
+    timedelta(weeks=1): ("w", "week", "weeks", "週間", "週"),
+    DAY: ("d", "day", "days", "日間", "日"),
+    HOUR: ("h", "hour", "hours", "時間"),
+    timedelta(minutes=1): ("m", "min", "mins", "minute", "minutes", "分"),
 }
+_UNITS = {name: span for span, names in _UNIT_NAMES.items() for name in names}
 #: A number and its unit. A number starts only where no digit or point precedes it, and its
 #: digits are never given back (possessive), so a long run of digits without a unit is
 #: scanned once, not again from each of its positions.

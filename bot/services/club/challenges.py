@@ -11,23 +11,22 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-from bot.db import ChallengeRow, Conflict, DeadlineRow, NewChallenge, NewGame, PlayerRow, Session
-from rules import Color, Game, Handicap, Sentence, SfenError
+from bot.db import ChallengeRow, Conflict, NewChallenge, Session
+from rules import Game, Handicap, Sentence, SfenError
 from rules.errors import quote
 
 from ..budgets import Budgets
-from ..clock.clocks import TimeControl, due_at, reminder_at
+from ..clock.clocks import TimeControl
 from ..errors import NotAPlayer, NotFound, ServiceError
 from ..play.game import GameSnapshot, ImpasseRule, PlayerRef, TakebackPolicy
-from ..play.snapshots import turn_of
 from ..play.store import GameStore
 from ..ratings.rated import may_be_rated
-from .challenge import Challenge
+from .acceptance import ChallengeClosed, start_game, taker_of
+from .challenge import COLOR_WISHES, RANDOM, Challenge, challenge_of, side_wish
 
 log = logging.getLogger(__name__)
 
 CHALLENGE_LIFETIME = timedelta(days=7)
-RANDOM = "random"
 CHALLENGE_CLOSED = Sentence("This challenge was just answered or withdrawn.")
 NO_SUCH_CHALLENGE = Sentence("That challenge no longer exists.")
 #: Why a challenge cannot be answered any more, by its status.
@@ -37,10 +36,6 @@ NO_LONGER_OPEN = {
     "cancelled": Sentence("This challenge is no longer open (it was cancelled)."),
     "expired": Sentence("This challenge is no longer open (it expired)."),
 }
-COLOR_WISHES = (*(color.name.lower() for color in Color), RANDOM)
-#: Who gives a handicap when the challenger does not say: the challenger, as uwate (gote).
-#: In a club the stronger player offers the weaker one a handicap game, not the other way.
-HANDICAP_GIVER_BY_DEFAULT = Color.GOTE
 HANDICAP_BY_LOT = Sentence(
     "Who gives a handicap is never drawn by lot: choose Gote to give it (Uwate) or Sente "
     "to receive it (Shitate), or leave the side out to give it."
@@ -71,59 +66,6 @@ def too_many_computer_games(limit: int) -> Sentence:
         "You already have as many games against the computer in progress as one member "
         "may ({count}); finish or resign one to start another.",
         count=limit,
-    )
-
-
-class _Closed(Exception):
-    """The challenge stopped being open between the checks and the write."""
-
-
-def _ref(player: PlayerRow) -> PlayerRef:
-    return PlayerRef(player.user_id, player.name, player.is_bot)
-
-
-def _row(player: PlayerRef) -> PlayerRow:
-    return PlayerRow(player.user_id, player.name, player.is_bot)
-
-
-def side_wish(color: str | None, handicap: Handicap) -> str:
-    """The challenger's side as a challenge keeps it, from what they asked (`color`, None
-    when they said nothing): in an even game as asked (by lot unless said); in a handicap
-    game always a side, never by lot. The giver (uwate) plays gote, so `"gote"` gives and
-    `"sente"` receives, and a challenger who said nothing gives (`HANDICAP_GIVER_BY_DEFAULT`).
-    A challenge stored by lot before this rule is read the same way. The one place that
-    decides who gives a handicap.
-
-    >>> side_wish(None, Handicap.LANCE), side_wish("sente", Handicap.LANCE)
-    ('gote', 'sente')
-    """
-    if handicap is Handicap.EVEN:
-        return RANDOM if color is None else color
-    if color is None or color == RANDOM:
-        return HANDICAP_GIVER_BY_DEFAULT.name.lower()
-    return color
-
-
-def _challenge(record: ChallengeRow) -> Challenge:
-    handicap = Handicap.parse(record.handicap)
-    return Challenge(
-        id=record.id,
-        guild_id=record.guild_id,
-        channel_id=record.channel_id,
-        challenger=_ref(record.challenger),
-        opponent=None if record.opponent is None else _ref(record.opponent),
-        color=side_wish(record.color, handicap),
-        time_control=TimeControl(record.bank, record.period),
-        handicap=handicap,
-        impasse_rule=ImpasseRule(record.impasse_rule),
-        status=record.status,
-        expires_at=record.expires_at,
-        message_id=record.message_id,
-        game_id=record.game_id,
-        start_sfen=record.start_sfen,
-        takebacks=TakebackPolicy(record.takebacks),
-        rematch_of=record.rematch_of,
-        rated=record.rated,
     )
 
 
@@ -238,7 +180,7 @@ class Challenges:
         async def offered(tx: Session) -> ChallengeRow | None:
             for player in (challenger, opponent):
                 if player is not None:
-                    await tx.players.upsert(_row(player), now)
+                    await tx.players.upsert(player.to_row(), now)
             if opponent is None:
                 created = await tx.challenges.create_open(new, limit=MAX_OPEN_CHALLENGES)
                 if created is None:
@@ -265,7 +207,7 @@ class Challenges:
         record = await self._store.db.run(store)
         assert record is not None
         self._store.deadline_set(new.expires_at)
-        return _challenge(record)
+        return challenge_of(record)
 
     async def _named(self, tx: Session, new: NewChallenge, opponent: PlayerRef) -> int:
         """Store a challenge to a member within its author's budgets: not while the
@@ -317,7 +259,7 @@ class Challenges:
         record = await self._challenge_record(challenge_id)
         if record.status == "open" and self._store.now() >= record.expires_at:
             return await self.expire(record, report_later=True) or await self.get(challenge_id)
-        return _challenge(record)
+        return challenge_of(record)
 
     async def _challenge_record(self, challenge_id: int) -> ChallengeRow:
         async with self._store.db.read() as tx:
@@ -334,7 +276,7 @@ class Challenges:
             fresh = await tx.challenges.get(record.id)
         if not closed or fresh is None:
             return None
-        view = _challenge(fresh)
+        view = challenge_of(fresh)
         if report_later:
             self._store.events.later(self._store.events.challenge_expired(view))
         else:
@@ -377,14 +319,14 @@ class Challenges:
         Example: `game = await challenges.accept(challenge.id, carol, rated=False)`.
         """
         record = await self._open_challenge(challenge_id, guild_id)
-        player = self._taker(record, taker)
+        player = taker_of(record, taker)
 
         async def store(tx: Session) -> int:
             return await self.accept_in(tx, record, player, rated=rated)
 
         try:
             game_id = await self._store.db.run(store)
-        except _Closed:  # answered, withdrawn or expired meanwhile: say which
+        except ChallengeClosed:  # answered, withdrawn or expired meanwhile: say which
             await self._open_challenge(challenge_id)
             raise ServiceError(CHALLENGE_CLOSED) from None
         log.info("challenge %s accepted by %s", record.id, player.user_id)
@@ -393,42 +335,12 @@ class Challenges:
     async def accept_in(
         self, tx: Session, record: ChallengeRow, player: PlayerRef, *, rated: bool = True
     ) -> int:
-        """`player` accepts the open challenge `record` inside the transaction `tx`: the
-        game is created, the challenge closed on it (`_Closed` if it was not open any
-        more) and the first deadline set; the game's id. `accept` for a member's press,
-        and for the computer, which takes its challenge in the offer's own transaction
-        (`offer(then=...)`), so a game is never stored without its seat."""
-        wish = side_wish(record.color, Handicap.parse(record.handicap))
-        if wish == RANDOM:  # an even game's colours, by lot
-            wish = self._store.rng.choice(COLOR_WISHES[:2])
-        challenger, opponent = record.challenger.user_id, player.user_id
-        sente, gote = (challenger, opponent) if wish == "sente" else (opponent, challenger)
-        start = record.start_sfen or Handicap.parse(record.handicap).sfen
+        """`player` accepts the open challenge `record` inside the transaction `tx`; the
+        game's id (see `start_game`). `accept` for a member's press, and for the computer,
+        which takes its challenge in the offer's own transaction (`offer(then=...)`), so a
+        game is never stored without its seat."""
         now = self._store.now()
-        new = NewGame(
-            guild_id=record.guild_id,
-            channel_id=record.channel_id,
-            sente_id=sente,
-            gote_id=gote,
-            handicap=record.handicap,
-            start_sfen=start,
-            bank=record.bank,
-            period=record.period,
-            impasse_rule=record.impasse_rule,
-            started_at=now,
-            takebacks=record.takebacks,
-            rated=record.rated and rated,
-        )
-        first = turn_of(start)
-        due = due_at(now, record.bank, record.period)
-        await tx.players.upsert(_row(player), now)
-        game_id = await tx.games.create(new)
-        if not await tx.challenges.close(record.id, "accepted", game_id=game_id):
-            raise _Closed
-        if due is not None:
-            mover = sente if first is Color.SENTE else gote
-            await tx.deadlines.set(DeadlineRow(game_id, mover, due, reminder_at(now, due)))
-        return game_id
+        return await start_game(tx, record, player, now=now, rng=self._store.rng, rated=rated)
 
     async def started(self, game_id: int) -> GameSnapshot:
         """The game an accepted challenge started, once its transaction is stored (by
@@ -438,31 +350,6 @@ class Challenges:
         if game.deadline is not None:
             self._store.deadline_set(game.deadline)
         return game
-
-    @staticmethod
-    def _taker(record: ChallengeRow, taker: PlayerRef | int) -> PlayerRef:
-        """Who accepts, if they may."""
-        user_id = taker if isinstance(taker, int) else taker.user_id
-        if record.opponent is not None:
-            if user_id != record.opponent.user_id:
-                raise NotAPlayer(
-                    Sentence("Only {name} can accept this challenge.", name=record.opponent.name)
-                )
-            return taker if isinstance(taker, PlayerRef) else _ref(record.opponent)
-        if isinstance(taker, int):
-            raise TypeError("an open challenge is accepted by a PlayerRef, not an id")
-        if user_id == record.challenger.user_id:
-            raise NotAPlayer(
-                Sentence(
-                    "This is your own open challenge: another member must accept it "
-                    "(or you can cancel it)."
-                )
-            )
-        if taker.is_bot:
-            raise NotAPlayer(
-                Sentence("Bots cannot play shogi here; only a member can accept a challenge.")
-            )
-        return taker
 
     async def decline(self, challenge_id: int, user_id: int) -> Challenge:
         """The challenged player says no."""
@@ -499,4 +386,4 @@ class Challenges:
             fresh = await tx.challenges.get(record.id)
         if not closed or fresh is None:
             raise ServiceError(CHALLENGE_CLOSED)
-        return _challenge(fresh)
+        return challenge_of(fresh)

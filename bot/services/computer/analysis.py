@@ -17,14 +17,13 @@ a move the engine itself would have played is never marked.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
 
 from bot.db import EvaluationRow
-from bot.engine import EngineError, EnginePool, Score, SearchKind
+from bot.engine import EnginePool, Score, SearchKind
 from rules import Color, Game, Move, Position, Sentence
 
 from ..budgets import Budgets
@@ -32,9 +31,7 @@ from ..errors import ServiceError
 from ..play.game import GameSnapshot, MoveText
 from ..play.snapshots import move_text
 from ..play.store import GameStore
-from .opponent import ATTEMPTS, NO_ENGINE
-
-log = logging.getLogger(__name__)
+from .opponent import ATTEMPTS, NO_ENGINE, Level, search_at
 
 #: Scores are capped here, in centipawns from the side to move's view; a mate is the cap.
 CAP = 3000
@@ -292,19 +289,12 @@ class Analyses:
         position = game.game.position_at(ply)
         if not position.legal_moves():  # mated (or no move): the engine has nothing to add
             return EvaluationRow(game.id, ply, None, 0, None)
-        moves = [move.usi() for move in game.game.moves[:ply]]
+        level = Level(ANALYSIS_SKILL, self.movetime_ms)
         for attempt in range(1, ATTEMPTS + 1):
-            try:
-                search = await engine.search(
-                    game.game.start.sfen(),
-                    moves,
-                    movetime_ms=self.movetime_ms,
-                    skill=ANALYSIS_SKILL,
-                    kind=SearchKind.ANALYSIS,
-                    asker=asker,
-                )
-            except EngineError as error:
-                log.warning("game %s ply %s: engine failed (%s): %s", game.id, ply, attempt, error)
+            search = await search_at(
+                engine, game, ply, level, kind=SearchKind.ANALYSIS, asker=asker, attempt=attempt
+            )
+            if search is None:
                 continue
             score = search.score or Score(cp=0)
             best = search.best if _legal(position, search.best) else None

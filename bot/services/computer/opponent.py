@@ -14,12 +14,13 @@ import logging
 from dataclasses import dataclass
 
 from bot.db import ChallengeRow, ComputerRow, Conflict, Session
-from bot.engine import EngineError, EnginePool, SearchKind
+from bot.engine import EngineError, EnginePool, Search, SearchKind
 from rules import Handicap, InvalidMoveError, Move, Sentence
 
 from ..clock.clocks import TimeControl
 from ..club.challenges import Challenges
 from ..errors import GameOver, MoveRejected, NotAPlayer, NotFound, PositionChanged, ServiceError
+from ..play.endings import Endings
 from ..play.game import GameSnapshot, PlayedMove, PlayerRef, TakebackPolicy
 from ..play.moves import Moves
 from ..play.store import GameStore
@@ -58,6 +59,38 @@ NOT_A_COMPUTER_GAME = Sentence("This game is not played against the computer.")
 PLAYED_AGAIN = Sentence("This game has already been played again.")
 
 
+async def search_at(
+    engine: EnginePool,
+    game: GameSnapshot,
+    ply: int,
+    level: Level,
+    *,
+    kind: SearchKind,
+    asker: int | None,
+    attempt: int,
+) -> Search | None:
+    """The engine's search of `game`'s position after `ply` moves at `level`, for a
+    search of `kind` a member (`asker`) waits for; None (logged) when the engine failed
+    this `attempt`, which the caller makes again up to `ATTEMPTS` times.
+
+    Example: `await search_at(engine, game, game.ply, LEVELS[3], kind=SearchKind.MOVE,
+    asker=member, attempt=1)`.
+    """
+    moves = [move.usi() for move in game.game.moves[:ply]]
+    try:
+        return await engine.search(
+            game.game.start.sfen(),
+            moves,
+            movetime_ms=level.movetime_ms,
+            skill=level.skill,
+            kind=kind,
+            asker=asker,
+        )
+    except EngineError as error:
+        log.warning("game %s ply %s: engine failed (attempt %s): %s", game.id, ply, attempt, error)
+        return None
+
+
 class ComputerFailed(ServiceError):
     """The engine failed twice in a row to give a legal move; the game waits for a retry."""
 
@@ -74,11 +107,17 @@ class Computer:
     """The computer's seat: starting a game against it, and playing its turns."""
 
     def __init__(
-        self, store: GameStore, challenges: Challenges, moves: Moves, engine: EnginePool | None
+        self,
+        store: GameStore,
+        challenges: Challenges,
+        moves: Moves,
+        endings: Endings,
+        engine: EnginePool | None,
     ) -> None:
         self._store = store
         self._challenges = challenges
         self._moves = moves
+        self._endings = endings
         self.engine = engine
         self._thinking: set[int] = set()
 
@@ -226,23 +265,15 @@ class Computer:
         self, engine: EnginePool, game: GameSnapshot, seat: ComputerRow
     ) -> ComputerMove | None:
         level = LEVELS.get(seat.level, LEVELS[DEFAULT_LEVEL])
-        moves = [move.usi() for move in game.game.moves]
         member = game.opponent_of(seat.user_id).user_id  # who waits for this move
         for attempt in range(1, ATTEMPTS + 1):
-            try:
-                search = await engine.search(
-                    game.game.start.sfen(),
-                    moves,
-                    movetime_ms=level.movetime_ms,
-                    skill=level.skill,
-                    kind=SearchKind.MOVE,
-                    asker=member,
-                )
-            except EngineError as error:
-                log.warning("game %s: engine failed (attempt %s): %s", game.id, attempt, error)
+            search = await search_at(
+                engine, game, game.ply, level, kind=SearchKind.MOVE, asker=member, attempt=attempt
+            )
+            if search is None:
                 continue
             if search.best == "resign":
-                resigned = await self._moves.resign(game.id, seat.user_id)
+                resigned = await self._endings.resign(game.id, seat.user_id)
                 return ComputerMove(resigned=resigned)
             try:
                 move = Move.from_usi(search.best)  # strict USI: an engine writes nothing else

@@ -54,25 +54,6 @@ class Games:
         game of another server does not exist."""
         return await self._store.current(game_id, guild_id=guild_id)
 
-    async def resolve(
-        self,
-        user_id: int,
-        *,
-        guild_id: int | None,
-        game_id: int | None = None,
-        thread_id: int | None = None,
-    ) -> GameSnapshot:
-        """Which game a command means: the `game` option, else the game of the thread,
-        else the user's only game where it is their turn (or only active game).
-
-        Example: in a game's thread, `await games.resolve(alice, guild_id=g, thread_id=t)`
-        is that thread's game, whoever asks.
-        """
-        return await self.get(
-            await self.resolve_id(user_id, guild_id=guild_id, game_id=game_id, thread_id=thread_id),
-            guild_id=guild_id,
-        )
-
     async def resolve_id(
         self,
         user_id: int,
@@ -82,10 +63,16 @@ class Games:
         thread_id: int | None = None,
         finished: bool = False,
     ) -> int:
-        """As `resolve`, but only the id: in a game's thread, where nearly every move is
-        typed, that asks the database nothing once the thread is known, and a move then
-        loads its game once. `finished`: the command takes finished games too, so a
-        member without an active game is told how to find those."""
+        """Which game a command means: the `game` option, else the game of the thread,
+        else the user's only game where it is their turn (or only active game). Only the
+        id: in a game's thread, where nearly every move is typed, that asks the database
+        nothing once the thread is known, and the command then loads its game once (in
+        its server: `get` with `guild_id`). `finished`: the command takes finished games
+        too, so a member without an active game is told how to find those.
+
+        Example: in a game's thread, `await games.resolve_id(alice, guild_id=g,
+        thread_id=t)` is that thread's game's id, whoever asks.
+        """
         if game_id is not None:
             return game_id
         if thread_id is not None:

@@ -19,9 +19,9 @@ lists the lines as they now stand. A line that only repeats the start of a store
 adds nothing and is refused; one that extends a stored line replaces it.
 
 Exactly once. The reply is played inside the transaction that stores the opponent's
-move (`Moves.play` asks `plan_reply` with the lines read in that transaction): the
-opponent's move, the reply, the shortened lines, the dropped ones and the deadline
-commit together or not at all. A crash before the commit loses the opponent's move too
+move (`Moves.play` asks `forecast_replies.play_reply`, which reads the lines in that
+transaction): the opponent's move, the reply, the shortened lines, the dropped ones and
+the deadline commit together or not at all. A crash before the commit loses the opponent's move too
 (they were never told it was played, so nothing acknowledged is lost) and a crash
 after it finds both stored; there is never a stored position in which the reply is
 still owed, so nothing has to be replayed at start-up and nothing can be played twice.
@@ -104,44 +104,6 @@ MAX_PLIES = 20
 #: What separates the moves of a typed line: spaces (also the full-width one), commas
 #: (also the Japanese ones), semicolons.
 _SEPARATORS = re.compile(r"[\s,，、;；]+")
-
-
-@dataclass(frozen=True, slots=True)
-class ReplyPlan:
-    """What the opponent's move does to the forecaster's lines (`plan_reply`): the reply
-    to play, if any, the lines shortened to what follows it (id, new start ply, moves),
-    and the ids of the lines to drop."""
-
-    reply: Move | None
-    shortened: tuple[tuple[int, int, tuple[str, ...]], ...]
-    dropped: tuple[int, ...]
-
-
-def plan_reply(lines: Sequence[ForecastRow], ply: int, played: str, game: Game) -> ReplyPlan:
-    """The forecaster's `lines` once the opponent played `played` (USI) at ply `ply + 1`,
-    giving `game`. Pure: the caller writes the plan in the move's own transaction."""
-    every = tuple(line.id for line in lines)
-    matching = [line for line in lines if line.ply == ply and line.moves[0] == played]
-    if not matching or game.outcome is not None:
-        return ReplyPlan(None, (), every)
-    reply_usi = matching[0].moves[1]
-    try:
-        reply = Move.from_usi(reply_usi)
-    except ValueError:
-        return ReplyPlan(None, (), every)
-    if not game.position.is_legal(reply):
-        return ReplyPlan(None, (), every)
-    kept = [line for line in matching if line.moves[1] == reply_usi and len(line.moves) > 2]
-    shortened = tuple((line.id, ply + 2, line.moves[2:]) for line in kept)
-    kept_ids = {line.id for line in kept}
-    return ReplyPlan(reply, shortened, tuple(i for i in every if i not in kept_ids))
-
-
-async def write_plan(tx: Session, plan: ReplyPlan) -> None:
-    """Store `plan`'s changes to the lines (inside the move's transaction)."""
-    for forecast_id, ply, moves in plan.shortened:
-        await tx.forecasts.shorten(forecast_id, ply, moves)
-    await tx.forecasts.delete(plan.dropped)
 
 
 def split_line(text: str) -> list[str]:

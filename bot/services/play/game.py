@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from bot.db import GameRow
+from bot.db import GameRow, PlayerRow
 from rules import Color, Game, Handicap, Move, Outcome, Sentence
 
 from ..clock.clocks import TimeControl
@@ -29,6 +29,15 @@ class PlayerRef:
     user_id: int
     name: str
     is_bot: bool = False
+
+    @classmethod
+    def of_row(cls, player: PlayerRow) -> PlayerRef:
+        """The member a stored player row names."""
+        return cls(player.user_id, player.name, player.is_bot)
+
+    def to_row(self) -> PlayerRow:
+        """The player row that stores this member (to insert or rename them)."""
+        return PlayerRow(self.user_id, self.name, self.is_bot)
 
 
 class ImpasseRule(StrEnum):

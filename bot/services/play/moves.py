@@ -1,13 +1,13 @@
-"""Moves and the player's own endings: playing a move, resigning, aborting, giving time."""
+"""Moves: reading a move in any notation, checking it, previewing it and playing it."""
 
 from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
+from datetime import datetime
 
-from bot.db import Conflict, DeadlineRow, GameAdvance, GameRow, MoveRow, Session
+from bot.db import Conflict, MoveRow, Session
 from rules import (
     Color,
     Game,
@@ -15,97 +15,24 @@ from rules import (
     InvalidMoveError,
     Move,
     Outcome,
-    Sentence,
-    Termination,
 )
 from rules.notation import AmbiguousMoveError, parse_move
 
 from ..choices import AmbiguousMove
-from ..clock.clocks import bank_after, due_at, reminder_at
-from ..errors import MoveRejected, PositionChanged, ServiceError
-from ..ratings.rated import both_have_moved, rate_ending
-from .forecasts import plan_reply, write_plan
-from .game import GameSnapshot, MovePreview, MoveText, PlayedMove, PlayerRef, RatingChange
+from ..errors import MoveRejected, PositionChanged
+from ..ratings.rated import rate_ending
+from .advances import advance_of, banks_after_turn, deadline_starting
+from .clock_races import require_same_clock, with_clock_retries
+from .forecast_replies import ForecastReply, play_reply, played_reply
+from .game import GameSnapshot, MovePreview, MoveText, PlayedMove, RatingChange
 from .snapshots import (
-    away_of,
-    clock_state,
-    color_name,
-    deadline_of,
     move_text,
     player_ref,
     snapshot,
-    thinking_time,
 )
 from .store import MOVED_ON, GameStore
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class _Reply:
-    """A forecast reply, worked out inside the transaction of the move that triggered it:
-    the move, how it is written, the game after it, its write and the next deadline."""
-
-    move: Move
-    text: MoveText
-    game: Game
-    advance: GameAdvance
-    outcome: Outcome | None
-    deadline: DeadlineRow | None
-    due: datetime | None
-
-
-def _reply_to(
-    row: GameRow,
-    game: Game,
-    color: Color,
-    reply: Move,
-    banks: dict[Color, timedelta],
-    now: datetime,
-) -> _Reply:
-    """The forecaster's `reply` (legal: `plan_reply` checked it) to the move `color` just
-    played at ply `row.ply + 1`, giving `game`. The reply is played the moment the
-    forecaster's turn began, so it costs their bank nothing; the mover's clock starts
-    again from now."""
-    after = game.copy()
-    after.push(reply)
-    outcome: Outcome | None = after.outcome
-    advance = GameAdvance(
-        game_id=row.id,
-        expected_ply=row.ply + 1,
-        sfen=after.position.sfen(),
-        sente_bank=banks[Color.SENTE],
-        gote_bank=banks[Color.GOTE],
-        turn_started_at=now,
-        termination=None if outcome is None else outcome.termination.value,
-        winner=None if outcome is None else color_name(outcome.winner),
-    )
-    # The mover's turn starts again now, paused if they are on vacation (as any turn is).
-    turn = replace(
-        row, turn_started_at=now, sente_bank=banks[Color.SENTE], gote_bank=banks[Color.GOTE]
-    )
-    due = None if outcome is not None else deadline_of(turn, color)
-    mover = row.sente if color is Color.SENTE else row.gote
-    deadline = None
-    if due is not None:
-        deadline = DeadlineRow(row.id, mover.user_id, due, reminder_at(now, due))
-    last = game.moves[-1] if game.moves else None
-    text = move_text(game.position, reply, last)
-    return _Reply(reply, text, after, advance, outcome, deadline, due)
-
-
-#: What "Give more time" must add to the deadline to be given: while the late player's bank
-#: lasts, a fresh period changes nothing, and a second press a moment after the first would
-#: only post the same extension again.
-LEAST_GIFT = timedelta(minutes=1)
-#: How many times a move does its checks and clock arithmetic again when a vacation began
-#: or ended between them and its write; more than once in a row would take vacations
-#: toggled faster than a move is stored.
-CLOCK_RETRIES = 3
-
-
-class _ClockMoved(Exception):
-    """The game's clock state changed (not its ply) between a move's checks and its write."""
 
 
 def read_move(game: GameSnapshot, text: str) -> Move:
@@ -135,7 +62,7 @@ def read_move(game: GameSnapshot, text: str) -> Move:
 
 
 class Moves:
-    """What a player does in a game: move, resign, abort, give the opponent time."""
+    """A player's move: previewed, or played (with the forecast reply it triggers)."""
 
     def __init__(self, store: GameStore) -> None:
         self._store = store
@@ -162,19 +89,17 @@ class Moves:
         is `"７六歩"`.
         """
         seen = (expected_ply, expected_position)
-        for _ in range(CLOCK_RETRIES):
+
+        async def attempt() -> PlayedMove:
             now = self._store.now()  # one moment for the deadline check and the clock arithmetic
             loaded, color, move, text_out, game = await self._checked(
                 game_id, user_id, text, seen=seen, guild_id=guild_id, now=now
             )
-            try:
-                return await self._store_move(loaded, game, color, move, text_out, now, name)
-            except _ClockMoved:
-                # A vacation began or ended meanwhile: its end moved the turn's start, or
-                # the next player's deadline depends on it. Checked and counted again from
-                # a fresh moment, the move is charged exactly the time off vacation.
-                self._store.forget(game_id)
-        raise PositionChanged(MOVED_ON)
+            return await self._store_move(loaded, game, color, move, text_out, now, name)
+
+        # A vacation that begins or ends meanwhile moves the turn's start or the next
+        # player's deadline: the move is then checked and counted again (`clock_races`).
+        return await with_clock_retries(self._store, game_id, attempt)
 
     async def preview(
         self,
@@ -200,19 +125,18 @@ class Moves:
             guild_id=guild_id,
             now=now,
         )
-        outcome = game.outcome
-        banks = {Color.SENTE: loaded.row.sente_bank, Color.GOTE: loaded.row.gote_bank}
-        banks[color] = bank_after(banks[color], thinking_time(loaded.row, color, now))
+        banks = banks_after_turn(loaded.row, color, now)
+        advance = advance_of(loaded.row, game, banks, now, ply=loaded.ply)
         row = replace(  # the row as `play` would store it now, but not stored
             loaded.row,
             ply=loaded.ply + 1,
-            sfen=game.position.sfen(),
-            sente_bank=banks[Color.SENTE],
-            gote_bank=banks[Color.GOTE],
+            sfen=advance.sfen,
+            sente_bank=advance.sente_bank,
+            gote_bank=advance.gote_bank,
             turn_started_at=now,
-            status="active" if outcome is None else "finished",
-            termination=None if outcome is None else outcome.termination.value,
-            winner=None if outcome is None else color_name(outcome.winner),
+            status="active" if game.outcome is None else "finished",
+            termination=advance.termination,
+            winner=advance.winner,
             count_proposed_by=None,
             deadline=None,
         )
@@ -267,37 +191,18 @@ class Moves:
         renamed = None
         if name and name != mover.name:
             renamed = replace(mover, name=name)
-        banks = {Color.SENTE: row.sente_bank, Color.GOTE: row.gote_bank}
-        banks[color] = bank_after(banks[color], thinking_time(row, color, now))
+        banks = banks_after_turn(row, color, now)
         outcome: Outcome | None = game.outcome
-        advance = GameAdvance(
-            game_id=row.id,
-            expected_ply=row.ply,
-            sfen=game.position.sfen(),
-            sente_bank=banks[Color.SENTE],
-            gote_bank=banks[Color.GOTE],
-            turn_started_at=now,
-            termination=None if outcome is None else outcome.termination.value,
-            winner=None if outcome is None else color_name(outcome.winner),
-        )
+        advance = advance_of(row, game, banks, now, ply=row.ply)
         following = player_ref(row, color.opponent)
         # The next player's deadline, past their vacation if they are on one.
-        turn = replace(
-            row, turn_started_at=now, sente_bank=banks[Color.SENTE], gote_bank=banks[Color.GOTE]
+        deadline = (
+            None if outcome is not None else deadline_starting(row, color.opponent, banks, now)
         )
-        due = None if outcome is not None else deadline_of(turn, color.opponent)
-        deadline = None
-        if due is not None:
-            deadline = DeadlineRow(row.id, following.user_id, due, reminder_at(now, due))
+        due = None if deadline is None else deadline.due_at
 
-        async def store(tx: Session) -> tuple[_Reply | None, tuple[RatingChange, ...]]:
-            fresh = await tx.games.get(row.id)
-            if (
-                fresh is not None
-                and fresh.ply == row.ply
-                and clock_state(fresh) != clock_state(row)
-            ):
-                raise _ClockMoved
+        async def store(tx: Session) -> tuple[ForecastReply | None, tuple[RatingChange, ...]]:
+            await require_same_clock(tx, row)
             if not await tx.games.advance(advance):
                 raise PositionChanged(MOVED_ON)
             await tx.moves.insert(
@@ -317,26 +222,7 @@ class Moves:
             # A takeback asked before this move is void.
             lapsed[0] = await tx.takebacks.lapse(row.id, now)
             # The opponent's forecast, in this same transaction (see `forecasts`).
-            reply = None
-            lines = await tx.forecasts.for_game(row.id, following.user_id)
-            if lines:
-                plan = plan_reply(lines, row.ply, move.usi(), game)
-                await write_plan(tx, plan)
-                if plan.reply is not None:
-                    reply = _reply_to(row, game, color, plan.reply, banks, now)
-                    if not await tx.games.advance(reply.advance):
-                        raise PositionChanged(MOVED_ON)
-                    await tx.moves.insert(
-                        MoveRow(
-                            row.id,
-                            row.ply + 2,
-                            plan.reply.usi(),
-                            following.user_id,
-                            now,
-                            sente_bank=banks[Color.SENTE],
-                            gote_bank=banks[Color.GOTE],
-                        )
-                    )
+            reply = await play_reply(tx, row, game, color, banks, now)
             final = deadline if reply is None else reply.deadline
             if final is not None:
                 await tx.deadlines.set(final)
@@ -400,7 +286,7 @@ class Moves:
             withdrawn=bool(lapsed[0]) or row.count_proposed_by is not None,
         )
         if reply is not None:
-            answered = self._replied(stored, reply, color)
+            answered = played_reply(stored, reply, color)
             answered = replace(answered, game=replace(answered.game, rating_changes=changes))
             played = replace(played, forecast=answered)
             due = reply.due
@@ -408,124 +294,3 @@ class Moves:
         if due is not None:
             self._store.deadline_set(due)
         return played
-
-    @staticmethod
-    def _replied(stored: GameRow, reply: _Reply, color: Color) -> PlayedMove:
-        """The forecast reply as played: the game after it, and the mover (`color`, whose
-        move triggered it) to move again."""
-        ended = reply.outcome is not None
-        row = replace(
-            stored,
-            ply=stored.ply + 1,
-            sfen=reply.advance.sfen,
-            status="finished" if ended else "active",
-            termination=reply.advance.termination,
-            winner=reply.advance.winner,
-            finished_at=reply.advance.turn_started_at if ended else None,
-            deadline=reply.deadline,
-        )
-        return PlayedMove(
-            game=snapshot(row, reply.game, reply.text),
-            move=reply.text,
-            mover=player_ref(row, color.opponent),
-            check=reply.game.position.is_check(),
-            outcome=reply.outcome,
-            next_player=None if ended else player_ref(row, color),
-            deadline=reply.due,
-        )
-
-    # ----------------------------------------------------------------- ending and time
-
-    async def resign(
-        self, game_id: int, user_id: int, *, guild_id: int | None = None
-    ) -> GameSnapshot:
-        """Resign; allowed at any moment, also on the opponent's turn. Before both players
-        have moved it aborts the game instead, as running out of time then does: nobody has
-        really played, so nobody wins (and an account made to lose at once hands out no
-        win). A move played meanwhile makes that a refusal, so it never aborts a game both
-        have played in."""
-        game, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
-        if not both_have_moved(game.ply):
-            aborted = Outcome(Termination.ABORT, None)
-            return await self._store.finish_or_refuse(game, aborted, expected_ply=game.ply)
-        outcome = Outcome(Termination.RESIGNATION, color.opponent)
-        return await self._store.finish_or_refuse(game, outcome, expected_ply=None)
-
-    async def check_resign(
-        self, game_id: int, user_id: int, *, guild_id: int | None = None
-    ) -> tuple[GameSnapshot, PlayerRef]:
-        """Whether `user_id` may resign `game_id` now (asked before the confirmation
-        button is shown); the game and the opponent who would win."""
-        game, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
-        return game, game.player(color.opponent)
-
-    async def abort(
-        self, game_id: int, user_id: int, *, guild_id: int | None = None
-    ) -> GameSnapshot:
-        """End the game without a result; only before both players have moved."""
-        game, _ = await self._store.for_player(game_id, user_id, guild_id=guild_id)
-        if both_have_moved(game.ply):
-            raise ServiceError(
-                Sentence(
-                    "A game can only be aborted before both players have moved; resign instead."
-                )
-            )
-        outcome = Outcome(Termination.ABORT, None)
-        return await self._store.finish_or_refuse(game, outcome, expected_ply=game.ply)
-
-    async def give_time(
-        self, game_id: int, user_id: int, *, guild_id: int | None = None
-    ) -> GameSnapshot:
-        """Give the opponent (who is to move) a full period again, counted from now."""
-        loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
-        row = loaded.row
-        if row.period is None:
-            raise ServiceError(
-                Sentence("This game has no time limit, so there is no time to give.")
-            )
-        if loaded.game.position.turn is color:
-            raise ServiceError(Sentence("It is your move; your opponent's clock is not running."))
-        now = self._store.now()
-        opponent = color.opponent
-        away = away_of(row, opponent)
-        if away is not None and now < away.ends_by:
-            # Their clock stands still and their deadline already lies past the vacation's
-            # latest end; a period "from now" would mean nothing until they are back, and
-            # their vacation's end moves the deadline later by the time spent anyway.
-            raise ServiceError(
-                Sentence(
-                    "{name} is on vacation; their clock is paused, so there is no time to "
-                    "give until they are back.",
-                    name=player_ref(row, opponent).name,
-                )
-            )
-        banks = {Color.SENTE: row.sente_bank, Color.GOTE: row.gote_bank}
-        # Not the time since the turn began: a vacation that ran out (and was not yet
-        # ended by the deadline task) is no thinking time.
-        banks[opponent] = bank_after(banks[opponent], thinking_time(row, opponent, now))
-        due = due_at(now, banks[opponent], row.period)
-        assert due is not None
-        if loaded.deadline is not None and due < loaded.deadline + LEAST_GIFT:
-            raise ServiceError(
-                Sentence(
-                    "Your opponent already has all the time you could give: their deadline "
-                    "would not move."
-                )
-            )
-        waiting = player_ref(row, opponent).user_id
-        deadline = DeadlineRow(row.id, waiting, due, reminder_at(now, due))
-        async with self._store.db.transaction() as tx:
-            done = await tx.games.restart_clock(
-                row.id,
-                row.ply,
-                sente_bank=banks[Color.SENTE],
-                gote_bank=banks[Color.GOTE],
-                turn_started_at=now,
-            )
-            if done:
-                await tx.deadlines.set(deadline)
-        if not done:
-            self._store.require_active(await self._store.load(game_id))
-            raise PositionChanged(MOVED_ON)
-        self._store.deadline_set(due)
-        return await self._store.load(game_id)

@@ -53,8 +53,7 @@ def turn_of(sfen: str) -> Color:
 
 
 def player_ref(record: GameRow, color: Color) -> PlayerRef:
-    player = record.sente if color is Color.SENTE else record.gote
-    return PlayerRef(player.user_id, player.name, player.is_bot)
+    return PlayerRef.of_row(record.sente if color is Color.SENTE else record.gote)
 
 
 def color_of(record: GameRow, user_id: int) -> Color | None:

@@ -40,18 +40,19 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import NoReturn
 
-from bot.db import Conflict, DeadlineRow, GameRewind, NewTakeback, Session, TakebackRow
+from bot.db import Conflict, GameRewind, NewTakeback, Session, TakebackRow
 from rules import Color, Game, Sentence
 
-from ..clock.clocks import reminder_at
 from ..errors import NotFound, PositionChanged, TakebackRefused
+from .advances import deadline_starting
+from .clock_races import require_same_clock, with_clock_retries
 from .game import (
     GameSnapshot,
     MoveText,
     PlayerRef,
     TakebackPolicy,
 )
-from .snapshots import clock_state, deadline_of, moves_written, player_ref
+from .snapshots import moves_written, player_ref
 from .store import MOVED_ON, GameStore
 
 
@@ -124,13 +125,16 @@ class _Lost(Exception):
     """The game or the request changed between the checks and the write."""
 
 
-class _ClockMoved(Exception):
-    """A vacation began or ended between an accept's checks and its write."""
+@dataclass(frozen=True, slots=True)
+class _Answering:
+    """Who answers which request of which game (`guild_id`: only in that server), and
+    the game's ply their button carries."""
 
-
-#: How many times an accept is checked and counted again when a vacation began or ended
-#: meanwhile (see `moves.CLOCK_RETRIES`).
-CLOCK_RETRIES = 3
+    game_id: int
+    takeback_id: int
+    user_id: int
+    expected_ply: int
+    guild_id: int | None
 
 
 class Takebacks:
@@ -232,41 +236,22 @@ class Takebacks:
         the earlier position, and the clocks are restored (see the module's docstring).
         `expected_ply` is the ply the request's button carries; a move since makes the
         request void."""
-        for _ in range(CLOCK_RETRIES):
-            try:
-                return await self._accept(game_id, takeback_id, user_id, expected_ply, guild_id)
-            except _ClockMoved:
-                self._store.forget(game_id)  # checked and counted again from a fresh moment
-        raise PositionChanged(MOVED_ON)
+        answering = _Answering(game_id, takeback_id, user_id, expected_ply, guild_id)
+        # Checked and counted again from a fresh moment when a vacation began or ended.
+        return await with_clock_retries(self._store, game_id, lambda: self._accept(answering))
 
-    async def _accept(
-        self,
-        game_id: int,
-        takeback_id: int,
-        user_id: int,
-        expected_ply: int,
-        guild_id: int | None,
-    ) -> Takeback:
+    async def _accept(self, answering: _Answering) -> Takeback:
         now = self._store.now()
-        loaded, request = await self._answerable(
-            game_id, takeback_id, user_id, expected_ply, guild_id, now
-        )
+        loaded, request = await self._answerable(answering, now)
         row = loaded.row
         back_to = request.ply - request.plies
         kept = [move.usi() for move in loaded.game.moves[:back_to]]
         earlier = Game.replay(loaded.game.start, kept)
         asker_color = loaded.color_of(request.asked_by)
         assert asker_color is not None  # only a player can ask
-        asker = loaded.player(asker_color)
 
         async def store(tx: Session) -> datetime | None:
-            fresh = await tx.games.get(row.id)
-            if (
-                fresh is not None
-                and fresh.ply == row.ply
-                and clock_state(fresh) != clock_state(row)
-            ):
-                raise _ClockMoved
+            await require_same_clock(tx, row)
             sente_bank, gote_bank = await banks_at(tx, loaded, back_to)
             rewind = GameRewind(
                 game_id=row.id,
@@ -285,20 +270,18 @@ class Takebacks:
             # Forecast lines were checked from a position that no longer stands.
             await tx.forecasts.clear(row.id)
             # The asker's turn, as a move would start it: paused if they are on vacation.
-            turn = replace(row, sente_bank=sente_bank, gote_bank=gote_bank, turn_started_at=now)
-            due = deadline_of(turn, asker_color)
-            if due is None:
+            banks = {Color.SENTE: sente_bank, Color.GOTE: gote_bank}
+            deadline = deadline_starting(row, asker_color, banks, now)
+            if deadline is None:
                 await tx.deadlines.clear(row.id)
-            else:
-                await tx.deadlines.set(
-                    DeadlineRow(row.id, asker.user_id, due, reminder_at(now, due))
-                )
-            return due
+                return None
+            await tx.deadlines.set(deadline)
+            return deadline.due_at
 
         try:
             due = await self._store.db.run(store)
         except _Lost:
-            raise await self._lost_answer(game_id, takeback_id, user_id, guild_id) from None
+            raise await self._lost_answer(answering) from None
         self._store.forget(row.id)
         after = await self._store.load(row.id)
         if due is not None:
@@ -316,38 +299,31 @@ class Takebacks:
         guild_id: int | None = None,
     ) -> Takeback:
         """The opponent declines: the game goes on as it stands, the asker may ask again."""
+        answering = _Answering(game_id, takeback_id, user_id, expected_ply, guild_id)
         now = self._store.now()
-        loaded, request = await self._answerable(
-            game_id, takeback_id, user_id, expected_ply, guild_id, now
-        )
+        loaded, request = await self._answerable(answering, now)
         async with self._store.db.transaction() as tx:
             done = await tx.takebacks.answer(request.id, "declined", now)
         if not done:
-            raise await self._lost_answer(game_id, takeback_id, user_id, guild_id)
+            raise await self._lost_answer(answering)
         declined = replace(request, status="declined", answered_at=now)
         return self._answer(loaded, declined, loaded.game)
 
     async def _answerable(
-        self,
-        game_id: int,
-        takeback_id: int,
-        user_id: int,
-        expected_ply: int,
-        guild_id: int | None,
-        now: datetime,
+        self, answering: _Answering, now: datetime
     ) -> tuple[GameSnapshot, TakebackRequest]:
-        """The game and the request `user_id` may answer now; refused otherwise: not a
-        player, the game is over, the request is theirs or was answered, or a move was
+        """The game and the request `answering.user_id` may answer now; refused otherwise: not
+        a player, the game is over, the request is theirs or was answered, or a move was
         played since it was asked."""
-        loaded = await self._store.current(game_id, guild_id=guild_id, now=now)
-        color = self._store.player_color(loaded, user_id)
+        loaded = await self._store.current(answering.game_id, guild_id=answering.guild_id, now=now)
+        color = self._store.player_color(loaded, answering.user_id)
         self._store.require_active(loaded)
         async with self._store.db.query() as q:
-            stored = await q.takebacks.get(takeback_id)
+            stored = await q.takebacks.get(answering.takeback_id)
         if stored is None or stored.game_id != loaded.id:
             raise NotFound(NO_SUCH_REQUEST)
         request = _request(stored)
-        if request.asked_by == user_id:
+        if request.asked_by == answering.user_id:
             raise TakebackRefused(
                 Sentence(
                     "You asked for this takeback; only {name} can accept or decline it.",
@@ -357,21 +333,18 @@ class Takebacks:
         refusal = ALREADY_ANSWERED.get(request.status)
         if refusal is not None:
             raise TakebackRefused(refusal)
-        if request.status != "pending" or expected_ply != loaded.ply or request.ply != loaded.ply:
+        lapsed = answering.expected_ply != loaded.ply or request.ply != loaded.ply
+        if request.status != "pending" or lapsed:
             raise PositionChanged(LAPSED)
         return loaded, request
 
-    async def _lost_answer(
-        self, game_id: int, takeback_id: int, user_id: int, guild_id: int | None
-    ) -> Exception:
+    async def _lost_answer(self, answering: _Answering) -> Exception:
         """The refusal for an answer that lost a race (a move, or another answer, landed
         first), as the game and the request now stand."""
-        self._store.forget(game_id)
-        fresh = await self._store.current(game_id, guild_id=guild_id)
+        self._store.forget(answering.game_id)
+        fresh = await self._store.current(answering.game_id, guild_id=answering.guild_id)
         try:
-            await self._answerable(
-                game_id, takeback_id, user_id, fresh.ply, guild_id, self._store.now()
-            )
+            await self._answerable(replace(answering, expected_ply=fresh.ply), self._store.now())
         except (TakebackRefused, PositionChanged, NotFound) as refusal:
             return refusal
         return PositionChanged(MOVED_ON)

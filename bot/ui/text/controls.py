@@ -139,7 +139,7 @@ COLOR_NAMES = {
     "gote": "Gote (☖)",
 }
 #: The colours `/challenge` offers: in a handicap game gote gives it and sente receives it,
-#: and it is never drawn by lot (see `bot.services.club.challenges.side_wish`).
+#: and it is never drawn by lot (see `bot.services.club.challenge.side_wish`).
 CHALLENGE_COLOR_NAMES = {
     "random": "Random (even games only)",
     "sente": "Sente ☗ (in a handicap game: Shitate, receiving it)",
