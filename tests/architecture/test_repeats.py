@@ -29,9 +29,14 @@ Place = tuple[str, int]
 def significant_lines(text: str) -> list[tuple[int, str]]:
     """The lines that count, with their line numbers, white space folded."""
     kept = []
+    in_import = False
     for number, line in enumerate(text.splitlines(), start=1):
         folded = " ".join(line.split())
-        if not _PASSED_OVER.fullmatch(folded):
+        if in_import:
+            in_import = not folded.startswith(")")
+        elif folded.startswith(("import ", "from ")) and folded.endswith("("):
+            in_import = True
+        elif not _PASSED_OVER.fullmatch(folded):
             kept.append((number, folded))
     return kept
 
@@ -76,7 +81,7 @@ def test_the_count_finds_a_repeat_and_passes_over_what_does_not_count() -> None:
         "a.py": f"import os\n\n{body}\n",
         "b.py": f"from x import y\n# a comment\n\n    {body.replace(chr(10), chr(10) + '    ')}\n",
         "c.py": body.replace("limit", "other"),
-        "d.py": "import a\nimport b\nimport c\nimport d\nimport e\nimport f\n(\n)\n",
-        "e.py": "import a\nimport b\nimport c\nimport d\nimport e\nimport f\n(\n)\n",
+        "d.py": "from m import (\n    a,\n    b,\n    c,\n    d,\n    e,\n    f,\n)\n(\n)\n",
+        "e.py": "from n import (\n    a,\n    b,\n    c,\n    d,\n    e,\n    f,\n)\n(\n)\n",
     }
     assert repeated_places(files) == {(("a.py", 3), ("b.py", 4))}
