@@ -8,9 +8,7 @@ may trigger in `play/forecast_replies.py`).
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from datetime import datetime
+from typing import Unpack
 
 from bot.db import Database, ShardScope
 from bot.engine import EnginePool
@@ -33,7 +31,7 @@ from .play.forecasts import Forecasts
 from .play.impasse import Impasse
 from .play.moves import Moves
 from .play.notes import Notes
-from .play.store import GameStore, utc_now
+from .play.store import GameStore, StoreOptions
 from .play.takebacks import Takebacks
 from .ratings.standings import Ratings
 from .records.exports import Exports
@@ -55,24 +53,22 @@ class GameService:
     looks after (its deadlines are theirs only) and `shared_database` makes it read the
     settings other processes may change (servers' languages, players' preferences) from
     the database at each use instead of keeping them. `budgets` are the limits per member
-    and server it checks (`Budgets`, the defaults without).
+    and server it checks (`Budgets`, the defaults without). The rest (`StoreOptions`: the
+    clock, where events go, randomness, the cache's size) are its store's.
     """
 
     def __init__(
         self,
         db: Database,
         *,
-        clock: Callable[[], datetime] = utc_now,
-        events: GameEvents | None = None,
-        rng: random.Random | None = None,
-        cache_size: int = 512,
         engine: EnginePool | None = None,
         analysis_ms: int = ANALYSIS_MS,
         scope: ShardScope | None = None,
         shared_database: bool = False,
         budgets: Budgets | None = None,
+        **store: Unpack[StoreOptions],
     ) -> None:
-        self.store = GameStore(db, clock=clock, events=events, rng=rng, cache_size=cache_size)
+        self.store = GameStore(db, **store)
         self.games = Games(self.store)
         self.moves = Moves(self.store)
         self.endings = Endings(self.store)

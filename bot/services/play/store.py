@@ -18,7 +18,7 @@ import socket
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict
 
 from bot.db import Database, GameRow, RatingEntry, Session
 from rules import Color, Outcome, Sentence, Termination
@@ -131,6 +131,17 @@ class SafeEvents:
 
     async def vacation_ended(self, change: VacationChange) -> None:
         await self._report("vacation_ended", change.vacation.id, lambda e: e.vacation_ended(change))
+
+
+class StoreOptions(TypedDict, total=False):
+    """What a `GameService` passes on to its store, each defaulting as `GameStore` says:
+    the clock it reads (`utc_now`), where its events go, the randomness of open
+    challenges' sides, and how many games its cache keeps."""
+
+    clock: Callable[[], datetime]
+    events: GameEvents | None
+    rng: random.Random | None
+    cache_size: int
 
 
 class GameStore:
