@@ -245,3 +245,16 @@ def test_the_families_are_the_same_in_each_layer() -> None:
         packages = {p.parent.name for p in (ROOT / layer).glob("*/__init__.py")}
         assert packages <= set(FAMILIES), layer
         assert len(packages) >= 5, layer
+
+
+#: The longest a module of the bot may grow: past it, a module holds more than one thing.
+LONGEST_MODULE = 400
+
+
+def test_no_module_of_the_bot_outgrows_one_subject() -> None:
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / "bot").rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > LONGEST_MODULE
+    }
+    assert long == {}
