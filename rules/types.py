@@ -88,25 +88,15 @@ class Role(IntEnum):
         piece letter of Western notation."""
         return ROLE_SFEN[self]
 
-    @property
-    def english(self) -> str:
-        """`"pawn"`, `"promoted lance"`, `"dragon"`: the name in sentences."""
-        return ROLE_NAMES[self].english
-
-    @property
-    def kanji(self) -> str:
-        """The name as the JSA and KI2 records write it: 歩 ... 成香, 竜."""
-        return ROLE_NAMES[self].kanji
-
-    @property
-    def glyph(self) -> str:
-        """The one character printed on the piece and in board diagrams: 歩 ... 杏, 龍."""
-        return ROLE_NAMES[self].glyph
-
-    @property
-    def csa(self) -> str:
-        """The two-letter CSA code: `FU`, `NY`, `RY`."""
-        return ROLE_NAMES[self].csa
+    # Each kind's names in the vocabularies most used, given once from `ROLE_NAMES` below.
+    #: `"pawn"`, `"promoted lance"`, `"dragon"`: the name in sentences.
+    english: str
+    #: The name as the JSA and KI2 records write it: 歩 ... 成香, 竜.
+    kanji: str
+    #: The one character printed on the piece and in board diagrams: 歩 ... 杏, 龍.
+    glyph: str
+    #: The two-letter CSA code: `FU`, `NY`, `RY`.
+    csa: str
 
     @classmethod
     def from_sfen(cls, text: str) -> Role:
@@ -151,6 +141,9 @@ ROLE_NAMES: dict[Role, RoleNames] = {
         Role.DRAGON:          ("dragon",          "+R",  "RY", "竜",   "龍",   "龍"),
     }.items()
 }  # fmt: skip
+for _role, _names in ROLE_NAMES.items():
+    _role.english, _role.kanji = _names.english, _names.kanji
+    _role.glyph, _role.csa = _names.glyph, _names.csa
 # The king's two kanji: 玉 (the table's) and 王, which by custom marks the senior player.
 KING_GLYPHS: tuple[str, str] = ("玉", "王")
 ROLE_SFEN: dict[Role, str] = {role: names.letter for role, names in ROLE_NAMES.items()}

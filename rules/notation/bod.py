@@ -15,9 +15,11 @@ A leading `v` marks White's pieces; promoted pieces use single glyphs (全 圭 �
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..errors import FormatError, Sentence, quote
 from ..position import Position
-from ..types import HAND_ROLES, KING_GLYPHS, Color, Role
+from ..types import HAND_ROLES, KING_GLYPHS, Color, Piece, Role
 from .common import BOD_GLYPHS, KANJI_DIGITS, read_number
 
 _GLYPH_ROLES: dict[str, Role] = {
@@ -86,24 +88,35 @@ def write_bod(position: Position, *, handicap: bool = False, numbered: bool = Fa
     """
     top, bottom = ("上手", "下手") if handicap else ("後手", "先手")
     lines = [f"{top}の持駒：{write_hand(position, Color.GOTE)}", "  ９ ８ ７ ６ ５ ４ ３ ２ １"]
-    lines.append("+---------------------------+")
-    for row in range(9):
-        cells = []
-        for square in range(row * 9, row * 9 + 9):
-            piece = position.piece_at(square)
-            if piece is None:
-                cells.append(" ・")
-            else:
-                mark = "v" if piece.color == Color.GOTE else " "
-                cells.append(mark + BOD_GLYPHS[piece.role])
-        lines.append("|" + "".join(cells) + "|" + KANJI_DIGITS[row])
-    lines.append("+---------------------------+")
+    lines += write_grid(position, _bod_cell, KANJI_DIGITS)
     lines.append(f"{bottom}の持駒：{write_hand(position, Color.SENTE)}")
     if numbered and position.move_number > 1:
         lines.append(f"{MOVES_PLAYED}{position.move_number - 1}")
     if position.turn == Color.GOTE:
         lines.append(f"{top}番")
     return lines
+
+
+def write_grid(position: Position, cell: Callable[[Piece | None], str], ranks: str) -> list[str]:
+    """The board between two rules, a line a rank: `|`, each square as `cell` writes it
+    (None for an empty one), `|` and the rank's label from `ranks`. A BOD's board, and the
+    English diagram's with its own cells and labels: nine cells of three columns each."""
+    lines = [_GRID_RULE]
+    for row in range(9):
+        cells = "".join(cell(position.piece_at(square)) for square in range(row * 9, row * 9 + 9))
+        lines.append(f"|{cells}|{ranks[row]}")
+    lines.append(_GRID_RULE)
+    return lines
+
+
+_GRID_RULE = "+" + "-" * 27 + "+"
+
+
+def _bod_cell(piece: Piece | None) -> str:
+    """` ・` for an empty square, else the glyph after a `v` for gote's pieces."""
+    if piece is None:
+        return " ・"
+    return ("v" if piece.color == Color.GOTE else " ") + BOD_GLYPHS[piece.role]
 
 
 def read_moves_played(text: str) -> int:

@@ -29,21 +29,9 @@ from ..position import Position
 from ..sfen import StartWarning
 from ..types import HAND_ROLES, Color, Role
 from .common import CSA_CODES, CSA_ROLES
-from .endings import End, apply_ending, ending_of
+from .endings import END_CODES, WRITTEN_CODES, End, apply_ending, ending_of
 from .parse import parse_move
-from .records import (
-    HEADER_LIMIT,
-    KEY_LIMIT,
-    NAME_LIMIT,
-    Details,
-    Record,
-    RecordError,
-    as_record,
-    because,
-    cut,
-    decode,
-    place_comments,
-)
+from .records import Details, Record, RecordError, as_record, because, decode, place_comments
 from .write import csa_move
 
 # CSA header keys and the KIF header names a Record keeps them under.
@@ -53,14 +41,6 @@ HEADER_NAMES = {
 }  # fmt: skip
 _CSA_KEYS = {name: key for key, name in HEADER_NAMES.items()}
 _CSA_TIME_LIMIT = re.compile(r"[0-9]{1,4}:[0-9]{2}\+[0-9]{1,4}")
-END_CODES = {
-    "%TORYO": End.RESIGN, "%TSUMI": End.MATE, "%TIME_UP": End.TIME, "%CHUDAN": End.ABORT,
-    "%SENNICHITE": End.REPETITION, "%JISHOGI": End.IMPASSE, "%HIKIWAKE": End.IMPASSE,
-    "%KACHI": End.DECLARE, "%ILLEGAL_MOVE": End.FOUL_LOSS,
-    "%+ILLEGAL_ACTION": End.FOUL_LOSS, "%-ILLEGAL_ACTION": End.FOUL_LOSS,
-}  # fmt: skip
-_WRITTEN = {key: code for code, key in reversed(END_CODES.items())}
-_WRITTEN[End.FOUL_LOSS] = "%ILLEGAL_MOVE"
 # The side whose illegal action ended the game, by its code: the other side won.
 _ACTION_BY = {"%+ILLEGAL_ACTION": Color.SENTE, "%-ILLEGAL_ACTION": Color.GOTE}
 # floodgate's summary reasons that name an ending the end code may not say by itself.
@@ -173,7 +153,7 @@ def _end_lines(record: Record) -> list[str]:
         assert won is not None
         lines.append(f"%{_sign(won.opponent)}ILLEGAL_ACTION")
     else:
-        lines.append(_WRITTEN[key])
+        lines.append(WRITTEN_CODES[key])
     if key in (End.RESIGN, End.TIME) or (key == End.IMPASSE and won is not None):
         reason = {End.RESIGN: "toryo", End.TIME: "time up", End.IMPASSE: "jishogi"}[key]
         names = [
@@ -346,7 +326,7 @@ def read_csa(data: bytes | str) -> Record:
                     last = parse_move(game.position, item, last_move=last, style="csa")
                     game.push(last)
                 elif item.startswith("%"):
-                    record.end = cut(item, HEADER_LIMIT)
+                    record.keep_end(item)
                 elif not item.startswith("T"):
                     raise FormatError(Sentence("it is not a move, a time or an end code."))
             except ValueError as error:
@@ -396,16 +376,14 @@ def _header(setup: _Setup, record: Record, item: str) -> None:
     if item.startswith("V") or (item.startswith("$") and ":" not in item):
         return
     if item.startswith("N+"):
-        record.sente = cut(item[2:], NAME_LIMIT)
+        record.keep_name(Color.SENTE, item[2:])
     elif item.startswith("N-"):
-        record.gote = cut(item[2:], NAME_LIMIT)
+        record.keep_name(Color.GOTE, item[2:])
     elif item.startswith("$"):
         key, _, value = item[1:].partition(":")
-        name = HEADER_NAMES.get(key, cut(key, KEY_LIMIT))
-        value = cut(value, HEADER_LIMIT)
-        record.headers[name] = value
+        kept = record.keep_header(HEADER_NAMES.get(key, key), value)
         if key == "START_TIME":
-            record.started = value
+            record.started = kept
     elif item.startswith("PI"):
         setup.even(item[2:])
     elif len(item) >= 2 and item[0] == "P" and item[1] in "123456789":

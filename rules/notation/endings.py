@@ -1,8 +1,9 @@
 """How a game ended, as the KIF, KI2 and CSA readers and writers name it: one key an ending.
 
-A reader turns the end word or code it met into a key (`kif.END_WORDS`, `csa.END_CODES`)
-and gives the game that outcome (`apply_ending`); a writer asks a finished game for its key
-(`ending_of`) and writes the word or code for it, KIF and KI2 with the closing `まで…` line.
+A reader turns the end word or code it met into a key (`END_WORDS`, `END_CODES`) and
+gives the game that outcome (`apply_ending`); a writer asks a finished game for its key
+(`ending_of`) and writes the word or code for it (`WRITTEN_WORDS`, `WRITTEN_CODES`), KIF
+and KI2 with the closing `まで…` line.
 """
 
 from __future__ import annotations
@@ -26,6 +27,26 @@ class End(StrEnum):
     DECLARE = "declare"
     FOUL_WIN = "foul_win"
     FOUL_LOSS = "foul_loss"
+
+
+#: Each ending's words in KIF and KI2 and its codes in CSA, the first of each the one
+#: written; a reader takes any. CSA has no code for a foul won by the side to move: its
+#: writer names whose foul it was with `%±ILLEGAL_ACTION`.
+_SPELLINGS = {
+    End.RESIGN: ("投了", "%TORYO"),
+    End.MATE: ("詰み", "%TSUMI"),
+    End.TIME: ("切れ負け 時間切れ", "%TIME_UP"),
+    End.ABORT: ("中断", "%CHUDAN"),
+    End.REPETITION: ("千日手", "%SENNICHITE"),
+    End.IMPASSE: ("持将棋", "%JISHOGI %HIKIWAKE"),
+    End.DECLARE: ("入玉勝ち 宣言勝ち", "%KACHI"),
+    End.FOUL_WIN: ("反則勝ち", ""),
+    End.FOUL_LOSS: ("反則負け", "%ILLEGAL_MOVE %+ILLEGAL_ACTION %-ILLEGAL_ACTION"),
+}
+END_WORDS = {word: key for key, (words, _) in _SPELLINGS.items() for word in words.split()}
+END_CODES = {code: key for key, (_, codes) in _SPELLINGS.items() for code in codes.split()}
+WRITTEN_WORDS = {key: words.split()[0] for key, (words, _) in _SPELLINGS.items()}
+WRITTEN_CODES = {key: codes.split()[0] for key, (_, codes) in _SPELLINGS.items() if codes}
 
 
 def ending_of(game: Game) -> End | None:

@@ -24,6 +24,8 @@ from . import bod
 from .common import TURN_MARKS, AmbiguousMoveError, read_number
 from .endings import (
     COUNT_MARK,
+    END_WORDS,
+    WRITTEN_WORDS,
     End,
     apply_ending,
     count_comment,
@@ -33,28 +35,9 @@ from .endings import (
     summary_winner,
 )
 from .parse import parse_move
-from .records import (
-    HEADER_LIMIT,
-    KEY_LIMIT,
-    NAME_LIMIT,
-    Details,
-    Record,
-    RecordError,
-    as_record,
-    because,
-    cut,
-    decode,
-    place_comments,
-)
+from .records import Details, Record, RecordError, as_record, because, decode, place_comments
 from .write import japanese_move, kif_move
 
-END_WORDS = {
-    "投了": End.RESIGN, "詰み": End.MATE, "切れ負け": End.TIME, "時間切れ": End.TIME,
-    "中断": End.ABORT, "千日手": End.REPETITION, "持将棋": End.IMPASSE,
-    "入玉勝ち": End.DECLARE, "宣言勝ち": End.DECLARE,
-    "反則勝ち": End.FOUL_WIN, "反則負け": End.FOUL_LOSS,
-}  # fmt: skip
-WRITTEN_END = {key: word for word, key in reversed(END_WORDS.items())}
 OTHER_END_WORDS = ("封じ手", "不詰", "不戦勝", "不戦敗", "勝ち宣言", "入玉")
 PLAYER_KEYS = {"先手": Color.SENTE, "下手": Color.SENTE, "後手": Color.GOTE, "上手": Color.GOTE}
 OWN_KEYS = {"開始日時", "手合割", *PLAYER_KEYS}
@@ -146,7 +129,7 @@ def write_kif(game: Game | Record, *, encoding: str = "UTF-8", **details: Unpack
         last = move
     key = ending_of(game)
     if key is not None:
-        lines.append(f"{first + len(game.moves):>4} {WRITTEN_END[key]}")
+        lines.append(f"{first + len(game.moves):>4} {WRITTEN_WORDS[key]}")
         lines += [text for text in [count_comment(game, _uneven(game))] if text]
         lines.append(summary(game, _uneven(game)) or "")
     return "\n".join(lines) + "\n"
@@ -202,8 +185,7 @@ class _Reader:
     """What KIF and KI2 share: headers, the start position, playing moves, the end."""
 
     def __init__(self) -> None:
-        self.headers: dict[str, str] = {}
-        self.names: dict[Color, str] = {}
+        self.kept = Record(Game())  # the names, headers and end word, the game once read
         self.handicap: tuple[int, str] | None = None
         self.rows: list[list[tuple[Color, Role] | None]] = []
         self.hands: dict[Color, dict[Role, int]] = {}
@@ -236,9 +218,9 @@ class _Reader:
             elif line.startswith(("+--", "９ ８", "手数-")):
                 pass
             elif colon and key:
-                self.headers[cut(key, KEY_LIMIT)] = cut(value, HEADER_LIMIT)
+                self.kept.keep_header(key, value)
                 if key in PLAYER_KEYS:
-                    self.names[PLAYER_KEYS[key]] = cut(value, NAME_LIMIT)
+                    self.kept.keep_name(PLAYER_KEYS[key], value)
                 if key == "手合割":
                     self.handicap = (number, value)
             else:
@@ -335,15 +317,12 @@ class _Reader:
         if key is not None:
             winner = summary_winner(self.summary) if self.summary else None
             apply_ending(game, key, winner)
-        return Record(
-            game,
-            sente=self.names.get(Color.SENTE),
-            gote=self.names.get(Color.GOTE),
-            started=self.headers.get("開始日時"),
-            headers=self.headers,
-            end=cut(self.end or self.summary or "", HEADER_LIMIT) or None,
-            warnings=self.warnings,
-        )
+        record = self.kept
+        record.game = game
+        record.started = record.headers.get("開始日時")
+        record.keep_end(self.end or self.summary or "")
+        record.warnings = self.warnings
+        return record
 
 
 def _lines(data: bytes | str) -> Iterator[tuple[int, str, int]]:

@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 
 from .common import DIGITS_LIMIT
-from .kif import END_WORDS, OTHER_END_WORDS, PLAYER_KEYS
+from .endings import END_WORDS
+from .kif import OTHER_END_WORDS, PLAYER_KEYS
 
 #: Header keys of the KIF and KI2 formats: in the value of one of them only these start a
 #: header, as a name or an event may hold a full-width colon of its own.

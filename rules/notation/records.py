@@ -19,6 +19,7 @@ from ..game import Game
 from ..moves import Move
 from ..position import Position
 from ..sfen import StartWarning
+from ..types import Color
 
 
 class RecordError(ValueError):
@@ -78,6 +79,9 @@ class Record:
     a piece that could never move, no king at all): its moves are read all the same, as
     other shogi software reads them, but a game on Discord cannot start from there.
 
+    A reader keeps the names, headers and end word it reads through `keep_name`,
+    `keep_header` and `keep_end`, so none it returns is longer than its limit.
+
     >>> record = Record(Game(moves=["7g7f"]), sente="Ann", gote="Bo", started="2024/01/02")
     >>> record.game.position.turn, record.sente
     (<Color.GOTE: 1>, 'Ann')
@@ -90,6 +94,23 @@ class Record:
     headers: dict[str, str] = field(default_factory=dict)
     end: str | None = None
     warnings: tuple[StartWarning, ...] = ()
+
+    def keep_name(self, color: Color, name: str) -> None:
+        """Keep a player's name, cut to `NAME_LIMIT`."""
+        if color == Color.SENTE:
+            self.sente = cut(name, NAME_LIMIT)
+        else:
+            self.gote = cut(name, NAME_LIMIT)
+
+    def keep_header(self, key: str, value: str) -> str:
+        """Keep a header, its key cut to `KEY_LIMIT` and its value to `HEADER_LIMIT`; the
+        value as kept."""
+        kept = self.headers[cut(key, KEY_LIMIT)] = cut(value, HEADER_LIMIT)
+        return kept
+
+    def keep_end(self, word: str) -> None:
+        """Keep the end word or code as written, cut to `HEADER_LIMIT` (none if empty)."""
+        self.end = cut(word, HEADER_LIMIT) or None
 
 
 def record_time(moment: datetime) -> str:

@@ -145,3 +145,41 @@ def test_a_count_before_any_move_reads_back_from_ki2() -> None:
     ki2 = write_ki2(game)
     assert "*持将棋（24点法）" in ki2 and "▲" not in ki2
     assert read_record(ki2).game.outcome == game.outcome == read_ki2(ki2).game.outcome
+
+
+#: Every end word and code the readers know, an ending's spellings together, the one our
+#: writers use first (CSA writes a foul as `%±ILLEGAL_ACTION`, naming whose foul it was).
+KIF_SPELLINGS = [
+    ("投了",), ("詰み",), ("切れ負け", "時間切れ"), ("中断",), ("千日手",), ("持将棋",),
+    ("入玉勝ち", "宣言勝ち"), ("反則勝ち",), ("反則負け",),
+]  # fmt: skip
+CSA_SPELLINGS = [
+    ("%TORYO",), ("%TSUMI",), ("%TIME_UP",), ("%CHUDAN",), ("%SENNICHITE",),
+    ("%JISHOGI", "%HIKIWAKE"), ("%KACHI",), ("%ILLEGAL_MOVE",),
+]  # fmt: skip
+
+
+FOUL = Termination.FOUL
+
+
+def test_every_spelling_of_an_ending_reads_alike_and_the_first_is_written() -> None:
+    """Each end word of KIF (and code of CSA) means one ending, its other spellings the same
+    one, and a record of that ending is written with its first spelling."""
+    kif_moves = "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２六歩(27)\n"
+    csa_moves = "V2.2\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n"
+    for spellings, read, write, head, end_line in [
+        (KIF_SPELLINGS, read_kif, write_kif, kif_moves, "   4 {}\n"),
+        (CSA_SPELLINGS, read_csa, write_csa, csa_moves, "{}\n"),
+    ]:
+        outcomes = []
+        for first, *others in spellings:
+            record = read(head + end_line.format(first))
+            outcome = record.game.outcome
+            for other in others:
+                assert read(head + end_line.format(other)).game.outcome == outcome, other
+            outcomes.append(outcome)
+            csa_foul = read is read_csa and outcome is not None and outcome.termination is FOUL
+            if outcome is not None and not csa_foul:
+                assert first in write(record).split(), (first, write(record))
+        # 詰み with no mate on the board leaves the game going on; every other differs.
+        assert len({*outcomes}) == len(outcomes), outcomes

@@ -51,40 +51,35 @@ def already_ended(lang: str, outcome: Outcome | None) -> str:
     return _("This game has already ended {how}.").format(how=how)
 
 
-#: The result of a game, by how it ended and whether someone won; in Japanese as a KIF
-#: ends (まで83手で先手の勝ち).
-_RESULTS = {
-    (Termination.CHECKMATE, True): N_("Checkmate after move {move_number}: {winner} wins."),
-    (Termination.STALEMATE, True): N_(
+#: The result of a game someone won, by how it ended; in Japanese as a KIF ends
+#: (まで83手で先手の勝ち).
+_WINS = {
+    Termination.CHECKMATE: N_("Checkmate after move {move_number}: {winner} wins."),
+    Termination.STALEMATE: N_(
         "{loser} has no legal move after move {move_number} and loses: {winner} wins."
     ),
-    (Termination.SENNICHITE, False): N_(
-        "Sennichite after move {move_number}: the same position appeared four times. Draw."
-    ),
-    (Termination.PERPETUAL_CHECK, True): N_(
+    Termination.PERPETUAL_CHECK: N_(
         "{loser} loses by perpetual check after move {move_number}: {winner} wins."
     ),
-    (Termination.RESIGNATION, True): N_(
-        "{loser} resigned after move {move_number}: {winner} wins."
-    ),
-    (Termination.TIME, True): N_(
-        "{loser} ran out of time after move {move_number}: {winner} wins."
-    ),
-    (Termination.ABORT, False): N_("The game was aborted; it has no result."),
-    (Termination.FOUL, True): N_(
+    Termination.RESIGNATION: N_("{loser} resigned after move {move_number}: {winner} wins."),
+    Termination.TIME: N_("{loser} ran out of time after move {move_number}: {winner} wins."),
+    Termination.FOUL: N_(
         "{loser} lost by an illegal move after move {move_number}: {winner} wins."
     ),
-    (Termination.IMPASSE_24, True): N_("Impasse count after move {move_number}: {winner} wins."),
-    (Termination.IMPASSE_24, False): N_("Impasse count after move {move_number}: jishogi, a draw."),
-    (Termination.IMPASSE_27, True): N_(
+    Termination.IMPASSE_24: N_("Impasse count after move {move_number}: {winner} wins."),
+    Termination.IMPASSE_27: N_(
         "{winner} declared an impasse win (27-point rule) after move {move_number}."
     ),
-    (Termination.IMPASSE_JSA24, True): N_(
-        "Impasse declaration after move {move_number}: {winner} wins."
+    Termination.IMPASSE_JSA24: N_("Impasse declaration after move {move_number}: {winner} wins."),
+}
+#: The result of a game no one won (a draw, or an aborted game), by how it ended.
+_DRAWS = {
+    Termination.SENNICHITE: N_(
+        "Sennichite after move {move_number}: the same position appeared four times. Draw."
     ),
-    (Termination.IMPASSE_JSA24, False): N_(
-        "Impasse declaration after move {move_number}: jishogi, a draw."
-    ),
+    Termination.ABORT: N_("The game was aborted; it has no result."),
+    Termination.IMPASSE_24: N_("Impasse count after move {move_number}: jishogi, a draw."),
+    Termination.IMPASSE_JSA24: N_("Impasse declaration after move {move_number}: jishogi, a draw."),
 }
 #: An ending the rules never produce (a checkmate without a winner) still gets a sentence.
 _ENDED = N_("The game ended after move {move_number}.")
@@ -93,7 +88,7 @@ _ENDED = N_("The game ended after move {move_number}.")
 def result_text(lang: str, outcome: Outcome, game: GameSnapshot) -> str:
     """How the game ended, in one sentence."""
     won = outcome.winner
-    template = _RESULTS.get((outcome.termination, won is not None), _ENDED)
+    template = (_DRAWS if won is None else _WINS).get(outcome.termination, _ENDED)
     names: dict[str, object] = {"move_number": game.move_number}
     if won is not None:
         names |= {"winner": named(lang, game, won), "loser": named(lang, game, won.opponent)}

@@ -11,8 +11,8 @@ from collections import defaultdict
 from datetime import datetime
 
 from bot.services import GameSnapshot
-from rules import Color, Handicap, Outcome, Position, Role, Square, Termination
-from rules.notation.bod import write_bod, write_hand
+from rules import Color, Handicap, Outcome, Piece, Position, Role, Square, Termination
+from rules.notation.bod import write_bod, write_grid, write_hand
 
 from ...i18n import N_, SOURCE_LANGUAGE, gettext
 from ..base import move_echo, safe, square_text, translator
@@ -290,7 +290,6 @@ def _move_line(lang: str, game: GameSnapshot) -> str:
 
 
 _FILES_HEADER = "  9  8  7  6  5  4  3  2  1"
-_RULE = "+" + "-" * 27 + "+"
 _RANK_LETTERS = "abcdefghi"
 
 
@@ -304,23 +303,20 @@ def _letters_diagram(lang: str, position: Position, handicap: Handicap) -> list[
         else _("Upper case: Sente (☗); lower case: Gote (☖); + promoted."),
         gettext(lang, hands[Color.GOTE]).format(hand=hand_text(lang, position, Color.GOTE)),
         _FILES_HEADER,
-        _RULE,
     ]
-    for row in range(9):
-        cells = []
-        for square in range(row * 9, row * 9 + 9):
-            piece = position.piece_at(square)
-            if piece is None:
-                cells.append(" . ")
-                continue
-            letter = piece.role.sfen if piece.color is Color.SENTE else piece.role.sfen.lower()
-            cells.append(letter.rjust(2) + " ")
-        lines.append("|" + "".join(cells) + "|" + _RANK_LETTERS[row])
-    lines.append(_RULE)
+    lines += write_grid(position, _letter_cell, _RANK_LETTERS)
     lines.append(
         gettext(lang, hands[Color.SENTE]).format(hand=hand_text(lang, position, Color.SENTE))
     )
     return lines
+
+
+def _letter_cell(piece: Piece | None) -> str:
+    """` . ` for an empty square, else the piece's SFEN letter, lower case for gote's."""
+    if piece is None:
+        return " . "
+    letter = piece.role.sfen if piece.color is Color.SENTE else piece.role.sfen.lower()
+    return letter.rjust(2) + " "
 
 
 def animation_shortened(lang: str, shown_moves: int) -> str:
