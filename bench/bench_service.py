@@ -42,7 +42,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import lap, percentile, report
-from bot.db import BulkGame, Database, DeadlineRow, MoveRow, NewGame, PlayerRow, open_database
+from bot.db import (
+    BulkGame,
+    Database,
+    DeadlineRow,
+    MoveRow,
+    NewGame,
+    PlayerRow,
+    Terms,
+    open_database,
+)
 from bot.services import GameService
 from bot.services.clock.clocks import reminder_at
 from rules import Game, Handicap
@@ -118,11 +127,8 @@ def bulk_game(playout: Playout, rng: random.Random) -> BulkGame:
         channel_id=1,
         sente_id=sente,
         gote_id=gote,
-        handicap=Handicap.EVEN.id,
+        terms=Terms(bank=timedelta(), period=period, handicap=Handicap.EVEN.id, impasse_rule="27"),
         start_sfen=Handicap.EVEN.sfen,
-        bank=timedelta(),
-        period=period,
-        impasse_rule="27",
         started_at=started,
     )
     return BulkGame(new, moves, playout.sfen, last, playout.termination, playout.winner, deadline)

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.databases import on_each_database
 from bench.timing import Clock, lap, ratio, report
-from bot.db import BulkGame, Database, DeadlineRow, NewGame, PlayerRow, PreferencesRow
+from bot.db import BulkGame, Database, DeadlineRow, NewGame, PlayerRow, PreferencesRow, Terms
 from bot.services import Digest, GameService
 from rules import Handicap
 
@@ -38,11 +38,10 @@ def game_to_move(player: int, clock: Clock, n: int) -> BulkGame:
         channel_id=1,
         sente_id=player,
         gote_id=OPPONENT,
-        handicap="even",
+        terms=Terms(
+            bank=timedelta(), period=timedelta(days=30), handicap="even", impasse_rule="27"
+        ),
         start_sfen=Handicap.EVEN.sfen,
-        bank=timedelta(),
-        period=timedelta(days=30),
-        impasse_rule="27",
         started_at=clock.now,
     )
     due = clock.now + timedelta(hours=n + 1)

@@ -30,6 +30,7 @@ from .rows import (
     NewTakeback,
     PlayerRow,
     TakebackRow,
+    Terms,
     VacationRow,
 )
 from .shards import ShardScope, shard_of
@@ -67,6 +68,7 @@ __all__ = [
     "Session",
     "ShardScope",
     "TakebackRow",
+    "Terms",
     "VacationRow",
     "open_database",
     "shard_of",

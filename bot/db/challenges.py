@@ -10,15 +10,12 @@ from .rows import (
     ChallengeRow,
     NewChallenge,
     PlayerRow,
-    duration_us,
-    duration_us_or_none,
-    from_duration_us,
-    from_duration_us_or_none,
     from_us,
     from_us_or_none,
     to_us,
 )
 from .shards import ShardScope, scope_sql
+from .terms import TERMS_COLUMNS, terms_columns, terms_of, terms_params
 
 
 class PlayerRepository(Repository):
@@ -38,11 +35,11 @@ class PlayerRepository(Repository):
         return None if row is None else PlayerRow(row[0], row[1], bool(row[2]))
 
 
-_CHALLENGE_COLUMNS = """
+_CHALLENGE_COLUMNS = f"""
     c.id, c.guild_id, c.channel_id,
     c.challenger_id, a.name, a.is_bot, c.opponent_id, b.name, b.is_bot,
-    c.color, c.bank_us, c.period_us, c.handicap, c.impasse_rule, c.start_sfen, c.status,
-    c.created_at, c.expires_at, c.message_id, c.game_id, c.takebacks, c.rematch_of, c.rated
+    c.color, {terms_columns("c")}, c.start_sfen, c.status,
+    c.created_at, c.expires_at, c.message_id, c.game_id, c.rematch_of
 FROM challenges c
 JOIN players a ON a.user_id = c.challenger_id
 LEFT JOIN players b ON b.user_id = c.opponent_id
@@ -57,19 +54,14 @@ def _challenge(row: Row) -> ChallengeRow:
         challenger=PlayerRow(row[3], row[4], bool(row[5])),
         opponent=None if row[6] is None else PlayerRow(row[6], row[7], bool(row[8])),
         color=row[9],
-        bank=from_duration_us(row[10]),
-        period=from_duration_us_or_none(row[11]),
-        handicap=row[12],
-        impasse_rule=row[13],
-        start_sfen=row[14],
-        status=row[15],
-        created_at=from_us(row[16]),
-        expires_at=from_us(row[17]),
-        message_id=row[18],
-        game_id=row[19],
-        takebacks=row[20],
-        rematch_of=row[21],
-        rated=bool(row[22]),
+        terms=terms_of(row, 10),
+        start_sfen=row[16],
+        status=row[17],
+        created_at=from_us(row[18]),
+        expires_at=from_us(row[19]),
+        message_id=row[20],
+        game_id=row[21],
+        rematch_of=row[22],
     )
 
 
@@ -89,25 +81,19 @@ class ChallengeRepository(Repository):
         has one open or accepted."""
         return await self._insert(
             "INSERT INTO challenges (guild_id, channel_id, challenger_id, opponent_id, color,"
-            " bank_us, period_us, handicap, impasse_rule, start_sfen, status, created_at,"
-            " expires_at, takebacks, rematch_of, rated)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?, ?, ?) RETURNING id",
+            f" {TERMS_COLUMNS}, start_sfen, status, created_at, expires_at, rematch_of)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id",
             (
                 new.guild_id,
                 new.channel_id,
                 new.challenger_id,
                 new.opponent_id,
                 new.color,
-                duration_us(new.bank),
-                duration_us_or_none(new.period),
-                new.handicap,
-                new.impasse_rule,
+                *terms_params(new.terms),
                 new.start_sfen,
                 to_us(new.created_at),
                 to_us(new.expires_at),
-                new.takebacks,
                 new.rematch_of,
-                int(new.rated),
             ),
         )
 

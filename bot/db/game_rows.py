@@ -18,22 +18,21 @@ from .rows import (
     NewGame,
     PlayerRow,
     duration_us,
-    duration_us_or_none,
     from_duration_us,
-    from_duration_us_or_none,
     from_us,
     from_us_or_none,
     to_us,
 )
+from .terms import TERMS_COLUMNS, terms_columns, terms_of, terms_params
 
-GAME_COLUMNS = """
+GAME_COLUMNS = f"""
     g.id, g.guild_id, g.channel_id, g.thread_id, g.message_id,
     g.sente_id, s.name, s.is_bot, g.gote_id, o.name, o.is_bot,
-    g.handicap, g.start_sfen, g.bank_us, g.period_us, g.impasse_rule,
+    {terms_columns("g")}, g.start_sfen,
     g.status, g.termination, g.winner, g.ply, g.sfen, g.sente_bank_us, g.gote_bank_us,
     g.turn_started_at, g.count_proposed_by, g.started_at, g.finished_at,
-    d.player_id, d.due_at, d.remind_at, d.reminded_at, g.takebacks,
-    vs.started_at, vs.ends_by, vo.started_at, vo.ends_by, g.rated
+    d.player_id, d.due_at, d.remind_at, d.reminded_at,
+    vs.started_at, vs.ends_by, vo.started_at, vo.ends_by
 FROM games g
 JOIN players s ON s.user_id = g.sente_id
 JOIN players o ON o.user_id = g.gote_id
@@ -71,13 +70,13 @@ def _away(started: int | None, ends_by: int | None) -> AwayRow | None:
 
 def game_row(row: Row) -> GameRow:
     deadline = None
-    if row[27] is not None:
+    if row[29] is not None:
         deadline = DeadlineRow(
             game_id=row[0],
-            player_id=row[27],
-            due_at=from_us(row[28]),
-            remind_at=from_us(row[29]),
-            reminded_at=from_us_or_none(row[30]),
+            player_id=row[29],
+            due_at=from_us(row[30]),
+            remind_at=from_us(row[31]),
+            reminded_at=from_us_or_none(row[32]),
         )
     return GameRow(
         id=row[0],
@@ -87,34 +86,29 @@ def game_row(row: Row) -> GameRow:
         message_id=row[4],
         sente=PlayerRow(row[5], row[6], bool(row[7])),
         gote=PlayerRow(row[8], row[9], bool(row[10])),
-        handicap=row[11],
-        start_sfen=row[12],
-        bank=from_duration_us(row[13]),
-        period=from_duration_us_or_none(row[14]),
-        impasse_rule=row[15],
-        status=row[16],
-        termination=row[17],
-        winner=row[18],
-        ply=row[19],
-        sfen=row[20],
-        sente_bank=from_duration_us(row[21]),
-        gote_bank=from_duration_us(row[22]),
-        turn_started_at=from_us(row[23]),
-        count_proposed_by=row[24],
-        started_at=from_us(row[25]),
-        finished_at=from_us_or_none(row[26]),
+        terms=terms_of(row, 11),
+        start_sfen=row[17],
+        status=row[18],
+        termination=row[19],
+        winner=row[20],
+        ply=row[21],
+        sfen=row[22],
+        sente_bank=from_duration_us(row[23]),
+        gote_bank=from_duration_us(row[24]),
+        turn_started_at=from_us(row[25]),
+        count_proposed_by=row[26],
+        started_at=from_us(row[27]),
+        finished_at=from_us_or_none(row[28]),
         deadline=deadline,
-        takebacks=row[31],
-        sente_away=_away(row[32], row[33]),
-        gote_away=_away(row[34], row[35]),
-        rated=bool(row[36]),
+        sente_away=_away(row[33], row[34]),
+        gote_away=_away(row[35], row[36]),
     )
 
 
 INSERT_GAME = (
-    "INSERT INTO games (guild_id, channel_id, sente_id, gote_id, handicap, start_sfen,"
-    " bank_us, period_us, impasse_rule, status, termination, winner, ply, sfen,"
-    " sente_bank_us, gote_bank_us, turn_started_at, started_at, finished_at, takebacks, rated)"
+    f"INSERT INTO games (guild_id, channel_id, sente_id, gote_id, {TERMS_COLUMNS}, start_sfen,"
+    " status, termination, winner, ply, sfen, sente_bank_us, gote_bank_us, turn_started_at,"
+    " started_at, finished_at)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 
@@ -128,18 +122,15 @@ def insert_params(
     termination: str | None = None,
     winner: str | None = None,
 ) -> tuple[object, ...]:
-    bank = duration_us(new.bank)
+    bank = duration_us(new.terms.bank)
     turn_started = to_us(turn_started_at or new.started_at)
     return (
         new.guild_id,
         new.channel_id,
         new.sente_id,
         new.gote_id,
-        new.handicap,
+        *terms_params(new.terms),
         new.start_sfen,
-        bank,
-        duration_us_or_none(new.period),
-        new.impasse_rule,
         "active" if termination is None else "finished",
         termination,
         winner,
@@ -150,6 +141,4 @@ def insert_params(
         turn_started,
         to_us(new.started_at),
         None if termination is None else turn_started,
-        new.takebacks,
-        int(new.rated),
     )

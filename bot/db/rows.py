@@ -68,22 +68,32 @@ class PlayerRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Terms:
+    """What a game is played under, as a challenge offers it and its game keeps it: the
+    time control (a bank, then a period per move; no period: no time limit), the handicap,
+    the impasse rule, whether a player may ask to take a move back (`"allowed"` or
+    `"never"`), and whether the game counts for ratings (see `ratings`)."""
+
+    bank: timedelta
+    period: timedelta | None
+    handicap: str
+    impasse_rule: str
+    takebacks: str = "allowed"
+    rated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class NewChallenge:
     guild_id: int
     channel_id: int
     challenger_id: int
     opponent_id: int | None  # None: open to anyone
     color: str
-    bank: timedelta
-    period: timedelta | None
-    handicap: str
-    impasse_rule: str
+    terms: Terms
     start_sfen: str | None
     created_at: datetime
     expires_at: datetime
-    takebacks: str = "allowed"  # may a player ask to take a move back: "allowed" or "never"
     rematch_of: int | None = None  # the finished game this challenge offers to play again
-    rated: bool = False  # does the game count for ratings (see `ratings`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,19 +104,14 @@ class ChallengeRow:
     challenger: PlayerRow
     opponent: PlayerRow | None  # None: open to anyone
     color: str
-    bank: timedelta
-    period: timedelta | None
-    handicap: str
-    impasse_rule: str
+    terms: Terms
     start_sfen: str | None
     status: str
     created_at: datetime
     expires_at: datetime
     message_id: int | None
     game_id: int | None
-    takebacks: str = "allowed"
     rematch_of: int | None = None
-    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,14 +131,9 @@ class NewGame:
     channel_id: int
     sente_id: int
     gote_id: int
-    handicap: str
+    terms: Terms
     start_sfen: str
-    bank: timedelta
-    period: timedelta | None
-    impasse_rule: str
     started_at: datetime
-    takebacks: str = "allowed"
-    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,11 +166,8 @@ class GameRow:
     message_id: int | None
     sente: PlayerRow
     gote: PlayerRow
-    handicap: str
+    terms: Terms
     start_sfen: str
-    bank: timedelta
-    period: timedelta | None
-    impasse_rule: str
     status: str
     termination: str | None
     winner: str | None
@@ -183,11 +180,9 @@ class GameRow:
     started_at: datetime
     finished_at: datetime | None
     deadline: DeadlineRow | None
-    takebacks: str = "allowed"
     # The players' vacations under way, read with the row: their clocks stand still.
     sente_away: AwayRow | None = None
     gote_away: AwayRow | None = None
-    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import pytest
 
-from bot.db import Database, NewChallenge, Session, open_database
+from bot.db import Database, NewChallenge, Session, Terms, open_database
 from bot.engine import EnginePool
 from bot.services import (
     Budgets,
@@ -259,10 +259,7 @@ def new_challenge(opponent_id: int | None = None) -> NewChallenge:
         challenger_id=ALICE.user_id,
         opponent_id=opponent_id,
         color="random",
-        bank=timedelta(),
-        period=timedelta(days=3),
-        handicap="even",
-        impasse_rule="27",
+        terms=Terms(bank=timedelta(), period=timedelta(days=3), handicap="even", impasse_rule="27"),
         start_sfen=None,
         created_at=START,
         expires_at=START + timedelta(days=7),

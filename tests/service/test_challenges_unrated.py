@@ -40,7 +40,7 @@ async def test_a_rated_challenge_accepted_unrated_gives_an_unrated_game(
     game = await service.challenges.accept(
         await offer(service, opponent=opponent), taker, rated=False
     )
-    assert not game.rated and not game.row.rated
+    assert not game.rated and not game.row.terms.rated
     assert (await service.games.get(game.id)).rated is False  # stored so, not only returned
     await play_all(service, game.id, ["7g7f", "3c3d"])  # both moved
     ended = await service.endings.resign(game.id, ALICE.user_id)

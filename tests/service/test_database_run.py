@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import pytest
 
-from bot.db import Conflict, Database, MoveRow, NewGame, PlayerRow, Session
+from bot.db import Conflict, Database, MoveRow, NewGame, PlayerRow, Session, Terms
 from rules import Handicap
 
 WHEN = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -26,11 +26,8 @@ async def new_game(tx: Session) -> int:
             20,
             ALICE.user_id,
             BOB.user_id,
-            "even",
+            Terms(timedelta(days=3), timedelta(days=3), "even", "27"),
             Handicap.EVEN.sfen,
-            timedelta(days=3),
-            timedelta(days=3),
-            "27",
             WHEN,
         )
     )

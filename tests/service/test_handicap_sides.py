@@ -9,7 +9,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.db import Database, NewChallenge, PlayerRow
+from bot.db import Database, NewChallenge, PlayerRow, Terms
 from bot.services import GameService, ServiceError, TimeControl
 from rules import Color, Handicap
 
@@ -115,10 +115,7 @@ async def test_a_handicap_challenge_stored_by_lot_before_is_given_by_its_challen
                     challenger_id=ALICE.user_id,
                     opponent_id=BOB.user_id,
                     color="random",
-                    bank=control.bank,
-                    period=control.period,
-                    handicap="lance",
-                    impasse_rule="27",
+                    terms=Terms(control.bank, control.period, "lance", "27"),
                     start_sfen=None,
                     created_at=clock.now,
                     expires_at=clock.now + timedelta(days=7),

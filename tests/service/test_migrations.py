@@ -25,6 +25,7 @@ from bot.db import (
     PlayerRow,
     RatingEntry,
     SchemaTooNewError,
+    Terms,
     open_database,
 )
 from bot.db.errors import MigrationCheckError
@@ -302,8 +303,8 @@ async def test_version_5_lets_earlier_games_allow_takebacks(tmp_path: Path) -> N
             challenge = await tx.challenges.get(1)
             banks = await tx.moves.banks_after(1, 1)
             history = await tx.takebacks.for_game(1)
-        assert game is not None and game.takebacks == "allowed"
-        assert challenge is not None and challenge.takebacks == "allowed"
+        assert game is not None and game.terms.takebacks == "allowed"
+        assert challenge is not None and challenge.terms.takebacks == "allowed"
         assert banks is None and history == []
     finally:
         await db.close()
@@ -336,8 +337,8 @@ async def test_ratings_leave_earlier_challenges_and_games_unrated(tmp_path: Path
         async with db.read() as tx:
             game = await tx.games.get(1)
             challenge = await tx.challenges.get(1)
-        assert game is not None and not game.rated
-        assert challenge is not None and not challenge.rated
+        assert game is not None and not game.terms.rated
+        assert challenge is not None and not challenge.terms.rated
     finally:
         await db.close()
 
@@ -350,7 +351,7 @@ async def test_a_game_is_rated_once_per_player_whatever_races(db: Database) -> N
         await tx.players.upsert(PlayerRow(1, "a"), now)
         await tx.players.upsert(PlayerRow(2, "b"), now)
         game_id = await tx.games.create(
-            NewGame(1, 1, 1, 2, "even", "s", timedelta(), None, "27", now, rated=True)
+            NewGame(1, 1, 1, 2, Terms(timedelta(), None, "even", "27", rated=True), "s", now)
         )
         await tx.ratings.record(replace(entry, game_id=game_id))
     with pytest.raises(Conflict):
@@ -365,14 +366,14 @@ async def test_one_pending_takeback_per_game_whatever_races(db: Database) -> Non
     and once the first is answered another may be asked."""
     from datetime import UTC, datetime, timedelta
 
-    from bot.db import Conflict, NewGame, NewTakeback, PlayerRow
+    from bot.db import Conflict, NewGame, NewTakeback, PlayerRow, Terms
 
     now = datetime.now(UTC)
     async with db.transaction() as tx:
         for user_id in (1, 2):
             await tx.players.upsert(PlayerRow(user_id, str(user_id)), now)
         game_id = await tx.games.create(
-            NewGame(1, 1, 1, 2, "even", "s", timedelta(), None, "27", now)
+            NewGame(1, 1, 1, 2, Terms(timedelta(), None, "even", "27"), "s", now)
         )
     ask = NewTakeback(game_id, 1, 1, 1, ("7g7f",), now)
     async with db.transaction() as tx:
@@ -441,7 +442,7 @@ async def test_open_challenges_migration_keeps_every_row_and_constraint(tmp_path
         async with db.read() as tx:
             kept = await tx.challenges.get(3)
         assert kept is not None and kept.opponent is not None and kept.opponent.name == "b"
-        assert (kept.game_id, kept.rematch_of, kept.takebacks) == (7, None, "never")
+        assert (kept.game_id, kept.rematch_of, kept.terms.takebacks) == (7, None, "never")
     finally:
         await db.close()
     with sqlite3.connect(path) as connection:

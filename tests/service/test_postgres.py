@@ -27,6 +27,7 @@ from bot.db import (
     PlayerRow,
     SchemaTooNewError,
     Session,
+    Terms,
     open_database,
 )
 from bot.db.migrations import MIGRATIONS, Migration
@@ -155,11 +156,8 @@ async def test_ids_discord_ids_and_microseconds_come_back_as_they_went_in(
                 SNOWFLAKE + 2,
                 SNOWFLAKE,
                 2,
-                "even",
+                Terms(timedelta(days=3), timedelta(hours=5, microseconds=7), "even", "27"),
                 Handicap.EVEN.sfen,
-                timedelta(days=3),
-                timedelta(hours=5, microseconds=7),
-                "27",
                 WHEN,
             )
         )
@@ -176,7 +174,7 @@ async def test_ids_discord_ids_and_microseconds_come_back_as_they_went_in(
             SNOWFLAKE,
         )
         assert game.gote.is_bot is True and game.sente.is_bot is False
-        assert game.started_at == WHEN and game.period == timedelta(hours=5, microseconds=7)
+        assert game.started_at == WHEN and game.terms.period == timedelta(hours=5, microseconds=7)
         with pytest.raises(Conflict):
             async with db.transaction() as tx:
                 await tx.moves.insert(MoveRow(game_id, 1, "7g7f", SNOWFLAKE, WHEN))

@@ -248,7 +248,7 @@ async def test_the_policy_travels_from_the_challenge_to_the_game(service: GameSe
     )
     assert challenge.takebacks is TakebackPolicy.NEVER
     game = await service.challenges.accept(challenge.id, BOB.user_id)
-    assert game.takebacks is TakebackPolicy.NEVER and game.row.takebacks == "never"
+    assert game.takebacks is TakebackPolicy.NEVER and game.row.terms.takebacks == "never"
     default = await start_game(service, challenger=CAROL)
     assert default.takebacks is TakebackPolicy.ALLOWED
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from bot.db import GameRow, PlayerRow
+from bot.db import GameRow, PlayerRow, Terms
 from bot.services import GameSnapshot, MoveText, PlayerRef
 from bot.services.play.snapshots import color_name, snapshot
 from rules import Game, Handicap, Outcome
@@ -35,11 +35,13 @@ def game_view(
         message_id=None,
         sente=PlayerRow(sente.user_id, sente.name),
         gote=PlayerRow(gote.user_id, gote.name),
-        handicap=handicap.id,
+        terms=Terms(
+            bank=timedelta(),
+            period=None if outcome else DEADLINE - started,
+            handicap=handicap.id,
+            impasse_rule="27",
+        ),
         start_sfen=game.start.sfen(),
-        bank=timedelta(),
-        period=None if outcome else DEADLINE - started,
-        impasse_rule="27",
         status="finished" if outcome else "active",
         termination=None if outcome is None else outcome.termination.value,
         winner=None if outcome is None else color_name(outcome.winner),

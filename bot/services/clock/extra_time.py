@@ -35,7 +35,7 @@ class ExtraTime:
         his deadline is counted again from now (what is left of his bank, then a period)."""
         loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
         row = loaded.row
-        if row.period is None:
+        if row.terms.period is None:
             raise ServiceError(
                 Sentence("This game has no time limit, so there is no time to give.")
             )
@@ -58,7 +58,7 @@ class ExtraTime:
         # Not the time since the turn began: a vacation that ran out (and was not yet
         # ended by the deadline task) is no thinking time.
         banks = banks_after_turn(row, opponent, now)
-        due = due_at(now, banks[opponent], row.period)
+        due = due_at(now, banks[opponent], row.terms.period)
         assert due is not None
         if loaded.deadline is not None and due < loaded.deadline + LEAST_GIFT:
             raise ServiceError(

@@ -79,7 +79,7 @@ def resumed(game: GameRow, user_id: int, vacation: VacationRow, at: datetime) ->
         return None
     paused_from = max(vacation.started_at, game.turn_started_at)
     bank = game.sente_bank if color is Color.SENTE else game.gote_bank
-    due = due_at(game.turn_started_at, bank, game.period)
+    due = due_at(game.turn_started_at, bank, game.terms.period)
     if at <= paused_from or (due is not None and due <= vacation.started_at):
         return None  # nothing stood still (or it had run out before the vacation)
     turn_started = game.turn_started_at + (at - paused_from)
@@ -225,7 +225,7 @@ class Vacations:
                     turn_started_at=moved.turn_started_at,
                 )
                 bank = moved.sente_bank if moved.sente.user_id == user_id else moved.gote_bank
-                due = due_at(moved.turn_started_at, bank, moved.period)
+                due = due_at(moved.turn_started_at, bank, moved.terms.period)
                 if due is not None:
                     remind = max(reminder_at(moved.turn_started_at, due), min(at, due))
                     await tx.deadlines.set(DeadlineRow(game.id, user_id, due, remind))

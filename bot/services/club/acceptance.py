@@ -8,6 +8,7 @@ stored without its challenge closed.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import datetime
 
 from bot.db import ChallengeRow, DeadlineRow, NewGame, Session
@@ -70,28 +71,23 @@ async def start_game(
 
     Example: `game_id = await start_game(tx, record, bob, now=now, rng=random.Random())`.
     """
-    wish = side_wish(record.color, Handicap.parse(record.handicap))
+    wish = side_wish(record.color, Handicap.parse(record.terms.handicap))
     if wish == RANDOM:  # an even game's colours, by lot
         wish = rng.choice(COLOR_WISHES[:2])
     challenger, opponent = record.challenger.user_id, player.user_id
     sente, gote = (challenger, opponent) if wish == "sente" else (opponent, challenger)
-    start = record.start_sfen or Handicap.parse(record.handicap).sfen
+    start = record.start_sfen or Handicap.parse(record.terms.handicap).sfen
     new = NewGame(
         guild_id=record.guild_id,
         channel_id=record.channel_id,
         sente_id=sente,
         gote_id=gote,
-        handicap=record.handicap,
+        terms=replace(record.terms, rated=record.terms.rated and rated),
         start_sfen=start,
-        bank=record.bank,
-        period=record.period,
-        impasse_rule=record.impasse_rule,
         started_at=now,
-        takebacks=record.takebacks,
-        rated=record.rated and rated,
     )
     first = turn_of(start)
-    due = due_at(now, record.bank, record.period)
+    due = due_at(now, record.terms.bank, record.terms.period)
     await tx.players.upsert(player.to_row(), now)
     game_id = await tx.games.create(new)
     if not await tx.challenges.close(record.id, "accepted", game_id=game_id):

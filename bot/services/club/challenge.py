@@ -66,7 +66,7 @@ def side_wish(color: str | None, handicap: Handicap) -> str:
 
 def challenge_of(record: ChallengeRow) -> Challenge:
     """The challenge a stored row holds, its side read by `side_wish`."""
-    handicap = Handicap.parse(record.handicap)
+    handicap = Handicap.parse(record.terms.handicap)
     return Challenge(
         id=record.id,
         guild_id=record.guild_id,
@@ -74,15 +74,15 @@ def challenge_of(record: ChallengeRow) -> Challenge:
         challenger=PlayerRef.of_row(record.challenger),
         opponent=None if record.opponent is None else PlayerRef.of_row(record.opponent),
         color=side_wish(record.color, handicap),
-        time_control=TimeControl(record.bank, record.period),
+        time_control=TimeControl(record.terms.bank, record.terms.period),
         handicap=handicap,
-        impasse_rule=ImpasseRule(record.impasse_rule),
+        impasse_rule=ImpasseRule(record.terms.impasse_rule),
         status=record.status,
         expires_at=record.expires_at,
         message_id=record.message_id,
         game_id=record.game_id,
         start_sfen=record.start_sfen,
-        takebacks=TakebackPolicy(record.takebacks),
+        takebacks=TakebackPolicy(record.terms.takebacks),
         rematch_of=record.rematch_of,
-        rated=record.rated,
+        rated=record.terms.rated,
     )

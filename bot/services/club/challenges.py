@@ -11,7 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-from bot.db import ChallengeRow, Conflict, NewChallenge, Session
+from bot.db import ChallengeRow, Conflict, NewChallenge, Session, Terms
 from rules import Game, Handicap, Sentence, SfenError
 from rules.errors import quote
 
@@ -158,16 +158,18 @@ class Challenges:
             challenger_id=challenger.user_id,
             opponent_id=None if opponent is None else opponent.user_id,
             color=color,
-            bank=control.bank,
-            period=control.period,
-            handicap=chosen.id,
-            impasse_rule=rule.value,
+            terms=Terms(
+                bank=control.bank,
+                period=control.period,
+                handicap=chosen.id,
+                impasse_rule=rule.value,
+                takebacks=policy.value,
+                rated=rated and may_be_rated(chosen, start_sfen),  # bots were refused above
+            ),
             start_sfen=start_sfen,
             created_at=now,
             expires_at=now + CHALLENGE_LIFETIME,
-            takebacks=policy.value,
             rematch_of=rematch_of,
-            rated=rated and may_be_rated(chosen, start_sfen),  # bots were refused above
         )
 
         async def store(tx: Session) -> ChallengeRow | None:

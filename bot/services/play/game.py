@@ -165,7 +165,7 @@ class GameSnapshot:
     @property
     def rated(self) -> bool:
         """The game counts for ratings (agreed at the challenge)."""
-        return self.row.rated
+        return self.row.terms.rated
 
     @property
     def is_active(self) -> bool:

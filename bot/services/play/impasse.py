@@ -101,7 +101,7 @@ class Impasse:
         self, game_id: int, user_id: int, guild_id: int | None
     ) -> tuple[GameSnapshot, Color]:
         loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
-        if loaded.row.impasse_rule != ImpasseRule.COUNT_24.value:
+        if loaded.row.terms.impasse_rule != ImpasseRule.COUNT_24.value:
             raise ImpasseRefused(
                 Sentence("This game uses the 27-point declaration: declare on your turn instead.")
             )
@@ -178,7 +178,7 @@ class Impasse:
         """Declare under the 27-point rule: wins when every condition holds; otherwise
         refused with the reason (the game goes on)."""
         loaded, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
-        if loaded.row.impasse_rule != ImpasseRule.DECLARATION_27.value:
+        if loaded.row.terms.impasse_rule != ImpasseRule.DECLARATION_27.value:
             raise ImpasseRefused(
                 Sentence(
                     "This game uses the 24-point count: propose the count once both kings entered."

@@ -90,7 +90,7 @@ def deadline_of(record: GameRow, color: Color) -> datetime | None:
     deadline that had passed before the vacation began stays where it was.
     """
     bank = record.sente_bank if color is Color.SENTE else record.gote_bank
-    due = due_at(record.turn_started_at, bank, record.period)
+    due = due_at(record.turn_started_at, bank, record.terms.period)
     away = away_of(record, color)
     if due is None or away is None or due <= away.started_at:
         return due
@@ -120,7 +120,7 @@ def banks_left(record: GameRow, now: datetime | None = None) -> tuple[timedelta,
     Example: in a `7d+1d` game two days into sente's first turn, `banks_left(row, now)` is
     `(timedelta(days=5), timedelta(days=7))`.
     """
-    if record.period is None or not record.bank:
+    if record.terms.period is None or not record.terms.bank:
         return None
     banks = {Color.SENTE: record.sente_bank, Color.GOTE: record.gote_bank}
     if now is not None and record.status == "active":
@@ -281,9 +281,9 @@ def snapshot(record: GameRow, game: Game, last_text: MoveText | None) -> GameSna
         thread_id=record.thread_id,
         sente=player_ref(record, Color.SENTE),
         gote=player_ref(record, Color.GOTE),
-        handicap=Handicap.parse(record.handicap),
-        time_control=TimeControl(record.bank, record.period),
-        impasse_rule=ImpasseRule(record.impasse_rule),
+        handicap=Handicap.parse(record.terms.handicap),
+        time_control=TimeControl(record.terms.bank, record.terms.period),
+        impasse_rule=ImpasseRule(record.terms.impasse_rule),
         game=game,
         status=record.status,
         outcome=stored_outcome(record),
@@ -296,7 +296,7 @@ def snapshot(record: GameRow, game: Game, last_text: MoveText | None) -> GameSna
         pending_count_proposal=proposal if active else None,
         message_id=record.message_id,
         finished_at=record.finished_at,
-        takebacks=TakebackPolicy(record.takebacks),
+        takebacks=TakebackPolicy(record.terms.takebacks),
     )
 
 
@@ -329,6 +329,6 @@ def line_of(record: GameRow, user_id: int, now: datetime | None = None) -> GameS
         result=result_for(record, color),
         finished_at=record.finished_at,
         numbering=Numbering.of_sfen(record.start_sfen),
-        handicap=Handicap.parse(record.handicap),
+        handicap=Handicap.parse(record.terms.handicap),
         banks=banks_left(record, now) if record.status == "active" else None,
     )

@@ -116,7 +116,7 @@ async def banks_at(tx: Session, loaded: GameSnapshot, ply: int) -> tuple[timedel
     stand."""
     row = loaded.row
     if ply == 0:
-        return row.bank, row.bank
+        return row.terms.bank, row.terms.bank
     kept = await tx.moves.banks_after(row.id, ply)
     return kept if kept is not None else (row.sente_bank, row.gote_bank)
 

@@ -131,7 +131,7 @@ async def rate_ending(
     is rated, inside the transaction that stored the ending (see the module's docstring);
     what changed, sente first (nothing for an unrated game)."""
     score = score_of(outcome)
-    if not row.rated or score is None or not both_have_moved(plies):
+    if not row.terms.rated or score is None or not both_have_moved(plies):
         return ()
     done = await tx.ratings.of_game(row.id)
     if done:  # rated already: a damaged row that said the game went on, now repaired

@@ -99,7 +99,7 @@ def record_headers(
         headers["棋戦"] = event
     if site is not None:
         headers["場所"] = site
-    headers["持ち時間"] = time_control_words(row.bank, row.period)
+    headers["持ち時間"] = time_control_words(row.terms.bank, row.terms.period)
     return headers
 
 
