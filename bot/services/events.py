@@ -7,9 +7,7 @@ from typing import Protocol
 
 from .clock.vacation import VacationChange
 from .club.challenge import Challenge
-from .play.game import (
-    GameSnapshot,
-)
+from .play.game import GameSnapshot
 
 
 class GameEvents(Protocol):

@@ -4,23 +4,15 @@ and a change the threads hear of."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from ..play.game import (
-    GameSnapshot,
-)
+from bot.db import VacationRow
 
+from ..play.game import GameSnapshot
 
-@dataclass(frozen=True, slots=True)
-class Vacation:
-    """A player's vacation: since when, until when at the latest, and when it ended (None
-    while it goes on)."""
-
-    id: int
-    user_id: int
-    started_at: datetime
-    ends_by: datetime
-    ended_at: datetime | None = None
+#: A player's vacation: since when, until when at the latest, and when it ended (None
+#: while it goes on). The stored row is the whole of it, so the service hands it out as is.
+Vacation = VacationRow
 
 
 @dataclass(frozen=True, slots=True)

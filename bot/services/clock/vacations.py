@@ -38,7 +38,7 @@ from ..play.game import GameSnapshot
 from ..play.snapshots import color_of, turn_of
 from ..play.store import GameStore
 from .clocks import HOUR, due_at, reminder_at
-from .vacation import Vacation, VacationChange, VacationStatus
+from .vacation import VacationChange, VacationStatus
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +65,6 @@ def charged(vacation: VacationRow) -> timedelta:
 def _year_bounds(moment: datetime) -> tuple[datetime, datetime]:
     year = moment.astimezone(UTC).year
     return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
-
-
-def _vacation(row: VacationRow) -> Vacation:
-    return Vacation(row.id, row.user_id, row.started_at, row.ends_by, row.ended_at)
 
 
 def resumed(game: GameRow, user_id: int, vacation: VacationRow, at: datetime) -> GameRow | None:
@@ -107,9 +103,7 @@ class Vacations:
         past = await tx.vacations.started_between(user_id, since, until)
         used = sum((charged(v) for v in past if v.ended_at is not None), timedelta())
         current = await tx.vacations.current(user_id)
-        return VacationStatus(
-            since.year, ALLOWANCE, used, None if current is None else _vacation(current)
-        )
+        return VacationStatus(since.year, ALLOWANCE, used, current)
 
     async def start(self, user_id: int) -> VacationChange:
         """Begin a vacation now, to last at most what is left of this year's allowance,
@@ -240,7 +234,7 @@ class Vacations:
             self._store.deadline_set(due)
         ended = VacationRow(vacation.id, user_id, vacation.started_at, vacation.ends_by, at)
         log.info("player %s: vacation ended (%s used)", user_id, charged(ended))
-        return VacationChange(_vacation(ended), await self._games(user_id), status)
+        return VacationChange(ended, await self._games(user_id), status)
 
     async def _games(self, user_id: int) -> list[GameSnapshot]:
         async with self._store.db.query() as q:
