@@ -124,6 +124,7 @@ class UsiEngine:
         self._transport: asyncio.SubprocessTransport | None = None
         self._skill: int | None = None
         self._dying: Process | None = None  # killed, not yet waited for
+        self._reaping: asyncio.Task[None] | None = None  # a cancelled start's process
 
     @property
     def pid(self) -> int | None:
@@ -137,8 +138,8 @@ class UsiEngine:
         """Start the process, say `usi`, set one thread and the owner's options. On any
         failure, a cancellation too, the process is killed: `close()` then waits for it."""
         loop = asyncio.get_running_loop()
-        try:
-            self._transport, protocol = await loop.subprocess_exec(
+        spawning = asyncio.ensure_future(
+            loop.subprocess_exec(
                 lambda: SubprocessStreamProtocol(limit=LINE_LIMIT, loop=loop),
                 self.path,
                 stdin=PIPE,
@@ -146,9 +147,19 @@ class UsiEngine:
                 stderr=DEVNULL,
                 start_new_session=True,  # its own process group, killed as one
             )
+        )
+        try:
+            transport, protocol = await asyncio.shield(spawning)
         except OSError as error:
             raise EngineError(f"cannot start {self.path}: {error}") from error
-        self._process = Process(self._transport, protocol, loop)
+        except asyncio.CancelledError:
+            # Cancelled while asyncio connects the pipes, it would wait for the process to
+            # close them, which a child holding them never does: the start finishes on its
+            # own instead, and the process group is killed as soon as it has.
+            spawning.add_done_callback(self._kill_unwanted)
+            raise
+        self._transport = transport
+        self._process = Process(transport, protocol, loop)
         try:
             await asyncio.wait_for(self._handshake(), START_SECONDS)
         except (TimeoutError, EngineError) as error:
@@ -157,6 +168,18 @@ class UsiEngine:
         except BaseException:
             self.kill()
             raise
+
+    def _kill_unwanted(
+        self, spawning: asyncio.Future[tuple[asyncio.SubprocessTransport, SubprocessStreamProtocol]]
+    ) -> None:
+        """Kill a process whose start was cancelled, once asyncio has finished starting it."""
+        if spawning.cancelled() or spawning.exception() is not None:
+            return
+        transport, protocol = spawning.result()
+        self._transport = transport
+        self._process = Process(transport, protocol, asyncio.get_running_loop())
+        self.kill()
+        self._reaping = asyncio.get_running_loop().create_task(self.close())
 
     async def _handshake(self) -> None:
         self._send("usi")

@@ -10,6 +10,7 @@ import time
 import tracemalloc
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,6 +170,32 @@ async def test_a_start_cancelled_in_the_handshake_leaves_no_process(
     pool.path = fake_engine(tmp_path)[0]
     answer = await asyncio.wait_for(pool.search(START, movetime_ms=10), LIMIT)
     assert answer.best == first_move([])
+
+
+async def test_a_start_cancelled_while_its_pipes_connect_kills_the_process_once_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """asyncio cancelled while it connects a new process's pipes would wait for the process
+    to close them, forever if a child holds them: the start is left to finish, and the
+    process group is killed as soon as it has. Here the start is slowed after the process
+    runs, so the cancellation always lands in it."""
+    loop = asyncio.get_running_loop()
+    spawn = loop.subprocess_exec
+
+    async def slow_spawn(*args: Any, **kwargs: Any) -> Any:
+        started = await spawn(*args, **kwargs)
+        await asyncio.sleep(0.5)
+        return started
+
+    monkeypatch.setattr(loop, "subprocess_exec", slow_spawn)
+    engine = UsiEngine(mute_engine(tmp_path))
+    starting = asyncio.create_task(engine.start())
+    await until(lambda: len(engine_pids(tmp_path)) >= 2, "start of the program and its child")
+    starting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(starting, LIMIT)
+    assert await all_gone(tmp_path) == []
+    await asyncio.wait_for(engine.close(), LIMIT)
 
 
 async def test_a_handshake_that_never_ends_fails_in_time(
