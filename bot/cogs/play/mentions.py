@@ -85,6 +85,16 @@ class MentionGate:
     def leave(self, user_id: int) -> None:
         self._busy.discard(user_id)
 
+    @property
+    def handling(self) -> int:
+        """Mentions being handled now (one per member at most)."""
+        return len(self._busy)
+
+    @property
+    def remembered(self) -> int:
+        """Members whose last refusal is still remembered."""
+        return len(self._refused)
+
     def may_refuse(self, user_id: int) -> bool:
         """Whether the member may be answered a refusal now; if so, it counts as given."""
         now = self._clock()
