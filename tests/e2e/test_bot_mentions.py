@@ -104,3 +104,13 @@ async def test_in_japanese(japanese_club: Club) -> None:
     )
     # Sente names the bot in a reply to their own board: not their turn.
     one_sentence(await club.say(sente, "３四歩", table.thread, reply_to=board), "さんの手番です")
+
+
+async def test_a_move_several_pieces_fit_is_answered_with_what_to_write(club: Club) -> None:
+    """A message has no private buttons: the rules' sentence says what to write instead,
+    and the move written so is played."""
+    table = await club.new_game(club.alice, club.bob)
+    one_sentence(await club.say(club.alice, "G-5h", table.thread), "write the one you mean")
+    assert (await club.game(table.game_id)).ply == 0
+    [board] = await club.say(club.alice, "6i5h", table.thread)
+    assert_public_move(board, "５八金左", "G6i-5h", club.bob)
