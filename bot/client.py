@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS = (
     "bot.cogs.club.challenges",
     "bot.cogs.play.moves",
+    "bot.cogs.play.mentions",
     "bot.cogs.records.board",
     "bot.cogs.play.endings",
     "bot.cogs.play.impasse",
@@ -70,9 +71,10 @@ class ShogiBot(GameBot):
         scope: ShardScope | None = None,
         **options: Any,
     ) -> None:
-        # Only guild and channel events: the bot reads no messages (everything comes as an
-        # interaction), so it does not ask Discord for every message posted in the server.
-        options.setdefault("intents", discord.Intents(guilds=True))
+        # Guild and channel events, and guild messages (not privileged) for moves typed by
+        # mentioning the bot; never their content (privileged): Discord gives the text of
+        # the messages that mention the bot without it, and the rest are no business of ours.
+        options.setdefault("intents", discord.Intents(guilds=True, guild_messages=True))
         options.setdefault("help_command", None)
         options.setdefault("tree_cls", GameTree)
         # discord.py warns at the first client that voice needs PyNaCl and davey; a shogi
@@ -183,6 +185,10 @@ class ShogiBot(GameBot):
             dev_guild_id=self.settings.dev_guild_id,
             force=self.sync_global,
         )
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """Nothing: the bot has no prefix commands (a mention followed by a move would be
+        reported as an unknown one). The features that read messages listen for them."""
 
     async def on_ready(self) -> None:
         """Say who the bot is, its commands and its invite link, once: `on_ready` fires

@@ -14,13 +14,14 @@ from bot.config import Settings
 from bot.db import ShardScope
 
 
-def test_the_bot_asks_only_for_guild_events(tmp_path: Path) -> None:
-    """Everything reaches the bot as an interaction: no message events, no privileged
-    intents (which a server owner would have to approve), no member list."""
+def test_the_bot_asks_only_for_guild_events_and_messages(tmp_path: Path) -> None:
+    """Commands reach the bot as interactions, moves by mention as guild messages; no
+    privileged intents (which Discord would have to approve), so no message content but
+    that of messages mentioning the bot, no direct messages, no member list."""
     bot = create_bot(Settings(discord_token="x", database_path=tmp_path / "db.sqlite"))
     intents = bot.intents
-    assert intents.guilds
-    assert not intents.guild_messages and not intents.dm_messages
+    assert intents.guilds and intents.guild_messages
+    assert not intents.dm_messages
     assert not intents.message_content and not intents.members and not intents.presences
 
 

@@ -58,6 +58,9 @@ class Intent:
     GUILD_MEMBERS: Final = 1 << 1
     GUILD_MESSAGES: Final = 1 << 9
     DIRECT_MESSAGES: Final = 1 << 12
+    #: Privileged: without it a guild message's content, embeds, attachments and components
+    #: arrive empty unless the message mentions the bot (see ``gateway.as_seen``).
+    MESSAGE_CONTENT: Final = 1 << 15
 
 
 class ChannelType:

@@ -236,9 +236,18 @@ class FakeDiscord(World):
         )
         return InteractionResult(self, interaction)
 
-    async def say(self, channel: FakeChannel, user: FakeMember, content: str) -> FakeMessage:
-        """``user`` posts a plain message in ``channel``."""
-        return await self.actions.post_message(channel, user, content)
+    async def say(
+        self,
+        channel: FakeChannel,
+        user: FakeMember,
+        content: str,
+        *,
+        reply_to: FakeMessage | None = None,
+        ping: bool = True,
+    ) -> FakeMessage:
+        """``user`` posts a plain message in ``channel`` (a reply to ``reply_to``, pinging
+        its author unless ``ping`` is False, as the client's reply toggle does)."""
+        return await self.actions.post_message(channel, user, content, reply_to=reply_to, ping=ping)
 
     # -- reading back ---------------------------------------------------------------------------
 

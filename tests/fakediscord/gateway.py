@@ -103,6 +103,28 @@ def wants(intents: int, event: str, data: JSON | None = None) -> bool:
     return True
 
 
+#: The list fields of a message that Discord empties, with its content, for a bot without
+#: the message content intent.
+CONTENT_FIELDS = ("embeds", "attachments", "components")
+
+
+def as_seen(intents: int, bot_id: int, event: str, data: JSON) -> JSON:
+    """A message event as a session with ``intents`` receives it. Without the privileged
+    message content intent, Discord empties the content, embeds, attachments and
+    components of every guild message except the bot's own and those that mention it: its
+    user in ``mentions`` (written as ``<@id>``, or a reply that pings its author). A
+    mention of its role or @everyone does not count, and direct messages keep theirs."""
+    if not event.startswith("MESSAGE_") or "content" not in data:
+        return data
+    if intents & Intent.MESSAGE_CONTENT or "guild_id" not in data:
+        return data
+    bot = str(bot_id)
+    author = (data.get("author") or {}).get("id")
+    if author == bot or any(u.get("id") == bot for u in data.get("mentions") or []):
+        return data
+    return {**data, "content": "", **{key: [] for key in CONTENT_FIELDS}}
+
+
 class Gateway:
     """Sessions and websocket connections of the bot: one bot at a time, or with sharding
     one session per shard (several processes of one bot, each for some shards), each
@@ -143,6 +165,7 @@ class Gateway:
         """Send a DISPATCH to ``session`` (see :meth:`dispatch`)."""
         if session is None or not wants(session.intents, event, data):
             return False
+        data = as_seen(session.intents, self.world.bot_user.id, event, data)
         async with session.lock:
             frame = session.frame(event, data)
             if session.connection is not None:

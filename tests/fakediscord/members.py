@@ -34,6 +34,7 @@ from .models import (
 )
 from .state import World
 from .threads import reopen_for_post
+from .validation import compute_mentions
 
 
 class UserCannotDoThat(AssertionError):
@@ -252,16 +253,39 @@ class MemberActions:
                 )
 
     async def post_message(
-        self, channel: FakeChannel, member: FakeMember, content: str
+        self,
+        channel: FakeChannel,
+        member: FakeMember,
+        content: str,
+        *,
+        reply_to: FakeMessage | None = None,
+        ping: bool = True,
     ) -> FakeMessage:
         """A member types a message: stored, and dispatched as MESSAGE_CREATE to a bot with
-        the guild messages intent."""
+        the guild messages intent (emptied, as Discord does, for a bot without the message
+        content intent that it does not mention: see ``gateway.as_seen``).
+
+        Its ``mentions`` are the users its content writes as ``<@id>`` (a member's message
+        pings everyone it names), and with ``reply_to`` and ``ping`` (the client's default
+        for a reply) the replied-to author too, unless that message answers an interaction:
+        Discord does not count a reply to an interaction's answer as a mention of its bot
+        (discord/discord-api-docs#5395), so such a reply must name the bot to reach it."""
         world = self.world
         member = self._in_guild_of(member, channel)
         message = FakeMessage(
             world.snowflake(), channel.id, channel.guild_id, member.user, content=content,
             source="user", published=True,
         )  # fmt: skip
+        users, roles, everyone = compute_mentions(content, None)
+        if reply_to is not None:
+            if reply_to.channel_id != channel.id:
+                raise UserCannotDoThat("a reply must be in the channel of the message it answers")
+            message.reference_id, message.type = reply_to.id, 19
+            if ping and reply_to.interaction_id is None and reply_to.author.id != member.id:
+                users.add(reply_to.author.id)
+        message.mentions = [world.users[u] for u in sorted(users) if u in world.users]
+        message.mention_role_ids, message.mention_everyone = sorted(roles), everyone
+        message.pinged_user_ids = [u.id for u in message.mentions]
         reopened = reopen_for_post(world, channel, user_id=member.user.id)
         world.messages[message.id] = message
         channel.last_message_id = message.id

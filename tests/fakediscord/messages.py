@@ -161,6 +161,9 @@ def new_message(
         nonce=None if payload.get("nonce") is None else str(payload["nonce"]),
         type=message_type(interaction),
     )
+    reference = payload.get("message_reference")
+    if isinstance(reference, dict) and reference.get("message_id") is not None:
+        message.reference_id, message.type = int(reference["message_id"]), 19
     _apply_mentions(world, message)
     message.pinged_user_ids = [u.id for u in message.mentions]
     return message

@@ -336,8 +336,10 @@ class FakeMessage:
     #: act on a message before the bot has even read that it exists.
     published: bool = False
     nonce: str | None = None
-    #: 0 default, 20 the answer to a slash command.
+    #: 0 default, 19 a reply, 20 the answer to a slash command.
     type: int = 0
+    #: The message this one replies to (a member's reply), None for any other.
+    reference_id: int | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -406,6 +408,13 @@ class FakeMessage:
             body["nonce"] = self.nonce
         if thread is not None:
             body["thread"] = thread.payload()
+        if self.reference_id is not None:
+            body["message_reference"] = {
+                "type": 0,
+                "message_id": str(self.reference_id),
+                "channel_id": str(self.channel_id),
+                **({"guild_id": str(self.guild_id)} if self.guild_id else {}),
+            }
         return body
 
 

@@ -222,6 +222,7 @@ _WORK_TASKS = (
     "discord-ui-view-dispatch-",
     "discord-ui-dynamic-item-",
     "discord.py: on_interaction",
+    "discord.py: on_message",
     "game event",
     "turn-message-",
     "computer-",

@@ -5,6 +5,7 @@ and the steps every game test repeats (/challenge, Accept, the thread with its s
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ from tests.fakediscord import (
     InteractionResult,
 )
 from tests.fakediscord.constants import Perm
+from tests.fakediscord.runner import settle
 
 from .clock import FakeClock
 
@@ -188,6 +190,33 @@ class Club:
         if fast:
             await result.wait_response()
         return result
+
+    async def say(
+        self,
+        user: FakeMember,
+        words: str,
+        channel: FakeChannel,
+        *,
+        reply_to: FakeMessage | None = None,
+        mention: bool = True,
+    ) -> list[FakeMessage]:
+        """``user`` posts ``words`` in ``channel``, after a mention of the bot unless
+        ``mention`` is False (a reply to ``reply_to`` pings its author all the same), and
+        waits until the bot has done with it: what the bot then posted there, in order."""
+        assert self.bot is not None, "start the bot first"
+        before = {m.id for m in self.fake.channel_history(channel)}
+        content = f"<@{self.fake.bot_user.id}> {words}" if mention else words
+        received = asyncio.ensure_future(
+            self.bot.wait_for("message", check=lambda m: m.author.id == user.id, timeout=10)
+        )
+        await self.fake.say(channel, user, content, reply_to=reply_to)
+        await received  # dispatched: the features' listeners are running now
+        await settle(timeout=self.fake.default_timeout)
+        return [
+            m
+            for m in self.fake.channel_history(channel)
+            if m.id not in before and m.author.id == self.fake.bot_user.id
+        ]
 
     def make_manager(self, member: FakeMember) -> None:
         """Give ``member`` a role that may manage the server (as its owner would)."""

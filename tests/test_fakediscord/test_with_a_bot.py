@@ -17,6 +17,7 @@ from tests.fakediscord import (
     FakeDiscord,
     FakeGuild,
     FakeMember,
+    FakeMessage,
     ResponseType,
     UserCannotDoThat,
     UserFile,
@@ -318,3 +319,59 @@ async def test_an_attachment_option_reaches_the_bot_and_downloads(
             "upload", {"file": UserFile("big.kif", b" " * (10 * 1024 * 1024 + 1))},
             user=alice, channel=general,
         )  # fmt: skip
+
+
+async def test_without_the_content_intent_only_messages_that_mention_the_bot_have_content(
+    fake_discord: FakeDiscord,
+    guild: FakeGuild,
+    alice: FakeMember,
+    bob: FakeMember,
+    bot_runner: BotRunner,
+) -> None:
+    """Discord empties a guild message's content for a bot without the privileged message
+    content intent unless the bot's user is mentioned: named in the text, or as the author
+    of a message replied to with a ping (never of an interaction's answer); its role and
+    @everyone do not count."""
+    fake = fake_discord
+    intents = discord.Intents(guilds=True, guild_messages=True)
+    bot = await bot_runner.start(lambda: ToyBot(guild.id, intents=intents))
+    assert bot.user is not None
+    games = fake.channel("games", guild)
+
+    async def seen(user: FakeMember, content: str, **reply: object) -> discord.Message:
+        arrived = asyncio.ensure_future(bot.wait_for("message", timeout=5))
+        await fake.say(games, user, content, **reply)  # type: ignore[arg-type]
+        return await arrived
+
+    assert (await seen(alice, "anyone for a game?")).content == ""
+    assert (await seen(alice, "@everyone a game?")).content == ""
+    assert (await seen(alice, f"<@&{guild.id}> a game?")).content == ""
+    assert (await seen(alice, f"hi <@{bob.id}>")).content == ""
+    named = await seen(alice, f"7g7f, <@{bot.user.id}>")  # after the text: no prefix command
+    assert named.content == f"7g7f, <@{bot.user.id}>" and bot.user in named.mentions
+    own = await posted_by(bot, fake, games.id, "the board")
+    assert (await seen(bob, "P-7f", reply_to=own)).content == "P-7f"
+    assert (await seen(bob, "P-7f quietly", reply_to=own, ping=False)).content == ""
+    answer = (await fake.slash("ping", user=alice, channel=games)).reply
+    assert answer is not None and answer.interaction_id is not None
+    reply = await seen(bob, "P-3d", reply_to=answer)
+    assert reply.content == "" and reply.reference is not None
+    assert reply.reference.message_id == answer.id
+
+
+async def test_with_the_content_intent_every_message_has_its_content(
+    fake_discord: FakeDiscord, guild: FakeGuild, alice: FakeMember, bot_runner: BotRunner
+) -> None:
+    intents = discord.Intents(guilds=True, guild_messages=True, message_content=True)
+    bot = await bot_runner.start(lambda: ToyBot(guild.id, intents=intents))
+    arrived = asyncio.ensure_future(bot.wait_for("message", timeout=5))
+    await fake_discord.say(fake_discord.channel("games", guild), alice, "anyone for a game?")
+    assert (await arrived).content == "anyone for a game?"
+
+
+async def posted_by(bot: ToyBot, fake: FakeDiscord, channel_id: int, content: str) -> FakeMessage:
+    """The bot posts a plain message (not an interaction's answer) in a channel."""
+    channel = bot.get_channel(channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send(content)
+    return fake.messages[sent.id]

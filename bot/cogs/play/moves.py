@@ -33,6 +33,7 @@ from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.offers import withdraw_lapsed
 from bot.ui.options import MAX_CHOICES, GameArg, game_meant, parse_game_id, server_of
+from bot.ui.played import follow_played
 from bot.ui.replies import Reply, pings, player_of, reader_language, send_ephemeral
 from bot.ui.suggestions import rank_moves
 from bot.ui.threads import (
@@ -40,7 +41,6 @@ from bot.ui.threads import (
     board_post,
     ending_posted,
     move_audience,
-    post_forecast_reply,
     post_move,
 )
 
@@ -185,13 +185,7 @@ async def play(
     if isinstance(result, _Unconfirmed):
         await _ask_to_confirm(reply, result)
         return
-    played = result
-    log.info("game %s ply %s: %s", played.game.id, played.game.ply, played.move.usi)
-    try:
-        await _announce(bot, reply, played)
-        await post_forecast_reply(bot, played)
-    finally:  # after the thread's posts, and even if they failed: the moves are stored
-        bot.direct_messages.moved(played, by=user.user_id)
+    await follow_played(bot, result, by=user.user_id, announce=_announce(bot, reply, result))
 
 
 async def _ask_to_confirm(reply: Reply, unconfirmed: _Unconfirmed) -> None:

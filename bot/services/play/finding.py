@@ -92,6 +92,14 @@ class Games:
             return games[0].id
         raise ChooseGame(Sentence("You have several games; say which one."), games)
 
+    async def in_thread(self, thread_id: int, *, guild_id: int) -> int | None:
+        """The id of the game played in a thread of this server, or None: what a message
+        posted there (a move typed by mentioning the bot) means, whoever wrote it."""
+        found = await self._game_of_thread(thread_id)
+        if found is None or found[1] != guild_id:
+            return None
+        return found[0]
+
     async def _game_of_thread(self, thread_id: int) -> tuple[int, int] | None:
         """The game played in a thread, and its server. A thread belongs to one game for
         good, so once found it is remembered (the answer cannot go stale, even when other

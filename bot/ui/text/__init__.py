@@ -37,6 +37,7 @@ from .records.games import *  # noqa: F403
 from .records.replays import *  # noqa: F403
 from .records.board import *  # noqa: F403
 from .play.moves import *  # noqa: F403
+from .play.mentions import *  # noqa: F403
 from .play.takebacks import *  # noqa: F403
 from .play.forecasts import *  # noqa: F403
 from .play.notes import *  # noqa: F403
