@@ -53,7 +53,7 @@ _AWAY_END = f"(CASE WHEN {_GOTE_TO_MOVE} THEN vo.ends_by ELSE vs.ends_by END)"
 _PAUSED_FROM = (
     f"(CASE WHEN {_AWAY_START} > g.turn_started_at THEN {_AWAY_START} ELSE g.turn_started_at END)"
 )
-#: The running deadline as `loading.deadline_of` computes it: moved past the vacation of
+#: The running deadline as `snapshots.deadline_of` computes it: moved past the vacation of
 #: the player to move by the time their clock stands still, unless it had passed before
 #: the vacation began.
 DUE_PAST_VACATION = (

@@ -29,6 +29,7 @@ import signal
 from asyncio.subprocess import DEVNULL, PIPE, Process, SubprocessStreamProtocol
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +125,8 @@ class UsiEngine:
         self._transport: asyncio.SubprocessTransport | None = None
         self._skill: int | None = None
         self._dying: Process | None = None  # killed, not yet waited for
-        self._reaping: asyncio.Task[None] | None = None  # a cancelled start's process
+        #: asyncio starting the process: a cancelled start leaves it to finish (see `start`)
+        self._spawning: asyncio.Future[Any] | None = None
 
     @property
     def pid(self) -> int | None:
@@ -136,9 +138,11 @@ class UsiEngine:
 
     async def start(self) -> None:
         """Start the process, say `usi`, set one thread and the owner's options. On any
-        failure, a cancellation too, the process is killed: `close()` then waits for it."""
+        failure, a cancellation too, the process is killed: `close()` then waits for it
+        (for a start cancelled while asyncio was still starting the process, `close()`
+        first waits for that start to end, and the process is killed as it does)."""
         loop = asyncio.get_running_loop()
-        spawning = asyncio.ensure_future(
+        self._spawning = spawning = asyncio.ensure_future(
             loop.subprocess_exec(
                 lambda: SubprocessStreamProtocol(limit=LINE_LIMIT, loop=loop),
                 self.path,
@@ -179,7 +183,6 @@ class UsiEngine:
         self._transport = transport
         self._process = Process(transport, protocol, asyncio.get_running_loop())
         self.kill()
-        self._reaping = asyncio.get_running_loop().create_task(self.close())
 
     async def _handshake(self) -> None:
         self._send("usi")
@@ -300,6 +303,9 @@ class UsiEngine:
     async def close(self) -> None:
         """Ask the engine to quit, kill its process group if it does not (and the
         children it leaves in any case), and wait for it within `REAP_SECONDS`."""
+        spawning = self._spawning
+        if spawning is not None and not spawning.done():
+            await asyncio.wait({spawning}, timeout=START_SECONDS)
         process = self._process
         try:
             if process is not None and process.returncode is None:

@@ -99,8 +99,8 @@ def write_bod(position: Position, *, handicap: bool = False, numbered: bool = Fa
 
 def write_grid(position: Position, cell: Callable[[Piece | None], str], ranks: str) -> list[str]:
     """The board between two rules, a line a rank: `|`, each square as `cell` writes it
-    (None for an empty one), `|` and the rank's label from `ranks`. A BOD's board, and the
-    English diagram's with its own cells and labels: nine cells of three columns each."""
+    (None for an empty one), `|` and the rank's label from `ranks`: a BOD's board, or any
+    diagram of the same frame with other cells and labels (nine cells of three columns)."""
     lines = [_GRID_RULE]
     for row in range(9):
         cells = "".join(cell(position.piece_at(square)) for square in range(row * 9, row * 9 + 9))

@@ -178,13 +178,14 @@ async def test_a_start_cancelled_while_its_pipes_connect_kills_the_process_once_
     """asyncio cancelled while it connects a new process's pipes would wait for the process
     to close them, forever if a child holds them: the start is left to finish, and the
     process group is killed as soon as it has. Here the start is slowed after the process
-    runs, so the cancellation always lands in it."""
+    runs, so the cancellation always lands in it; closing the engine then waits for the
+    start and kills what it started."""
     loop = asyncio.get_running_loop()
     spawn = loop.subprocess_exec
 
     async def slow_spawn(*args: Any, **kwargs: Any) -> Any:
         started = await spawn(*args, **kwargs)
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(2.0)
         return started
 
     monkeypatch.setattr(loop, "subprocess_exec", slow_spawn)
@@ -194,8 +195,10 @@ async def test_a_start_cancelled_while_its_pipes_connect_kills_the_process_once_
     starting.cancel()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(starting, LIMIT)
-    assert await all_gone(tmp_path) == []
+    # Closing waits for the start to end and kills what it started: nothing is left once
+    # it returns, well before the slowed start would have let anything else see it.
     await asyncio.wait_for(engine.close(), LIMIT)
+    assert await all_gone(tmp_path, within=0.5) == []
 
 
 async def test_a_handshake_that_never_ends_fails_in_time(
