@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS = (
     "bot.cogs.club.challenges",
     "bot.cogs.play.moves",
+    "bot.cogs.play.picker",
     "bot.cogs.records.board",
     "bot.cogs.play.endings",
     "bot.cogs.play.impasse",
