@@ -20,6 +20,7 @@ from tests.support.japanese import assert_japanese
 from tests.support.pointing import move_button, open_picker, point
 
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
+UPDATE_MESSAGE = 7  # Discord's response that edits the message a component sits on
 
 
 async def stored(club: Club, table: Table) -> list[str]:
@@ -53,6 +54,7 @@ async def test_point_at_a_piece_then_a_square(club: Club) -> None:
 
     chose = await club.fake.choose(picker, shelf, "7g", user=alice)
     assert chose.ephemeral and picker.content.startswith("P 7g: choose the square")
+    assert chose.response_type == UPDATE_MESSAGE and chose.followups == []  # one response
     assert "the squares it can go to: 7f" in (picker.attachments[-1].description or "")
     assert any(c.startswith("pb:") for c in picker.custom_ids)  # Back
     assert len(club.fake.channel_history(table.thread)) == before  # nothing public yet

@@ -42,21 +42,28 @@ def _at(game_id: int, ply: int, position: str) -> str:
     return f"{game_id}:{ply}:{position}"
 
 
-class PointButton(GameButton, template=rf"(?P<key>mv|pb):{_AT}"):
-    """Move (指す) under the board of the player to move, which opens the picker in a
-    private message (`mv`), and Back in the picker, which shows its first step again
-    in place (`pb`)."""
+class PointButton(GameButton, template=rf"mv:{_AT}"):
+    """Move (指す) under the board of the player to move: it opens the picker in a private
+    message."""
 
-    def __init__(
-        self, key: str, game_id: int, ply: int, position: str, lang: str = SOURCE_LANGUAGE
-    ) -> None:
-        style = discord.ButtonStyle.primary if key == "mv" else discord.ButtonStyle.secondary
-        self.show(f"{key}:{_at(game_id, ply, position)}", text.button_label(lang, key), style)
-        self.key, self.game_id, self.ply, self.position = key, game_id, ply, position
+    KEY_PREFIX = "mv"
+    STYLE = discord.ButtonStyle.primary
+
+    def __init__(self, game_id: int, ply: int, position: str, lang: str = SOURCE_LANGUAGE) -> None:
+        key = self.KEY_PREFIX
+        self.show(f"{key}:{_at(game_id, ply, position)}", text.button_label(lang, key), self.STYLE)
+        self.game_id, self.ply, self.position = game_id, ply, position
 
     async def press(self, interaction: Interaction) -> None:
         picker = await _current(interaction, self.game_id, self.ply, self.position)
-        await _show(interaction, picker, None, None, new_message=self.key == "mv")
+        await _show(interaction, picker, None, None, new_message=self.KEY_PREFIX == "mv")
+
+
+class BackButton(PointButton, template=rf"pb:{_AT}"):
+    """Back in the picker: its first step again, in place."""
+
+    KEY_PREFIX = "pb"
+    STYLE = discord.ButtonStyle.secondary
 
 
 class PieceSelect(GameSelect, template=rf"pk:{_AT}:(?P<shelf>[bh])"):
@@ -87,14 +94,14 @@ class PieceSelect(GameSelect, template=rf"pk:{_AT}:(?P<shelf>[bh])"):
         await _show(interaction, picker, piece, None, new_message=False)
 
 
-class SquareSelect(GameSelect, template=rf"(?P<step>pf|pd):{_AT}:(?P<piece>{_PIECE})"):
-    """The chosen piece's next step: a file (`pf`, a drop on more squares than a select
-    holds) or the square it goes to (`pd`)."""
+class SquareSelect(GameSelect, template=rf"pd:{_AT}:(?P<piece>{_PIECE})"):
+    """The square the chosen piece goes to."""
 
-    def __init__(self, step: str, game_id: int, ply: int, position: str, piece: str) -> None:
-        self.step, self.game_id, self.ply, self.position = step, game_id, ply, position
-        self.piece = piece
-        self.stand_in(f"{step}:{_at(game_id, ply, position)}:{piece}")  # options: see `_steps`
+    STEP = "pd"
+
+    def __init__(self, game_id: int, ply: int, position: str, piece: str) -> None:
+        self.game_id, self.ply, self.position, self.piece = game_id, ply, position, piece
+        self.stand_in(f"{self.STEP}:{_at(game_id, ply, position)}:{piece}")  # see `_steps`
 
     async def press(self, interaction: Interaction) -> None:
         picker = await _current(interaction, self.game_id, self.ply, self.position)
@@ -102,7 +109,7 @@ class SquareSelect(GameSelect, template=rf"(?P<step>pf|pd):{_AT}:(?P<piece>{_PIE
         value = _chosen(interaction)
         if piece is None:
             raise OptionError(text.NOT_OFFERED_CHOICE)
-        if self.step == "pf":
+        if self.STEP == "pf":
             if not (value.isascii() and value.isdigit() and len(value) == 1):
                 raise OptionError(text.NOT_OFFERED_CHOICE)
             file = int(value)
@@ -114,6 +121,12 @@ class SquareSelect(GameSelect, template=rf"(?P<step>pf|pd):{_AT}:(?P<piece>{_PIE
         if destination is None:
             raise OptionError(text.NOT_OFFERED_CHOICE)
         await _choose(interaction, picker, piece, destination)
+
+
+class FileSelect(SquareSelect, template=rf"pf:{_AT}:(?P<piece>{_PIECE})"):
+    """The file a drop goes to, when it has more squares than a select holds."""
+
+    STEP = "pf"
 
 
 def _chosen(interaction: Interaction) -> str:
@@ -165,7 +178,7 @@ def _steps(
     game_id, ply, mark = picker.game.id, picker.ply, picker.position_mark
     squares: tuple[Destination, ...] = piece.destinations
     if len(squares) > MAX_OPTIONS:
-        files = SquareSelect("pf", game_id, ply, mark, piece.key)
+        files = FileSelect(game_id, ply, mark, piece.key)
         files.item.placeholder = text.placeholder(lang, "file")
         files.item.options = [
             discord.SelectOption(
@@ -178,14 +191,14 @@ def _steps(
         items.append(files)
         squares = () if file is None else squares_of_file(piece, file)
     if squares:
-        select = SquareSelect("pd", game_id, ply, mark, piece.key)
+        select = SquareSelect(game_id, ply, mark, piece.key)
         select.item.placeholder = text.placeholder(lang, "square")
         select.item.options = [
             discord.SelectOption(label=text.destination_option(lang, d), value=d.square)
             for d in squares[:MAX_OPTIONS]
         ]
         items.append(select)
-    items.append(PointButton("pb", game_id, ply, mark, lang))
+    items.append(BackButton(game_id, ply, mark, lang))
     return items
 
 
@@ -233,7 +246,7 @@ async def _choose(
             _answer(picker, piece.move_text(destination, promote=answer), lang, answer)
             for answer in (True, False)
         ]
-        back = PointButton("pb", picker.game.id, picker.ply, picker.position_mark, lang)
+        back = BackButton(picker.game.id, picker.ply, picker.position_mark, lang)
         content = text.promote_prompt(lang, piece, destination)
         await Reply(interaction).edit(content, attachments=[], view=view_of(*buttons, back))
         return
@@ -265,13 +278,13 @@ def _move_button(game: GameSnapshot, lang: str) -> discord.ui.Item[Any] | None:
     computer, which moves by itself)."""
     if not game.is_active or game.to_move is None or game.to_move.is_bot:
         return None
-    return PointButton("mv", game.id, game.ply, game.position_mark, lang)
+    return PointButton(game.id, game.ply, game.position_mark, lang)
 
 
 class PickerFeature(Feature):
     """Moving by pointing."""
 
-    BUTTONS = (PointButton, PieceSelect, SquareSelect)
+    BUTTONS = (PointButton, BackButton, PieceSelect, SquareSelect, FileSelect)
 
     async def cog_load(self) -> None:
         await super().cog_load()
