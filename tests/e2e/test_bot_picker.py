@@ -17,7 +17,7 @@ from tests.fakediscord import FakeMessage
 from tests.support.checks import assert_board
 from tests.support.club import Club, Table
 from tests.support.japanese import assert_japanese
-from tests.support.pointing import move_button, open_picker, point
+from tests.support.pointing import move_button, offered, open_picker, point
 
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
 UPDATE_MESSAGE = 7  # Discord's response that edits the message a component sits on
@@ -198,3 +198,35 @@ async def test_a_drop_on_more_than_25_squares_takes_a_file_first(japanese_club: 
 async def test_a_japanese_game_by_pointing(japanese_club: Club) -> None:
     taps = await play_record_by_pointing(japanese_club, "bioshogi_sample.csa", 400)
     assert len(taps) == 113 and max(taps) <= 4
+
+
+#: Sente has 27 pieces on the board that can move, more than a select holds, and knights
+#: and lances in hand to drop (the pawns in hand have no file left).
+CROWDED = "4k4/9/+P1+P1+P1+P1+P/R7R/1G1G1G1G1/S1S3S1S/PPPPPPPPP/NB5BN/2L1K1L2 b 2N2L4P 1"
+
+
+async def test_more_movable_pieces_than_a_select_holds(club: Club) -> None:
+    alice = club.alice
+    table = await club.new_game(start=CROWDED)
+    opened = await club.fake.slash("move", {}, user=alice, channel=table.thread)
+    picker = opened.reply
+    assert picker is not None, opened.content
+    shelves = [c for c in picker.custom_ids if c.startswith("pk:")]
+    assert [c[-1] for c in shelves] == ["b", "c", "h"]
+    board = offered(picker, shelves[0]) + offered(picker, shelves[1])
+    assert len(board) == 27 and len(set(board)) == 27
+    assert sorted(offered(picker, shelves[2])) == ["L*", "N*"]
+    # The lance's drop: three piece selects, the files and the squares fill the five rows.
+    pointed = await point(club, table, alice, "L*5d", opened=opened)
+    assert pointed.taps == 3 and await stored(club, table) == ["L*5d"]
+    await club.play(table, [(club.bob, "5a4a")])
+    again = await club.fake.slash("move", {}, user=alice, channel=table.thread)
+    assert again.reply is not None
+    # The least likely piece, in the second select of the board's, is played as well.
+    second = next(c for c in again.reply.custom_ids if c.startswith("pk:") and c.endswith(":c"))
+    await club.fake.choose(again.reply, second, offered(again.reply, second)[-1], user=alice)
+    squares = next(c for c in again.reply.custom_ids if c.startswith("pd:"))
+    target = offered(again.reply, squares)[0]
+    played = await club.fake.choose(again.reply, squares, target, user=alice)
+    assert "Played" in played.content, played.content
+    assert len(await stored(club, table)) == 3

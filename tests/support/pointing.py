@@ -29,6 +29,12 @@ def move_button(club: Club, table: Table) -> tuple[FakeMessage, str]:
     raise AssertionError("no board with a Move button in the thread")
 
 
+def offered(message: FakeMessage, custom_id: str) -> list[str]:
+    """The values the select `custom_id` of `message` offers."""
+    select = message.component(custom_id) or {}
+    return [option["value"] for option in select.get("options", [])]
+
+
 def select_id(message: FakeMessage, prefix: str) -> str | None:
     return next((c for c in message.custom_ids if c.startswith(prefix)), None)
 
@@ -46,11 +52,10 @@ async def point(
     opened = opened if opened is not None else await open_picker(club, table, user)
     assert opened.ephemeral and opened.reply is not None, opened.content
     picker = opened.reply
-    drop = usi[1] == "*"
-    piece = f"{usi[0]}*" if drop else usi[:2]
+    piece = f"{usi[0]}*" if usi[1] == "*" else usi[:2]
     target = usi[2:4]
     shelves = [c for c in picker.custom_ids if c.startswith("pk:")]
-    shelf = next(c for c in shelves if c.endswith(":h" if drop else ":b"))
+    shelf = next(c for c in shelves if piece in offered(picker, c))
     last = await fake.choose(picker, shelf, piece, user=user)
     taps = 1
     files = select_id(picker, "pf:")

@@ -31,6 +31,7 @@ from rules import Square
 
 log = logging.getLogger(__name__)
 MAX_OPTIONS = 25  # Discord's limit of options in a select
+MAX_ROWS = 5  # Discord's limit of rows in a message; a select fills one
 MAX_ALT = 1024  # Discord's longest attachment description
 
 #: Where a step was drawn: the game, the ply and the position's mark.
@@ -66,30 +67,36 @@ class BackButton(PointButton, template=rf"pb:{_AT}"):
     STYLE = discord.ButtonStyle.secondary
 
 
-class PieceSelect(GameSelect, template=rf"pk:{_AT}:(?P<shelf>[bh])"):
-    """The pieces that can move: those on the board (`b`) or in hand (`h`)."""
+class PieceSelect(GameSelect, template=rf"pk:{_AT}:(?P<shelf>[bch])"):
+    """The pieces that can move: those on the board (`b`, and `c` for those past the 25 a
+    select holds) or in hand (`h`)."""
 
     def __init__(self, game_id: int, ply: int, position: str, shelf: str) -> None:
         self.game_id, self.ply, self.position, self.shelf = game_id, ply, position, shelf
-        self.show(
-            f"pk:{_at(game_id, ply, position)}:{shelf}", "-", [discord.SelectOption(label="-")]
-        )
+        self.stand_in(f"pk:{_at(game_id, ply, position)}:{shelf}")  # options: see `of`
+
+    @staticmethod
+    def shelf_of(picker: Picker, shelf: str) -> tuple[PieceChoice, ...]:
+        """The pieces a shelf offers, most likely first."""
+        if shelf == "h":
+            return picker.in_hand[:MAX_OPTIONS]
+        start = 0 if shelf == "b" else MAX_OPTIONS
+        return picker.on_board[start : start + MAX_OPTIONS]
 
     @classmethod
     def of(cls, picker: Picker, shelf: str, lang: str, chosen: PieceChoice | None) -> PieceSelect:
-        pieces = picker.on_board if shelf == "b" else picker.in_hand
         select = cls(picker.game.id, picker.ply, picker.position_mark, shelf)
-        select.item.placeholder = text.placeholder(lang, "board" if shelf == "b" else "hand")
+        select.item.placeholder = text.placeholder(lang, "hand" if shelf == "h" else "board")
         select.item.options = [
             discord.SelectOption(label=text.piece_option(lang, p), value=p.key, default=p is chosen)
-            for p in pieces[:MAX_OPTIONS]
+            for p in cls.shelf_of(picker, shelf)
         ]
         return select
 
     async def press(self, interaction: Interaction) -> None:
         picker = await _current(interaction, self.game_id, self.ply, self.position)
         piece = picker.piece(_chosen(interaction))
-        if piece is None or piece.is_drop != (self.shelf == "h"):
+        if piece is None or piece not in self.shelf_of(picker, self.shelf):
             raise OptionError(text.NOT_OFFERED_CHOICE)
         await _show(interaction, picker, piece, None, new_message=False)
 
@@ -168,11 +175,11 @@ def _steps(
 ) -> list[discord.ui.Item[Any]]:
     """The selects and buttons of a step: the piece selects, then the piece's squares
     (or files, then the chosen file's squares), then Back."""
-    items: list[discord.ui.Item[Any]] = []
-    if picker.on_board:
-        items.append(PieceSelect.of(picker, "b", lang, piece))
-    if picker.in_hand:
-        items.append(PieceSelect.of(picker, "h", lang, piece))
+    items: list[discord.ui.Item[Any]] = [
+        PieceSelect.of(picker, shelf, lang, piece)
+        for shelf in "bch"
+        if PieceSelect.shelf_of(picker, shelf)
+    ]
     if piece is None:
         return items
     game_id, ply, mark = picker.game.id, picker.ply, picker.position_mark
@@ -198,7 +205,8 @@ def _steps(
             for d in squares[:MAX_OPTIONS]
         ]
         items.append(select)
-    items.append(BackButton(game_id, ply, mark, lang))
+    if len(items) < MAX_ROWS:  # else the piece selects stand in for Back
+        items.append(BackButton(game_id, ply, mark, lang))
     return items
 
 
