@@ -230,3 +230,30 @@ async def test_more_movable_pieces_than_a_select_holds(club: Club) -> None:
     played = await club.fake.choose(again.reply, squares, target, user=alice)
     assert "Played" in played.content, played.content
     assert len(await stored(club, table)) == 3
+
+
+async def test_a_choice_forged_by_another_member_or_not_offered_plays_nothing(club: Club) -> None:
+    alice, bob, carol = club.alice, club.bob, club.carol
+    table = await club.new_game()
+    opened = await open_picker(club, table, alice)
+    picker = opened.reply
+    assert picker is not None
+    [shelf] = [c for c in picker.custom_ids if c.startswith("pk:")]
+    channel = club.fake.channels[picker.channel_id]
+    for member, values, said in (
+        (bob, ["7g"], "alice's move"),
+        (carol, ["7g"], "not a player"),
+        (alice, ["5e"], "not on offer"),  # no piece of hers there
+        (alice, ["P*"], "not on offer"),  # a drop in the board's select
+        (alice, ["7g", "2g"], "not on offer"),
+    ):
+        forged = await club.fake.forge_choice(picker, shelf, values, user=member, channel=channel)
+        await forged.wait_final()
+        assert forged.ephemeral and said in forged.content, (values, forged.content)
+    await club.fake.choose(picker, shelf, "7g", user=alice)
+    square = next(c for c in picker.custom_ids if c.startswith("pd:"))
+    forged = await club.fake.forge_choice(picker, square, ["7e"], user=alice, channel=channel)
+    await forged.wait_final()
+    assert "not on offer" in forged.content  # a pawn goes one square
+    assert await stored(club, table) == []
+    assert len(club.fake.channel_history(table.thread)) == 1  # the start's board only
