@@ -37,6 +37,7 @@ EXTENSIONS = (
     "bot.cogs.club.challenges",
     "bot.cogs.play.moves",
     "bot.cogs.play.mentions",
+    "bot.cogs.play.picker",
     "bot.cogs.records.board",
     "bot.cogs.play.endings",
     "bot.cogs.play.impasse",

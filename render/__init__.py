@@ -21,7 +21,7 @@ from rules import Color, Move, Position
 
 from . import layout
 from .animate import GifTooLarge, frames_within, render_gif
-from .board import KING_KANJI, Diagram, compose, render_png, warm
+from .board import KING_KANJI, Diagram, Marks, compose, render_png, warm
 from .chart import render_evaluation_chart, render_rating_chart
 from .describe import describe
 from .ending import Ending
@@ -31,6 +31,7 @@ __all__ = [
     "BoardOptions",
     "Ending",
     "GifTooLarge",
+    "Marks",
     "describe",
     "frames_within",
     "layout",
@@ -58,6 +59,9 @@ class BoardOptions(TypedDict, total=False):
     - `ending`: the game is over (see `Ending`): its result is drawn on a red pill in
       the caption's place (so `caption` must be None), nobody is shown to move, the
       winner's name is ringed, and the mating move or the resigned king is marked.
+    - `marks`: the picker's marks (see `Marks`): the pieces that can move on a light
+      cell, the chosen one on a dark cell, a dot on each empty square it can go to and
+      a red ring round each piece it can take. Without marks the picture is unchanged.
     """
 
     last_move: Move | None
@@ -67,6 +71,7 @@ class BoardOptions(TypedDict, total=False):
     caption: str | None
     kings: Sequence[str]
     ending: Ending | None
+    marks: Marks | None
 
 
 def render_board(position: Position, **options: Unpack[BoardOptions]) -> bytes:

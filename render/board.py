@@ -161,8 +161,14 @@ BACKGROUNDS: dict[str, RGB] = {
     "hand": KOMADAI,
     "mate": LAST,
     "resigned": RESIGNED,
+    # The picker's marks (`Marks`): a piece that can move, the piece chosen, a capture.
+    "movable": PILL_TEXT,
+    "selected": PILL,
+    "capture": WOOD,
 }
-_FRAMES: dict[str, RGB] = {"check": CHECK_EDGE, "mate": CHECK_EDGE}
+_FRAMES: dict[str, RGB] = {"check": CHECK_EDGE, "mate": CHECK_EDGE, "capture": CHECK}
+#: The backgrounds only the picker draws: `warm` leaves them to their first use.
+MARK_BACKGROUNDS = frozenset({"movable", "selected", "capture"})
 
 
 @lru_cache(maxsize=512)
@@ -178,7 +184,7 @@ def piece_image(kanji: str, red: bool, turned: bool, scale: float, background: s
         draw.rectangle(
             (inset, inset, w * s - inset - 1, h * s - inset - 1),
             outline=frame,
-            width=round(2.5 * s),
+            width=round((4.5 if background == "capture" else 2.5) * s),
         )
     pw, ph = w * 0.88 * scale * s, h * 0.93 * scale * s
     cx, cy = w * s / 2, h * s / 2
@@ -198,6 +204,24 @@ def piece_image(kanji: str, red: bool, turned: bool, scale: float, background: s
     if turned:
         small = small.transpose(Image.Transpose.ROTATE_180)
     return _quantise(small)
+
+
+@lru_cache(maxsize=8)
+def dot_image(background: str) -> Image.Image:
+    """An empty square a chosen piece can go to: a dark dot on the cell's background,
+    large enough to read on a phone."""
+    w, h = L.PIECE_W, L.PIECE_H
+    image = _supersampled((w, h), BACKGROUNDS[background])
+    draw = ImageDraw.Draw(image)
+    s, radius = SCALE, min(w, h) * 0.2
+    cx, cy = w * s / 2, h * s / 2
+    draw.ellipse(
+        (cx - radius * s, cy - radius * s, cx + radius * s, cy + radius * s),
+        fill=PILL,
+        outline=PILL_TEXT,
+        width=round(1.5 * s),
+    )
+    return _quantise(_shrink(image, (w, h)))
 
 
 def _piece_args(
@@ -471,6 +495,22 @@ def _board_piece_args(
 
 
 @dataclass(frozen=True, slots=True)
+class Marks:
+    """The picker's marks on a board: the squares of the pieces that can move (`movable`),
+    the piece chosen (`selected`), where it can go (`destinations`, a dot on an empty
+    square) and which of those take a piece (`captures`, ringed in red); in the hand of
+    the side to move, the kinds that can be dropped (`hand_movable`) and the one chosen
+    (`hand_selected`). Squares are the board's indices (`rules.Square`)."""
+
+    movable: frozenset[int] = frozenset()
+    selected: int | None = None
+    destinations: frozenset[int] = frozenset()
+    captures: frozenset[int] = frozenset()
+    hand_movable: frozenset[Role] = frozenset()
+    hand_selected: Role | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Diagram:
     """What one board picture shows: `render.BoardOptions` says what each field draws."""
 
@@ -482,6 +522,7 @@ class Diagram:
     caption: str | None = None
     kings: Sequence[str] = KING_KANJI
     ending: Ending | None = None
+    marks: Marks | None = None
 
 
 def _layers(diagram: Diagram) -> list[_Layer]:
@@ -491,10 +532,17 @@ def _layers(diagram: Diagram) -> list[_Layer]:
     layers: list[_Layer] = []
     board = position.board
     marked = _marked_squares(position, diagram.last_move, ending)
+    marks = diagram.marks
+    if marks is not None:
+        marked.update(_picker_marks(marks))
 
     origins = _CELL_ORIGINS[perspective]
     for square, bg in marked.items():
-        if not board[square]:
+        if bg == "dot":
+            x, y = origins[square]
+            dot = dot_image("wood")
+            layers.append((("dot", x, y), x, y, dot, None, L.PIECE_W, L.PIECE_H, 0))
+        elif not board[square]:
             x, y = origins[square]
             fill = INDEX[BACKGROUNDS[bg]]
             key = ("fill", x, y, fill)
@@ -511,7 +559,8 @@ def _layers(diagram: Diagram) -> list[_Layer]:
         layers.append((("star", x, y), x, y, star, star_mask, star.width, star.height, 0))
 
     for color in (Color.SENTE, Color.GOTE):
-        _hand_layers(layers, position.hands[color], color, perspective, kings)
+        hand = _hand_marks(marks) if marks is not None and color is position.turn else {}
+        _hand_layers(layers, position.hands[color], color, perspective, kings, hand)
 
     names = {
         color: _default_name(color) if name is None else clipped(name)
@@ -568,12 +617,30 @@ def _marked_squares(
     return marked
 
 
+def _picker_marks(marks: Marks) -> dict[int, str]:
+    """The picker's squares and how each is drawn ("dot": an empty square to go to)."""
+    marked = dict.fromkeys(marks.movable, "movable")
+    marked.update(dict.fromkeys(marks.destinations, "dot"))
+    marked.update(dict.fromkeys(marks.captures, "capture"))
+    if marks.selected is not None:
+        marked[marks.selected] = "selected"
+    return marked
+
+
+def _hand_marks(marks: Marks) -> dict[Role, str]:
+    marked = dict.fromkeys(marks.hand_movable, "movable")
+    if marks.hand_selected is not None:
+        marked[marks.hand_selected] = "selected"
+    return marked
+
+
 def _hand_layers(
     layers: list[_Layer],
     counts: Sequence[int],
     color: Color,
     perspective: Color,
     kings: tuple[str, ...],
+    marked: dict[Role, str],
 ) -> None:
     index = 0
     for role in HAND_ORDER:
@@ -581,7 +648,8 @@ def _hand_layers(
         if not count:
             continue
         x, y, right, _bottom = L.hand_slot_box(color, perspective, index)
-        args = _board_piece_args(role + 16 * color, perspective, "hand", kings)
+        background = marked.get(role, "hand")
+        args = _board_piece_args(role + 16 * color, perspective, background, kings)
         layers.append(((args, x, y), x, y, piece_image(*args), None, L.PIECE_W, L.PIECE_H, 0))
         if count > 1:
             x = right + 2
@@ -678,7 +746,7 @@ def warm(kings: Sequence[str] = KING_KANJI) -> None:
     star_point()
     for color in Color:
         for role in Role:
-            for where in BACKGROUNDS:
+            for where in [name for name in BACKGROUNDS if name not in MARK_BACKGROUNDS]:
                 if where == "hand" and (role.is_promoted or role is Role.KING):
                     continue  # never in hand
                 if where in ("check", "resigned") and role is not Role.KING:

@@ -55,6 +55,7 @@ from .play.game import (
 from .play.impasse import ImpasseReport
 from .play.notes import MAX_NOTE_LENGTH, MAX_NOTES, Note, note_number
 from .play.numbering import Numbering
+from .play.picker import Destination, Picker, PieceChoice, files_of, squares_of_file
 from .play.snapshots import banks_left, turn_of
 from .play.summaries import GameList, GameSummary, ListedStatus
 from .play.takebacks import Takeback, TakebackRequest
@@ -112,6 +113,7 @@ __all__ = [
     "ComputerFailed",
     "ComputerMove",
     "DeadlineScheduler",
+    "Destination",
     "Digest",
     "Event",
     "ExportFile",
@@ -142,6 +144,8 @@ __all__ = [
     "Notifications",
     "Numbering",
     "Opening",
+    "Picker",
+    "PieceChoice",
     "PlayedMove",
     "PlayerRating",
     "PlayerRef",
@@ -175,8 +179,10 @@ __all__ = [
     "both_have_moved",
     "check_record_size",
     "ending_event",
+    "files_of",
     "note_number",
     "read_position",
+    "squares_of_file",
     "start_of",
     "turn_of",
 ]

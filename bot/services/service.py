@@ -31,6 +31,7 @@ from .play.forecasts import Forecasts
 from .play.impasse import Impasse
 from .play.moves import Moves
 from .play.notes import Notes
+from .play.picker import Pointing
 from .play.store import GameStore, StoreOptions
 from .play.takebacks import Takebacks
 from .ratings.standings import Ratings
@@ -71,6 +72,7 @@ class GameService:
         self.store = GameStore(db, **store)
         self.games = Games(self.store)
         self.moves = Moves(self.store)
+        self.pointing = Pointing(self.store)
         self.endings = Endings(self.store)
         self.extra_time = ExtraTime(self.store)
         self.budgets = Budgets() if budgets is None else budgets

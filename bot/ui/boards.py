@@ -21,6 +21,7 @@ from bot.services.stats import Timing
 from render import (
     Ending,
     GifTooLarge,
+    Marks,
     frames_within,
     render_board,
     render_evaluation_chart,
@@ -143,16 +144,24 @@ class BoardRenderer:
         return result
 
     async def file(
-        self, game: GameSnapshot, lang: str, *, perspective: Color | None = None
+        self,
+        game: GameSnapshot,
+        lang: str,
+        *,
+        perspective: Color | None = None,
+        marks: Marks | None = None,
+        alt: str | None = None,
     ) -> discord.File:
         """The game's board as a PNG attachment, its caption and alt text in `lang`; a
-        finished game's shows how it ended."""
+        finished game's shows how it ended. The picker's gives its `marks` and the `alt`
+        text naming them."""
         position = game.game.position
         last = game.last_move
         sente, gote = image_names(lang, game)
         ending = ending_of(lang, game)
         caption = None if ending is not None else text.image_caption(lang, game)
-        alt = text.board_alt_text(lang, game)
+        if alt is None:
+            alt = text.board_alt_text(lang, game)
 
         def work() -> bytes:
             return render_board(
@@ -163,6 +172,7 @@ class BoardRenderer:
                 gote_name=gote,
                 caption=caption,
                 ending=ending,
+                marks=marks,
             )
 
         png = await self._run(work)

@@ -162,40 +162,14 @@ def stored_number(digits: str) -> int | None:
     return number if number <= MAX_ID else None
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A button that survives restarts: everything it needs is in its `custom_id`, whose
-    named groups are its constructor's arguments (digits become ints). Subclasses
-    implement `press`; an error in `press` gets the one report.
+class _Restartable:
+    """What a restart-proof item shares, button or select: it is rebuilt from its
+    `custom_id` alone, whose named groups are its constructor's arguments (digits become
+    ints, checked by `stored_number`), and an error in `press` gets the one report. A
+    `custom_id` whose number no database holds was not made by the bot: it is rebuilt as
+    `forged`, never pressed, and answered as a button that no longer works."""
 
-    A button that carries one game and nothing else only names its `KEY` and `STYLE`:
-    its id is `KEY:<game id>`, its label the `KEY` button label, and its template and
-    constructor are this class's. Any other gives a `template` and a constructor of its
-    own, which makes the button with `show`.
-
-    A `custom_id` whose number no database holds was not made by the bot: it is rebuilt
-    as `forged`, never pressed, and answered as a button that no longer works."""
-
-    KEY: ClassVar[str | None] = None
-    STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.primary
     forged: bool = False
-
-    def __init_subclass__(cls, *, template: str | None = None) -> None:
-        if template is None:
-            if cls.KEY is None:
-                raise TypeError(f"{cls.__name__} needs a template or a KEY")
-            template = rf"{re.escape(cls.KEY)}:(?P<game_id>\d+)"
-        super().__init_subclass__(template=template)
-
-    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
-        """The button of one game (see `KEY`), labelled in `lang`."""
-        if self.KEY is None:
-            raise TypeError(f"{type(self).__name__} makes itself with show()")
-        self.game_id = game_id
-        self.show(f"{self.KEY}:{game_id}", text.button_label(lang, self.KEY), self.STYLE)
-
-    def show(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
-        """Make the Discord button this item is."""
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
 
     @classmethod
     async def from_custom_id(
@@ -215,15 +189,19 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)
 
     @classmethod
     def _forged(cls, custom_id: str) -> Self:
-        """The button for an id the bot never made: it only answers."""
+        """The item for an id the bot never made: it only answers."""
         forged = cls.__new__(cls)
-        forged.show(custom_id, "-", discord.ButtonStyle.secondary)
+        forged.stand_in(custom_id)
         forged.forged = True
         return forged
 
+    def stand_in(self, custom_id: str) -> None:
+        """Make the Discord component of a forged id (it is never shown)."""
+        raise NotImplementedError
+
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         about_server(interaction.guild_id)
-        shown = self.custom_id[:_LOGGED_ID]
+        shown = str(getattr(self, "custom_id", ""))[:_LOGGED_ID]
         log.info("button %s %s", shown, _where(interaction))
         try:
             if self.forged:
@@ -233,20 +211,84 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)
             await report(interaction, error, f"button {shown}")
 
     async def press(self, interaction: discord.Interaction[Any]) -> None:
-        """What the button does; raise to refuse (the error gets the one report)."""
+        """What the item does; raise to refuse (the error gets the one report)."""
         raise NotImplementedError
 
 
-def _buttons(base: type[GameButton] = GameButton) -> Iterator[type[GameButton]]:
+class GameButton(_Restartable, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button that survives restarts (see `_Restartable`). Subclasses implement `press`.
+
+    A button that carries one game and nothing else only names its `KEY` and `STYLE`:
+    its id is `KEY:<game id>`, its label the `KEY` button label, and its template and
+    constructor are this class's. Any other gives a `template` and a constructor of its
+    own, which makes the button with `show`."""
+
+    KEY: ClassVar[str | None] = None
+    STYLE: ClassVar[discord.ButtonStyle] = discord.ButtonStyle.primary
+
+    def __init_subclass__(cls, *, template: str | None = None) -> None:
+        if template is None:
+            if cls.KEY is None:
+                raise TypeError(f"{cls.__name__} needs a template or a KEY")
+            template = rf"{re.escape(cls.KEY)}:(?P<game_id>\d+)"
+        super().__init_subclass__(template=template)
+
+    def __init__(self, game_id: int, lang: str = SOURCE_LANGUAGE) -> None:
+        """The button of one game (see `KEY`), labelled in `lang`."""
+        if self.KEY is None:
+            raise TypeError(f"{type(self).__name__} makes itself with show()")
+        self.game_id = game_id
+        self.show(f"{self.KEY}:{game_id}", text.button_label(lang, self.KEY), self.STYLE)
+
+    def show(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
+        """Make the Discord button this item is."""
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+
+    def stand_in(self, custom_id: str) -> None:
+        self.show(custom_id, "-", discord.ButtonStyle.secondary)
+
+
+class GameSelect(_Restartable, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"(?!)"):
+    """A select menu that survives restarts (see `_Restartable`): its `custom_id` carries
+    everything but the option chosen, which `chosen` reads from the interaction and
+    the subclass checks against what it offers (a modified client may send any value)."""
+
+    MAX_VALUE = 100  # Discord's longest option value: a longer one was never offered
+
+    def show(self, custom_id: str, placeholder: str, options: list[discord.SelectOption]) -> None:
+        """Make the Discord select this item is."""
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=custom_id, placeholder=placeholder, options=options
+        )
+        super().__init__(select)
+
+    def stand_in(self, custom_id: str) -> None:
+        self.show(custom_id, "-", [discord.SelectOption(label="-")])
+
+    @classmethod
+    def chosen(cls, interaction: discord.Interaction[Any]) -> str | None:
+        """The one value chosen, or None for anything else a client may send."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = data.get("values")
+        if not isinstance(values, list) or len(values) != 1:
+            return None
+        value = values[0]
+        return value if isinstance(value, str) and len(value) <= cls.MAX_VALUE else None
+
+
+def _items(base: type[_Restartable] = _Restartable) -> Iterator[type[_Restartable]]:
     for cls in base.__subclasses__():
         yield cls
-        yield from _buttons(cls)
+        yield from _items(cls)
 
 
 def is_ours(custom_id: str) -> bool:
-    """Whether a button of the bot's has this id's shape (every button of the bot is a
-    `GameButton`, dispatched from its id alone)."""
-    return any(cls.__discord_ui_compiled_template__.fullmatch(custom_id) for cls in _buttons())
+    """Whether a button or select of the bot's has this id's shape (every one is a
+    `GameButton` or `GameSelect`, dispatched from its id alone)."""
+    return any(
+        cls.__discord_ui_compiled_template__.fullmatch(custom_id)  # type: ignore[attr-defined]
+        for cls in _items()
+    )
 
 
 def _carried(message: discord.Message | None, custom_id: str) -> bool:

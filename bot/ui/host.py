@@ -6,8 +6,8 @@ features only use them.
 from __future__ import annotations
 
 import zoneinfo
-from collections.abc import Callable
-from typing import Any, ClassVar, cast
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar, Protocol, cast
 
 import discord
 from discord.ext import commands
@@ -26,20 +26,48 @@ Interaction = discord.Interaction[Any]
 #: A button a feature puts under every game's ending post (a rematch, say): built for the
 #: game, labelled in the post's language; None leaves that game without it.
 EndingButton = Callable[[GameSnapshot, str], discord.ui.Item[Any] | None]
+#: A button a feature puts under the board of a game going on (Move, say): the same shape.
+TurnButton = EndingButton
+
+
+class PlayMove(Protocol):
+    """How a feature plays a move it did not read itself (the picker's): the one path of a
+    typed `/move`, given the game, the move's text and the ply and position it was chosen
+    in (`seen`), so that the rules, records, clocks, confirmations and posts are the same."""
+
+    def __call__(
+        self,
+        bot: GameBot,
+        interaction: discord.Interaction[Any],
+        game_id: int | None,
+        move: str,
+        *,
+        seen: tuple[int, str | None] | None = None,
+    ) -> Awaitable[None]: ...
+
+
+#: How `/move` without text opens the picker feature's private picker (the interaction,
+#: and the game option if given).
+OpenPicker = Callable[[discord.Interaction[Any], int | None], Awaitable[None]]
 
 
 class GameBot(commands.Bot):
     """What every feature needs: `service` (set up in `setup_hook`), `boards`, `readers`
     (the worker processes that read members' records), `direct_messages` (every direct
     message: turns, endings, offers, see `notify`), `ending_buttons` (what features put
-    under an ending, wherever it is posted) and `bot_turns` (what features do when the
-    bot's own turn begins in a game against it)."""
+    under an ending, wherever it is posted), `turn_buttons` (what they put under the board
+    of a game going on), `bot_turns` (what features do when the bot's own turn begins in a
+    game against it), `play_move` (the moves feature's path of a move, for the others) and
+    `open_picker` (the picker's, for `/move` without text)."""
 
     boards: BoardRenderer
     readers: ReaderPool
     direct_messages: DirectMessages
     ending_buttons: list[EndingButton]
+    turn_buttons: list[TurnButton]
     bot_turns: list[BotTurn]
+    play_move: PlayMove | None
+    open_picker: OpenPicker | None
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -47,7 +75,10 @@ class GameBot(commands.Bot):
         self.readers = ReaderPool()
         self.direct_messages = DirectMessages(self)
         self.ending_buttons = []
+        self.turn_buttons = []
         self.bot_turns = []
+        self.play_move = None
+        self.open_picker = None
         #: Commands this bot leaves out of its tree, so never publishes (`withhold`), each
         #: with the sentence that answers a member whose client still offers it.
         self.withheld: dict[str, Sentence] = {}
@@ -61,13 +92,15 @@ class GameBot(commands.Bot):
         self.tree.remove_command(name)
         self.withheld[name] = why
 
-    def ending_view(self, game: GameSnapshot, lang: str) -> discord.ui.View | None:
-        """The buttons under `game`'s ending post, labelled in `lang`; None while the game
-        goes on, or if no feature loaded offers one. A game ends in several places (a mating
-        move, a resignation, a time-out, ...): each posts its ending with this view."""
-        if game.outcome is None:
+    def board_view(self, game: GameSnapshot, lang: str) -> discord.ui.View | None:
+        """The buttons under a post of `game`'s board, labelled in `lang`: after its ending
+        the ending's (a game ends in several places, a mating move, a resignation, a
+        time-out, ...: each posts its ending with this view), while it goes on the turn's;
+        None if no feature loaded offers one."""
+        builds = self.ending_buttons if game.outcome is not None else self.turn_buttons
+        if game.outcome is None and not game.is_active:
             return None
-        items = [item for build in self.ending_buttons if (item := build(game, lang)) is not None]
+        items = [item for build in builds if (item := build(game, lang)) is not None]
         if not items:
             return None
         view = discord.ui.View(timeout=None)

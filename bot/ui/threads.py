@@ -135,10 +135,11 @@ def _fits(limit: int, game: GameSnapshot, file: discord.File) -> bool:
 async def post_board(
     bot: GameBot, game: GameSnapshot, wording: Wording, *, told: Audience = NOBODY
 ) -> discord.Message:
-    """`post_to_game` with the game's board, rendered now; a game that has ended (by a
+    """`post_to_game` with the game's board, rendered now, and the buttons under it (see
+    `GameBot.board_view`: the turn's while the game goes on); a game that has ended (by a
     move, a resignation, a time-out, ...) also gets its animation and the buttons under
-    an ending (see `GameBot.ending_view`), wherever it ended."""
-    view = functools.partial(bot.ending_view, game)
+    an ending, wherever it ended."""
+    view = functools.partial(bot.board_view, game)
     return await post_to_game(bot, game, wording, with_board=True, told=told, view=view)
 
 

@@ -166,7 +166,9 @@ def test_a_games_time_says_its_label_once(typed: str, english: str, japanese: st
 def test_western_notation_has_one_japanese_name() -> None:
     """`/help` said 英語式 where the command descriptions say 西洋式."""
     help_text = "\n".join(body for _, body in text.help_sections("ja"))
-    notation = "Your move in Western (P-7f), Japanese (７六歩) or USI (7g7f) notation"
+    notation = (
+        "Your move: Western (P-7f), Japanese (７六歩) or USI (7g7f); leave out to pick by tapping"
+    )
     description = translate("ja", notation, "parameter_description")
     assert description is not None and "西洋式" in description
     assert "西洋式" in help_text

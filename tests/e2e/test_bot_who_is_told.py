@@ -322,7 +322,8 @@ async def takeback_answered(club: Club, watch: Watch) -> Seen:
 async def rematch_offered(club: Club, watch: Watch) -> Seen:
     table = await club.new_game()
     await club.resign(table, club.alice)
-    [ending] = [m for m in club.fake.channel_history(table.thread) if m.custom_ids]
+    rematch = f"rm:{table.game_id}"
+    [ending] = [m for m in club.fake.channel_history(table.thread) if rematch in m.custom_ids]
     await club.fake.wait_quiet()
     watch.reset()
     await club.fake.click(ending, f"rm:{table.game_id}", user=club.alice)

@@ -118,6 +118,7 @@ class OptionType:
 class ComponentType:
     ACTION_ROW: Final = 1
     BUTTON: Final = 2
+    STRING_SELECT: Final = 3
 
 
 class ButtonStyle:
@@ -160,6 +161,10 @@ MAX_CUSTOM_ID: Final = 100
 MAX_ACTION_ROWS: Final = 5
 MAX_ROW_BUTTONS: Final = 5
 MAX_CHOICES: Final = 25
+#: A string select: at most 25 options, labels and values of 100, a placeholder of 150.
+MAX_SELECT_OPTIONS: Final = 25
+MAX_OPTION_TEXT: Final = 100
+MAX_PLACEHOLDER: Final = 150
 MAX_FILES: Final = 10
 #: An attachment's description (its alt text).
 MAX_ATTACHMENT_DESCRIPTION: Final = 1024

@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .constants import InteractionType, ResponseType
+from .constants import ComponentType, InteractionType, ResponseType
 from .gateway import Gateway, Session
 from .members import MemberActions, UserCannotDoThat
 from .models import (
@@ -220,6 +220,59 @@ class FakeDiscord(World):
         if wait:
             await result.wait_final(timeout)
         return result
+
+    async def choose(
+        self,
+        where: FakeMessage | InteractionResult,
+        custom_id: str,
+        value: str,
+        *,
+        user: FakeMember,
+        wait: bool = True,
+        timeout: float | None = None,
+    ) -> InteractionResult:
+        """``user`` picks the option ``value`` of the select ``custom_id`` on a message (or
+        on a result's messages)."""
+        if isinstance(where, InteractionResult):
+            found = [m for m in where.messages if m.component(custom_id) is not None]
+            if not found:
+                raise UserCannotDoThat(
+                    f"no select {custom_id!r} on the messages of {where.interaction.label} "
+                    f"(custom_ids: {where.custom_ids})"
+                )
+            where = found[-1]
+        self.actions.check_clickable(where, custom_id, user, ComponentType.STRING_SELECT)
+        select = where.component(custom_id) or {}
+        offered = [option.get("value") for option in select.get("options", [])]
+        if value not in offered:
+            raise UserCannotDoThat(f"the select {custom_id!r} offers no {value!r} ({offered})")
+        result = await self.forge_choice(
+            where, custom_id, [value], user=user, channel=self.channels[where.channel_id]
+        )
+        if wait:
+            await result.wait_final(timeout)
+        return result
+
+    async def forge_choice(
+        self,
+        message: FakeMessage,
+        custom_id: str,
+        values: list[Any],
+        *,
+        user: FakeMember,
+        channel: FakeChannel,
+    ) -> InteractionResult:
+        """A choice in a select as a modified client can send it: any custom_id and any
+        values, on any message; the bot must check.  Returns at once."""
+        interaction = await self.actions.create_interaction(
+            InteractionType.MESSAGE_COMPONENT,
+            member=user,
+            channel=channel,
+            data={"custom_id": custom_id, "component_type": 3, "values": values},
+            message=message,
+            label=f"select {custom_id!r}",
+        )
+        return InteractionResult(self, interaction)
 
     async def forge_click(
         self, message: FakeMessage, custom_id: str, *, user: FakeMember, channel: FakeChannel

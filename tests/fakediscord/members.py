@@ -234,14 +234,21 @@ class MemberActions:
             attachment_id, file.filename, file.data, content_type, url, ephemeral=True
         )
 
-    def check_clickable(self, message: FakeMessage, custom_id: str, member: FakeMember) -> None:
-        """Fails unless ``member`` can see and press the button ``custom_id`` on ``message``."""
+    def check_clickable(
+        self,
+        message: FakeMessage,
+        custom_id: str,
+        member: FakeMember,
+        kind: int = ComponentType.BUTTON,
+    ) -> None:
+        """Fails unless ``member`` can see and use the component ``custom_id`` (a button,
+        or a select with ``kind``) on ``message``."""
         button = message.component(custom_id)
         if button is None:
             raise UserCannotDoThat(
                 f"message {message.id} has no component {custom_id!r} (it has {message.custom_ids})"
             )
-        if button.get("type") != ComponentType.BUTTON:
+        if button.get("type") != kind:
             raise UserCannotDoThat(f"{custom_id!r} is a type {button.get('type')} component")
         if button.get("disabled"):
             raise UserCannotDoThat(f"{custom_id!r} is disabled")

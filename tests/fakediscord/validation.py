@@ -5,8 +5,9 @@ against a lenient fake (a 2,001-character reply, a 26th autocomplete choice, a c
 101 characters, a required option after an optional one).  Discord answers them with 400 and
 code 50035, nested ``errors`` naming the field; discord.py prints that, so the fake does too.
 
-What the fake does not model (select menus, components v2, modals) is refused with a 400
-that says so: the test fails and names what to add, instead of the fake nodding it through.
+What the fake does not model (selects but string selects, components v2, modals) is refused
+with a 400 that says so: the test fails and names what to add, instead of the fake nodding it
+through.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ from .constants import (
     MAX_CUSTOM_ID,
     MAX_EMBED_TOTAL,
     MAX_EMBEDS,
+    MAX_OPTION_TEXT,
+    MAX_PLACEHOLDER,
     MAX_ROW_BUTTONS,
+    MAX_SELECT_OPTIONS,
     ButtonStyle,
     ComponentType,
     ErrorCode,
@@ -130,8 +134,34 @@ def _validate_button(button: JSON, path: str) -> None:
         raise form_error(path, "A button needs a label or an emoji.", "COMPONENT_LAYOUT")
 
 
+def _validate_select(select: JSON, path: str) -> None:
+    """A string select: its id, 1 to 25 options of distinct values, one value chosen."""
+    check_length(select.get("custom_id"), f"{path}.custom_id", low=1, high=MAX_CUSTOM_ID)
+    placeholder = select.get("placeholder")
+    if placeholder is not None:
+        check_length(placeholder, f"{path}.placeholder", low=0, high=MAX_PLACEHOLDER)
+    options = select.get("options")
+    if not isinstance(options, list) or not 1 <= len(options) <= MAX_SELECT_OPTIONS:
+        raise form_error(
+            f"{path}.options", "Must be between 1 and 25 in length.", "BASE_TYPE_BAD_LENGTH"
+        )
+    values: set[str] = set()
+    for o, option in enumerate(options):
+        opath = f"{path}.options.{o}"
+        check_length(option.get("label"), f"{opath}.label", low=1, high=MAX_OPTION_TEXT)
+        check_length(option.get("value"), f"{opath}.value", low=1, high=MAX_OPTION_TEXT)
+        if option.get("description") is not None:
+            check_length(option["description"], f"{opath}.description", low=0, high=MAX_OPTION_TEXT)
+        if option["value"] in values:
+            raise form_error(f"{opath}.value", "Select values must be unique.", "COMPONENT_LAYOUT")
+        values.add(option["value"])
+    if select.get("min_values", 1) != 1 or select.get("max_values", 1) != 1:
+        raise not_modelled("selects of several values")
+
+
 def validate_components(components: Any, path: str = "components") -> None:
-    """Action rows of buttons: at most 5 rows of 5, valid buttons, unique custom_ids."""
+    """Action rows of buttons (at most 5 rows of 5) or of one string select each, valid
+    buttons and selects, unique custom_ids."""
     if not isinstance(components, list):
         raise form_error(path, "Must be an array.")
     if len(components) > MAX_ACTION_ROWS:
@@ -148,6 +178,13 @@ def validate_components(components: Any, path: str = "components") -> None:
                 "BASE_TYPE_BAD_LENGTH",
             )
         for c, child in enumerate(children):
+            if child.get("type") == ComponentType.STRING_SELECT:
+                if len(children) != 1:
+                    raise form_error(
+                        f"{rpath}.components", "A select fills its row.", "COMPONENT_LAYOUT"
+                    )
+                _validate_select(child, f"{rpath}.components.{c}")
+                continue
             if child.get("type") != ComponentType.BUTTON:
                 raise not_modelled(f"component type {child.get('type')} (only buttons)")
             _validate_button(child, f"{rpath}.components.{c}")

@@ -39,7 +39,7 @@ from discord.enums import AppCommandOptionType
 
 from bot.services import PlayerRef
 from bot.ui import text
-from bot.ui.errors import GameButton
+from bot.ui.errors import GameButton, GameSelect
 from tests.fakediscord import (
     BotRunner,
     E2EGuard,
@@ -348,10 +348,28 @@ BUTTON_SHAPES = (
     "pr:{id}:0:7g7f", "pr:{game}:{id}:5a5b", "cf:play:{id}:0:7g7f", "cf:cancel:{id}:0:7g7f",
     "js:propose:{id}", "js:accept:{id}", "js:declare:{id}",
     "tb:accept:{id}:0:1", "tb:decline:{game}:0:{id}", "rp:next:{id}:0", "rp:last:{game}:{id}",
-    "nx:{id}:{game}:0", "nx:0:{id}:{id}",
+    "nx:{id}:{game}:0", "nx:0:{id}:{id}", "mv:{id}:0:h00000000", "pb:{game}:{id}:h00000000",
 )  # fmt: skip
+#: Every select's custom_id (the picker's), each chosen with every value of `HOSTILE_VALUES`.
+SELECT_SHAPES = (
+    "pk:{id}:0:h00000000:b", "pk:{game}:{id}:h00000000:h", "pd:{id}:0:h00000000:7g",
+    "pd:{game}:0:h00000000:7g", "pf:{game}:{id}:h00000000:P*", "pk:{game}:0:h00000000:b",
+)  # fmt: skip
+#: What a modified client may send as a select's values.
+HOSTILE_VALUES: tuple[list[Any], ...] = (
+    ["7g"],
+    ["7f"],
+    ["P*"],
+    ["9"],
+    [],
+    ["7g", "7f"],
+    ["x" * 5_000],
+    [12],
+    [None],
+    ["<@1>"],
+)
 #: The buttons that only ever sit under a member's private answer (their press edits it).
-PRIVATE_BUTTONS = ("pr:", "cf:", "rp:", "nx:")
+PRIVATE_BUTTONS = ("pr:", "cf:", "rp:", "nx:", "pb:")
 WRONG_WORDS = ("ch:steal:{game}", "rs:{game}:1", "js:win:{game}", "rp:jump:{game}:0", "xx:{game}")
 
 
@@ -370,7 +388,7 @@ def registered_templates(club: Club) -> set[str]:
     return {
         pattern.pattern
         for pattern, item in store._dynamic_items.items()
-        if issubclass(item, GameButton)
+        if issubclass(item, GameButton | GameSelect)
     }
 
 
@@ -399,12 +417,52 @@ async def forge_button(
         carrier.components = saved
 
 
+async def forge_select(
+    bench: Bench, custom_id: str, values: list[Any], carrier: FakeMessage
+) -> InteractionResult:
+    """A choice of `values` in the select `custom_id` on `carrier`, as if the bot had put
+    that select there."""
+    saved = copy.deepcopy(carrier.components)
+    carrier.components = [
+        {"type": 1, "components": [
+            {"type": 3, "custom_id": custom_id, "options": [{"label": "x", "value": "x"}]},
+        ]},
+    ]  # fmt: skip
+    try:
+        result = await bench.fake.forge_choice(
+            carrier, custom_id, values, user=bench.actor(),
+            channel=bench.fake.channels[carrier.channel_id],
+        )  # fmt: skip
+        await result.wait_final()
+        return result
+    finally:
+        carrier.components = saved
+
+
+async def fuzz_selects(bench: Bench, numbers: dict[str, str], game: str) -> None:
+    """Every select shape with forged numbers, and the live game's with hostile values."""
+    for shape in SELECT_SHAPES:
+        cases = [(what, number, ["7g"]) for what, number in numbers.items()]
+        cases += [("hostile values", "0", values) for values in HOSTILE_VALUES]
+        for what, number, values in cases:
+            bench.step += 1
+            custom_id = shape.format(id=number, game=game)
+            carrier = await private_message(bench)
+            before = set(bench.fake.messages)
+            result = await forge_select(bench, custom_id, values, carrier)
+            case = f"select {custom_id[:40]} {str(values)[:20]} ({what})"
+            await check(bench, case, result, custom_id, before)
+            if result.reply is not None and not result.ephemeral:
+                bench.findings.add(case, "answered publicly", result.content)
+
+
 async def fuzz_buttons(bench: Bench, ended: int, elsewhere: int) -> None:
     club = bench.club
     patterns = registered_templates(club)
     for pattern in patterns:
         prefix = pattern.split(":", 1)[0]
-        assert any(shape.startswith(prefix + ":") for shape in BUTTON_SHAPES), pattern
+        shapes = BUTTON_SHAPES + SELECT_SHAPES
+        assert any(shape.startswith(prefix + ":") for shape in shapes), pattern
     numbers = {
         "0": "0", "2^63-1": str(2**63 - 1), "2^63": str(2**63), "2^64": str(2**64),
         "10^5000": "1" + "0" * 5_000,
@@ -425,6 +483,7 @@ async def fuzz_buttons(bench: Bench, ended: int, elsewhere: int) -> None:
             await check(bench, case, result, custom_id, before)
             if result.reply is not None and not result.ephemeral:
                 bench.findings.add(case, "answered publicly", result.content)
+    await fuzz_selects(bench, numbers, game)
     unmatched = [shape.format(id="-1", game=game) for shape in BUTTON_SHAPES[:4]]
     stale = {text.say(lang, text.STALE_BUTTON) for lang in ("en", "ja")}
     for custom_id in unmatched + [shape.format(game=game) for shape in WRONG_WORDS]:

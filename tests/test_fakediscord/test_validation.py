@@ -66,7 +66,9 @@ def test_components_are_rows_of_buttons() -> None:
     for components in bad:
         assert refused(validate_components, components).code == 50035, components
     select = refused(validate_components, [row({"type": 3, "custom_id": "s", "options": []})])
-    assert "does not model component type 3" in select.message
+    assert select.code == 50035  # a string select needs options (see test_selects)
+    user_select = refused(validate_components, [row({"type": 5, "custom_id": "u"})])
+    assert "does not model component type 5" in user_select.message
 
 
 def test_embeds() -> None:

@@ -263,7 +263,7 @@ async def _answer_with_board(bot: GameBot, reply: Reply, played: PlayedMove) -> 
         content = text.addressed(text.move_text(lang, shown), told.mentioned)
         if board.note is not None:
             content = f"{content}\n{board.note}"
-        view = bot.ending_view(played.game, lang)
+        view = bot.board_view(played.game, lang)
         extra = {} if view is None else {"view": view}
         await reply.send(
             content, files=board.files, allowed_mentions=pings(*told.mentioned), **extra
@@ -296,9 +296,23 @@ class PlayFeature(Feature):
 
     BUTTONS = (MoveButton, ConfirmButton)
 
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.play_move = play  # the picker's moves take the typed moves' path
+
+    async def cog_unload(self) -> None:
+        await super().cog_unload()
+        self.bot.play_move = None
+
     @command("move")
-    async def move(self, interaction: Interaction, move: str, game: GameArg | None = None) -> None:
-        await play(self.bot, interaction, game, move)
+    async def move(
+        self, interaction: Interaction, move: str | None = None, game: GameArg | None = None
+    ) -> None:
+        picker = self.bot.open_picker
+        if (move is None or not move.strip()) and picker is not None:
+            await picker(interaction, game)  # no text: the picker (`play/picker.py`)
+            return
+        await play(self.bot, interaction, game, "" if move is None else move)
 
     @move.autocomplete("move")
     async def move_suggestions(self, interaction: Interaction, current: str) -> list[Choice[str]]:

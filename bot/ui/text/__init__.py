@@ -36,6 +36,7 @@ from .club.help import *  # noqa: F403
 from .records.games import *  # noqa: F403
 from .records.replays import *  # noqa: F403
 from .records.board import *  # noqa: F403
+from .play.picker import *  # noqa: F403
 from .play.moves import *  # noqa: F403
 from .play.mentions import *  # noqa: F403
 from .play.takebacks import *  # noqa: F403

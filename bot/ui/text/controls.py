@@ -36,6 +36,8 @@ BUTTON_LABELS = {
     "cp": N_("Retry"),
     "ca": N_("Play again"),
     "nx": N_("Next"),
+    "mv": N_("Move"),
+    "pb": N_("Back"),
 }
 
 
@@ -85,7 +87,9 @@ OPTIONS = {
         "Handicap (default: even); the giver, Uwate, moves first: you unless you pick Sente"
     ),
     "impasse": "How an impasse (jishogi) is settled (default: 27-point declaration)",
-    "move": "Your move in Western (P-7f), Japanese (７六歩) or USI (7g7f) notation",
+    "move": (
+        "Your move: Western (P-7f), Japanese (７六歩) or USI (7g7f); leave out to pick by tapping"
+    ),
     "game": (
         "A game id (pick from the list); default: this thread's game or the game where it is "
         "your move"
