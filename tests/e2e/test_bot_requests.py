@@ -10,7 +10,7 @@ answered by the interaction response alone: it must never cost a global-limited 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 
 from tests.fakediscord import (
     CALLBACK,
@@ -19,7 +19,7 @@ from tests.fakediscord import (
     OPEN_DM,
     is_global_limited,
 )
-from tests.support.club import Club
+from tests.support.club import Club, Table
 from tests.support.pointing import point
 
 THREAD = "POST /channels/{channel_id}/messages/{message_id}/threads"
@@ -27,14 +27,24 @@ HISTORY = "GET /channels/{channel_id}/messages"
 GET_ORIGINAL = "GET /webhooks/{application_id}/{token}/messages/{message_id}"
 
 
-async def cost(club: Club, step: Awaitable[object]) -> Counter[str]:
-    """The requests the bot made for ``step``, once it has gone quiet, by route."""
+async def cost(
+    club: Club, step: Awaitable[object], *, until: Callable[[], bool] | None = None
+) -> Counter[str]:
+    """The requests the bot made for ``step``, by route, once ``until`` holds (what the
+    bot sends after the answer may come late on a busy machine) and the bot went quiet."""
     fake = club.fake
     await fake.wait_quiet()
     fake.request_counts.reset()
     await step
+    if until is not None:
+        await fake.wait_for(until, what="the step's last request")
     await fake.wait_quiet()
     return Counter(fake.request_counts.by_route)
+
+
+def posted(club: Club, table: Table, move: str) -> bool:
+    """Whether the bot's newest post in the game's thread shows ``move``."""
+    return move in club.fake.last_message(table.thread).content
 
 
 def limited(counts: Counter[str]) -> int:
@@ -71,7 +81,7 @@ async def test_a_start_and_a_resignation(club: Club) -> None:
 
     # /resign and its confirmation are answered; the ending is posted, the thread's history
     # read for questions and Move buttons to withdraw, and the thread archived.
-    spent = await cost(club, club.resign(table, bob))
+    spent = await cost(club, club.resign(table, bob), until=lambda: table.thread.archived)
     assert spent == {CALLBACK: 2, CREATE_MESSAGE: 1, HISTORY: 1, MODIFY_CHANNEL: 1}, spent
     assert club.fake.request_counts.global_limited == 3
     assert not (await club.game(table.game_id)).is_active
@@ -82,7 +92,7 @@ async def test_a_move_typed_elsewhere_posts_its_board_in_the_thread(club: Club) 
     elsewhere = club.fake.slash(
         "move", {"move": "P-7f", "game": str(table.game_id)}, user=club.alice, channel=club.channel
     )
-    spent = await cost(club, elsewhere)
+    spent = await cost(club, elsewhere, until=lambda: posted(club, table, "７六歩"))
     assert spent == {CALLBACK: 1, CREATE_MESSAGE: 1}, spent
     assert club.fake.request_counts.global_limited == 1
     assert "７六歩" in club.fake.last_message(table.thread).content
@@ -92,11 +102,15 @@ async def test_a_move_by_pointing_and_by_mention_post_one_board(club: Club) -> N
     alice, bob = club.alice, club.bob
     table = await club.new_game(alice, bob)
     # Move, a piece, a square: three responses, then the public board in the thread.
-    spent = await cost(club, point(club, table, alice, "7g7f"))
+    spent = await cost(
+        club, point(club, table, alice, "7g7f"), until=lambda: posted(club, table, "７六歩")
+    )
     assert spent == {CALLBACK: 3, CREATE_MESSAGE: 1}, spent
     assert club.fake.request_counts.global_limited == 1
     # A mention is a message, not an interaction: the board is a post.
-    spent = await cost(club, club.say(bob, "3c3d", table.thread))
+    spent = await cost(
+        club, club.say(bob, "3c3d", table.thread), until=lambda: posted(club, table, "３四歩")
+    )
     assert spent == {CREATE_MESSAGE: 1}, spent
     assert (await club.game(table.game_id)).ply == 2
 
