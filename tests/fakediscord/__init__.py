@@ -12,12 +12,15 @@ The modules, from Discord's side to the test's:
 * :mod:`.constants`, :mod:`.models`, :mod:`.validation`: Discord's numbers, what it stores,
   the checks it makes (these three and the REST and gateway code do not import discord.py,
   so they describe Discord without borrowing the client's assumptions);
-* :mod:`.state`: the one :class:`World` every part reads and changes;
+* :mod:`.state`: the one :class:`World` every part reads and changes, with
+  :mod:`.counting` (``fake.request_counts``: REST requests by route and against Discord's
+  global limit);
 * :mod:`.messages`, :mod:`.rest`, :mod:`.gateway`, :mod:`.server`: the wire;
 * :mod:`.members`, :mod:`.results`, :mod:`.driver`, :mod:`.runner`: what tests call.
 """
 
 from .constants import ChannelType, ErrorCode, InteractionType, Perm, ResponseType
+from .counting import RequestCounts, is_global_limited
 from .driver import FakeDiscord
 from .members import UserCannotDoThat
 from .models import (
@@ -64,8 +67,10 @@ __all__ = [
     "InteractionResult",
     "InteractionType",
     "Perm",
+    "RequestCounts",
     "RequestRecord",
     "ResponseType",
     "UserCannotDoThat",
     "UserFile",
+    "is_global_limited",
 ]

@@ -32,6 +32,7 @@ import yarl
 from aiohttp import BodyPartReader, web
 
 from .constants import API_PREFIX, ErrorCode
+from .counting import route_name
 from .gateway import Gateway
 from .messages import Publish, Upload
 from .models import JSON, Fault, RequestRecord
@@ -144,6 +145,7 @@ class Server:
         loop = asyncio.get_running_loop()
         record = RequestRecord(request.method, request.path, None, loop.time())
         self.world.requests.append(record)
+        self.world.request_counts.add(route_name(request.method, request.path))
         self.world.unknown_requests.append(record)
         return await self._send(request, record, 404, _NOT_FOUND, [])
 
@@ -156,6 +158,7 @@ class Server:
             request.method, API_PREFIX + path, route.key if route else None, loop.time()
         )
         self.world.requests.append(record)
+        self.world.request_counts.add(route.key if route else route_name(request.method, path))
         self.in_flight += 1
         self.last_activity = loop.time()
         try:

@@ -13,6 +13,7 @@ import asyncio
 import time
 
 from .constants import INTERACTION_TIMEOUT, ChannelType, ErrorCode, Intent, Perm
+from .counting import RequestCounts
 from .models import (
     JSON,
     FakeChannel,
@@ -64,6 +65,8 @@ class World:
         self.cdn_files: dict[str, bytes] = {}
 
         self.requests: list[RequestRecord] = []
+        #: REST requests counted by route and against Discord's global limit; reset freely.
+        self.request_counts = RequestCounts()
         #: Requests to routes (and gateway opcodes) the fake does not know: a test failure.
         self.unknown_requests: list[RequestRecord] = []
         #: 4xx answers from validation (bad payloads, late or second responses ...).
