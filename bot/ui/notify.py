@@ -218,22 +218,22 @@ class DirectMessages:
             await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
             log.info("sent %s their daily digest", user_id)
         except discord.Forbidden as error:
-            if error.code == CANNOT_MESSAGE_USER:
-                await self._closed(user_id, "no digest for them")
+            if error.code == CANNOT_MESSAGE_USER and await self._closed(user_id):
+                log.info("%s does not accept direct messages; no digest for them", user_id)
             else:
                 log.warning("could not send %s their digest", user_id, exc_info=True)
         except discord.HTTPException:
             log.warning("could not send %s their digest", user_id, exc_info=True)
 
-    async def _closed(self, user_id: int, consequence: str) -> None:
+    async def _closed(self, user_id: int) -> bool:
         """Discord refused a direct message to `user_id`: the service remembers it for every
-        process (a failure to store it is logged: the next message tries again)."""
+        process. False if that failed (logged: the next message tries again)."""
         try:
             await self._bot.service.preferences.close_inbox(user_id)
         except Exception:
             log.exception("could not remember that %s does not accept direct messages", user_id)
-            return
-        log.info("%s does not accept direct messages; %s", user_id, consequence)
+            return False
+        return True
 
     async def _quiet(self, preferences: Preferences, at: datetime, guild_id: int) -> bool:
         """Whether `at` falls in the player's quiet hours, in their zone, or the server's
@@ -281,7 +281,13 @@ class DirectMessages:
             if error.code != CANNOT_MESSAGE_USER:
                 log.warning("could not message %s about %s", user_id, what, exc_info=True)
                 return
-            await self._closed(user_id, f"the mention in {what}'s thread will have to do")
+            if await self._closed(user_id):
+                log.info(
+                    "%s does not accept direct messages; the mention in %s's thread "
+                    "will have to do",
+                    user_id,
+                    what,
+                )
         except discord.HTTPException:
             log.warning("could not message %s about %s", user_id, what, exc_info=True)
         except Exception:
