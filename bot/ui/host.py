@@ -19,6 +19,7 @@ from rules import Sentence
 from .boards import BoardRenderer
 from .i18n import SOURCE_LANGUAGE, language_of
 from .notify import BotTurn, DirectMessages
+from .rejections import Rejections
 
 #: An interaction as a feature's commands and buttons receive it (the bot is any client).
 Interaction = discord.Interaction[Any]
@@ -57,8 +58,9 @@ class GameBot(commands.Bot):
     message: turns, endings, offers, see `notify`), `ending_buttons` (what features put
     under an ending, wherever it is posted), `turn_buttons` (what they put under the board
     of a game going on), `bot_turns` (what features do when the bot's own turn begins in a
-    game against it), `play_move` (the moves feature's path of a move, for the others) and
-    `open_picker` (the picker's, for `/move` without text)."""
+    game against it), `play_move` (the moves feature's path of a move, for the others),
+    `open_picker` (the picker's, for `/move` without text) and `rejections` (Discord's 4xx
+    answers to every request, counted)."""
 
     boards: BoardRenderer
     readers: ReaderPool
@@ -68,8 +70,12 @@ class GameBot(commands.Bot):
     bot_turns: list[BotTurn]
     play_move: PlayMove | None
     open_picker: OpenPicker | None
+    rejections: Rejections
 
     def __init__(self, **options: Any) -> None:
+        #: Discord's 4xx answers to this process, counted for `/metrics` and its alarm.
+        self.rejections = Rejections()
+        options.setdefault("http_trace", self.rejections.trace())
         super().__init__(**options)
         self.boards = BoardRenderer()
         self.readers = ReaderPool()
