@@ -92,6 +92,7 @@ EXPECTED_COLUMNS = {
     "analysis_claims": ["id", "guild_id", "user_id", "game_id", "claimed_until"],
     "digests": ["user_id", "sent_for"],
     "closed_inboxes": ["user_id", "closed_at"],
+    "lost_channels": ["channel_id", "lost_at"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -548,6 +549,7 @@ APPLIED_DIGESTS = {
     15: "cfd0a0e760dda832",
     16: "3212f08a69c1523f",
     17: "b170fe062ac538b6",
+    18: "a474f172f1a736d3",
 }
 
 

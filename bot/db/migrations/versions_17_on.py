@@ -1,5 +1,6 @@
 """The SQL of migrations from 17 on (`history` lists them): members whose direct messages
-are closed. Released: never changed, only added to (see the package's docstring)."""
+are closed, channels and threads that are gone. Released: never changed, only added to
+(see the package's docstring)."""
 
 from __future__ import annotations
 
@@ -11,5 +12,15 @@ V17 = (
     """CREATE TABLE closed_inboxes (
         user_id INTEGER PRIMARY KEY,
         closed_at INTEGER NOT NULL
+    )""",
+)
+
+# Channels and threads Discord says are gone (404, code 10003: a moderator deleted a game's
+# thread): the bot posts there no more, from any process, after a restart too, and does
+# not even ask Discord again.
+V18 = (
+    """CREATE TABLE lost_channels (
+        channel_id INTEGER PRIMARY KEY,
+        lost_at INTEGER NOT NULL
     )""",
 )
