@@ -5,7 +5,9 @@ its database answers and its deadline task is on time, and 503 with the same fie
 otherwise, so a process supervisor or a load balancer can restart or avoid it.
 `/metrics` is the Prometheus text format: moves, active games, the time of a move's
 transaction and of rendering a board, how late time-outs and reminders were claimed,
-the deadline task's lag, and whether the database answers.
+the deadline task's lag, whether the database answers, and Discord's 4xx answers to the
+bot's requests: by status, and the invalid ones (401, 403, 429) of the last 10 minutes,
+whose alarm is `bot.ui.rejections.ALARM` (Discord bans the address at 10,000).
 
 Only on 127.0.0.1: the numbers are the operator's, not the internet's (a scraper on
 another machine goes through the operator's own proxy). prometheus-client is an
@@ -20,7 +22,7 @@ import importlib.util
 import json
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Protocol
@@ -56,6 +58,13 @@ class _Lagging(Protocol):
     def lag(self) -> timedelta: ...
 
 
+class _Refused(Protocol):
+    @property
+    def by_status(self) -> Mapping[int, int]: ...
+
+    def invalid_recently(self) -> int: ...
+
+
 class Watched(Protocol):
     """What the endpoints read of the bot."""
 
@@ -67,6 +76,9 @@ class Watched(Protocol):
 
     @property
     def render_timings(self) -> dict[str, Timing]: ...
+
+    @property
+    def rejections(self) -> _Refused: ...
 
     def is_ready(self) -> bool: ...
 
@@ -140,6 +152,19 @@ class _Collector:
                 "shogi_active_games", "games being played", value=now.active_games
             )
         yield CounterMetricFamily("shogi_moves", "moves stored by this process", value=stats.moves)
+        refused = CounterMetricFamily(
+            "shogi_discord_rejections",
+            "Discord's 4xx answers to this process's requests, by HTTP status",
+            labels=["status"],
+        )
+        for status, count in sorted(self._bot.rejections.by_status.items()):
+            refused.add_metric([str(status)], count)
+        yield refused
+        yield GaugeMetricFamily(
+            "shogi_discord_invalid_requests_10m",
+            "401, 403 and 429 answers of the last 10 minutes (Discord bans at 10,000)",
+            value=self._bot.rejections.invalid_recently(),
+        )
         yield _histogram(
             HistogramMetricFamily(
                 "shogi_move_transaction_seconds", "the transaction that stores a move"

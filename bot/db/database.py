@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from .base import Statements
 from .challenges import ChallengeRepository, PlayerRepository
+from .channels import LostChannelRepository
 from .deadlines import DeadlineRepository
 from .digests import DigestRepository
 from .endings import EndingClaimRepository
@@ -56,6 +57,7 @@ class Session:
         self.computer = ComputerRepository(statements)
         self.analyses = AnalysisRepository(statements)
         self.digests = DigestRepository(statements)
+        self.lost_channels = LostChannelRepository(statements)
 
 
 class Database(ABC):

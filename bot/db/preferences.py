@@ -4,6 +4,9 @@ One row per player who ever changed a preference; a player without a row has the
 defaults (`PreferencesRow(user_id)`): no confirmation before a move, no direct
 messages, a digest hour of 8 if they turn digests on, no zone, no quiet hours and no
 language stored.
+
+A member whose direct messages Discord refused (their inbox is closed) has a row in
+`closed_inboxes` until they change their preferences.
 """
 
 from __future__ import annotations
@@ -84,3 +87,22 @@ class PreferenceRepository(Repository):
                 to_us(at),
             ),
         )
+
+    async def inbox_closed(self, user_id: int) -> bool:
+        """Whether Discord refused the member's direct messages since they last changed
+        their preferences."""
+        row = await self._one("SELECT 1 FROM closed_inboxes WHERE user_id = ?", (user_id,))
+        return row is not None
+
+    async def close_inbox(self, user_id: int, at: datetime) -> None:
+        """Remember that Discord refused the member's direct messages (at `at`; the first
+        refusal is kept)."""
+        await self._write(
+            "INSERT INTO closed_inboxes (user_id, closed_at) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO NOTHING",
+            (user_id, to_us(at)),
+        )
+
+    async def reopen_inbox(self, user_id: int) -> None:
+        """Forget the refusal: the member's direct messages are tried again."""
+        await self._write("DELETE FROM closed_inboxes WHERE user_id = ?", (user_id,))

@@ -19,6 +19,7 @@ from .clock.digests import Digests
 from .clock.extra_time import ExtraTime
 from .clock.vacations import Vacations
 from .club.challenges import Challenges
+from .club.channels import LostChannels
 from .club.preferences import PlayerPreferences
 from .club.rematches import Rematches
 from .club.servers import Servers
@@ -86,6 +87,7 @@ class GameService:
         self.vacations = Vacations(self.store, self.budgets)
         self.deadlines = Deadlines(self.store, self.challenges, self.vacations, scope=scope)
         self.servers = Servers(self.store, read_through=shared_database)
+        self.lost_channels = LostChannels(self.store)
         self.preferences = PlayerPreferences(self.store, read_through=shared_database)
         self.digests = Digests(self.store, self.games)
         self.preferences.add_change_listener(self.digests.preferences_changed)

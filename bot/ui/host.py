@@ -5,6 +5,7 @@ features only use them.
 
 from __future__ import annotations
 
+import logging
 import zoneinfo
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Protocol, cast
@@ -19,6 +20,10 @@ from rules import Sentence
 from .boards import BoardRenderer
 from .i18n import SOURCE_LANGUAGE, language_of
 from .notify import BotTurn, DirectMessages
+from .rejections import Rejections
+
+log = logging.getLogger(__name__)
+UNKNOWN_CHANNEL = 10003  # Discord's code for a channel or thread that does not exist (any more)
 
 #: An interaction as a feature's commands and buttons receive it (the bot is any client).
 Interaction = discord.Interaction[Any]
@@ -57,8 +62,9 @@ class GameBot(commands.Bot):
     message: turns, endings, offers, see `notify`), `ending_buttons` (what features put
     under an ending, wherever it is posted), `turn_buttons` (what they put under the board
     of a game going on), `bot_turns` (what features do when the bot's own turn begins in a
-    game against it), `play_move` (the moves feature's path of a move, for the others) and
-    `open_picker` (the picker's, for `/move` without text)."""
+    game against it), `play_move` (the moves feature's path of a move, for the others),
+    `open_picker` (the picker's, for `/move` without text) and `rejections` (Discord's 4xx
+    answers to every request, counted)."""
 
     boards: BoardRenderer
     readers: ReaderPool
@@ -68,8 +74,12 @@ class GameBot(commands.Bot):
     bot_turns: list[BotTurn]
     play_move: PlayMove | None
     open_picker: OpenPicker | None
+    rejections: Rejections
 
     def __init__(self, **options: Any) -> None:
+        #: Discord's 4xx answers to this process, counted for `/metrics` and its alarm.
+        self.rejections = Rejections()
+        options.setdefault("http_trace", self.rejections.trace())
         super().__init__(**options)
         self.boards = BoardRenderer()
         self.readers = ReaderPool()
@@ -120,6 +130,27 @@ class GameBot(commands.Bot):
         """A channel or thread by id: the cached one, else Discord's (`discord.HTTPException`
         if it is gone or the bot may not see it)."""
         return self.get_channel(channel_id) or await self.fetch_channel(channel_id)
+
+    async def channel_if_there(
+        self, channel_id: int
+    ) -> discord.abc.GuildChannel | discord.Thread | discord.abc.PrivateChannel | None:
+        """A channel or thread by id, or None if it is gone or the bot may not see it. One
+        Discord says is gone (404, Unknown Channel: a moderator deleted a game's thread) is
+        remembered by the service, and not asked for again by any process."""
+        cached = self.get_channel(channel_id)
+        if cached is not None:
+            return cached
+        if await self.service.lost_channels.lost(channel_id):
+            return None
+        try:
+            return await self.fetch_channel(channel_id)
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                log.info("channel %s is gone; not asked for again", channel_id)
+                await self.service.lost_channels.lose(channel_id)
+        except discord.HTTPException as error:
+            log.info("channel %s cannot be reached: %s", channel_id, error)
+        return None
 
     async def post_language(self, guild_id: int | None) -> str:
         """The language of the bot's public posts in a server: the one its administrators

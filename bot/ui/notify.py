@@ -11,10 +11,10 @@ they look, and it wakes nobody; none is dropped.
 
 Each message is sent after the post it follows, in a task of its own: the action's answer
 never waits for it, and nothing that goes wrong with it touches the action. Discord
-refuses direct messages to a user who closed them (403, code 50007); that is logged once at
-INFO and the player is left to the thread's mention: no further messages are tried for
-them until they run `/preferences` again (or the bot restarts), since every refused message
-counts against the bot with Discord.
+refuses direct messages to a user who closed them (403, code 50007); that is logged at
+INFO and the player is left to the thread's mention: the service remembers their closed
+inbox in the database, so no process tries them again, after a restart too, until they
+change their `/preferences` (every refused message counts against the bot with Discord).
 """
 
 from __future__ import annotations
@@ -102,7 +102,6 @@ class DirectMessages:
     def __init__(self, bot: Host) -> None:
         self._bot = bot
         self._pending: set[asyncio.Task[None]] = set()
-        self._closed: set[int] = set()  # users whose direct messages Discord refused
 
     def turn_began(self, game: GameSnapshot, *, by: int | None = None) -> None:
         """The turn of `game.to_move` began (the opponent moved, the game started, they were
@@ -196,18 +195,12 @@ class DirectMessages:
         whose zone dates the quiet hours of a player who chose none."""
         chosen = audience(event, cast) if told is None else told
         for player in chosen.messaged:
-            if player.user_id in self._closed:
-                continue
             task = asyncio.get_running_loop().create_task(
                 self._send(event, chosen.sending, player, news, about, guild_id),
                 name=f"direct-message-{player.user_id}",
             )
             self._pending.add(task)
             task.add_done_callback(self._pending.discard)
-
-    def reopened(self, user_id: int) -> None:
-        """The player changed their preferences: try their direct messages again."""
-        self._closed.discard(user_id)
 
     async def close(self) -> None:
         """Wait for the messages still being sent (before the bot disconnects)."""
@@ -218,20 +211,29 @@ class DirectMessages:
         """Send a player their daily digest (`content`, written for them), now: the digests'
         task sends one after another. A refusal is taken as a turn message's is. Quiet
         hours do not apply: the player chose the digest's hour."""
-        if user_id in self._closed:
-            return
         try:
+            if await self._bot.service.preferences.inbox_closed(user_id):
+                return
             channel = await self._bot.create_dm(discord.Object(user_id))
             await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
             log.info("sent %s their daily digest", user_id)
         except discord.Forbidden as error:
-            if error.code == CANNOT_MESSAGE_USER:
-                self._closed.add(user_id)
+            if error.code == CANNOT_MESSAGE_USER and await self._closed(user_id):
                 log.info("%s does not accept direct messages; no digest for them", user_id)
             else:
                 log.warning("could not send %s their digest", user_id, exc_info=True)
         except discord.HTTPException:
             log.warning("could not send %s their digest", user_id, exc_info=True)
+
+    async def _closed(self, user_id: int) -> bool:
+        """Discord refused a direct message to `user_id`: the service remembers it for every
+        process. False if that failed (logged: the next message tries again)."""
+        try:
+            await self._bot.service.preferences.close_inbox(user_id)
+        except Exception:
+            log.exception("could not remember that %s does not accept direct messages", user_id)
+            return False
+        return True
 
     async def _quiet(self, preferences: Preferences, at: datetime, guild_id: int) -> bool:
         """Whether `at` falls in the player's quiet hours, in their zone, or the server's
@@ -264,6 +266,8 @@ class DirectMessages:
             wants = _wants_turn_message if sending is Sending.TURN else _wants_event_message
             if not wants(preferences):
                 return
+            if await self._bot.service.preferences.inbox_closed(user_id):
+                return
             lang = preferences.language or SOURCE_LANGUAGE
             silent = await self._quiet(preferences, self._bot.service.store.now(), guild_id)
             channel = await self._bot.create_dm(discord.Object(user_id))
@@ -277,8 +281,7 @@ class DirectMessages:
             if error.code != CANNOT_MESSAGE_USER:
                 log.warning("could not message %s about %s", user_id, what, exc_info=True)
                 return
-            if user_id not in self._closed:
-                self._closed.add(user_id)
+            if await self._closed(user_id):
                 log.info(
                     "%s does not accept direct messages; the mention in %s's thread "
                     "will have to do",

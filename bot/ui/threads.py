@@ -51,14 +51,10 @@ class NotPosted(Exception):
 
 
 async def game_channel(bot: GameBot, game: GameSnapshot) -> discord.abc.Messageable:
-    """The game's thread, or the channel it started in if the thread is gone."""
+    """The game's thread, or the channel it started in if the thread is gone (one Discord
+    said is gone is not asked for again, see `GameBot.channel_if_there`)."""
     for channel_id in (game.thread_id, game.channel_id):
-        if channel_id is None:
-            continue
-        try:
-            channel = await bot.channel(channel_id)
-        except discord.HTTPException:
-            continue
+        channel = None if channel_id is None else await bot.channel_if_there(channel_id)
         if isinstance(channel, discord.abc.Messageable):
             return channel
     raise LookupError(f"no channel left for game {game.id}")

@@ -21,7 +21,7 @@ from bot.__main__ import main
 from bot.config import Settings
 from bot.logs import HIDDEN, JsonFormatter
 from bot.monitoring import LAG_LIMIT, MISSING
-from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord
+from tests.fakediscord import BotRunner, E2EGuard, ErrorCode, FakeDiscord
 from tests.support.club import Club
 
 
@@ -118,6 +118,32 @@ async def test_health_and_metrics_follow_the_games(
     monitored.wake_deadlines()
     await monitored.fake.wait_quiet(0.2)
     assert (await read(port, "/healthz"))[0] == 200
+
+
+async def test_discord_refusals_are_counted_by_status(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    """A direct message Discord refuses (403) reaches `/metrics` through discord.py's own
+    HTTP client: by status, and among the invalid requests of the last 10 minutes that
+    Discord bans for."""
+    club = MonitoredClub(fake_discord, bot_runner, e2e_guard, tmp_path)
+    await club.start()
+    before = samples((await read(club.port, "/metrics"))[1])
+    assert before[("shogi_discord_invalid_requests_10m", ())] == 0
+    assert not [key for key in before if key[0] == "shogi_discord_rejections_total"]
+
+    await club.prefer(club.bob, notifications="each")
+    fake_discord.close_dms(club.bob)
+    fake_discord.expect_rejections(ErrorCode.CANNOT_MESSAGE_USER)
+    table = await club.new_game()
+    await club.play(table, [(club.alice, "P-7f")])
+    await fake_discord.wait_for(lambda: bool(fake_discord.rejections), what="the refusal")
+    await fake_discord.wait_quiet()
+
+    found = samples((await read(club.port, "/metrics"))[1])
+    assert found[("shogi_discord_rejections_total", (("status", "403"),))] == 1
+    assert found[("shogi_discord_invalid_requests_10m", ())] == 1
+    assert len(fake_discord.rejections) == 1
 
 
 def test_a_json_line_never_carries_the_token() -> None:

@@ -1,7 +1,8 @@
 """Turn messages through the real bot: a player who asked for them gets a direct message when
 their turn comes (the opponent moved, the game started, they were given time), in the
 language they chose them in, with the link to the game's thread; one who did not gets none;
-and a player whose direct messages are closed (403, code 50007) still gets the move.
+and a player whose direct messages are closed (403, code 50007) still gets the move, and is
+not written to again, after a restart too, until they change their preferences.
 """
 
 from __future__ import annotations
@@ -120,13 +121,23 @@ async def test_closed_direct_messages_do_not_stop_the_game(
     assert [r.levelno for r in refused] == [logging.INFO]
     assert (await club.game(table.game_id)).ply == 3
 
-    # Bob opens his messages and says so with /preferences: he is told again.
-    bob.user.accepts_dms = True
-    await club.prefer(bob)
+    # The database remembers his closed inbox: a restarted bot (or another process)
+    # does not write to it again, nor does his looking at his settings reopen it.
+    await club.restart()
     await club.play(table, [(bob, "8c8d"), (alice, "P-2e")])
+    await club.prefer(bob)
+    await club.play(table, [(bob, "1c1d"), (alice, "P-1f")])
+    await fake.wait_quiet()
+    assert len(fake.rejections) == 1, "a restarted bot wrote to a closed inbox again"
+    assert (await club.game(table.game_id)).ply == 7
+
+    # Bob opens his messages and changes his preferences: he is told again.
+    bob.user.accepts_dms = True
+    await club.prefer(bob, notifications="each")
+    await club.play(table, [(bob, "9c9d"), (alice, "P-9f")])
     [message] = await direct_messages(club, bob, 1)
-    assert "Last move: ☗２五歩 (P-2e)" in message.content
-    assert len([r for r in fake.requests if r.route == OPEN_DM]) == 1
+    assert "Last move: ☗９六歩 (P-9f)" in message.content
+    assert len([r for r in fake.requests if r.route == OPEN_DM]) == 2  # once by each process
 
 
 async def test_a_japanese_member_confirms_and_is_told_in_japanese(

@@ -324,6 +324,20 @@ class FakeDiscord(World):
         channel = self.dm_channels.get(person.id)
         return [] if channel is None else self.channel_history(channel)
 
+    async def delete_thread(self, thread: FakeChannel) -> None:
+        """A moderator deletes ``thread``: it is gone (404, code 10003, from then on) and
+        the bot hears THREAD_DELETE."""
+        del self.channels[thread.id]
+        await self.gateway.dispatch(
+            "THREAD_DELETE",
+            {
+                "id": str(thread.id),
+                "guild_id": str(thread.guild_id),
+                "parent_id": str(thread.parent_id),
+                "type": thread.type,
+            },
+        )
+
     def close_dms(self, user: FakeMember | FakeUser) -> None:
         """``user`` no longer accepts direct messages from the bot: Discord then answers a
         message to them with 403, code 50007.  A test that provokes it declares that code

@@ -80,6 +80,8 @@ async def a_club(path: Path) -> None:
             chosen = PreferencesRow(ALICE.user_id, True, "digest", "ja", 21, "Asia/Tokyo", 23, 6)
             await tx.preferences.set(chosen, clock())
             await tx.digests.claim(ALICE.user_id, clock())  # her digest of today went out
+            await tx.preferences.close_inbox(BOB.user_id, clock())  # Discord refused his DMs
+            await tx.lost_channels.mark_lost(4343, clock())  # a thread a moderator deleted
             await tx.servers.set_language(GUILD, "ja")
             await tx.servers.set_time_zone(GUILD, "Asia/Tokyo")
             await tx.publications.save(PublicationRow(77, None, "digest", 31, clock()))

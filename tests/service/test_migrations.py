@@ -91,6 +91,8 @@ EXPECTED_COLUMNS = {
     "analyses": ["game_id", "ply", "score_cp", "mate", "best_usi"],
     "analysis_claims": ["id", "guild_id", "user_id", "game_id", "claimed_until"],
     "digests": ["user_id", "sent_for"],
+    "closed_inboxes": ["user_id", "closed_at"],
+    "lost_channels": ["channel_id", "lost_at"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -546,6 +548,8 @@ APPLIED_DIGESTS = {
     14: "a671cf5c77b58f55",
     15: "cfd0a0e760dda832",
     16: "3212f08a69c1523f",
+    17: "b170fe062ac538b6",
+    18: "a474f172f1a736d3",
 }
 
 

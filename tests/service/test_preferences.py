@@ -152,3 +152,35 @@ async def test_preferences_are_read_from_the_database_once(
     await service.preferences.change(2, notifications=EACH)
     assert (await service.preferences.of(2)).turn_messages
     assert reads == 1
+
+
+async def test_a_closed_inbox_is_known_to_every_process_until_a_change(
+    shared_location: str | Path,
+) -> None:
+    """Discord refused a member's direct message through one process: another process, and
+    a process started afterwards, know not to try; showing the settings keeps it closed;
+    any change (even choosing what they had) opens it for every process."""
+    first, second = [await open_database(shared_location) for _ in range(2)]
+    try:
+        one = GameService(first, shared_database=True).preferences
+        other = GameService(second, shared_database=True).preferences
+        await one.change(1, notifications=EACH, language="en")
+        assert not await other.inbox_closed(1)
+        await one.close_inbox(1)
+        await one.close_inbox(1)  # two refusals at once keep one mark
+        assert await other.inbox_closed(1) and not await other.inbox_closed(2)
+        await other.change(1, language="en")  # what every /preferences sends: no change
+        assert await one.inbox_closed(1)
+        await other.change(1, notifications=EACH)  # chosen again: tried again
+        assert not await one.inbox_closed(1)
+
+        await one.close_inbox(1)
+        await first.close()
+        first = await open_database(shared_location)
+        restarted = GameService(first).preferences
+        assert await restarted.inbox_closed(1)
+        await restarted.change(1, language="ja")  # a change of language reopens it too
+        assert not await other.inbox_closed(1)
+    finally:
+        await first.close()
+        await second.close()

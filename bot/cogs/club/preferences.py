@@ -90,7 +90,6 @@ class PreferencesFeature(Feature):
             quiet_hours=quiet,
             loud=quiet_hours is not None and quiet is None,
         )
-        self.bot.direct_messages.reopened(user_id)  # perhaps they opened their DMs since
         if changing:
             log.info(
                 "player %s: confirm moves %s, notifications %s",

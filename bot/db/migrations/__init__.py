@@ -12,7 +12,7 @@ and the same on SQLite and PostgreSQL (BIGINT).
 
 One list of migrations (`history.MIGRATIONS`) serves both backends, with the same
 numbers; each migration's SQL lives in the module of its versions (`versions_1_to_9`,
-`versions_10_to_16`, ...), and once released it never changes. The DDL is written for
+`versions_10_to_16`, `versions_17_on`), and once released it never changes. The DDL is written for
 SQLite; PostgreSQL runs it through `postgres_statements` (`migration`), which makes the
 few mechanical changes the dialects need. SQLite's runner is `sqlite_runner`;
 PostgreSQL's lives with its backend (`bot.db.postgres`).

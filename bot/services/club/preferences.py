@@ -9,6 +9,12 @@ players but not others would change who wins when two moves of one game arrive t
 Several bot processes on one database cannot keep copies (a change made through one
 would not be seen by the others): there (`read_through`) each use reads the player's
 row, for every player alike.
+
+A member whose direct messages Discord refused (their inbox is closed) is remembered in
+the database, by every process and across restarts, and not written to again until they
+change their preferences: every refused message counts against the bot with Discord, and
+enough of them get its address banned. Any change they make clears it (even choosing again
+what they had); only showing their settings does not. That rule is here; the sender asks.
 """
 
 from __future__ import annotations
@@ -108,6 +114,23 @@ class PlayerPreferences:
         known = self._known if self._known is not None else await self._load()
         return known.get(user_id, DEFAULTS)
 
+    async def inbox_closed(self, user_id: int) -> bool:
+        """Whether the member's direct messages are not to be tried: Discord refused one
+        since they last changed their preferences. Read from the database each time, so
+        every process knows what another learned."""
+        async with self._store.db.query() as q:
+            return await q.preferences.inbox_closed(user_id)
+
+    async def close_inbox(self, user_id: int) -> None:
+        """Discord refused a direct message to the member (403, code 50007): none is tried
+        again, by any process, until they change their preferences."""
+        now = self._store.now()
+
+        async def store(tx: Session) -> None:
+            await tx.preferences.close_inbox(user_id, now)
+
+        await self._store.db.run(store)
+
     async def _load(self) -> dict[int, Preferences]:
         async with self._loading:  # the first readers wait for one query, not one each
             if self._known is None:
@@ -133,7 +156,8 @@ class PlayerPreferences:
         languages the bot speaks); `time_zone` an IANA name (refused with a sentence if
         unknown, stored as the database spells it); hours are 0-23 (the command's options
         are bounded so); `loud` removes the quiet hours.
-        Nothing is written if nothing changed."""
+        Nothing is written if nothing changed. A change, or any choice given but the
+        language (which comes with every use of the command), reopens a closed inbox."""
         if language is not None and language not in POST_LANGUAGES:
             raise ValueError(f"no catalogs for language {language!r}")
         for hour in (digest_hour, *(() if quiet_hours is None else astuple(quiet_hours))):
@@ -141,6 +165,10 @@ class PlayerPreferences:
                 raise ValueError(f"no hour {hour} in a day")
         zone = None if time_zone is None else zone_named(time_zone).key
         now = self._store.now()
+        chose = loud or any(
+            option is not None
+            for option in (confirm_moves, notifications, digest_hour, time_zone, quiet_hours)
+        )
 
         async def store(tx: Session) -> Preferences:
             # Read and write in one transaction: two changes at once (two devices) each
@@ -167,6 +195,8 @@ class PlayerPreferences:
             )
             if wanted != current:
                 await tx.preferences.set(wanted, now)
+            if chose or wanted != current:
+                await tx.preferences.reopen_inbox(user_id)
             return _preferences(wanted)
 
         chosen = await self._store.db.run(store)

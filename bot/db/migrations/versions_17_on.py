@@ -1,0 +1,26 @@
+"""The SQL of migrations from 17 on (`history` lists them): members whose direct messages
+are closed, channels and threads that are gone. Released: never changed, only added to
+(see the package's docstring)."""
+
+from __future__ import annotations
+
+# Members who do not accept the bot's direct messages: Discord refused one (403, code
+# 50007) at `closed_at`. Every refused message counts against the bot with Discord, so no
+# process writes to them again, after a restart too, until the member changes their
+# preferences (which deletes the row).
+V17 = (
+    """CREATE TABLE closed_inboxes (
+        user_id INTEGER PRIMARY KEY,
+        closed_at INTEGER NOT NULL
+    )""",
+)
+
+# Channels and threads Discord says are gone (404, code 10003: a moderator deleted a game's
+# thread): the bot posts there no more, from any process, after a restart too, and does
+# not even ask Discord again.
+V18 = (
+    """CREATE TABLE lost_channels (
+        channel_id INTEGER PRIMARY KEY,
+        lost_at INTEGER NOT NULL
+    )""",
+)
