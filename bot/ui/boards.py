@@ -19,6 +19,7 @@ import discord
 from bot.services import CAP, Analysis, GameSnapshot, Mark, Profile, ShownPosition
 from bot.services.stats import Timing
 from render import (
+    BoardOptions,
     Ending,
     GifTooLarge,
     Marks,
@@ -28,7 +29,7 @@ from render import (
     render_gif,
     render_rating_chart,
 )
-from rules import Color, Handicap, Termination
+from rules import Color, Handicap, Position, Termination
 
 from . import text
 
@@ -162,21 +163,16 @@ class BoardRenderer:
         caption = None if ending is not None else text.image_caption(lang, game)
         if alt is None:
             alt = text.board_alt_text(lang, game)
-
-        def work() -> bytes:
-            return render_board(
-                position,
-                last_move=last,
-                perspective=Color.SENTE if perspective is None else perspective,
-                sente_name=sente,
-                gote_name=gote,
-                caption=caption,
-                ending=ending,
-                marks=marks,
-            )
-
-        png = await self._run(work)
-        return discord.File(io.BytesIO(png), filename=f"game-{game.id}.png", description=alt)
+        options: BoardOptions = {
+            "last_move": last,
+            "perspective": Color.SENTE if perspective is None else perspective,
+            "sente_name": sente,
+            "gote_name": gote,
+            "caption": caption,
+            "ending": ending,
+            "marks": marks,
+        }
+        return await self._png(position, options, f"game-{game.id}.png", alt)
 
     async def position_file(
         self, shown: ShownPosition, lang: str, *, perspective: Color = Color.SENTE
@@ -195,21 +191,22 @@ class BoardRenderer:
                 names[color] = text.image_name(lang, color, written, shown.handicap).strip()
             elif name is None:
                 names[color] = text.side_label(lang, color)
-        sente, gote = names[Color.SENTE], names[Color.GOTE]
+        options: BoardOptions = {
+            "last_move": shown.last_move,
+            "perspective": perspective,
+            "sente_name": names[Color.SENTE],
+            "gote_name": names[Color.GOTE],
+            "caption": caption,
+            "ending": ending,
+        }
+        return await self._png(shown.position, options, "position.png", alt)
 
-        def work() -> bytes:
-            return render_board(
-                shown.position,
-                last_move=shown.last_move,
-                perspective=perspective,
-                sente_name=sente,
-                gote_name=gote,
-                caption=caption,
-                ending=ending,
-            )
-
-        png = await self._run(work)
-        return discord.File(io.BytesIO(png), filename="position.png", description=alt)
+    async def _png(
+        self, position: Position, options: BoardOptions, filename: str, alt: str
+    ) -> discord.File:
+        """The board drawn in a render thread, as an attachment with its alt text."""
+        png = await self._run(lambda: render_board(position, **options))
+        return discord.File(io.BytesIO(png), filename=filename, description=alt)
 
     async def animation(
         self,

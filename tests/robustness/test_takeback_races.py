@@ -70,7 +70,9 @@ async def race_round(
     request = asked.request
     reply, _ = two_moves(game.game, game.turn, rng)
     user = asked.answerer.user_id
-    accept = answering.takebacks.accept(game.id, request.id, user, expected_ply=request.ply)
+    accept = answering.takebacks.answer(
+        game.id, request.id, user, accept=True, expected_ply=request.ply
+    )
     move = moving.moves.play(game.id, user, reply)
     # One of the two starts up to a few milliseconds late (about what an accept takes), so
     # that either may reach the database first: the accept reads a row more before it

@@ -60,7 +60,9 @@ async def a_club(path: Path) -> None:
         taken = await start_game(service, challenger=CAROL)
         await play_all(service, taken.id, OPENING[:3])
         ask = await service.takebacks.ask(taken.id, CAROL.user_id)
-        await service.takebacks.accept(taken.id, ask.request.id, BOB.user_id, expected_ply=3)
+        await service.takebacks.answer(
+            taken.id, ask.request.id, BOB.user_id, accept=True, expected_ply=3
+        )
         timed = await start_game(service, time_control="1d")  # aborted by time, no move
         clock.advance(days=2)
         await service.deadlines.check()

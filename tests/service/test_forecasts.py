@@ -237,8 +237,8 @@ async def test_a_takeback_drops_the_lines(service: GameService, db: Database) ->
     await play_all(service, game.id, ["7g7f"])
     await service.forecasts.add(game.id, ALICE.user_id, "3c3d 2g2f")
     asked = await service.takebacks.ask(game.id, ALICE.user_id)
-    await service.takebacks.accept(
-        game.id, asked.request.id, BOB.user_id, expected_ply=asked.request.ply
+    await service.takebacks.answer(
+        game.id, asked.request.id, BOB.user_id, accept=True, expected_ply=asked.request.ply
     )
     assert await stored_lines(db, game.id) == []
     await play_all(service, game.id, ["7g7f"])
@@ -256,8 +256,8 @@ async def test_a_forecast_reply_can_be_taken_back_by_the_opponent(
     await service.moves.play(game.id, BOB.user_id, "3c3d")
     asked = await service.takebacks.ask(game.id, BOB.user_id)
     assert asked.request.usi == ("3c3d", "2g2f")
-    done = await service.takebacks.accept(
-        game.id, asked.request.id, ALICE.user_id, expected_ply=asked.request.ply
+    done = await service.takebacks.answer(
+        game.id, asked.request.id, ALICE.user_id, accept=True, expected_ply=asked.request.ply
     )
     assert done.game.ply == 1 and done.game.to_move == BOB
     assert await stored_lines(db, game.id) == []
@@ -334,8 +334,8 @@ async def test_a_line_checked_before_a_takeback_and_a_new_move_is_refused(
 
     async def back_and_again() -> None:
         asked = await service.takebacks.ask(game.id, ALICE.user_id)
-        await service.takebacks.accept(
-            game.id, asked.request.id, BOB.user_id, expected_ply=asked.request.ply
+        await service.takebacks.answer(
+            game.id, asked.request.id, BOB.user_id, accept=True, expected_ply=asked.request.ply
         )
         await service.moves.play(game.id, ALICE.user_id, "5g5f")
 

@@ -65,8 +65,8 @@ async def stored(db: Database, game_id: int) -> tuple[int, list[str], list[Takeb
 async def accept(service: GameService, asked: Takeback) -> Takeback:
     """The opponent accepts with the ply the request's buttons carry."""
     request = asked.request
-    return await service.takebacks.accept(
-        request.game_id, request.id, asked.answerer.user_id, expected_ply=request.ply
+    return await service.takebacks.answer(
+        request.game_id, request.id, asked.answerer.user_id, accept=True, expected_ply=request.ply
     )
 
 
@@ -135,8 +135,8 @@ async def test_declining_keeps_the_game_and_allows_another_request(
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f"])
     asked = await service.takebacks.ask(game.id, ALICE.user_id)
-    declined = await service.takebacks.decline(
-        game.id, asked.request.id, BOB.user_id, expected_ply=1
+    declined = await service.takebacks.answer(
+        game.id, asked.request.id, BOB.user_id, accept=False, expected_ply=1
     )
     assert declined.request.status == "declined" and declined.game.ply == 1
     with pytest.raises(TakebackRefused, match="already declined"):
@@ -279,9 +279,11 @@ async def test_a_spectator_can_neither_ask_nor_answer(service: GameService, db: 
         await service.takebacks.ask(game.id, CAROL.user_id)
     assert (await stored(db, game.id))[2] == []
     asked = await service.takebacks.ask(game.id, ALICE.user_id)
-    for answer in (service.takebacks.accept, service.takebacks.decline):
+    for accept in (True, False):
         with pytest.raises(NotAPlayer):
-            await answer(game.id, asked.request.id, CAROL.user_id, expected_ply=1)
+            await service.takebacks.answer(
+                game.id, asked.request.id, CAROL.user_id, accept=accept, expected_ply=1
+            )
     assert [h.status for h in (await stored(db, game.id))[2]] == ["pending"]
 
 
@@ -304,9 +306,11 @@ async def test_the_asker_cannot_answer_their_own_request(
     game = await start_game(service)
     await play_all(service, game.id, ["7g7f"])
     asked = await service.takebacks.ask(game.id, ALICE.user_id)
-    for answer in (service.takebacks.accept, service.takebacks.decline):
+    for accept in (True, False):
         with pytest.raises(TakebackRefused) as caught:
-            await answer(game.id, asked.request.id, ALICE.user_id, expected_ply=1)
+            await service.takebacks.answer(
+                game.id, asked.request.id, ALICE.user_id, accept=accept, expected_ply=1
+            )
         assert caught.value.message == (
             "You asked for this takeback; only Bob can accept or decline it."
         )
@@ -330,9 +334,13 @@ async def test_a_move_voids_the_request(service: GameService, db: Database) -> N
     # The ply the old button carries is checked too, while another request is pending.
     fresh = await service.takebacks.ask(game.id, ALICE.user_id)  # Alice's turn: two plies
     with pytest.raises(PositionChanged):
-        await service.takebacks.accept(game.id, fresh.request.id, BOB.user_id, expected_ply=1)
+        await service.takebacks.answer(
+            game.id, fresh.request.id, BOB.user_id, accept=True, expected_ply=1
+        )
     with pytest.raises(PositionChanged):
-        await service.takebacks.decline(game.id, fresh.request.id, BOB.user_id, expected_ply=1)
+        await service.takebacks.answer(
+            game.id, fresh.request.id, BOB.user_id, accept=False, expected_ply=1
+        )
     assert (await stored(db, game.id))[:2] == (2, ["7g7f", "3c3d"])
 
 
@@ -344,7 +352,9 @@ async def test_an_accepted_request_cannot_be_accepted_again(
     asked = await service.takebacks.ask(game.id, BOB.user_id)
     await accept(service, asked)
     with pytest.raises(TakebackRefused, match="already accepted"):
-        await service.takebacks.accept(game.id, asked.request.id, ALICE.user_id, expected_ply=1)
+        await service.takebacks.answer(
+            game.id, asked.request.id, ALICE.user_id, accept=True, expected_ply=1
+        )
     assert (await stored(db, game.id))[:2] == (1, ["7g7f"])
 
 
@@ -372,7 +382,9 @@ async def test_a_request_of_another_game_or_server_does_not_exist(
     await play_all(service, other.id, ["7g7f"])
     asked = await service.takebacks.ask(other.id, CAROL.user_id)
     with pytest.raises(NotFound):
-        await service.takebacks.accept(game.id, asked.request.id, BOB.user_id, expected_ply=1)
+        await service.takebacks.answer(
+            game.id, asked.request.id, BOB.user_id, accept=True, expected_ply=1
+        )
     with pytest.raises(NotFound):
         await service.takebacks.ask(game.id, ALICE.user_id, guild_id=999)
     assert (await stored(db, game.id))[2] == []

@@ -49,14 +49,13 @@ class TakebackButton(
 
     async def press(self, interaction: Interaction) -> None:
         bot = host_of(interaction)
-        takebacks = bot.service.takebacks
-        answer = takebacks.accept if self.action == "accept" else takebacks.decline
         reply = Reply(interaction)
         done = await reply.within(
-            answer(
+            bot.service.takebacks.answer(
                 self.game_id,
                 self.takeback_id,
                 interaction.user.id,
+                accept=self.action == "accept",
                 expected_ply=self.ply,
                 guild_id=server_of(interaction),
             ),

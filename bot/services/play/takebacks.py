@@ -223,20 +223,24 @@ class Takebacks:
             raise self._already_pending(pending, user_id, fresh.player(color.opponent).name)
         raise PositionChanged(MOVED_ON)
 
-    async def accept(
+    async def answer(
         self,
         game_id: int,
         takeback_id: int,
         user_id: int,
         *,
+        accept: bool,
         expected_ply: int,
         guild_id: int | None = None,
     ) -> Takeback:
-        """The opponent accepts: the moves leave the game, the asker is to move again at
-        the earlier position, and the clocks are restored (see the module's docstring).
+        """The opponent's answer. Accepted, the moves leave the game, the asker is to move
+        again at the earlier position, and the clocks are restored (see the module's
+        docstring); declined, the game goes on as it stands and the asker may ask again.
         `expected_ply` is the ply the request's button carries; a move since makes the
         request void."""
         answering = _Answering(game_id, takeback_id, user_id, expected_ply, guild_id)
+        if not accept:
+            return await self._decline(answering)
         # Checked and counted again from a fresh moment when a vacation began or ended.
         return await with_clock_retries(self._store, game_id, lambda: self._accept(answering))
 
@@ -289,17 +293,7 @@ class Takebacks:
         accepted = replace(request, status="accepted", answered_at=now)
         return self._answer(after, accepted, loaded.game)
 
-    async def decline(
-        self,
-        game_id: int,
-        takeback_id: int,
-        user_id: int,
-        *,
-        expected_ply: int,
-        guild_id: int | None = None,
-    ) -> Takeback:
-        """The opponent declines: the game goes on as it stands, the asker may ask again."""
-        answering = _Answering(game_id, takeback_id, user_id, expected_ply, guild_id)
+    async def _decline(self, answering: _Answering) -> Takeback:
         now = self._store.now()
         loaded, request = await self._answerable(answering, now)
         async with self._store.db.transaction() as tx:
