@@ -28,6 +28,14 @@ async def stored(club: Club, table: Table) -> list[str]:
     return [move.usi() for move in game.game.moves]
 
 
+async def board_shelf(club: Club, table: Table) -> tuple[FakeMessage, str]:
+    """Alice's picker at the start of a game, and its select of pieces on the board."""
+    picker = (await open_picker(club, table, club.alice)).reply
+    assert picker is not None
+    [shelf] = [c for c in picker.custom_ids if c.startswith("pk:")]
+    return picker, shelf
+
+
 def picture(message: FakeMessage) -> Image.Image:
     [board] = [a for a in message.attachments if a.filename.endswith(".png")]
     image = Image.open(io.BytesIO(board.data))
@@ -105,10 +113,7 @@ async def test_a_step_after_a_takeback_is_refused_and_plays_nothing(club: Club) 
 async def test_a_double_press_plays_the_move_once(club: Club) -> None:
     alice = club.alice
     table = await club.new_game()
-    opened = await open_picker(club, table, alice)
-    picker = opened.reply
-    assert picker is not None
-    [shelf] = [c for c in picker.custom_ids if c.startswith("pk:")]
+    picker, shelf = await board_shelf(club, table)
     await club.fake.choose(picker, shelf, "2g", user=alice)
     square = next(c for c in picker.custom_ids if c.startswith("pd:"))
     channel = club.fake.channels[picker.channel_id]
@@ -127,10 +132,7 @@ async def test_a_double_press_plays_the_move_once(club: Club) -> None:
 async def test_a_choice_survives_a_restart(club: Club) -> None:
     alice = club.alice
     table = await club.new_game()
-    opened = await open_picker(club, table, alice)
-    picker = opened.reply
-    assert picker is not None
-    [shelf] = [c for c in picker.custom_ids if c.startswith("pk:")]
+    picker, shelf = await board_shelf(club, table)
     await club.fake.choose(picker, shelf, "7g", user=alice)
     await club.restart()
     square = next(c for c in picker.custom_ids if c.startswith("pd:"))
@@ -235,10 +237,7 @@ async def test_more_movable_pieces_than_a_select_holds(club: Club) -> None:
 async def test_a_choice_forged_by_another_member_or_not_offered_plays_nothing(club: Club) -> None:
     alice, bob, carol = club.alice, club.bob, club.carol
     table = await club.new_game()
-    opened = await open_picker(club, table, alice)
-    picker = opened.reply
-    assert picker is not None
-    [shelf] = [c for c in picker.custom_ids if c.startswith("pk:")]
+    picker, shelf = await board_shelf(club, table)
     channel = club.fake.channels[picker.channel_id]
     for member, values, said in (
         (bob, ["7g"], "alice's move"),
