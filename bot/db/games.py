@@ -111,6 +111,12 @@ class GameRepository(Repository):
         sql = "UPDATE games SET thread_id = ? WHERE id = ?"
         return await self._landed(sql, (thread_id, game_id))
 
+    async def move_thread(self, game_id: int, old_thread_id: int, new_thread_id: int) -> bool:
+        """Point an active game at a new thread, only if it still names `old_thread_id`:
+        of two processes re-homing the same game, one lands."""
+        sql = "UPDATE games SET thread_id = ? WHERE id = ? AND thread_id = ? AND status = 'active'"
+        return await self._landed(sql, (new_thread_id, game_id, old_thread_id))
+
     async def set_message(self, game_id: int, message_id: int | None) -> bool:
         sql = "UPDATE games SET message_id = ? WHERE id = ?"
         return await self._landed(sql, (message_id, game_id))

@@ -12,7 +12,7 @@ import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any
 
 import discord
 
@@ -33,12 +33,12 @@ from rules import Termination
 
 from . import text
 from .boards import upload_size
+from .homes import game_channel, open_thread
 from .host import GameBot
 from .offers import withdraw_lapsed
 from .replies import pings
 
 log = logging.getLogger(__name__)
-THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, the longest Discord allows
 
 
 #: A post's text as a function of the language it is written in: the thread's language
@@ -48,16 +48,6 @@ Wording = Callable[[str], str]
 
 class NotPosted(Exception):
     """The action was stored, but its post in the game's thread could not be made."""
-
-
-async def game_channel(bot: GameBot, game: GameSnapshot) -> discord.abc.Messageable:
-    """The game's thread, or the channel it started in if the thread is gone (one Discord
-    said is gone is not asked for again, see `GameBot.channel_if_there`)."""
-    for channel_id in (game.thread_id, game.channel_id):
-        channel = None if channel_id is None else await bot.channel_if_there(channel_id)
-        if isinstance(channel, discord.abc.Messageable):
-            return channel
-    raise LookupError(f"no channel left for game {game.id}")
 
 
 async def post_to_game(
@@ -245,7 +235,7 @@ async def begin_game(
     the direct messages: the challenger hears it was accepted (and whose move it is), the
     member to move first, if another, that it is their move."""
     lang = await bot.post_language(game.guild_id)
-    thread = await _open_thread(bot, game, message, text.thread_name(lang, game))
+    thread = await open_thread(bot, game, message, text.thread_name(lang, game))
     if thread is not None:
         await bot.service.games.set_thread(game.id, thread.id)
         game = await bot.service.games.get(game.id)
@@ -285,28 +275,6 @@ def _tell_start(
     if first is not None and first.user_id in told:
         return
     bot.direct_messages.turn_began(game, by=by)
-
-
-async def _open_thread(
-    bot: GameBot,
-    game: GameSnapshot,
-    message: discord.Message | discord.PartialMessage | None,
-    name: str,
-) -> discord.Thread | None:
-    """A thread on the message, or in the channel; None where threads are impossible."""
-    try:
-        if message is not None:
-            return await message.create_thread(
-                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-        channel = bot.get_channel(game.channel_id)
-        if isinstance(channel, discord.TextChannel):
-            return await channel.create_thread(
-                name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-    except discord.HTTPException:
-        log.warning("could not open a thread for %s", name, exc_info=True)
-    return None
 
 
 async def close_thread(bot: GameBot, game: GameSnapshot) -> None:

@@ -327,16 +327,7 @@ class FakeDiscord(World):
     async def delete_thread(self, thread: FakeChannel) -> None:
         """A moderator deletes ``thread``: it is gone (404, code 10003, from then on) and
         the bot hears THREAD_DELETE."""
-        del self.channels[thread.id]
-        await self.gateway.dispatch(
-            "THREAD_DELETE",
-            {
-                "id": str(thread.id),
-                "guild_id": str(thread.guild_id),
-                "parent_id": str(thread.parent_id),
-                "type": thread.type,
-            },
-        )
+        await self.gateway.dispatch("THREAD_DELETE", self.remove_thread(thread))
 
     def close_dms(self, user: FakeMember | FakeUser) -> None:
         """``user`` no longer accepts direct messages from the bot: Discord then answers a

@@ -425,16 +425,53 @@ class RestApi:
                 ErrorCode.THREAD_ALREADY_CREATED,
                 "A thread has already been created for this message",
             )
+        thread = self._open_thread(parent, req.json or {}, thread_id=message.id)
+        message.thread_id = thread.id
+        return self._thread_created(thread)
+
+    async def create_thread(self, req: Request) -> Reply:
+        """A public thread started in a channel without a message (Discord's default for
+        this route is a private thread: the fake models public ones only, so a bot that
+        forgets to ask for a public thread is told)."""
+        parent = self.world.channel_or_404(req.params["channel_id"])
+        if parent.type != ChannelType.TEXT:
+            raise form_error("channel_id", "Cannot start a thread here.")
+        self.world.require(parent, Perm.CREATE_PUBLIC_THREADS)
         body = req.json or {}
+        if body.get("type") != ChannelType.PUBLIC_THREAD:
+            raise not_modelled(f"a thread of type {body.get('type')!r} (private by default)")
+        return self._thread_created(self._open_thread(parent, body, thread_id=None))
+
+    async def delete_channel(self, req: Request) -> Reply:
+        """A thread deleted by its owner (the bot) or by someone who may manage threads."""
+        world = self.world
+        thread = world.channel_or_404(req.params["channel_id"])
+        if not thread.is_thread:
+            raise not_modelled("deleting a channel that is not a thread")
+        if thread.owner_id != world.bot_user.id:
+            world.require(thread, Perm.MANAGE_THREADS)
+        gone = world.remove_thread(thread)
+
+        async def announce() -> None:
+            await self.gateway.dispatch("THREAD_DELETE", gone)
+
+        return Reply(200, thread.payload(), [announce])
+
+    def _open_thread(
+        self, parent: FakeChannel, body: JSON, *, thread_id: int | None
+    ) -> FakeChannel:
         check_length(body.get("name"), "name", low=1, high=100)
         duration = body.get("auto_archive_duration") or 1440  # the parent's default
         if duration not in ARCHIVE_DURATIONS:
             raise form_error("auto_archive_duration", f"Value must be one of {ARCHIVE_DURATIONS}.")
+        world = self.world
         thread = world.new_thread(
-            parent, body["name"], owner_id=world.bot_user.id, thread_id=message.id
+            parent, body["name"], owner_id=world.bot_user.id, thread_id=thread_id
         )
         thread.auto_archive_duration = duration
-        message.thread_id = thread.id
+        return thread
+
+    def _thread_created(self, thread: FakeChannel) -> Reply:
         created = {**thread.payload(), "newly_created": True}
 
         async def announce() -> None:
@@ -481,6 +518,8 @@ ROUTES: Final[tuple[Route, ...]] = (
     ),
     _route("GET", "/channels/{channel_id}", RestApi.get_channel),
     _route("PATCH", "/channels/{channel_id}", RestApi.modify_channel),
+    _route("DELETE", "/channels/{channel_id}", RestApi.delete_channel),
+    _route("POST", "/channels/{channel_id}/threads", RestApi.create_thread),
     _route("GET", "/channels/{channel_id}/messages", RestApi.list_messages),
     _route("POST", "/channels/{channel_id}/messages", RestApi.create_message),
     _route("GET", "/channels/{channel_id}/messages/{message_id}", RestApi.get_message),

@@ -147,6 +147,17 @@ class World:
         guild.channel_ids.append(channel.id)
         return channel
 
+    def remove_thread(self, thread: FakeChannel) -> JSON:
+        """Delete ``thread`` from the world; returns the THREAD_DELETE event's payload."""
+        del self.channels[thread.id]
+        self.guilds[thread.guild_id].channel_ids.remove(thread.id)
+        return {
+            "id": str(thread.id),
+            "guild_id": str(thread.guild_id),
+            "parent_id": str(thread.parent_id),
+            "type": thread.type,
+        }
+
     def member(self, guild_id: int, user_id: int) -> FakeMember | None:
         guild = self.guilds.get(guild_id)
         return None if guild is None else guild.members.get(user_id)

@@ -202,3 +202,18 @@ async def test_a_threads_game_is_looked_up_once(
     assert await service.games.resolve_id(CAROL.user_id, guild_id=GUILD, thread_id=777) == (
         other.id
     )
+
+
+async def test_a_game_moves_from_a_lost_thread_to_one_new_thread(service: GameService) -> None:
+    """Two processes that find a game's thread deleted each open a new one: the game moves
+    to the first only; the second learns it lost; a finished game moves nowhere."""
+    game = await start_game(service)
+    await service.games.set_thread(game.id, 777)
+    assert await service.games.move_thread(game.id, 777, 888)
+    assert not await service.games.move_thread(game.id, 777, 999)  # already moved
+    assert (await service.games.get(game.id)).thread_id == 888
+    assert await service.games.resolve_id(ALICE.user_id, guild_id=GUILD, thread_id=888) == game.id
+    assert await service.games.in_thread(777, guild_id=GUILD) is None
+    await service.endings.resign(game.id, BOB.user_id)
+    assert not await service.games.move_thread(game.id, 888, 1000)
+    assert (await service.games.get(game.id)).thread_id == 888

@@ -16,6 +16,7 @@ from bot.services.club.audience import audience
 from bot.ui import text
 from bot.ui.challenges import close_challenge_message
 from bot.ui.errors import GameButton, view_of
+from bot.ui.homes import game_channel
 from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.options import by_member
 from bot.ui.replies import reader_language, send_ephemeral
@@ -23,7 +24,6 @@ from bot.ui.threads import (
     announce,
     announce_end,
     ending_posted,
-    game_channel,
     post_to_game,
     tell_vacation,
 )

@@ -226,6 +226,14 @@ class Games:
         for old in [t for t, (game, _) in self._threads.items() if game == game_id]:
             del self._threads[old]
 
+    async def move_thread(self, game_id: int, old_thread_id: int, new_thread_id: int) -> bool:
+        """Move an active game from a thread that is gone to a new one; False if it had
+        already moved (another process re-homed it first) or ended meanwhile."""
+        async with self._store.db.transaction() as tx:
+            moved = await tx.games.move_thread(game_id, old_thread_id, new_thread_id)
+        self._threads.pop(old_thread_id, None)
+        return moved
+
     async def warm_up(self, limit: int | None = None) -> int:
         """Replay the most recently moved active games into the cache, so that the first
         move in each after a start-up does not pay for replaying its whole record. Yields

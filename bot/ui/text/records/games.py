@@ -56,6 +56,15 @@ def thread_name(lang: str, game: GameSnapshot) -> str:
         room -= 1
 
 
+def rehomed_text(lang: str, game: GameSnapshot) -> str:
+    """The first post of a game's new thread, opened because its old one was deleted."""
+    _ = translator(lang)
+    return _(
+        "Game #{number}'s thread was deleted, so the game goes on in this new thread:"
+        " type your moves here."
+    ).format(number=game.id)
+
+
 def _shortened(name: str, room: int) -> str:
     return name if len(name) <= room else name[: max(room - 1, 0)].rstrip() + "…"
 
