@@ -131,7 +131,7 @@ def _next_event(scope: ShardScope | None) -> tuple[str, tuple[int, ...]]:
     running = f" AND g.status = 'active'{_RUNNING}{mine}"
     return (
         f"SELECT (SELECT d.remind_at{_DEADLINES_THEN_GAMES} AND d.reminded_at IS NULL"
-        f" AND d.remind_at < d.due_at{running} ORDER BY d.remind_at LIMIT 1),"
+        f" AND d.remind_at < d.due_at{running} ORDER BY d.reminded_at, d.remind_at LIMIT 1),"
         f" (SELECT d.due_at{_DEADLINES_THEN_GAMES}{running} ORDER BY d.due_at LIMIT 1)",
         (*shards, *shards),
     )
