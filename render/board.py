@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
+import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -253,7 +254,10 @@ RANK_NUMERALS = "一二三四五六七八九"
 #: of pixels, and with one render thread per perspective drawing it at once the bot's first
 #: boards doubled its resident memory; a band is a few megabytes. The box filter averages
 #: whole `SCALE`-pixel blocks, so the bands shrink to exactly the pixels of the whole page.
-BACKGROUND_BAND_ROWS = 64
+BACKGROUND_BAND_ROWS = 32
+#: One background is drawn at a time in the process: two render threads drawing the two
+#: perspectives at once each held their bands and buffers, twice the memory of one.
+_DRAWING_BACKGROUND = threading.Lock()
 #: Rows drawn above each band and cut off: Pillow places text that starts above an image's
 #: top a pixel differently, so each label is drawn from inside the image that keeps it
 #: (the margin is taller than the coordinates' labels).
@@ -265,15 +269,16 @@ def background(perspective: Color) -> Image.Image:
     """Page, wood, grid, star points, coordinates and both (empty) piece stands, drawn
     one band of `BACKGROUND_BAND_ROWS` rows at a time."""
     width, height = L.SIZE
-    page = Image.new("RGB", L.SIZE, PAGE)
-    for row in range(0, height, BACKGROUND_BAND_ROWS):
-        rows = min(BACKGROUND_BAND_ROWS, height - row)
-        margin = min(BAND_MARGIN_ROWS, row)
-        band = _supersampled((width, margin + rows), PAGE)
-        _draw_background(ImageDraw.Draw(band), perspective, top=(row - margin) * SCALE)
-        shrunk = _shrink(band, (width, margin + rows))
-        page.paste(shrunk.crop((0, margin, width, margin + rows)), (0, row))
-    return _quantise(page)
+    with _DRAWING_BACKGROUND:
+        page = Image.new("RGB", L.SIZE, PAGE)
+        for row in range(0, height, BACKGROUND_BAND_ROWS):
+            rows = min(BACKGROUND_BAND_ROWS, height - row)
+            margin = min(BAND_MARGIN_ROWS, row)
+            band = _supersampled((width, margin + rows), PAGE)
+            _draw_background(ImageDraw.Draw(band), perspective, top=(row - margin) * SCALE)
+            shrunk = _shrink(band, (width, margin + rows))
+            page.paste(shrunk.crop((0, margin, width, margin + rows)), (0, row))
+        return _quantise(page)
 
 
 def _draw_background(draw: ImageDraw.ImageDraw, perspective: Color, *, top: int) -> None:
