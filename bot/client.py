@@ -76,6 +76,10 @@ class ShogiBot(GameBot):
         # mentioning the bot; never their content (privileged): Discord gives the text of
         # the messages that mention the bot without it, and the rest are no business of ours.
         options.setdefault("intents", discord.Intents(guilds=True, guild_messages=True))
+        # No message cache: nothing reads it (a move written by mention is read from its
+        # event, announcements ask Discord for a channel's history), and discord.py's default
+        # keeps the last thousand messages of every busy game thread, each with its author.
+        options.setdefault("max_messages", None)
         options.setdefault("help_command", None)
         options.setdefault("tree_cls", GameTree)
         # discord.py warns at the first client that voice needs PyNaCl and davey; a shogi

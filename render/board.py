@@ -21,6 +21,7 @@ from __future__ import annotations
 import io
 import itertools
 import re
+import threading
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -249,15 +250,43 @@ def _piece_for(
 RANK_NUMERALS = "一二三四五六七八九"
 
 
+#: Rows of the board's background drawn at once. The whole page supersampled is some 40 MB
+#: of pixels, and with one render thread per perspective drawing it at once the bot's first
+#: boards doubled its resident memory; a band is a few megabytes. The box filter averages
+#: whole `SCALE`-pixel blocks, so the bands shrink to exactly the pixels of the whole page.
+BACKGROUND_BAND_ROWS = 32
+#: One background is drawn at a time in the process: two render threads drawing the two
+#: perspectives at once each held their bands and buffers, twice the memory of one.
+_DRAWING_BACKGROUND = threading.Lock()
+#: Rows drawn above each band and cut off: Pillow places text that starts above an image's
+#: top a pixel differently, so each label is drawn from inside the image that keeps it
+#: (the margin is taller than the coordinates' labels).
+BAND_MARGIN_ROWS = 32
+
+
 @lru_cache(maxsize=2)
 def background(perspective: Color) -> Image.Image:
-    """Page, wood, grid, star points, coordinates and both (empty) piece stands."""
+    """Page, wood, grid, star points, coordinates and both (empty) piece stands, drawn
+    one band of `BACKGROUND_BAND_ROWS` rows at a time."""
+    width, height = L.SIZE
+    with _DRAWING_BACKGROUND:
+        page = Image.new("RGB", L.SIZE, PAGE)
+        for row in range(0, height, BACKGROUND_BAND_ROWS):
+            rows = min(BACKGROUND_BAND_ROWS, height - row)
+            margin = min(BAND_MARGIN_ROWS, row)
+            band = _supersampled((width, margin + rows), PAGE)
+            _draw_background(ImageDraw.Draw(band), perspective, top=(row - margin) * SCALE)
+            shrunk = _shrink(band, (width, margin + rows))
+            page.paste(shrunk.crop((0, margin, width, margin + rows)), (0, row))
+        return _quantise(page)
+
+
+def _draw_background(draw: ImageDraw.ImageDraw, perspective: Color, *, top: int) -> None:
+    """Draw the background supersampled, shifted up by `top` pixels (a band's first row)."""
     s = SCALE
-    image = _supersampled(L.SIZE, PAGE)
-    draw = ImageDraw.Draw(image)
 
     def box(b: L.Box) -> tuple[int, int, int, int]:
-        return (b[0] * s, b[1] * s, b[2] * s - 1, b[3] * s - 1)
+        return (b[0] * s, b[1] * s - top, b[2] * s - 1, b[3] * s - 1 - top)
 
     for stand in (L.TOP_KOMADAI, L.BOTTOM_KOMADAI):
         draw.rounded_rectangle(
@@ -283,12 +312,11 @@ def background(perspective: Color) -> Image.Image:
     for column in range(9):
         file_number = 9 - column if perspective is Color.SENTE else column + 1
         cx, cy = L.file_label_center(column)
-        _text_centered(draw, (cx * s, cy * s), str(file_number), 20 * s, MUTED)
+        _text_centered(draw, (cx * s, cy * s - top), str(file_number), 20 * s, MUTED)
     for row in range(9):
         rank = row if perspective is Color.SENTE else 8 - row
         cx, cy = L.rank_label_center(row)
-        _text_centered(draw, (cx * s, cy * s), RANK_NUMERALS[rank], 20 * s, MUTED)
-    return _quantise(_shrink(image, L.SIZE))
+        _text_centered(draw, (cx * s, cy * s - top), RANK_NUMERALS[rank], 20 * s, MUTED)
 
 
 @lru_cache(maxsize=1)

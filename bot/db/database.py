@@ -85,6 +85,13 @@ class Database(ABC):
         """Make everything committed durable in the main store (before a backup)."""
 
     @abstractmethod
+    async def refresh_statistics(self) -> None:
+        """Have the query planner's statistics describe the tables as they are now: after
+        a bulk load, the planner of a database that believes its tables empty reads whole
+        tables where an index would stop at the first row. PostgreSQL's autovacuum does
+        the same by itself within minutes; benchmarks do it at once."""
+
+    @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Session]:
         """A write transaction: committed when the block ends, rolled back if it raises."""
 

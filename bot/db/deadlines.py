@@ -13,10 +13,13 @@ from .base import Repository, Row
 from .rows import DeadlineRow, from_us, from_us_or_none, to_us
 from .shards import ShardScope, scope_sql
 
-_DEADLINE_COLUMNS = (
-    "d.game_id, d.player_id, d.due_at, d.remind_at, d.reminded_at"
-    " FROM deadlines d JOIN games g ON g.id = d.game_id"
-)
+#: Deadlines first, then their games: the deadline task's queries walk a deadline index in
+#: time order and stop early, so a wake-up costs the same with a thousand active games or a
+#: hundred thousand. Left to choose, SQLite's planner read every active game through the
+#: games' status index instead (`CROSS JOIN` is how SQLite is told the order; PostgreSQL
+#: reads it as the plain join it is and plans by its statistics).
+_DEADLINES_THEN_GAMES = " FROM deadlines d CROSS JOIN games g WHERE g.id = d.game_id"
+_DEADLINE_COLUMNS = "d.game_id, d.player_id, d.due_at, d.remind_at, d.reminded_at"
 #: A deadline whose player is on vacation is not running: no time-out, no reminder. Their
 #: vacation's end writes their deadlines anew.
 _RUNNING = (
@@ -52,24 +55,13 @@ class DeadlineRepository(Repository):
     async def overdue(self, now: datetime, scope: ShardScope | None = None) -> list[DeadlineRow]:
         """Deadlines of active games that have passed, earliest first (not those of
         players on vacation: their clocks stand still); with `scope`, only its servers'."""
-        mine, shards = scope_sql(scope, "g.guild_id")
-        rows = await self._all(
-            f"SELECT {_DEADLINE_COLUMNS} WHERE d.due_at <= ? AND g.status = 'active'"
-            f"{_RUNNING}{mine} ORDER BY d.due_at, d.game_id",
-            (to_us(now), *shards),
-        )
+        rows = await self._all(*_overdue(now, scope))
         return [_deadline(row) for row in rows]
 
     async def reminders_due(
         self, now: datetime, scope: ShardScope | None = None
     ) -> list[DeadlineRow]:
-        mine, shards = scope_sql(scope, "g.guild_id")
-        rows = await self._all(
-            f"SELECT {_DEADLINE_COLUMNS} WHERE d.reminded_at IS NULL AND d.remind_at <= ?"
-            f" AND d.due_at > ? AND g.status = 'active'{_RUNNING}{mine}"
-            " ORDER BY d.remind_at, d.game_id",
-            (to_us(now), to_us(now), *shards),
-        )
+        rows = await self._all(*_reminders_due(now, scope))
         return [_deadline(row) for row in rows]
 
     async def claim_reminder(self, game_id: int, due_at: datetime, now: datetime) -> bool:
@@ -83,13 +75,63 @@ class DeadlineRepository(Repository):
 
     async def next_event(self, scope: ShardScope | None = None) -> datetime | None:
         """The earliest pending deadline or reminder of an active game (of `scope`)."""
-        mine, shards = scope_sql(scope, "g.guild_id")
-        row = await self._one(
-            "SELECT MIN(CASE WHEN d.reminded_at IS NULL AND d.remind_at < d.due_at"
-            " THEN d.remind_at ELSE d.due_at END)"
-            " FROM deadlines d JOIN games g ON g.id = d.game_id WHERE g.status = 'active'"
-            + _RUNNING
-            + mine,
-            shards,
-        )
-        return None if row is None else from_us_or_none(row[0])
+        row = await self._one(*_next_event(scope))
+        times = [] if row is None else [from_us(value) for value in row if value is not None]
+        return min(times) if times else None
+
+    async def plans(
+        self, now: datetime, *, backend: str, scope: ShardScope | None = None
+    ) -> dict[str, list[str]]:
+        """How the database runs the queries of every wake-up of the deadline task, one
+        line a step (`EXPLAIN`): for the scale benchmark, where a step that reads every
+        deadline would make each wake-up grow with the active games."""
+        explain = "EXPLAIN QUERY PLAN" if backend == "sqlite" else "EXPLAIN"
+        queries = {
+            "overdue": _overdue(now, scope),
+            "reminders_due": _reminders_due(now, scope),
+            "next_event": _next_event(scope),
+        }
+        plans: dict[str, list[str]] = {}
+        for name, (sql, params) in queries.items():
+            # EXPLAIN takes no parameters on PostgreSQL; these are all integers.
+            for value in params:
+                sql = sql.replace("?", str(int(value)), 1)
+            rows = await self._all(f"{explain} {sql}")
+            plans[name] = [str(row[-1]) for row in rows]
+        return plans
+
+
+def _overdue(now: datetime, scope: ShardScope | None) -> tuple[str, tuple[int, ...]]:
+    mine, shards = scope_sql(scope, "g.guild_id")
+    return (
+        f"SELECT {_DEADLINE_COLUMNS}{_DEADLINES_THEN_GAMES} AND d.due_at <= ?"
+        " AND g.status = 'active'"
+        f"{_RUNNING}{mine} ORDER BY d.due_at, d.game_id",
+        (to_us(now), *shards),
+    )
+
+
+def _reminders_due(now: datetime, scope: ShardScope | None) -> tuple[str, tuple[int, ...]]:
+    mine, shards = scope_sql(scope, "g.guild_id")
+    return (
+        f"SELECT {_DEADLINE_COLUMNS}{_DEADLINES_THEN_GAMES}"
+        " AND d.reminded_at IS NULL AND d.remind_at <= ?"
+        f" AND d.due_at > ? AND g.status = 'active'{_RUNNING}{mine}"
+        " ORDER BY d.remind_at, d.game_id",
+        (to_us(now), to_us(now), *shards),
+    )
+
+
+def _next_event(scope: ShardScope | None) -> tuple[str, tuple[int, ...]]:
+    """The earliest reminder not yet sent and the earliest deadline, each the first row
+    of its index that belongs to a running deadline of an active game. The earlier of the
+    two is the next event: a deadline whose reminder is pending is later than the
+    reminder, so its own time never comes first."""
+    mine, shards = scope_sql(scope, "g.guild_id")
+    running = f" AND g.status = 'active'{_RUNNING}{mine}"
+    return (
+        f"SELECT (SELECT d.remind_at{_DEADLINES_THEN_GAMES} AND d.reminded_at IS NULL"
+        f" AND d.remind_at < d.due_at{running} ORDER BY d.reminded_at, d.remind_at LIMIT 1),"
+        f" (SELECT d.due_at{_DEADLINES_THEN_GAMES}{running} ORDER BY d.due_at LIMIT 1)",
+        (*shards, *shards),
+    )

@@ -174,6 +174,10 @@ class PostgresDatabase(Database):
     async def checkpoint(self) -> None:
         """Nothing to fold: a committed transaction is in PostgreSQL's log already."""
 
+    async def refresh_statistics(self) -> None:
+        async with self._pool.acquire() as connection:
+            await connection.execute("ANALYZE")
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Session]:
         async with self._pool.acquire() as connection, connection.transaction():

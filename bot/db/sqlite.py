@@ -122,6 +122,10 @@ class SqliteDatabase(Database):
         async with self._lock:
             await self._connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
+    async def refresh_statistics(self) -> None:
+        async with self._lock:
+            await self._connection.execute("ANALYZE")
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Session]:
         """A write transaction: committed when the block ends, rolled back if it raises.

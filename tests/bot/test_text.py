@@ -329,3 +329,39 @@ def test_no_text_of_a_handicap_game_says_sente_or_gote(lang: str) -> None:
     said = [t for t in texts if even_words.search(t)]
     assert said == []
     assert all(t for t in texts)
+
+
+DURATIONS = [
+    timedelta(0),
+    timedelta(seconds=59),
+    timedelta(minutes=1),
+    timedelta(minutes=59, seconds=30),
+    timedelta(hours=1),
+    timedelta(hours=1, minutes=1),
+    timedelta(days=1),
+    timedelta(days=2, hours=3, minutes=4),
+    timedelta(days=1000, minutes=2),
+    timedelta(days=12_345, hours=23),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_durations_read_as_babel_wrote_them(lang: str) -> None:
+    """The unit names moved from Babel's locale data to the catalogs, unchanged."""
+    from babel.units import format_unit
+
+    def babel_text(duration: timedelta) -> str:
+        seconds, parts = int(duration.total_seconds()), []
+        for size, unit in ((86_400, "day"), (3_600, "hour"), (60, "minute")):
+            amount, seconds = divmod(seconds, size)
+            if amount and lang == "en":
+                parts.append(format_unit(amount, f"duration-{unit}", length="long", locale=lang))
+            elif amount:
+                parts.append(format_unit(amount, f"duration-{unit}", length="short", locale=lang))
+        if not parts:
+            parts.append(format_unit(0, "duration-minute", length="short", locale=lang))
+        if lang == "en":
+            return " ".join(parts)
+        return "".join(part.replace(" ", "").replace("\u00a0", "") for part in parts)
+
+    assert [wording.duration_text(lang, d) for d in DURATIONS] == [babel_text(d) for d in DURATIONS]

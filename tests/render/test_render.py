@@ -310,3 +310,21 @@ def test_a_caption_is_composed_of_runs_that_line_up() -> None:
     left = (0, 0, int(words), twelve.height)
     assert twelve.crop(left).tobytes() == ninety.crop(left).tobytes()
     assert twelve.tobytes() != ninety.tobytes()
+
+
+@pytest.mark.parametrize("perspective", list(Color))
+def test_the_background_drawn_in_bands_is_the_page_drawn_whole(
+    perspective: Color, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The background is drawn a band at a time to keep the supersampled page out of
+    memory; the bands (labels crossing their edges included) make the same pixels."""
+    board.background.cache_clear()
+    monkeypatch.setattr(board, "BACKGROUND_BAND_ROWS", layout.SIZE[1])
+    whole = board.background(perspective)
+    board.background.cache_clear()
+    monkeypatch.undo()
+    banded = board.background(perspective)
+    board.background.cache_clear()
+    assert layout.SIZE[1] // 4 > board.BACKGROUND_BAND_ROWS
+    assert banded.getpalette() == whole.getpalette()
+    assert banded.tobytes() == whole.tobytes()
