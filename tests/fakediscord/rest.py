@@ -430,6 +430,7 @@ class RestApi:
         duration = body.get("auto_archive_duration") or 1440  # the parent's default
         if duration not in ARCHIVE_DURATIONS:
             raise form_error("auto_archive_duration", f"Value must be one of {ARCHIVE_DURATIONS}.")
+        world.check_thread_cap(parent.guild_id)
         thread = world.new_thread(
             parent, body["name"], owner_id=world.bot_user.id, thread_id=message.id
         )
