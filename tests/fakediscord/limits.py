@@ -18,9 +18,10 @@ How each limit is kept (so that a client built against the fake knows what passe
   ``Authorization`` header, or the address for requests without one) in *any* span of
   :attr:`Limits.global_window` seconds, by arrival time: a *sliding window log*, the
   strictest reading of "50 a second".  A client spacing its requests at least 1/50 s apart
-  never trips it; 51 within one second always do.  A token bucket in the client passes
-  when its capacity plus what it refills in one window is at most the limit (capacity 1 at
-  50/s, or capacity 25 at 25/s), not with capacity 50 at 50/s (100 in the first second).
+  (less :data:`GLOBAL_SLACK`, a millisecond) never trips it; 51 within 0.999 s always do.
+  A token bucket in the client passes when its capacity plus what it refills in one
+  window is at most the limit (capacity 1 at 50/s, or capacity 25 at 25/s), not with
+  capacity 50 at 50/s (100 in the first second).
   Only routes :func:`~.counting.is_global_limited` counts are limited (interaction
   callbacks and the interaction webhook are exempt); a refused request does not take a
   place in the window.  Over it: 429, ``{"message", "retry_after", "global": true}``,
@@ -117,6 +118,11 @@ DEFAULT_ROUTE_LIMITS: Final[Mapping[str, RouteLimit]] = {
     _webhook("PATCH", "/messages/{message_id}"): RouteLimit(5, 1.0, "interaction-webhook"),
     _webhook("DELETE", "/messages/{message_id}"): RouteLimit(5, 1.0, "interaction-webhook"),
 }
+
+#: Seconds a request may arrive early and still find the global window's oldest request
+#: gone: requests exactly 1/50 s apart must pass, whatever the rounding of their times.
+#: A route's window is as lenient: the headers round its reset up to the millisecond.
+GLOBAL_SLACK: Final = 0.001
 
 #: Statuses Discord counts as invalid requests.
 INVALID_STATUSES: Final = frozenset({401, 403, 429})
@@ -255,13 +261,13 @@ class RateLimiter:
             return None
         now = limits.clock()
         window = self._global.setdefault(who, deque())
-        while window and window[0] <= now - limits.global_window:
+        while window and window[0] <= now - limits.global_window + GLOBAL_SLACK:
             window.popleft()
         if len(window) < limit:
             window.append(now)
             return None
         self.counts.global_limit += 1
-        retry_after = max(window[0] + limits.global_window - now, 0.001)
+        retry_after = max(window[0] + limits.global_window - GLOBAL_SLACK - now, 0.001)
         body = {
             "message": "You are being rate limited.",
             "retry_after": _up(retry_after),
@@ -289,12 +295,12 @@ class RateLimiter:
         major = "+".join(params[p] for p in MAJOR_PARAMETERS if p in params)
         key = (spec.bucket, major)
         window = self._buckets.get(key)
-        if window is None or now >= window.resets_at:
+        if window is None or now >= window.resets_at - GLOBAL_SLACK:
             window = self._buckets[key] = _Window(now + spec.per)
         refused = window.used >= spec.limit
         if not refused:
             window.used += 1
-        reset_after = max(window.resets_at - now, 0.0)
+        reset_after = _up(max(window.resets_at - now, 0.0))
         headers = {
             "X-RateLimit-Limit": str(spec.limit),
             "X-RateLimit-Remaining": str(spec.limit - window.used),
