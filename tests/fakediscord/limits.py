@@ -6,7 +6,8 @@ Why the fake enforces them: what limits a large bot is Discord, not its CPU.  A 
 against a Discord without limits can send 200 requests a second from two processes and pass
 every test; against this one it gets the 429s (or the ban) it would get in production.
 
-The knobs are one :class:`Limits` value, ``fake.limits``, with Discord's figures by default;
+The knobs are one :class:`Limits` value, ``fake.limits``, with Discord's figures by default
+(per-route buckets opt-in: ``FakeDiscord(limits=Limits.discord())``);
 a test changes a field (``fake.limits.invalid_threshold = 50``) or replaces the whole value
 (``fake.limits = Limits.off()``) at any moment, and the next request sees it.  What the fake
 refused is counted in ``fake.rate_limited`` (:class:`RateLimitCounts`) and recorded, with
@@ -26,9 +27,9 @@ How each limit is kept (so that a client built against the fake knows what passe
   callbacks and the interaction webhook are exempt); a refused request does not take a
   place in the window.  Over it: 429, ``{"message", "retry_after", "global": true}``,
   ``Retry-After``, ``X-RateLimit-Global: true``, ``X-RateLimit-Scope: global``, ``Via``.
-* **Per route**: a *fixed window* per bucket, as Discord announces it: the first request
-  after a reset opens a window of :attr:`RouteLimit.per` seconds in which
-  :attr:`RouteLimit.limit` requests pass.  A bucket is one :attr:`RouteLimit.bucket` name
+* **Per route** (opt-in, see :class:`Limits`): a *fixed window* per bucket, as Discord
+  announces it: the first request after a reset opens a window of :attr:`RouteLimit.per`
+  seconds in which :attr:`RouteLimit.limit` requests pass.  A bucket is one :attr:`RouteLimit.bucket` name
   and one *major parameter* (``channel_id``, ``guild_id``, or the webhook's id and token).
   Every answer of a limited route carries ``X-RateLimit-Limit``, ``-Remaining``, ``-Reset``
   (epoch seconds), ``-Reset-After`` and ``-Bucket`` (a hash of the bucket's name); the
@@ -99,7 +100,7 @@ def _webhook(method: str, tail: str = "") -> str:
 #: Discord publishes no figures; these are what its headers announce for bots, where known
 #: (posting and editing in a channel: 5 per 5 s each), and otherwise a generous guess that
 #: leaves the global limit as what binds.
-DEFAULT_ROUTE_LIMITS: Final[Mapping[str, RouteLimit]] = {
+DISCORD_ROUTE_LIMITS: Final[Mapping[str, RouteLimit]] = {
     CREATE_MESSAGE: RouteLimit(5, 5.0, "channel-messages-create"),
     EDIT_MESSAGE: RouteLimit(5, 5.0, "channel-messages-edit"),
     "GET /channels/{channel_id}/messages": RouteLimit(5, 1.0, "channel-messages-read"),
@@ -132,15 +133,26 @@ INVALID_STATUSES: Final = frozenset({401, 403, 429})
 class Limits:
     """Every limit the fake enforces; ``None`` (or an empty ``routes``) turns one off.
 
-    Discord's figures by default.  Change a field on ``fake.limits`` or assign a new value;
-    the next request sees it (state already counted, such as a bucket's window, is kept).
+    Discord's figures by default, except per-route buckets, which are opt-in
+    (:meth:`discord` has them all).  Why: discord.py honours a bucket by holding the next
+    request back until the window resets, up to 5 s, sending nothing meanwhile; the
+    harness's ``wait_quiet`` takes that silence for the end of the bot's work, so a test
+    that makes the bot post more than 5 times in one channel within 5 s (a game's moves,
+    each with a direct message) would read the world while a post is still held back, and
+    a bot process restarted on the same fake meets the bucket its predecessor emptied and
+    logs discord.py's 429 warning.  The global limit, the ban, the thread cap and the
+    upload size cost a test nothing unless it goes over them.
+
+    Change a field on ``fake.limits`` or assign a new value; the next request sees it
+    (state already counted, such as a bucket's window, is kept).
     """
 
     #: Requests per token in any :attr:`global_window` seconds (Discord: 50 a second).
     global_per_second: int | None = 50
     global_window: float = 1.0
-    #: Per-route buckets by route key; routes not listed have none (and no headers).
-    routes: Mapping[str, RouteLimit] = field(default_factory=lambda: dict(DEFAULT_ROUTE_LIMITS))
+    #: Per-route buckets by route key; routes not listed have none (and no headers).  Opt
+    #: in (``Limits.discord()``, or ``DISCORD_ROUTE_LIMITS``): see the class's docstring.
+    routes: Mapping[str, RouteLimit] = field(default_factory=dict)
     #: Invalid requests (401, 403, 429) in :attr:`invalid_window` seconds that bring the
     #: ban (Discord: 10,000 in 10 minutes).
     invalid_threshold: int | None = 10_000
@@ -151,6 +163,11 @@ class Limits:
     upload_bytes: int | None = ATTACHMENT_SIZE_LIMIT
     #: Seconds, monotonic: what every window is read on.
     clock: Callable[[], float] = time.monotonic
+
+    @classmethod
+    def discord(cls) -> Limits:
+        """Discord's figures, per-route buckets included."""
+        return cls(routes=dict(DISCORD_ROUTE_LIMITS))
 
     @classmethod
     def off(cls) -> Limits:

@@ -27,7 +27,7 @@ from tests.fakediscord import (
     Limits,
     RouteLimit,
 )
-from tests.fakediscord.limits import DEFAULT_ROUTE_LIMITS, RateLimiter
+from tests.fakediscord.limits import DISCORD_ROUTE_LIMITS, RateLimiter
 
 from .toybot import ToyBot
 
@@ -187,6 +187,8 @@ async def test_a_channels_bucket_is_announced_and_refuses_past_it(
     fake_discord: FakeDiscord, guild: FakeGuild, http: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
     fake = fake_discord
+    assert fake.limits.routes == {}  # opt-in
+    fake.limits.routes = Limits.discord().routes
     general, games = fake.channel("general", guild), fake.channel("games", guild)
     posts = f"{fake.api_base}/channels/{general.id}/messages"
     remaining, buckets = [], set()
@@ -233,7 +235,8 @@ async def test_routes_without_a_bucket_carry_no_headers(
     fake_discord: FakeDiscord, http: aiohttp.ClientSession
 ) -> None:
     fake = fake_discord
-    assert "GET /users/@me" not in DEFAULT_ROUTE_LIMITS
+    fake.limits = Limits.discord()
+    assert "GET /users/@me" not in DISCORD_ROUTE_LIMITS
     async with http.get(f"{fake.api_base}/users/@me") as reply:
         assert reply.status == 200 and "X-RateLimit-Bucket" not in reply.headers
 
@@ -245,7 +248,7 @@ async def test_discord_py_waits_on_the_headers_and_is_never_refused(
     per half second: all get through, after waiting on the headers, with no 429; 12 at once
     get through too."""
     fake = fake_discord
-    fake.limits.routes = {**DEFAULT_ROUTE_LIMITS, CREATE_MESSAGE: RouteLimit(5, 0.5, "posts")}
+    fake.limits.routes = {**DISCORD_ROUTE_LIMITS, CREATE_MESSAGE: RouteLimit(5, 0.5, "posts")}
     channel = toy.get_channel(general.id)
     assert isinstance(channel, discord.TextChannel)
     loop = asyncio.get_running_loop()
