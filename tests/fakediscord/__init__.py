@@ -16,7 +16,7 @@ The modules, from Discord's side to the test's:
   :mod:`.counting` (``fake.request_counts``: REST requests by route and against Discord's
   global limit) and :mod:`.limits` (``fake.limits``: Discord's rate limits, the ban after
   invalid requests, the active-thread cap and the upload size, enforced with Discord's
-  figures by default; ``fake.rate_limited`` counts the 429s);
+  figures by default, per-route buckets on request; ``fake.rate_limited`` counts the 429s);
 * :mod:`.messages`, :mod:`.rest`, :mod:`.gateway`, :mod:`.server`: the wire;
 * :mod:`.members`, :mod:`.results`, :mod:`.driver`, :mod:`.runner`: what tests call.
 """

@@ -160,6 +160,22 @@ def test_the_window_is_any_second_not_a_fixed_one() -> None:
     assert limiter.counts.global_limit == 2 and paced.counts.total == 0
 
 
+async def test_discord_py_honours_a_global_429(
+    fake_discord: FakeDiscord, guild: FakeGuild, toy: ToyBot
+) -> None:
+    """discord.py has no idea of the global limit until it is told: it sends, gets the
+    global 429, waits `retry_after` with every request held, and sends again."""
+    fake = fake_discord
+    fake.limits.global_per_second, fake.limits.global_window = 3, 0.3
+    channels = [toy.get_channel(fake.channel(name, guild).id) for name in ("general", "games")]
+    assert all(isinstance(c, discord.TextChannel) for c in channels)
+    await asyncio.gather(
+        *(c.send(f"{n}") for n in range(4) for c in channels if isinstance(c, discord.TextChannel))
+    )
+    assert len([m for m in fake.messages.values() if m.author.id == fake.bot_user.id]) == 8
+    assert fake.rate_limited.global_limit > 0 and fake.rate_limited.route == 0
+
+
 async def test_interaction_routes_are_outside_the_global_limit(
     fake_discord: FakeDiscord, http: aiohttp.ClientSession, clock: ManualClock
 ) -> None:
