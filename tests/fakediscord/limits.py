@@ -267,6 +267,7 @@ class RateLimiter:
         """Count an answer that was sent (the ban's own are not)."""
         shared = headers.get("X-RateLimit-Scope") == "shared"
         if status in INVALID_STATUSES and not shared:
+            self._expire_invalid(limits)  # kept short even while no ban is looked for
             self._invalid.append(limits.clock())
 
     # -- the global limit -----------------------------------------------------------------------
