@@ -29,8 +29,9 @@ How each limit is kept (so that a client built against the fake knows what passe
   ``Retry-After``, ``X-RateLimit-Global: true``, ``X-RateLimit-Scope: global``, ``Via``.
 * **Per route** (opt-in, see :class:`Limits`): a *fixed window* per bucket, as Discord
   announces it: the first request after a reset opens a window of :attr:`RouteLimit.per`
-  seconds in which :attr:`RouteLimit.limit` requests pass.  A bucket is one :attr:`RouteLimit.bucket` name
-  and one *major parameter* (``channel_id``, ``guild_id``, or the webhook's id and token).
+  seconds in which :attr:`RouteLimit.limit` requests pass.  A bucket is one
+  :attr:`RouteLimit.bucket` name and one *major parameter* (``channel_id``, ``guild_id``,
+  or the webhook's id and token).
   Every answer of a limited route carries ``X-RateLimit-Limit``, ``-Remaining``, ``-Reset``
   (epoch seconds), ``-Reset-After`` and ``-Bucket`` (a hash of the bucket's name); the
   request over the limit gets 429 with ``"global": false`` and ``X-RateLimit-Scope: user``
