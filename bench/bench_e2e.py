@@ -62,6 +62,7 @@ from tests.fakediscord import (  # noqa: E402
     FakeDiscord,
     FakeMember,
     InteractionResult,
+    Limits,
 )
 
 RECORD = ROOT / "tests" / "data" / "records" / "kfjs_ryuou4.kifu"
@@ -285,7 +286,8 @@ class Phase:
 async def run_phase(
     name: str, games: int, moves: int, think: float, show_bot_log: bool, *, reference: bool
 ) -> Phase:
-    fake = FakeDiscord(default_timeout=30)
+    # What is measured is the bot's CPU, not Discord's pace: no rate limits.
+    fake = FakeDiscord(default_timeout=30, limits=Limits.off())
     await fake.start()
     guild = fake.add_guild("Bench club", channels=("shogi",))
     channel = fake.channel("shogi", guild)

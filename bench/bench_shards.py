@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from bench.timing import percentile  # noqa: E402
 from rules import Move  # noqa: E402
 from rules.notation import read_record  # noqa: E402
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMember  # noqa: E402
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeMember, Limits  # noqa: E402
 from tests.support.bot_process import write_offset  # noqa: E402
 
 RECORDS = ("kfjs_ryuou4.kifu", "bioshogi_sample.csa", "kfjs_20091203.ki2u")
@@ -169,7 +169,8 @@ async def measure(
         folder = Path(name)
         database = await fresh_database(server, folder, count)
         write_offset(folder / "clock", 0)
-        fake = FakeDiscord(default_timeout=WAIT)
+        # What is measured is the bot's CPU, not Discord's pace: no rate limits.
+        fake = FakeDiscord(default_timeout=WAIT, limits=Limits.off())
         guilds = [
             fake.add_guild(f"club {n}", channels=("shogi",), shard=(n % count, count))
             for n in range(SERVERS)

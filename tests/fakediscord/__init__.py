@@ -14,7 +14,9 @@ The modules, from Discord's side to the test's:
   so they describe Discord without borrowing the client's assumptions);
 * :mod:`.state`: the one :class:`World` every part reads and changes, with
   :mod:`.counting` (``fake.request_counts``: REST requests by route and against Discord's
-  global limit);
+  global limit) and :mod:`.limits` (``fake.limits``: Discord's rate limits, the ban after
+  invalid requests, the active-thread cap and the upload size, enforced with Discord's
+  figures by default, per-route buckets on request; ``fake.rate_limited`` counts the 429s);
 * :mod:`.messages`, :mod:`.rest`, :mod:`.gateway`, :mod:`.server`: the wire;
 * :mod:`.members`, :mod:`.results`, :mod:`.driver`, :mod:`.runner`: what tests call.
 """
@@ -22,6 +24,7 @@ The modules, from Discord's side to the test's:
 from .constants import ChannelType, ErrorCode, InteractionType, Perm, ResponseType
 from .counting import RequestCounts, is_global_limited
 from .driver import FakeDiscord
+from .limits import Limits, RateLimitCounts, RouteLimit
 from .members import UserCannotDoThat
 from .models import (
     FakeAttachment,
@@ -66,10 +69,13 @@ __all__ = [
     "InteractionRejected",
     "InteractionResult",
     "InteractionType",
+    "Limits",
     "Perm",
+    "RateLimitCounts",
     "RequestCounts",
     "RequestRecord",
     "ResponseType",
+    "RouteLimit",
     "UserCannotDoThat",
     "UserFile",
     "is_global_limited",

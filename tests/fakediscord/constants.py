@@ -151,6 +151,7 @@ class ErrorCode:
     THREAD_ARCHIVED: Final = 50083
     INVALID_JSON: Final = 50109
     THREAD_ALREADY_CREATED: Final = 160004
+    MAX_ACTIVE_THREADS: Final = 160006
 
 
 #: Discord's limits on what a bot sends.

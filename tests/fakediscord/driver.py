@@ -16,6 +16,7 @@ from typing import Any
 
 from .constants import ComponentType, InteractionType, ResponseType
 from .gateway import Gateway, Session
+from .limits import Limits
 from .members import MemberActions, UserCannotDoThat
 from .models import (
     FakeChannel,
@@ -48,8 +49,13 @@ class FakeDiscord(World):
         settle: float = DEFAULT_SETTLE,
         token: str = "fake-bot-token.for-tests-only",
         bot_name: str = "Shogi Bot",
+        limits: Limits | None = None,
     ) -> None:
+        """``limits``: Discord's limits to enforce (:class:`Limits`, Discord's figures when
+        None; ``Limits.off()`` for none)."""
         super().__init__(token=token, bot_name=bot_name)
+        if limits is not None:
+            self.limits = limits
         self.default_timeout = default_timeout
         self.settle = settle
         self.gateway = Gateway(self)

@@ -465,6 +465,7 @@ class RestApi:
         if duration not in ARCHIVE_DURATIONS:
             raise form_error("auto_archive_duration", f"Value must be one of {ARCHIVE_DURATIONS}.")
         world = self.world
+        world.check_thread_cap(parent.guild_id)
         thread = world.new_thread(
             parent, body["name"], owner_id=world.bot_user.id, thread_id=thread_id
         )

@@ -11,7 +11,10 @@ Why the plumbing is careful:
   header verbatim; aiohttp's ``json_response`` would add ``; charset=utf-8``);
 * a bug in the fake answers 4xx, never 5xx, so that discord.py does not retry it and the
   test reports it once as an internal error;
-* any route it does not know gets 404 and is recorded as a problem.
+* any route it does not know gets 404 and is recorded as a problem;
+* Discord's limits (:mod:`.limits`) are checked in Discord's order: the ban first (it
+  stands in front of everything), then the token, the global limit, the route's bucket,
+  and the upload's size; every answer sent is counted towards the ban if it is invalid.
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ import yarl
 from aiohttp import BodyPartReader, web
 
 from .constants import API_PREFIX, ErrorCode
-from .counting import route_name
+from .counting import is_global_limited, route_name
 from .gateway import Gateway
+from .limits import VIA, Refusal, files_too_large
 from .messages import Publish, Upload
 from .models import JSON, Fault, RequestRecord
 from .rest import ROUTE_KEYS, Request, RestApi, Route
@@ -162,8 +166,14 @@ class Server:
         self.in_flight += 1
         self.last_activity = loop.time()
         try:
+            ban = self.world.limiter.ban(self.world.limits)
+            if ban is not None:
+                return await self._refuse(request, record, ban)
             if route is None:
                 self.world.unknown_requests.append(record)
+                over = self._take_global(request, route_name(request.method, path))
+                if over is not None:
+                    return await self._refuse(request, record, over)
                 return await self._send(request, record, 404, _NOT_FOUND, [])
             return await self._serve(request, record, route, params)
         finally:
@@ -185,10 +195,18 @@ class Server:
             return await self._send(
                 request, record, 401, {"message": "401: Unauthorized", "code": 0}, []
             )
+        over = self._take_global(request, route.key)
+        if over is not None:
+            return await self._refuse(request, record, over)
+        over, bucket_headers = world.limiter.take_route(world.limits, route.key, params)
+        if over is not None:
+            return await self._refuse(request, record, over)
         publish: list[Publish] = []
         try:
             body, uploads = await _read_body(request)
             record.json, record.files = body, [u.filename for u in uploads]
+            if files_too_large(world.limits, [len(u.data) for u in uploads]):
+                raise DiscordHTTPError(413, ErrorCode.REQUEST_TOO_LARGE, "Request entity too large")
             reply = await route.handler(
                 self.api, Request(params, dict(request.query), body, uploads, record)
             )
@@ -209,7 +227,31 @@ class Server:
             for action in publish:
                 await action()
             return await self._send_fault(request, record, fault.status, fault.retry_after)
-        return await self._send(request, record, status, payload, publish)
+        return await self._send(request, record, status, payload, publish, headers=bucket_headers)
+
+    def _take_global(self, request: web.Request, route_key: str) -> Refusal | None:
+        """The global limit's refusal for this request, if it is over; the token is who
+        asks (the address, for a request without one)."""
+        if not is_global_limited(route_key):
+            return None
+        who = request.headers.get("Authorization") or "address"
+        return self.world.limiter.take_global(self.world.limits, who)
+
+    async def _refuse(
+        self, request: web.Request, record: RequestRecord, refusal: Refusal
+    ) -> web.StreamResponse:
+        """A rate limit's 429 (JSON, counted towards the ban), or the ban's (text, not)."""
+        record.message = "rate limited" if not refusal.is_text else "banned"
+        if not refusal.is_text:
+            return await self._send(
+                request, record, refusal.status, refusal.body, [], headers=refusal.headers
+            )
+        record.status = refusal.status
+        response = web.Response(
+            status=refusal.status, text=str(refusal.body), headers=refusal.headers
+        )
+        await _write(request, response, record)
+        return response
 
     async def _send_fault(
         self, request: web.Request, record: RequestRecord, status: int, retry_after: float
@@ -224,7 +266,7 @@ class Server:
         }
         # discord.py takes a 429 without the Via header for Cloudflare's, and gives up.
         headers = {
-            "Via": "1.1 google",
+            "Via": VIA,
             "Retry-After": f"{retry_after:.3f}",
             "X-RateLimit-Scope": "user",
         }
@@ -249,14 +291,19 @@ class Server:
             response = web.Response(
                 status=status, body=json.dumps(payload).encode(), headers=all_headers
             )
-        try:
-            await response.prepare(request)
-            await response.write_eof()
-        except (ConnectionError, RuntimeError):
-            _log.debug("client went away before the reply to %s was written", record)
+        await _write(request, response, record)
+        self.world.limiter.answered(self.world.limits, status, all_headers)
         for action in publish:
             await action()
         return response
+
+
+async def _write(request: web.Request, response: web.Response, record: RequestRecord) -> None:
+    try:
+        await response.prepare(request)
+        await response.write_eof()
+    except (ConnectionError, RuntimeError):
+        _log.debug("client went away before the reply to %s was written", record)
 
 
 async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:

@@ -14,6 +14,7 @@ import time
 
 from .constants import INTERACTION_TIMEOUT, ChannelType, ErrorCode, Intent, Perm
 from .counting import RequestCounts
+from .limits import Limits, RateLimitCounts, RateLimiter
 from .models import (
     JSON,
     FakeChannel,
@@ -67,6 +68,10 @@ class World:
         self.requests: list[RequestRecord] = []
         #: REST requests counted by route and against Discord's global limit; reset freely.
         self.request_counts = RequestCounts()
+        #: Discord's limits as the fake enforces them (see :mod:`.limits`); change freely.
+        self.limits = Limits()
+        #: Their state: global windows, route buckets, invalid requests.
+        self.limiter = RateLimiter()
         #: Requests to routes (and gateway opcodes) the fake does not know: a test failure.
         self.unknown_requests: list[RequestRecord] = []
         #: 4xx answers from validation (bad payloads, late or second responses ...).
@@ -85,6 +90,32 @@ class World:
         self.version += 1
         async with self.condition:
             self.condition.notify_all()
+
+    @property
+    def rate_limited(self) -> RateLimitCounts:
+        """Requests refused by a rate limit (global, per route, the ban); reset freely."""
+        return self.limiter.counts
+
+    @property
+    def invalid_requests(self) -> int:
+        """Invalid requests (401, 403, 429) in the ban's window now."""
+        return self.limiter.invalid_in_window(self.limits)
+
+    def active_threads(self, guild_id: int) -> int:
+        """Threads of the guild that are not archived."""
+        return sum(
+            1
+            for c in self.channels.values()
+            if c.is_thread and c.guild_id == guild_id and not c.archived
+        )
+
+    def check_thread_cap(self, guild_id: int) -> None:
+        """400, code 160006, when another active thread would pass the guild's cap."""
+        cap = self.limits.active_threads
+        if cap is not None and self.active_threads(guild_id) >= cap:
+            raise DiscordHTTPError(
+                400, ErrorCode.MAX_ACTIVE_THREADS, "Maximum number of active threads reached"
+            )
 
     # -- building -------------------------------------------------------------------------------
 

@@ -9,6 +9,8 @@ The rules modelled (Discord's "Modify Channel" for threads, and what posting doe
   always need Manage Threads.
 - An archived thread takes no change unless the same request unarchives it (400, code
   50083), and its messages cannot be edited.
+- Reopening a thread (by a PATCH or a post) in a guild at its cap of active threads
+  (``fake.limits.active_threads``) is refused (400, code 160006), as creating one is.
 - A post in an archived thread that is not locked reopens it (a THREAD_UPDATE goes out
   first); in a locked one it is refused to anyone who may not manage threads.
 """
@@ -73,6 +75,8 @@ def modify_thread(world: World, thread: FakeChannel, body: JSON, *, user_id: int
         raise archived_error()
     if not _allowed(world, thread, body, user_id):
         raise missing_permissions()
+    if thread.archived and body.get("archived") is False:
+        world.check_thread_cap(thread.guild_id)
     if "name" in body:
         thread.name = body["name"]
     if "auto_archive_duration" in body:
@@ -91,6 +95,7 @@ def reopen_for_post(world: World, thread: FakeChannel, *, user_id: int) -> bool:
         return False
     if thread.locked and not world.permissions(thread.guild_id, user_id) & Perm.MANAGE_THREADS:
         raise archived_error()
+    world.check_thread_cap(thread.guild_id)
     thread.archived = False
     thread.archive_timestamp = time.time()
     return True

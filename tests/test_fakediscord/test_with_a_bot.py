@@ -339,7 +339,11 @@ async def test_without_the_content_intent_only_messages_that_mention_the_bot_hav
     games = fake.channel("games", guild)
 
     async def seen(user: FakeMember, content: str, **reply: object) -> discord.Message:
-        arrived = asyncio.ensure_future(bot.wait_for("message", timeout=5))
+        def theirs(message: discord.Message) -> bool:
+            return message.author.id == user.id
+
+        # The member's message: the bot's own post may still be on its way to it.
+        arrived = asyncio.ensure_future(bot.wait_for("message", check=theirs, timeout=5))
         await fake.say(games, user, content, **reply)  # type: ignore[arg-type]
         return await arrived
 
