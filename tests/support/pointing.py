@@ -39,7 +39,22 @@ def select_id(message: FakeMessage, prefix: str) -> str | None:
     return next((c for c in message.custom_ids if c.startswith(prefix)), None)
 
 
+def _newest_ply(club: Club, table: Table) -> int | None:
+    """The ply of the newest board with a Move button in the thread (its id says it)."""
+    try:
+        _, custom_id = move_button(club, table)
+    except AssertionError:
+        return None
+    return int(custom_id.split(":")[2])
+
+
 async def open_picker(club: Club, table: Table, user: FakeMember) -> InteractionResult:
+    """Move under the game's board, once the thread shows the board of the game's ply: the
+    post of the move just played follows its answer, and a member presses what they see."""
+    ply = (await club.game(table.game_id)).ply
+    await club.fake.wait_for(
+        lambda: _newest_ply(club, table) == ply, what=f"the board after move {ply} in the thread"
+    )
     post, custom_id = move_button(club, table)
     return await club.fake.click(post, custom_id, user=user)
 
