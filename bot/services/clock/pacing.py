@@ -157,12 +157,16 @@ class OutboxSender:
                 await asyncio.wait_for(self._wakeup.wait(), timeout=self._poll)
 
     async def _pace(self) -> None:
-        """Wait for the next send's moment: `1 / rate` after the last one's."""
+        """Wait for the next send's moment, `1 / rate` after the last one's moment. A send
+        the loop let start a little late (less than half the interval) does not push the
+        ones after it back, so the rate holds on a busy loop; one later than that, or the
+        first after a quiet spell, starts a new count: no credit is saved up for a burst."""
         now = self._clock()
-        if self._next_at > now:
+        if self._next_at < now - self._interval / 2:
+            self._next_at = now
+        elif self._next_at > now:
             await self._sleep(self._next_at - now)
-            now = self._clock()
-        self._next_at = max(now, self._next_at) + self._interval
+        self._next_at += self._interval
 
     async def _send(self, row: OutboxRow) -> None:
         try:
