@@ -182,3 +182,43 @@ async def test_a_row_whose_delivery_fails_is_dropped_once(db: Database, clock: F
         await sender.stop()
     assert len(events.messages) == 1
     assert await service.outbox.waiting() == 0
+
+
+async def test_a_queued_ending_is_posted_once_whichever_process_stops(
+    shared_location: str | Path, clock: FakeClock
+) -> None:
+    """A time-out's ending waits in the outbox: a peer's left-over check leaves it there
+    even once the lease of the process that stored it has run out, and whoever sends it
+    renews the lease. Claimed by a process that then stopped, it is the left-over check's:
+    posted once by a peer, and the claimed row is never sent."""
+    dbs = [await open_database(shared_location) for _ in range(3)]
+    told = [RecordingEvents() for _ in dbs]
+    first, second, third = (
+        GameService(db, clock=clock, events=events, rng=random.Random(n))
+        for n, (db, events) in enumerate(zip(dbs, told, strict=True))
+    )
+    try:
+        claimed = await start_game(first, time_control="1d")
+        waiting = await start_game(first, time_control="1d")
+        clock.advance(days=2)
+        await first.deadlines.check()  # both end on time; their posts are queued
+        [taken] = await first.outbox.claim(1)  # the first's sender takes one, then stops
+        assert taken.game_id == claimed.id
+        clock.advance(minutes=3)  # past the first's leases
+
+        await second.deadlines.check()  # takes over the claimed one only
+        assert [game.id for game in told[1].unannounced] == [claimed.id]
+        await second.deadlines.ending_posted(claimed.id)
+        assert await second.outbox.deliver_all() == 1  # the waiting one, not the claimed
+        assert [game.id for game in told[1].timed_out] == [waiting.id]
+        await second.deadlines.ending_posted(waiting.id)
+
+        clock.advance(minutes=10)
+        await third.deadlines.check()
+        assert await third.outbox.deliver_all() == 0
+        assert await third.outbox.drop_abandoned() == 1  # the first's claimed row
+        posted = [g.id for events in told for g in (*events.timed_out, *events.unannounced)]
+        assert sorted(posted) == sorted([waiting.id, claimed.id]), posted
+    finally:
+        for db in dbs:
+            await db.close()
