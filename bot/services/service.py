@@ -87,7 +87,7 @@ class GameService:
         self.exports = Exports(self.store, self.notes)
         self.vacations = Vacations(self.store, self.budgets)
         self.deadlines = Deadlines(self.store, self.challenges, self.vacations, scope=scope)
-        self.outbox = Outbox(self.store, self.challenges, scope=scope)
+        self.outbox = Outbox(self.store, self.challenges, self.vacations, scope=scope)
         self.servers = Servers(self.store, read_through=shared_database)
         self.lost_channels = LostChannels(self.store)
         self.preferences = PlayerPreferences(self.store, read_through=shared_database)

@@ -304,6 +304,7 @@ async def test_a_vacation_run_out_between_a_moves_checks_and_its_write(
     clock.advance(days=14, hours=5)  # ran out 5 hours ago
     before_next_write(db, monkeypatch, service.deadlines.check)
     await service.moves.play(game.id, ALICE.user_id, "7g7f")
+    await service.outbox.deliver_all()  # the deadline task queued its post
     assert len(events.vacations_ended) == 1
     assert (await service.games.get(game.id)).row.sente_bank == timedelta(hours=33)
     assert await deadline_row(service, game.id) == clock.now + 3 * DAY

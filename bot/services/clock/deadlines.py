@@ -4,9 +4,9 @@ Exactly once, across restarts and processes: each action first *claims* its
 row with a conditional update (the game still active at the same ply; the
 reminder of this very deadline not yet sent; the challenge still open; an
 unposted ending's lease run out) and only the claimant reports the event. A
-time-out, a reminder and an expired challenge are reported by queuing their post
-in the outbox in the claim's own transaction (`outbox`: sent paced, each row
-claimed once again); a vacation's end and a left-over ending are reported at once.
+time-out, a reminder, an expired challenge and a vacation that ran out are reported by
+queuing their post in the outbox in the claim's own transaction (`outbox`: sent paced,
+each row claimed once again); a left-over ending is reported at once.
 A claim is committed before the event is sent, so a crash in between loses that
 one message rather than sending it twice, and a restart must never send
 anything twice.
@@ -70,8 +70,7 @@ class Deadlines:
         about_server(None)  # the lines of the last check's last game are behind us
         await self.post_left_over_endings()
         try:
-            for change in await self._vacations.run_out():
-                await self._store.events.vacation_ended(change)
+            await self._vacations.run_out()  # each end queued in the outbox
         except Exception:
             log.exception("could not end the vacations that ran out")
         now = self.now()

@@ -1,6 +1,7 @@
 """The outbox: what the bot sends on its own (endings by the clock, reminders, expired
-challenges, direct messages, daily digests), queued in the database and delivered one
-row at a time by this process's sender (`pacing.OutboxSender`).
+challenges, vacations that ran out, direct messages, daily digests), queued in the
+database and delivered one row at a time by this process's sender
+(`pacing.OutboxSender`).
 
 Exactly once, as the deadlines are: a row is claimed with a conditional update before it
 is delivered and deleted after, so a crash between the two loses that one send rather
@@ -27,6 +28,7 @@ from ..club.challenges import Challenges
 from ..errors import ServiceError
 from ..play.store import ENDING_LEASE, GameStore
 from .sends import URGENCY, Send
+from .vacations import Vacations
 
 log = logging.getLogger(__name__)
 #: A row claimed longer ago than this was left by a process that stopped: deleted.
@@ -37,10 +39,16 @@ class Outbox:
     """The queue of this process's sends (of its servers, and those of no server)."""
 
     def __init__(
-        self, store: GameStore, challenges: Challenges, *, scope: ShardScope | None = None
+        self,
+        store: GameStore,
+        challenges: Challenges,
+        vacations: Vacations,
+        *,
+        scope: ShardScope | None = None,
     ) -> None:
         self._store = store
         self._challenges = challenges
+        self._vacations = vacations
         self.scope = scope
 
     def listen(self, listener: Callable[[], None]) -> None:
@@ -97,6 +105,11 @@ class Outbox:
         elif kind is Send.EXPIRY:
             assert row.challenge_id is not None
             await events.challenge_expired(await self._challenges.get(row.challenge_id))
+        elif kind is Send.VACATION:
+            assert row.user_id is not None
+            change = await self._vacations.ended(row.user_id)
+            if change is not None:
+                await events.vacation_ended(change)
         elif row.game_id is not None and await self._still_due(kind, row.game_id):
             game = await self._store.load(row.game_id)
             if kind is Send.ENDING and game.outcome is not None:

@@ -2,9 +2,9 @@
 sends, their urgency, and the bell a producer rings once its queued send is committed.
 
 Urgency is one small table, here: an ending by the clock goes before a reminder (a
-player still has time to act on it), a reminder before a closed challenge, those before
-direct messages of events, then of turns, and a daily digest last (it lists what waits
-anyway). Within one urgency, the oldest first.
+player still has time to act on it), a reminder before a closed challenge or a vacation
+that ran out, those before direct messages of events, then of turns, and a daily digest
+last (it lists what waits anyway). Within one urgency, the oldest first.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ class Send(StrEnum):
     ENDING = "ending"  # a game ended on time: its post in the thread
     REMINDER = "reminder"  # a player's time runs short: the post that mentions them
     EXPIRY = "challenge_expired"  # a challenge nobody answered: its message closed
+    VACATION = "vacation_ended"  # a vacation ran out: the player's games are told
     MESSAGE = "direct_message"  # a direct message of an event (an ending, an offer, ...)
     TURN = "turn_message"  # a direct message that a player's turn began
     DIGEST = "digest"  # a player's daily digest
@@ -35,6 +36,7 @@ URGENCY: dict[Send, int] = {
     Send.ENDING: 0,
     Send.REMINDER: 1,
     Send.EXPIRY: 2,
+    Send.VACATION: 2,
     Send.MESSAGE: 3,
     Send.TURN: 4,
     Send.DIGEST: 5,
@@ -53,6 +55,11 @@ async def queue_for_challenge(
     await tx.outbox.add(
         kind.value, URGENCY[kind], now, guild_id=guild_id, challenge_id=challenge_id
     )
+
+
+async def queue_for_player(tx: Session, kind: Send, user_id: int, now: datetime) -> None:
+    """Queue, in the caller's transaction, a send about a player (any process's)."""
+    await tx.outbox.add(kind.value, URGENCY[kind], now, user_id=user_id)
 
 
 class Doorbell:
