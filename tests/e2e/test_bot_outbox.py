@@ -12,6 +12,7 @@ from pathlib import Path
 from bot.services import Send
 from tests.fakediscord import BotRunner, E2EGuard, ErrorCode, FakeDiscord
 from tests.support.club import Club, open_club
+from tests.support.stall import LoopProbe
 
 BURST = 500
 RATE = 50.0
@@ -30,16 +31,36 @@ async def test_a_move_is_answered_during_a_burst_of_queued_sends(
         await club.service.outbox.message(
             Send.MESSAGE, club.carol.user.id, f"news {number}", silent=False
         )
-    asked = time.monotonic()
-    moved = await club.move(club.alice, "7g7f", table, fast=True)
-    answered_after = time.monotonic() - asked
-    sent_meanwhile = sender.sent - before
+    async with LoopProbe() as probe:
+        asked = time.monotonic()
+        moved = await club.move(club.alice, "7g7f", table, fast=True)
+        answered_after = time.monotonic() - asked
+        sent_meanwhile = sender.sent - before
+        await asyncio.wait_for(club.bot.sends_settled(), timeout=120)
     assert moved.content.startswith("1. ☗７六歩"), moved.content
     # The burst takes BURST / RATE = 10 s; the answer comes long before it is done.
     assert sent_meanwhile < BURST / 2, (sent_meanwhile, answered_after)
-    await asyncio.wait_for(club.bot.sends_settled(), timeout=120)
+    assert probe.worst < 0.1, probe.report()  # the queue never holds the loop
     told = [m.content for m in club.fake.direct_messages(club.carol)]
     assert sorted(told) == sorted(f"news {number}" for number in range(BURST))  # each once
+
+
+async def test_sends_queued_at_a_restart_go_out_after_it_each_once(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    club = await open_club(fake_discord, bot_runner, e2e_guard, tmp_path, outbox_rate=RATE)
+    assert club.bot is not None
+    for number in range(100):
+        await club.service.outbox.message(
+            Send.MESSAGE, club.carol.user.id, f"news {number}", silent=False
+        )
+    await asyncio.sleep(0.5)  # some go out at 50 a second, then the bot stops
+    bot = await club.restart()
+    told_before = len(club.fake.direct_messages(club.carol))
+    assert 0 < told_before < 100, told_before
+    await asyncio.wait_for(bot.sends_settled(), timeout=60)
+    told = [m.content for m in club.fake.direct_messages(club.carol)]
+    assert sorted(told) == sorted(f"news {number}" for number in range(100))
 
 
 async def test_a_refused_direct_message_is_dropped_once(club: Club) -> None:
