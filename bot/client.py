@@ -22,7 +22,7 @@ from .db import Database, ShardScope, open_database
 from .engine import EnginePool
 from .monitoring import Monitor
 from .publishing import PublishReport, announce_ready, publish_at_start
-from .services import DeadlineScheduler, GameService
+from .services import DeadlineScheduler, GameService, OutboxSender
 from .services.budgets import from_settings as budgets_from
 from .services.play.store import ENDING_LEASE, utc_now
 from .services.stats import Timing
@@ -98,6 +98,7 @@ class ShogiBot(GameBot):
         self._owns_database = database is None
         self._scheduler: DeadlineScheduler | None = None
         self._digests: DeadlineScheduler | None = None
+        self._outbox: OutboxSender | None = None
         self._monitor: Monitor | None = None
         self._closing_down: asyncio.Task[None] | None = None
         self._warm_up: asyncio.Task[int] | None = None
@@ -120,6 +121,9 @@ class ShogiBot(GameBot):
             self._service.digests, max_sleep=max_sleep, name="digests"
         )
         self._digests.start()
+        # What the bot sends on its own goes out from the outbox at the operator's pace.
+        self._outbox = OutboxSender(self._service.outbox, rate=self.settings.outbox_rate)
+        self._outbox.start()
         if self.settings.metrics_port is not None:
             self._monitor = Monitor(self, self.settings.metrics_port)
             await self._monitor.start()
@@ -139,6 +143,23 @@ class ShogiBot(GameBot):
     def digest_scheduler(self) -> DeadlineScheduler | None:
         """The daily digests' task, once the bot is set up."""
         return self._digests
+
+    @property
+    def outbox_sender(self) -> OutboxSender | None:
+        """The task that sends what the outbox holds, once the bot is set up."""
+        return self._outbox
+
+    async def sends_settled(self) -> None:
+        """Wait until everything this process decided to send on its own has gone out:
+        the direct messages being decided are queued, and the outbox's sender found
+        nothing more to send (for tests, and tools that stop after a burst)."""
+        while True:
+            await self.direct_messages.close()
+            await self.service.store.events.drain()
+            if self._outbox is not None:
+                await self._outbox.settled()
+            if not self.direct_messages.deciding:
+                return
 
     @property
     def render_timings(self) -> dict[str, Timing]:
@@ -224,6 +245,8 @@ class ShogiBot(GameBot):
             await self._scheduler.stop()
         if self._digests is not None:
             await self._digests.stop()
+        if self._outbox is not None:
+            await self._outbox.stop()  # the sends under way finish; the queued ones wait
         if self._service is not None:
             await self._service.close()  # reports still being posted need the connection
         await self.direct_messages.close()  # so do direct messages still being sent

@@ -24,6 +24,8 @@ from .engine.pool import parse_options
 DEFAULT_DATABASE = Path(__file__).resolve().parent.parent / "data" / "shogi.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
+#: Discord's global limit: the outbox's pace may come close, never beyond.
+MAX_OUTBOX_RATE = 50
 
 
 class ConfigError(ValueError):
@@ -53,6 +55,10 @@ class Settings:
     #: The `LIMIT_...` settings as written: the budgets per member and server, which the
     #: service reads (`bot.services.budgets.from_settings` checks them).
     limits: Mapping[str, str] = field(default_factory=dict)
+    #: At most this many of the bot's own sends a second (reminders, time-outs, direct
+    #: messages, digests: the outbox), below Discord's 50 requests a second per bot, so
+    #: that members' own requests keep room.
+    outbox_rate: float = 30.0
 
     @classmethod
     def from_env(
@@ -110,6 +116,16 @@ class Settings:
                 raise ConfigError("METRICS_PORT must be a port number (1 to 65535), or left empty.")
             metrics_port = int(port_text)
         engine_path, engine_options, engine_jobs = _engine_settings(values)
+        rate_text = values.get("OUTBOX_RATE", "").strip() or "30"
+        try:
+            outbox_rate = float(rate_text)
+        except ValueError:
+            outbox_rate = 0.0
+        if not 0 < outbox_rate <= MAX_OUTBOX_RATE:
+            raise ConfigError(
+                f"OUTBOX_RATE must be a number of sends a second above 0 and at most "
+                f"{MAX_OUTBOX_RATE} (Discord's limit is 50 requests a second), or left empty."
+            )
         return cls(
             discord_token=token,
             database_path=Path(database) if database else DEFAULT_DATABASE,
@@ -122,6 +138,7 @@ class Settings:
             engine_options=engine_options,
             engine_jobs=engine_jobs,
             limits={key: text for key, text in values.items() if key.startswith("LIMIT_")},
+            outbox_rate=outbox_rate,
         )
 
     @property

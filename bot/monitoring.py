@@ -5,9 +5,10 @@ its database answers and its deadline task is on time, and 503 with the same fie
 otherwise, so a process supervisor or a load balancer can restart or avoid it.
 `/metrics` is the Prometheus text format: moves, active games, the time of a move's
 transaction and of rendering a board, how late time-outs and reminders were claimed,
-the deadline task's lag, whether the database answers, and Discord's 4xx answers to the
-bot's requests: by status, and the invalid ones (401, 403, 429) of the last 10 minutes,
-whose alarm is `bot.ui.rejections.ALARM` (Discord bans the address at 10,000).
+the deadline task's lag, the sends waiting in the outbox and those sent, whether the
+database answers, and Discord's 4xx answers to the bot's requests: by status, and the
+invalid ones (401, 403, 429) of the last 10 minutes, whose alarm is
+`bot.ui.rejections.ALARM` (Discord bans the address at 10,000).
 
 Only on 127.0.0.1: the numbers are the operator's, not the internet's (a scraper on
 another machine goes through the operator's own proxy). prometheus-client is an
@@ -58,6 +59,10 @@ class _Lagging(Protocol):
     def lag(self) -> timedelta: ...
 
 
+class _Sending(Protocol):
+    sent: int
+
+
 class _Refused(Protocol):
     @property
     def by_status(self) -> Mapping[int, int]: ...
@@ -79,6 +84,9 @@ class Watched(Protocol):
 
     @property
     def rejections(self) -> _Refused: ...
+
+    @property
+    def outbox_sender(self) -> _Sending | None: ...
 
     def is_ready(self) -> bool: ...
 
@@ -121,9 +129,10 @@ async def _active_games(db: Database) -> int:
 class _Collector:
     """The Prometheus collector of one scrape: the health just taken and the counters."""
 
-    def __init__(self, bot: Watched, now: Health) -> None:
+    def __init__(self, bot: Watched, now: Health, waiting: int | None) -> None:
         self._bot = bot
         self._now = now
+        self._waiting = waiting
 
     def collect(self) -> Iterator[Metric]:
         from prometheus_client.core import (
@@ -152,6 +161,17 @@ class _Collector:
                 "shogi_active_games", "games being played", value=now.active_games
             )
         yield CounterMetricFamily("shogi_moves", "moves stored by this process", value=stats.moves)
+        if self._waiting is not None:
+            yield GaugeMetricFamily(
+                "shogi_outbox_waiting",
+                "the bot's own sends queued for this process and not yet claimed",
+                value=self._waiting,
+            )
+        sender = self._bot.outbox_sender
+        if sender is not None:
+            yield CounterMetricFamily(
+                "shogi_outbox_sends", "the outbox's rows this process sent", value=sender.sent
+            )
         refused = CounterMetricFamily(
             "shogi_discord_rejections",
             "Discord's 4xx answers to this process's requests, by HTTP status",
@@ -233,6 +253,15 @@ class Monitor:
         from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
         registry = CollectorRegistry(auto_describe=False)
-        registry.register(_Collector(self.bot, await health(self.bot)))
+        now = await health(self.bot)
+        waiting: int | None = None
+        if now.database:
+            try:
+                waiting = await asyncio.wait_for(
+                    self.bot.service.outbox.waiting(), DATABASE_TIMEOUT
+                )
+            except Exception:
+                log.warning("the database did not say how many sends wait", exc_info=True)
+        registry.register(_Collector(self.bot, now, waiting))
         body = generate_latest(registry)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})

@@ -13,6 +13,7 @@ from .forecasts import ForecastRow
 from .migrations import LATEST_VERSION
 from .notes import NoteRow
 from .opening import open_database
+from .outbox import OutboxRow
 from .preferences import PreferencesRow
 from .publications import PublicationRow
 from .ratings import GameCounts, RankedRow, RatingEntry, RatingRow
@@ -58,6 +59,7 @@ __all__ = [
     "NewGame",
     "NewTakeback",
     "NoteRow",
+    "OutboxRow",
     "PlayerRow",
     "PreferencesRow",
     "PublicationRow",

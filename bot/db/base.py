@@ -46,6 +46,11 @@ class Statements(Protocol):
         of them under way, then sees its rows as it committed them."""
         ...
 
+    async def fetch_skipping_locked(self, sql: str, params: Params) -> list[Row]:
+        """Run a SELECT that holds the rows it returns, as `fetch_for_update`, but leaves
+        out the rows another transaction holds instead of waiting for them."""
+        ...
+
     async def lock(self, keys: Iterable[str], *, shared: bool = False) -> None:
         """Hold a lock on each key until the transaction ends, so that writers of the
         same keys take turns where no conditional update or unique key orders them.
@@ -61,7 +66,25 @@ def sqlite_conflict(error: sqlite3.IntegrityError) -> DatabaseError:
     return Conflict(text) if "UNIQUE" in text or "PRIMARY KEY" in text else IntegrityError(text)
 
 
-class HoppingStatements:
+class _SQLiteLocking:
+    """What SQLite needs no lock for: a write transaction holds its one write lock."""
+
+    async def fetch(self, sql: str, params: Params) -> list[Row]:
+        raise NotImplementedError
+
+    async def fetch_for_update(self, sql: str, params: Params) -> list[Row]:
+        """A plain SELECT: a write transaction holds SQLite's one write lock already."""
+        return await self.fetch(sql, params)
+
+    async def fetch_skipping_locked(self, sql: str, params: Params) -> list[Row]:
+        """A plain SELECT: no other transaction holds a row while this one writes."""
+        return await self.fetch(sql, params)
+
+    async def lock(self, keys: Iterable[str], *, shared: bool = False) -> None:
+        """Nothing to do: a write transaction holds SQLite's one write lock already."""
+
+
+class HoppingStatements(_SQLiteLocking):
     """Each statement a round trip to aiosqlite's thread, from the event loop."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
@@ -88,15 +111,8 @@ class HoppingStatements:
     async def change_many(self, sql: str, rows: Iterable[Params]) -> None:
         await self._connection.executemany(sql, rows)
 
-    async def fetch_for_update(self, sql: str, params: Params) -> list[Row]:
-        """A plain SELECT: a write transaction holds SQLite's one write lock already."""
-        return await self.fetch(sql, params)
 
-    async def lock(self, keys: Iterable[str], *, shared: bool = False) -> None:
-        """Nothing to do: a write transaction holds SQLite's one write lock already."""
-
-
-class DirectStatements:
+class DirectStatements(_SQLiteLocking):
     """Statements on the sqlite3 connection itself: only in the thread that owns it
     (aiosqlite's), where `Database.run` runs a whole transaction. Never suspends."""
 
@@ -119,13 +135,6 @@ class DirectStatements:
 
     async def change_many(self, sql: str, rows: Iterable[Params]) -> None:
         self._connection.executemany(sql, rows).close()
-
-    async def fetch_for_update(self, sql: str, params: Params) -> list[Row]:
-        """A plain SELECT: a write transaction holds SQLite's one write lock already."""
-        return await self.fetch(sql, params)
-
-    async def lock(self, keys: Iterable[str], *, shared: bool = False) -> None:
-        """Nothing to do: a write transaction holds SQLite's one write lock already."""
 
 
 class Repository:

@@ -24,6 +24,7 @@ from .forecasts import ForecastRepository
 from .games import GameRepository
 from .moves import MoveRepository
 from .notes import NoteRepository
+from .outbox import OutboxRepository
 from .preferences import PreferenceRepository
 from .publications import PublicationRepository
 from .ratings import ProfileRepository, RatingRepository
@@ -58,6 +59,7 @@ class Session:
         self.analyses = AnalysisRepository(statements)
         self.digests = DigestRepository(statements)
         self.lost_channels = LostChannelRepository(statements)
+        self.outbox = OutboxRepository(statements)
 
 
 class Database(ABC):

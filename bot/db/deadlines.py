@@ -73,6 +73,14 @@ class DeadlineRepository(Repository):
             (to_us(now), game_id, to_us(due_at)),
         )
 
+    async def still_reminded(self, game_id: int) -> bool:
+        """Whether the game's running deadline is the one whose reminder was claimed (no
+        move or new deadline since, which would have a reminder of its own)."""
+        row = await self._one(
+            "SELECT 1 FROM deadlines WHERE game_id = ? AND reminded_at IS NOT NULL", (game_id,)
+        )
+        return row is not None
+
     async def next_event(self, scope: ShardScope | None = None) -> datetime | None:
         """The earliest pending deadline or reminder of an active game (of `scope`)."""
         row = await self._one(*_next_event(scope))

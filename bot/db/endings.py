@@ -5,7 +5,9 @@ between leaves it unposted and the next start posts it. With several processes o
 one database, "unposted" alone does not tell a dead process's ending from one a
 live peer is posting right now; the lease does: the process that stores an ending
 claims it in the same transaction, and another takes it over only once the lease
-has run out.
+has run out. An ending waiting in the outbox (a time-out's) is not taken over while it
+waits: the process that claims it from there renews the lease, and only an ending claimed
+from there but never posted is one for the others to take over.
 """
 
 from __future__ import annotations
@@ -14,6 +16,12 @@ from datetime import datetime
 
 from .base import Repository
 from .rows import from_us_or_none, to_us
+
+#: The game's ending waits in the outbox, unclaimed: its sender will post it.
+_QUEUED = (
+    " AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.game_id = g.id"
+    " AND o.kind = 'ending' AND o.claimed_by IS NULL)"
+)
 
 
 class EndingClaimRepository(Repository):
@@ -31,23 +39,26 @@ class EndingClaimRepository(Repository):
 
     async def unposted(self, now: datetime, worker: str) -> list[int]:
         """Finished games whose ending is not posted and that `worker` may take over:
-        nobody claimed it, or another process did and its lease has run out at `now`.
-        (An ending `worker` itself failed to post is not retried: its post was refused.)"""
+        nobody claimed it, or another process did and its lease has run out at `now`; and
+        it does not wait in the outbox. (An ending `worker` itself failed to post is not
+        retried: its post was refused.)"""
         rows = await self._all(
             "SELECT g.id FROM games g LEFT JOIN ending_claims c ON c.game_id = g.id"
             " WHERE g.status = 'finished' AND g.end_announced_at IS NULL"
             " AND (c.claimed_until IS NULL OR (c.claimed_until <= ? AND c.claimed_by <> ?))"
-            " ORDER BY g.id",
+            + _QUEUED
+            + " ORDER BY g.id",
             (to_us(now), worker),
         )
         return [row[0] for row in rows]
 
     async def next_expiry(self, worker: str) -> datetime | None:
         """When the first lease of another process than `worker` on a still unposted
-        ending runs out (then `worker` may take it over)."""
+        ending not waiting in the outbox runs out (then `worker` may take it over)."""
         row = await self._one(
             "SELECT MIN(c.claimed_until) FROM ending_claims c JOIN games g ON g.id = c.game_id"
-            " WHERE g.status = 'finished' AND g.end_announced_at IS NULL AND c.claimed_by <> ?",
+            " WHERE g.status = 'finished' AND g.end_announced_at IS NULL AND c.claimed_by <> ?"
+            + _QUEUED,
             (worker,),
         )
         return None if row is None else from_us_or_none(row[0])

@@ -111,6 +111,9 @@ class PostgresStatements:
     async def fetch_for_update(self, sql: str, params: Params) -> list[Row]:
         return await self.fetch(f"{sql} FOR UPDATE", params)
 
+    async def fetch_skipping_locked(self, sql: str, params: Params) -> list[Row]:
+        return await self.fetch(f"{sql} FOR UPDATE SKIP LOCKED", params)
+
     async def change(self, sql: str, params: Params) -> int:
         try:
             status: str = await self._connection.execute(to_postgres(sql), *params)

@@ -45,6 +45,15 @@ class VacationRepository(Repository):
         )
         return None if row is None else _vacation(row)
 
+    async def last_ended(self, user_id: int) -> VacationRow | None:
+        """The player's vacation that ended last, if any."""
+        row = await self._one(
+            f"SELECT {_COLUMNS} WHERE user_id = ? AND ended_at IS NOT NULL"
+            " ORDER BY ended_at DESC, id DESC LIMIT 1",
+            (user_id,),
+        )
+        return None if row is None else _vacation(row)
+
     async def started_between(
         self, user_id: int, since: datetime, until: datetime
     ) -> list[VacationRow]:

@@ -11,6 +11,8 @@ from .choices import AmbiguousMove, ChooseGame
 from .clock.clocks import PRESETS, TimeControl
 from .clock.deadlines import DeadlineScheduler
 from .clock.digests import Digest
+from .clock.pacing import OutboxSender
+from .clock.sends import Send
 from .clock.vacation import Vacation, VacationChange, VacationStatus
 from .clock.vacations import ALLOWANCE, VacationRefused
 from .club.audience import NOBODY, Audience, Cast, Event, Role, Sending, audience, ending_event
@@ -144,6 +146,7 @@ __all__ = [
     "Notifications",
     "Numbering",
     "Opening",
+    "OutboxSender",
     "Picker",
     "PieceChoice",
     "PlayedMove",
@@ -162,6 +165,7 @@ __all__ = [
     "ReplayStep",
     "Result",
     "Role",
+    "Send",
     "Sending",
     "ServiceError",
     "ShownPosition",

@@ -17,6 +17,7 @@ from .budgets import Budgets
 from .clock.deadlines import Deadlines
 from .clock.digests import Digests
 from .clock.extra_time import ExtraTime
+from .clock.outbox import Outbox
 from .clock.vacations import Vacations
 from .club.challenges import Challenges
 from .club.channels import LostChannels
@@ -86,6 +87,7 @@ class GameService:
         self.exports = Exports(self.store, self.notes)
         self.vacations = Vacations(self.store, self.budgets)
         self.deadlines = Deadlines(self.store, self.challenges, self.vacations, scope=scope)
+        self.outbox = Outbox(self.store, self.challenges, self.vacations, scope=scope)
         self.servers = Servers(self.store, read_through=shared_database)
         self.lost_channels = LostChannels(self.store)
         self.preferences = PlayerPreferences(self.store, read_through=shared_database)

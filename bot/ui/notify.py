@@ -9,12 +9,15 @@ to the game's thread (or the challenge's message). A message that falls in a pla
 quiet hours is sent silently (Discord's suppress-notifications flag): it is there when
 they look, and it wakes nobody; none is dropped.
 
-Each message is sent after the post it follows, in a task of its own: the action's answer
-never waits for it, and nothing that goes wrong with it touches the action. Discord
-refuses direct messages to a user who closed them (403, code 50007); that is logged at
-INFO and the player is left to the thread's mention: the service remembers their closed
-inbox in the database, so no process tries them again, after a restart too, until they
-change their `/preferences` (every refused message counts against the bot with Discord).
+Each message is decided and written after the post it follows, in a task of its own (the
+action's answer never waits for it, and nothing that goes wrong with it touches the
+action), then queued in the service's outbox, written in its recipient's language and
+with its silent flag, to be sent by the outbox's paced sender (`deliver`), after the
+posts by the clock and before the digests. Discord refuses direct messages to a user who
+closed them (403, code 50007); that is logged at INFO and the player is left to the
+thread's mention: the service remembers their closed inbox in the database, so no
+process tries them again, after a restart too, until they change their `/preferences`
+(every refused message counts against the bot with Discord).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from bot.services import (
     PlayedMove,
     PlayerRef,
     Preferences,
+    Send,
     Sending,
     ending_event,
 )
@@ -96,8 +100,8 @@ def _wants_event_message(preferences: Preferences) -> bool:
 
 
 class DirectMessages:
-    """Sends the direct messages of every event in the background; `close()` waits for
-    them."""
+    """Decides and queues the direct messages of every event in the background (`close()`
+    waits for them), and delivers them when the outbox's sender gets to them."""
 
     def __init__(self, bot: Host) -> None:
         self._bot = bot
@@ -207,23 +211,37 @@ class DirectMessages:
         while self._pending:
             await asyncio.gather(*self._pending, return_exceptions=True)
 
+    @property
+    def deciding(self) -> int:
+        """How many messages are being decided and queued right now."""
+        return len(self._pending)
+
     async def digest(self, user_id: int, content: str) -> None:
-        """Send a player their daily digest (`content`, written for them), now: the digests'
-        task sends one after another. A refusal is taken as a turn message's is. Quiet
-        hours do not apply: the player chose the digest's hour."""
+        """Queue a player's daily digest (`content`, written for them), after every other
+        kind of send. Quiet hours do not apply: the player chose the digest's hour."""
+        await self._bot.service.outbox.message(Send.DIGEST, user_id, content, silent=False)
+
+    async def deliver(self, user_id: int, content: str, *, silent: bool) -> None:
+        """Send a queued direct message now (the outbox's sender calls it). A closed inbox
+        is remembered; any refusal drops the message with one log line."""
         try:
             if await self._bot.service.preferences.inbox_closed(user_id):
-                return
+                return  # closed since the message was queued: Discord would refuse it
             channel = await self._bot.create_dm(discord.Object(user_id))
-            await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
-            log.info("sent %s their daily digest", user_id)
+            await channel.send(
+                content, allowed_mentions=discord.AllowedMentions.none(), silent=silent
+            )
+            log.info("sent %s a direct message%s", user_id, " silently" * silent)
         except discord.Forbidden as error:
             if error.code == CANNOT_MESSAGE_USER and await self._closed(user_id):
-                log.info("%s does not accept direct messages; no digest for them", user_id)
+                log.info(
+                    "%s does not accept direct messages; the mention in the thread will have to do",
+                    user_id,
+                )
             else:
-                log.warning("could not send %s their digest", user_id, exc_info=True)
-        except discord.HTTPException:
-            log.warning("could not send %s their digest", user_id, exc_info=True)
+                log.warning("could not message %s: %s", user_id, error)
+        except discord.HTTPException as error:
+            log.warning("could not message %s: %s", user_id, error)
 
     async def _closed(self, user_id: int) -> bool:
         """Discord refused a direct message to `user_id`: the service remembers it for every
@@ -270,26 +288,11 @@ class DirectMessages:
                 return
             lang = preferences.language or SOURCE_LANGUAGE
             silent = await self._quiet(preferences, self._bot.service.store.now(), guild_id)
-            channel = await self._bot.create_dm(discord.Object(user_id))
-            await channel.send(
-                text.truncate(news(lang)),
-                allowed_mentions=discord.AllowedMentions.none(),
-                silent=silent,
-            )
-            log.info("%s: told %s of %s%s", what, user_id, event.name, " silently" * silent)
-        except discord.Forbidden as error:
-            if error.code != CANNOT_MESSAGE_USER:
-                log.warning("could not message %s about %s", user_id, what, exc_info=True)
-                return
-            if await self._closed(user_id):
-                log.info(
-                    "%s does not accept direct messages; the mention in %s's thread "
-                    "will have to do",
-                    user_id,
-                    what,
-                )
-        except discord.HTTPException:
-            log.warning("could not message %s about %s", user_id, what, exc_info=True)
+            kind = Send.TURN if sending is Sending.TURN else Send.MESSAGE
+            content = text.truncate(news(lang))
+            await self._bot.service.outbox.message(kind, user_id, content, silent=silent)
+            quietly = " (silent)" * silent
+            log.info("%s: queued %s's message of %s%s", what, user_id, event.name, quietly)
         except Exception:
             log.exception("direct message to %s about %s failed", user_id, what)
 

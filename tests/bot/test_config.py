@@ -169,3 +169,12 @@ def test_engine_settings_are_read_and_checked(tmp_path: Path) -> None:
     ]:
         with pytest.raises(ConfigError, match=key):
             Settings.from_mapping({"DISCORD_TOKEN": TOKEN, **values})
+
+
+def test_the_outbox_rate_is_a_pace_under_discords_limit() -> None:
+    assert Settings.from_mapping({"DISCORD_TOKEN": TOKEN}).outbox_rate == 30
+    chosen = Settings.from_mapping({"DISCORD_TOKEN": TOKEN, "OUTBOX_RATE": "12.5"})
+    assert chosen.outbox_rate == 12.5
+    for written in ("0", "-3", "51", "many", "nan", "inf"):
+        with pytest.raises(ConfigError, match="OUTBOX_RATE"):
+            Settings.from_mapping({"DISCORD_TOKEN": TOKEN, "OUTBOX_RATE": written})

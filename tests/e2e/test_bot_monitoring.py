@@ -97,6 +97,7 @@ async def test_health_and_metrics_follow_the_games(
     assert found[("shogi_move_transaction_seconds_count", ())] == 2
     assert found[("shogi_render_seconds_count", (("kind", "board"),))] >= 3  # start + 2 moves
     assert found[("shogi_ready", ())] == 1 and found[("shogi_database_up", ())] == 1
+    assert found[("shogi_outbox_waiting", ())] == 0
 
     # The clock passes the reminder and the deadline: the task, woken, claims both.
     monitored.clock.advance(timedelta(days=1, minutes=5))
@@ -107,6 +108,7 @@ async def test_health_and_metrics_follow_the_games(
     assert found[("shogi_deadline_lateness_seconds_count", (("kind", "timeout"),))] == 1
     assert found[("shogi_deadline_lateness_seconds_sum", (("kind", "timeout"),))] >= 300
     assert found[("shogi_active_games", ())] == 0
+    assert found[("shogi_outbox_sends_total", ())] >= 1  # the ending, from the outbox
 
     # A deadline task that does not wake for its next moment makes the bot unhealthy.
     await monitored.new_game(time="1d")

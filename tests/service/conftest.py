@@ -60,6 +60,7 @@ class RecordingEvents:
     reminders: list[GameSnapshot] = field(default_factory=list)
     expired: list[Challenge] = field(default_factory=list)
     vacations_ended: list[VacationChange] = field(default_factory=list)
+    messages: list[tuple[int, str, bool]] = field(default_factory=list)
 
     async def game_timed_out(self, game: GameSnapshot) -> None:
         self.timed_out.append(game)
@@ -75,6 +76,17 @@ class RecordingEvents:
 
     async def vacation_ended(self, change: VacationChange) -> None:
         self.vacations_ended.append(change)
+
+    async def direct_message(self, user_id: int, content: str, *, silent: bool) -> None:
+        self.messages.append((user_id, content, silent))
+
+
+async def checked(service: GameService) -> datetime | None:
+    """A deadline check, then what it queued in the outbox delivered (as the bot's sender
+    would, unpaced); when the next check is due, as `Deadlines.check` says."""
+    upcoming = await service.deadlines.check()
+    await service.outbox.deliver_all()
+    return upcoming
 
 
 @pytest.fixture(params=["file", "memory", "postgres"])

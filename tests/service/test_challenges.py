@@ -18,7 +18,7 @@ from bot.services import (
 )
 from rules import Handicap
 
-from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock, RecordingEvents
+from .conftest import ALICE, BOB, CAROL, CHANNEL, GUILD, FakeClock, RecordingEvents, checked
 
 
 async def offer(service: GameService, **options: object) -> int:
@@ -150,7 +150,9 @@ async def test_expired_challenge_cannot_be_accepted(
     clock.advance(days=7)
     with pytest.raises(ServiceError, match="expired"):
         await service.challenges.accept(challenge, BOB.user_id)
+    assert events.expired == []  # its message is closed from the outbox, not by the refusal
+    await service.outbox.deliver_all()
     assert [c.id for c in events.expired] == [challenge]
     assert (await service.challenges.get(challenge)).status == "expired"
-    assert await service.deadlines.check() is None
+    assert await checked(service) is None
     assert len(events.expired) == 1

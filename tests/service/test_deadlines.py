@@ -11,7 +11,7 @@ from bot.db import Database
 from bot.services import GameOver, GameService, ServiceError
 from rules import Color, Outcome, Termination
 
-from .conftest import ALICE, BOB, FakeClock, RecordingEvents, play_all, start_game
+from .conftest import ALICE, BOB, FakeClock, RecordingEvents, checked, play_all, start_game
 
 DAY = timedelta(days=1)
 
@@ -41,15 +41,15 @@ async def test_overdue_game_ends_on_time_once(
     await service.moves.play(game.id, ALICE.user_id, "7g7f")
     await service.moves.play(game.id, BOB.user_id, "3c3d")
     deadline = clock.now + DAY
-    assert await service.deadlines.check() == clock.now + DAY * 4 / 5  # the reminder
+    assert await checked(service) == clock.now + DAY * 4 / 5  # the reminder
     clock.advance(days=1)
-    await service.deadlines.check()
+    await checked(service)
     assert [view.id for view in events.timed_out] == [game.id]
     ended = events.timed_out[0]
     assert ended.outcome is not None and ended.outcome.termination is Termination.TIME
     assert ended.outcome.winner is Color.GOTE and ended.status == "finished"
     assert ended.finished_at == deadline
-    assert await service.deadlines.check() is None
+    assert await checked(service) is None
     assert len(events.timed_out) == 1
     view = await service.games.get(game.id)
     assert view.outcome == ended.outcome and view.deadline is None
@@ -66,15 +66,15 @@ async def test_a_move_after_the_deadline_is_refused_and_the_game_lost(
     with pytest.raises(GameOver) as refused:
         await service.moves.play(game.id, ALICE.user_id, "2g2f")
     assert refused.value.outcome == Outcome(Termination.TIME, Color.GOTE)
-    # The ending is posted in a task of its own: the refusal does not wait for the post.
+    # The ending's post is queued in the outbox: the refusal does not wait for it.
     assert events.timed_out == []
-    await service.close()
+    await service.outbox.deliver_all()
     assert [view.id for view in events.timed_out] == [game.id]
     assert events.timed_out[0].outcome is not None
     assert events.timed_out[0].outcome.winner is Color.GOTE
     async with db.read() as tx:
         assert await tx.moves.usi_list(game.id) == ["7g7f", "3c3d"]
-    await service.deadlines.check()
+    await checked(service)
     assert len(events.timed_out) == 1
 
 
@@ -87,7 +87,7 @@ async def test_a_player_out_of_time_before_their_first_move_aborts_the_game(
     for usi in first_moves:
         await service.moves.play(game.id, ALICE.user_id, usi)
     clock.advance(days=1, seconds=1)
-    await service.deadlines.check()
+    await checked(service)
     [ended] = events.timed_out
     assert ended.outcome == Outcome(Termination.ABORT, None)
     late = BOB if first_moves else ALICE
@@ -102,21 +102,21 @@ async def test_one_reminder_per_deadline(
     game = await start_game(service, time_control="3d")
     start = clock.now
     reminder = start + 3 * DAY * 4 / 5  # 80 % is later than 24 hours before
-    assert await service.deadlines.check() == reminder
+    assert await checked(service) == reminder
     clock.now = reminder - timedelta(seconds=1)
-    await service.deadlines.check()
+    await checked(service)
     assert events.reminders == []
     clock.now = reminder
-    assert await service.deadlines.check() == start + 3 * DAY
+    assert await checked(service) == start + 3 * DAY
     assert [view.to_move for view in events.reminders] == [ALICE]
     clock.advance(hours=3)
-    await service.deadlines.check()
+    await checked(service)
     assert len(events.reminders) == 1
     await service.moves.play(game.id, ALICE.user_id, "7g7f")  # a new deadline for Bob
     clock.advance(days=3 * 0.8)
-    await service.deadlines.check()
+    await checked(service)
     assert [view.to_move for view in events.reminders] == [ALICE, BOB]
-    await service.deadlines.check()
+    await checked(service)
     assert len(events.reminders) == 2
 
 
@@ -124,7 +124,7 @@ async def test_long_periods_remind_24_hours_before(
     service: GameService, clock: FakeClock, events: RecordingEvents
 ) -> None:
     await start_game(service, time_control="14d")
-    assert await service.deadlines.check() == clock.now + 13 * DAY
+    assert await checked(service) == clock.now + 13 * DAY
 
 
 async def test_give_time_resets_the_opponents_period(
@@ -132,7 +132,7 @@ async def test_give_time_resets_the_opponents_period(
 ) -> None:
     game = await start_game(service, time_control="3d")
     clock.advance(days=2.5)
-    await service.deadlines.check()
+    await checked(service)
     assert len(events.reminders) == 1
     with pytest.raises(ServiceError, match="your move"):
         await service.extra_time.give(game.id, ALICE.user_id)
@@ -141,10 +141,10 @@ async def test_give_time_resets_the_opponents_period(
     with pytest.raises(ServiceError, match="would not move"):  # a second press adds nothing
         await service.extra_time.give(game.id, BOB.user_id)
     clock.advance(days=2.4)
-    await service.deadlines.check()
+    await checked(service)
     assert len(events.reminders) == 2  # the new deadline gets its own reminder
     clock.advance(days=0.5)
-    await service.deadlines.check()
+    await checked(service)
     assert events.timed_out == []  # the old deadline has passed; the new one has not
 
 
@@ -154,15 +154,15 @@ async def test_challenges_expire_after_seven_days_once(
     challenge = await service.challenges.offer(
         guild_id=1, channel_id=2, challenger=ALICE, opponent=BOB
     )
-    assert await service.deadlines.check() == clock.now + 7 * DAY
+    assert await checked(service) == clock.now + 7 * DAY
     clock.advance(days=6, hours=23)
-    await service.deadlines.check()
+    await checked(service)
     assert events.expired == []
     clock.advance(hours=1)
-    assert await service.deadlines.check() is None
+    assert await checked(service) is None
     assert [c.id for c in events.expired] == [challenge.id]
     assert events.expired[0].status == "expired"
-    await service.deadlines.check()
+    await checked(service)
     assert len(events.expired) == 1
 
 
@@ -177,7 +177,7 @@ async def test_events_survive_a_failing_handler(
     game = await start_game(service, time_control="1d")
     other = await start_game(service, opponent=BOB.__class__(77, "Zed"), time_control="2d")
     clock.advance(days=3)
-    await service.deadlines.check()
+    await checked(service)
     assert "Discord is down" in caplog.text
     for game_id in (game.id, other.id):
         assert (await service.games.get(game_id)).status == "finished"
@@ -200,20 +200,20 @@ async def test_endings_stored_but_never_posted_are_reported_at_the_next_start(
 
     events = RecordingEvents()
     next_run = GameService(db, clock=clock, events=events)
-    await next_run.deadlines.check()
+    await checked(next_run)
     # The old ending is reported; the time-out of this run goes its own way, not twice.
     assert [game.id for game in events.unannounced] == [resigned.id]
     assert events.unannounced[0].outcome is not None
     assert events.unannounced[0].outcome.termination is Termination.RESIGNATION
     assert [game.id for game in events.timed_out] == [overdue.id]
-    await next_run.deadlines.check()
+    await checked(next_run)
     assert len(events.unannounced) == 1 and len(events.timed_out) == 1
 
     # A run that posts what it is told notes it; the run after has nothing left to post.
     for game in (*events.unannounced, *events.timed_out):
         await next_run.deadlines.ending_posted(game.id)
     third = RecordingEvents()
-    await GameService(db, clock=clock, events=third).deadlines.check()
+    await checked(GameService(db, clock=clock, events=third))
     assert third.unannounced == [] and third.timed_out == []
 
 

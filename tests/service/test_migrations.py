@@ -93,6 +93,10 @@ EXPECTED_COLUMNS = {
     "digests": ["user_id", "sent_for"],
     "closed_inboxes": ["user_id", "closed_at"],
     "lost_channels": ["channel_id", "lost_at"],
+    "outbox": [
+        "id", "kind", "urgency", "guild_id", "game_id", "challenge_id", "user_id", "content",
+        "silent", "queued_at", "claimed_by", "claimed_at",
+    ],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -115,6 +119,8 @@ EXPECTED_INDEXES = {
     "analysis_claims_by_member",
     "analysis_claims_by_server",
     "notes_by_writer",
+    "outbox_unclaimed",
+    "outbox_by_game",
 }
 
 
@@ -550,6 +556,7 @@ APPLIED_DIGESTS = {
     16: "3212f08a69c1523f",
     17: "b170fe062ac538b6",
     18: "a474f172f1a736d3",
+    19: "169bfc68c0dd03c1",
 }
 
 

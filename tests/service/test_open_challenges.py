@@ -20,6 +20,7 @@ from .conftest import (
     FakeClock,
     RecordingEvents,
     before_next_write,
+    checked,
 )
 
 ROBOT = PlayerRef(9009, "Robot", is_bot=True)
@@ -141,6 +142,7 @@ async def test_an_open_challenge_expires_after_a_week(
     clock.advance(days=7)
     with pytest.raises(ServiceError, match="expired"):
         await service.challenges.accept(challenge, BOB)
+    await service.outbox.deliver_all()  # its message is closed from the outbox
     assert [c.id for c in events.expired] == [challenge]
     assert events.expired[0].opponent is None
 
@@ -150,5 +152,5 @@ async def test_the_deadline_task_expires_open_challenges(
 ) -> None:
     challenge = await open_challenge(service)
     clock.advance(days=7)
-    await service.deadlines.check()
+    await checked(service)
     assert [(c.id, c.status) for c in events.expired] == [(challenge, "expired")]

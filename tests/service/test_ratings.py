@@ -24,6 +24,7 @@ from .conftest import (
     FakeClock,
     RecordingEvents,
     before_next_write,
+    checked,
     play_all,
     start_game,
 )
@@ -72,7 +73,7 @@ async def test_a_loss_on_time_is_rated(
     game = await start_game(service, time_control="1d")
     await play_all(service, game.id, ["7g7f", "3c3d"])
     clock.advance(days=2)
-    await service.deadlines.check()
+    await checked(service)
     assert events.timed_out and events.timed_out[0].outcome == Outcome(Termination.TIME, Color.GOTE)
     assert [c.delta for c in await service.ratings.changes(game.id)] == [-162, 162]
     assert [c.delta for c in events.timed_out[0].rating_changes] == [-162, 162]
@@ -124,7 +125,7 @@ async def test_an_aborted_game_is_not_rated(
 ) -> None:
     game = await start_game(service, time_control="1d")
     clock.advance(days=2)
-    await service.deadlines.check()
+    await checked(service)
     assert events.timed_out[0].outcome == Outcome(Termination.ABORT, None)
     assert await service.ratings.changes(game.id) == ()
     assert await service.ratings.leaderboard(GUILD) == []
@@ -230,7 +231,7 @@ async def test_a_thousand_random_games_rebuild_to_the_stored_ratings(
                 await play_all(service, game.id, SENNICHITE)
             elif how < 0.15:
                 clock.advance(days=4)  # its deadline passed: ended on time when next looked at
-                await service.deadlines.check()
+                await checked(service)
             else:
                 loser = rng.choice([current.sente, current.gote])
                 await service.endings.resign(game.id, loser.user_id)

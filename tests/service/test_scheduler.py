@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.db import Database, GameRow, open_database
-from bot.services import DeadlineScheduler, GameService, GameSnapshot
+from bot.services import DeadlineScheduler, GameService, GameSnapshot, OutboxSender
 
-from .conftest import ALICE, BOB, FakeClock, RecordingEvents, play_all, start_game
+from .conftest import ALICE, BOB, FakeClock, RecordingEvents, checked, play_all, start_game
 
 
 async def eventually(condition: Callable[[], bool], timeout: float = 3.0) -> None:
@@ -32,15 +32,20 @@ async def test_games_overdue_while_down_end_once_at_start(
     service = GameService(db, clock=clock, events=events)
     game = await start_game(service, time_control="1d")
     clock.advance(days=2)  # the bot was down
-    scheduler = DeadlineScheduler(service.deadlines)
-    scheduler.start()
-    await eventually(lambda: scheduler.checks >= 1)
-    await scheduler.stop()
+
+    async def start_once(run: GameService) -> None:
+        scheduler = DeadlineScheduler(run.deadlines)
+        sender = OutboxSender(run.outbox, rate=1000)  # the bot's sender, beside it
+        scheduler.start()
+        sender.start()
+        await eventually(lambda: scheduler.checks >= 1)
+        await sender.settled()
+        await scheduler.stop()
+        await sender.stop()
+
+    await start_once(service)
     assert [view.id for view in events.timed_out] == [game.id]
-    again = DeadlineScheduler(GameService(db, clock=clock, events=events).deadlines)
-    again.start()
-    await eventually(lambda: again.checks >= 1)
-    await again.stop()
+    await start_once(GameService(db, clock=clock, events=events))  # restarted
     assert len(events.timed_out) == 1
 
 
@@ -49,7 +54,9 @@ async def test_wake_runs_a_check_early(
 ) -> None:
     service = GameService(db, clock=clock, events=events)
     scheduler = DeadlineScheduler(service.deadlines, max_sleep=timedelta(hours=1))
+    sender = OutboxSender(service.outbox, rate=1000)
     scheduler.start()
+    sender.start()
     await eventually(lambda: scheduler.checks >= 1)
     game = await start_game(service, time_control="1d")  # accept() announces the deadline
     await eventually(lambda: scheduler.checks >= 2)
@@ -57,6 +64,7 @@ async def test_wake_runs_a_check_early(
     scheduler.wake()
     await eventually(lambda: len(events.timed_out) == 1)
     await scheduler.stop()
+    await sender.stop()
     assert events.timed_out[0].id == game.id
     assert not scheduler.running
 
@@ -110,7 +118,7 @@ async def test_restart_in_the_middle_continues_the_game(tmp_path: Path, clock: F
     clock.advance(hours=30)
     await play_all(service, game.id, ["7g7f", "3c3d", "8h2b+"])
     clock.advance(days=2.5)
-    await service.deadlines.check()  # Bob gets his reminder before the restart
+    await checked(service)  # Bob gets his reminder before the restart
     before = await service.games.get(game.id)
     assert len(events.reminders) == 1
     await db.close()
@@ -123,7 +131,7 @@ async def test_restart_in_the_middle_continues_the_game(tmp_path: Path, clock: F
         assert after.to_move == BOB and after.ply == 3
         assert after.game.position.sfen() == before.game.position.sfen()
         assert after.last_move_text == before.last_move_text
-        await service.deadlines.check()
+        await checked(service)
         assert len(events.reminders) == 1  # not sent again after the restart
         result = await service.moves.play(game.id, BOB.user_id, "同銀")
         assert result.move.usi == "3a2b"

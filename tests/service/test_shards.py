@@ -21,7 +21,7 @@ from bot.services import GameService, PositionChanged, ServiceError
 from bot.services.play.store import ENDING_LEASE
 from rules import Termination
 
-from .conftest import ALICE, BOB, CAROL, FakeClock, RecordingEvents, play_all, start_game
+from .conftest import ALICE, BOB, CAROL, FakeClock, RecordingEvents, checked, play_all, start_game
 
 DAY = timedelta(days=1)
 COUNT = 2
@@ -92,20 +92,20 @@ async def test_each_process_ends_and_reminds_only_its_own_servers_games(
         await first.service.moves.play(game.id, BOB.user_id, "3c3d")
         games[shard] = game.id
     clock.advance(hours=20)  # the reminders are due
-    await first.service.deadlines.check()
+    await checked(first.service)
     assert [game.id for game in first.events.reminders] == [games[0]]
-    await second.service.deadlines.check()
+    await checked(second.service)
     assert [game.id for game in second.events.reminders] == [games[1]]
     clock.advance(days=1)
     # Each process wakes for its own games only.
     assert await first.service.deadlines.next_wakeup() is not None
-    await second.service.deadlines.check()
+    await checked(second.service)
     assert [game.id for game in second.events.timed_out] == [games[1]]
     assert await second.service.deadlines.next_wakeup() is None
-    await first.service.deadlines.check()
+    await checked(first.service)
     assert [game.id for game in first.events.timed_out] == [games[0]]
     for process in processes:
-        await process.service.deadlines.check()
+        await checked(process.service)
         assert len(process.events.timed_out) == 1 and len(process.events.reminders) == 1
 
 
@@ -120,9 +120,9 @@ async def test_each_process_expires_only_its_own_servers_challenges(
         )
         offered[shard] = challenge.id
     clock.advance(days=8)
-    await second.service.deadlines.check()
+    await checked(second.service)
     assert [c.id for c in second.events.expired] == [offered[1]]
-    await first.service.deadlines.check()
+    await checked(first.service)
     assert [c.id for c in first.events.expired] == [offered[0]]
 
 
@@ -135,21 +135,21 @@ async def test_an_ending_is_posted_by_the_process_that_stored_it_until_its_lease
     ended = await first.service.endings.resign(game.id, ALICE.user_id)
     assert ended.outcome is not None and ended.outcome.termination is Termination.RESIGNATION
     # The first process is still posting it (it has not said it posted): nobody else does.
-    await second.service.deadlines.check()
+    await checked(second.service)
     assert second.events.unannounced == []
     wake = await second.service.deadlines.next_wakeup()
     assert wake is not None and wake == clock.now + ENDING_LEASE
     # It died before posting; once its lease has run out, one other process posts it.
     clock.advance(seconds=ENDING_LEASE.total_seconds())
-    await second.service.deadlines.check()
+    await checked(second.service)
     assert [view.id for view in second.events.unannounced] == [game.id]
-    await first.service.deadlines.check()  # the first does not post its own again
-    await second.service.deadlines.check()  # nor the second the one it now holds
+    await checked(first.service)  # the first does not post its own again
+    await checked(second.service)  # nor the second the one it now holds
     assert first.events.unannounced == [] and len(second.events.unannounced) == 1
     await second.service.deadlines.ending_posted(game.id)
     clock.advance(days=1)
     for process in processes:
-        await process.service.deadlines.check()
+        await checked(process.service)
         assert await process.service.deadlines.next_wakeup() is None
     assert first.events.unannounced == [] and len(second.events.unannounced) == 1
 
@@ -163,10 +163,10 @@ async def test_a_mating_move_claims_its_ending_as_a_resignation_does(
     assert played.game.outcome is not None
     assert played.game.outcome.termination is Termination.CHECKMATE
     for process in processes:  # the first is posting it: nobody takes it over
-        await process.service.deadlines.check()
+        await checked(process.service)
         assert process.events.unannounced == []
     clock.advance(minutes=3)
-    await second.service.deadlines.check()
+    await checked(second.service)
     assert [view.id for view in second.events.unannounced] == [game.id]
 
 
@@ -183,10 +183,10 @@ async def test_a_restart_posts_what_its_predecessor_left_once_the_lease_has_run_
     try:
         events = RecordingEvents()
         restarted = GameService(db, clock=clock, events=events)
-        assert await restarted.deadlines.check() == clock.now + ENDING_LEASE
+        assert await checked(restarted) == clock.now + ENDING_LEASE
         assert events.unannounced == []
         clock.advance(minutes=5)
-        assert await restarted.deadlines.check() is None
+        assert await checked(restarted) is None
         assert [view.id for view in events.unannounced] == [game.id]
     finally:
         await db.close()

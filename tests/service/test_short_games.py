@@ -16,7 +16,7 @@ from bot.services import GameService, GameSnapshot, PlayedMove, PositionChanged,
 from bot.services.ratings.rated import both_have_moved, rate, rate_ending
 from rules import Color, Outcome, Termination
 
-from .conftest import ALICE, BOB, GUILD, FakeClock, RecordingEvents, play_all, start_game
+from .conftest import ALICE, BOB, GUILD, FakeClock, RecordingEvents, checked, play_all, start_game
 
 #: A set-up start where gote moves first: its first move is still only one player's.
 GOTE_FIRST = "4k4/9/9/9/9/9/9/9/4K4 w RGgsn2l9p 1"
@@ -67,7 +67,7 @@ async def test_a_time_out_before_both_have_moved_is_an_unrated_abort(
     game = await start_game(service, time_control="1d")
     await play_all(service, game.id, ["7g7f"])
     clock.advance(days=2)
-    await service.deadlines.check()
+    await checked(service)
     assert [ended.outcome for ended in events.timed_out] == [Outcome(Termination.ABORT, None)]
     await _unrated(service)
 

@@ -22,6 +22,7 @@ from .conftest import (
     RecordingEvents,
     assert_consistent,
     before_next_write,
+    checked,
     play_all,
     start_game,
 )
@@ -44,7 +45,7 @@ async def test_a_paused_clock_moves_the_deadline_by_the_time_spent(
     paused = await service.games.get(game.id)
     assert paused.away_until(paused.turn) == started.vacation.ends_by
     clock.advance(days=5)  # past the old deadline: nothing happens
-    assert await service.deadlines.check() is not None
+    assert await checked(service) is not None
     assert events.timed_out == [] and events.reminders == []
     assert (await service.games.get(game.id)).is_active
     clock.advance(hours=2, minutes=30)
@@ -75,7 +76,7 @@ async def test_no_time_out_during_a_vacation_even_across_a_restart(tmp_path: Pat
     try:
         events = RecordingEvents()
         again = GameService(db, clock=clock, events=events)
-        await again.deadlines.check()
+        await checked(again)
         assert events.timed_out == [] and events.reminders == []
         shown = await again.games.get(game.id)
         assert shown.is_active and shown.deadline is not None and shown.deadline > clock.now
@@ -92,14 +93,14 @@ async def test_the_allowance_runs_out_and_ends_the_vacation_once(
     start = clock.now
     await service.vacations.start(ALICE.user_id)
     clock.advance(days=20)  # past the allowance (and the bot did not look in time)
-    await service.deadlines.check()
+    await checked(service)
     [ended] = events.vacations_ended
     assert ended.vacation.ended_at == start + ALLOWANCE
     assert ended.status.used == ALLOWANCE and ended.status.left == timedelta()
     shown = await service.games.get(game.id)
     # The deadline: one day after the allowance ran out, which has passed by now.
     assert shown.status == "finished" or shown.deadline == start + ALLOWANCE + DAY
-    await service.deadlines.check()
+    await checked(service)
     assert len(events.vacations_ended) == 1  # once
     with pytest.raises(VacationRefused, match="used all of this year's vacation"):
         await service.vacations.start(ALICE.user_id)
@@ -228,7 +229,7 @@ async def test_a_takeback_restarts_the_askers_turn_paused_if_they_are_on_vacatio
     stored = (await service.games.get(game.id)).row.deadline
     assert stored is not None and stored.due_at == started.vacation.ends_by + 2 * DAY
     clock.advance(days=5)  # past the deadline the turn would have without the vacation
-    await service.deadlines.check()
+    await checked(service)
     assert events.timed_out == [] and events.reminders == []
     await service.vacations.end(ALICE.user_id)
     assert await deadline_row(service, game.id) == clock.now + 2 * DAY
@@ -303,6 +304,7 @@ async def test_a_vacation_run_out_between_a_moves_checks_and_its_write(
     clock.advance(days=14, hours=5)  # ran out 5 hours ago
     before_next_write(db, monkeypatch, service.deadlines.check)
     await service.moves.play(game.id, ALICE.user_id, "7g7f")
+    await service.outbox.deliver_all()  # the deadline task queued its post
     assert len(events.vacations_ended) == 1
     assert (await service.games.get(game.id)).row.sente_bank == timedelta(hours=33)
     assert await deadline_row(service, game.id) == clock.now + 3 * DAY
@@ -320,7 +322,7 @@ async def test_a_move_between_a_vacations_run_out_checks_and_its_write(
     await service.vacations.start(ALICE.user_id)
     clock.advance(days=14, hours=5)
     before_next_write(db, monkeypatch, lambda: service.moves.play(game.id, ALICE.user_id, "7g7f"))
-    await service.deadlines.check()
+    await checked(service)
     assert len(events.vacations_ended) == 1
     assert (await service.games.get(game.id)).row.sente_bank == timedelta(hours=33)
     assert await deadline_row(service, game.id) == clock.now + 3 * DAY
@@ -421,7 +423,7 @@ async def test_the_deadline_task_and_another_process_end_a_vacation_once(
         started = await first.vacations.start(BOB.user_id)
         clock.advance(days=15)  # ran out a day ago
         before_next_write(first.store.db, monkeypatch, lambda: second.vacations.end(BOB.user_id))
-        await first.deadlines.check()
+        await checked(first)
         assert first_events.vacations_ended == []  # the other process ended it
         status = await first.vacations.status(BOB.user_id)
         assert status.current is None and status.used == ALLOWANCE

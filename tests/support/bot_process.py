@@ -17,8 +17,8 @@ outside the bot:
   time.
 * **Progress on stdout**, one line each, flushed at once: ``ready`` when discord.py has
   fired ``on_ready``, and ``checked <clock µs>`` after every deadline check has *finished*
-  (reminders and time-outs it found are posted by then), with the clock as it was when the
-  check started.
+  and the outbox's sender has sent what it queued (reminders and time-outs it found are
+  posted by then), with the clock as it was when the check started.
 * **A log on stderr** at INFO with the wall time (``time.time()``) first on each line, so the
   test can tell how long the bot lived after claiming a time-out or a reminder.
 
@@ -77,8 +77,9 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
-def report_checks() -> None:
-    """Print ``checked <clock µs>`` once each deadline check of the service has finished."""
+def report_checks(settled: Callable[[], Awaitable[None]]) -> None:
+    """Print ``checked <clock µs>`` once each deadline check of the service has finished
+    and what it queued has been sent (`settled`: the bot's outbox found nothing left)."""
     from bot.db.rows import to_us
     from bot.services.clock.deadlines import Deadlines
 
@@ -87,6 +88,7 @@ def report_checks() -> None:
     async def check(self: Deadlines) -> datetime | None:
         started = self.now()
         result = await original(self)
+        await settled()
         say(f"checked {to_us(started)}")
         return result
 
@@ -119,7 +121,6 @@ async def run_bot(
     from bot import create_bot
     from bot.config import Settings, shard_scope
 
-    report_checks()
     clock_path = Path(clock_file)
     scope = shard_scope(shards, None if shard_count is None else int(shard_count))
     with DiscordPointer.from_url(url):
@@ -136,6 +137,7 @@ async def run_bot(
         )
         if scope is not None:
             bot.before_identify_hook = no_identify_wait  # type: ignore[method-assign]
+        report_checks(bot.sends_settled)
 
         async def on_ready() -> None:
             say("ready")

@@ -61,6 +61,8 @@ class Club:
     engine_path: str | None = None
     #: Budgets other than the defaults, as settings (`{"LIMIT_NOTES": "3"}`).
     limits: dict[str, str] = field(default_factory=dict)
+    #: The outbox's sends a second (`OUTBOX_RATE`).
+    outbox_rate: float = 30.0
     bot: ShogiBot | None = None
 
     def __post_init__(self) -> None:
@@ -84,6 +86,7 @@ class Club:
             database_path=self.tmp_path / "shogi.db",
             engine_path=self.engine_path,
             limits=self.limits,
+            outbox_rate=self.outbox_rate,
         )
 
     @property

@@ -1,6 +1,7 @@
 """What happens by the clock, posted where the players will see it: time-outs,
 reminders (with a button to give the late player more time), expired challenges,
-and endings a previous run stored but never posted.
+endings a previous run stored but never posted, and the direct messages queued in the
+outbox, each when the outbox's sender gets to it.
 
 `Announcer` is the service's `GameEvents`; this feature registers it while loaded.
 """
@@ -99,6 +100,10 @@ class Announcer:
             cast=cast,
             view=lambda lang: view_of(GiveTimeButton(game.id, lang)),
         )
+
+    async def direct_message(self, user_id: int, content: str, *, silent: bool) -> None:
+        """A direct message the outbox's sender got to."""
+        await self.bot.direct_messages.deliver(user_id, content, silent=silent)
 
     async def vacation_ended(self, change: VacationChange) -> None:
         """A vacation ran out by itself: each of the player's games hears it."""

@@ -1,6 +1,6 @@
 """The SQL of migrations from 17 on (`history` lists them): members whose direct messages
-are closed, channels and threads that are gone. Released: never changed, only added to
-(see the package's docstring)."""
+are closed, channels and threads that are gone, the queue of what the bot sends.
+Released: never changed, only added to (see the package's docstring)."""
 
 from __future__ import annotations
 
@@ -23,4 +23,27 @@ V18 = (
         channel_id INTEGER PRIMARY KEY,
         lost_at INTEGER NOT NULL
     )""",
+)
+
+# What the bot sends on its own, waiting for its turn (`bot.services.clock.outbox`): one
+# row per pending send, its kind and subject (a game, a challenge, or a member with the
+# rendered text of their direct message), its urgency (smaller goes first), its server
+# (NULL: any process may send it) and the process that claimed it. A sent row is deleted.
+V19 = (
+    """CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        urgency INTEGER NOT NULL,
+        guild_id INTEGER,
+        game_id INTEGER,
+        challenge_id INTEGER,
+        user_id INTEGER,
+        content TEXT,
+        silent INTEGER NOT NULL DEFAULT 0,
+        queued_at INTEGER NOT NULL,
+        claimed_by TEXT,
+        claimed_at INTEGER
+    )""",
+    "CREATE INDEX outbox_unclaimed ON outbox (urgency, id) WHERE claimed_by IS NULL",
+    "CREATE INDEX outbox_by_game ON outbox (game_id) WHERE game_id IS NOT NULL",
 )

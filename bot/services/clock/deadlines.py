@@ -4,7 +4,10 @@ Exactly once, across restarts and processes: each action first *claims* its
 row with a conditional update (the game still active at the same ply; the
 reminder of this very deadline not yet sent; the challenge still open; an
 unposted ending's lease run out) and only the claimant reports the event. A
-claim is committed before the event is sent, so a crash in between loses that
+time-out, a reminder, an expired challenge and a vacation that ran out are reported by
+queuing their post in the outbox in the claim's own transaction (`outbox`: sent paced,
+each row claimed once again); a left-over ending is reported at once.
+A claim is committed before the event is sent, so a crash in between loses that
 one message rather than sending it twice, and a restart must never send
 anything twice.
 """
@@ -25,6 +28,7 @@ from ..errors import ServiceError
 from ..logcontext import about_server
 from ..play.snapshots import current_deadline
 from ..play.store import ENDING_LEASE, GameStore
+from .sends import Send, queue_for_game
 from .vacations import Vacations
 
 log = logging.getLogger(__name__)
@@ -66,8 +70,7 @@ class Deadlines:
         about_server(None)  # the lines of the last check's last game are behind us
         await self.post_left_over_endings()
         try:
-            for change in await self._vacations.run_out():
-                await self._store.events.vacation_ended(change)
+            await self._vacations.run_out()  # each end queued in the outbox
         except Exception:
             log.exception("could not end the vacations that ran out")
         now = self.now()
@@ -145,13 +148,14 @@ class Deadlines:
     async def _remind(
         self, game_id: int, due: datetime, remind_at: datetime, now: datetime
     ) -> None:
+        """Claim the reminder and queue its post, in one transaction."""
         async with self._store.db.transaction() as tx:
             claimed = await tx.deadlines.claim_reminder(game_id, due, now)
+            if claimed:
+                await queue_for_game(tx, Send.REMINDER, game_id, now)
         if claimed:
             self._late("reminder", remind_at)
-            loaded = await self._store.load(game_id)
-            if loaded.is_active:
-                await self._store.events.deadline_reminder(loaded)
+            self._store.doorbell.ring()
 
     def _late(self, kind: str, moment: datetime) -> None:
         """Count how long after `moment` a time-out or reminder was claimed."""

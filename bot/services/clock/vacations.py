@@ -38,6 +38,7 @@ from ..play.game import GameSnapshot
 from ..play.snapshots import color_of, turn_of
 from ..play.store import GameStore
 from .clocks import HOUR, due_at, reminder_at
+from .sends import Send, queue_for_player
 from .vacation import VacationChange, VacationStatus
 
 log = logging.getLogger(__name__)
@@ -186,7 +187,7 @@ class Vacations:
             due = await q.vacations.run_out(now)
         changes = []
         for vacation in due:
-            change = await self._close(vacation, vacation.ends_by)
+            change = await self._close(vacation, vacation.ends_by, queued=True)
             if change is not None:
                 changes.append(change)
         return changes
@@ -196,9 +197,21 @@ class Vacations:
         async with self._store.db.query() as q:
             return await q.vacations.next_end()
 
-    async def _close(self, vacation: VacationRow, at: datetime) -> VacationChange | None:
+    async def ended(self, user_id: int) -> VacationChange | None:
+        """The player's vacation that ended last, with their active games as they are now
+        (what the outbox posts of a vacation that ran out); None if none ended."""
+        async with self._store.db.query() as q:
+            vacation = await q.vacations.last_ended(user_id)
+        if vacation is None:
+            return None
+        return VacationChange(vacation, await self._games(user_id), await self.status(user_id))
+
+    async def _close(
+        self, vacation: VacationRow, at: datetime, *, queued: bool = False
+    ) -> VacationChange | None:
         """End `vacation` at `at` and move the paused games' clocks, in one transaction;
-        None if it had already ended."""
+        None if it had already ended. `queued`: its post goes through the outbox (a
+        vacation that ran out by itself), queued in that transaction."""
         user_id = vacation.user_id
         now = self._store.now()
 
@@ -224,11 +237,15 @@ class Vacations:
                     remind = max(reminder_at(moved.turn_started_at, due), min(at, due))
                     await tx.deadlines.set(DeadlineRow(game.id, user_id, due, remind))
                     wake.append(due)
+            if queued:
+                await queue_for_player(tx, Send.VACATION, user_id, now)
             return await self._status(tx, user_id, now), wake
 
         done = await self._store.db.run(store)
         if done is None:
             return None
+        if queued:
+            self._store.doorbell.ring()
         status, wake = done
         for due in wake:
             self._store.deadline_set(due)

@@ -17,6 +17,7 @@ from rules.errors import quote
 
 from ..budgets import Budgets
 from ..clock.clocks import TimeControl
+from ..clock.sends import Send, queue_for_challenge
 from ..errors import NotAPlayer, NotFound, ServiceError
 from ..play.game import GameSnapshot, ImpasseRule, PlayerRef, TakebackPolicy
 from ..play.store import GameStore
@@ -260,7 +261,7 @@ class Challenges:
     async def get(self, challenge_id: int) -> Challenge:
         record = await self._challenge_record(challenge_id)
         if record.status == "open" and self._store.now() >= record.expires_at:
-            return await self.expire(record, report_later=True) or await self.get(challenge_id)
+            return await self.expire(record) or await self.get(challenge_id)
         return challenge_of(record)
 
     async def _challenge_record(self, challenge_id: int) -> ChallengeRow:
@@ -270,20 +271,19 @@ class Challenges:
             raise NotFound(NO_SUCH_CHALLENGE)
         return record
 
-    async def expire(self, record: ChallengeRow, *, report_later: bool = False) -> Challenge | None:
-        """Mark an open challenge expired and report it, once (None if it was closed first).
-        `report_later`: the report goes in a task of its own (a member's request found it)."""
+    async def expire(self, record: ChallengeRow) -> Challenge | None:
+        """Mark an open challenge expired and queue its report in the outbox, in one
+        transaction, once (None if it was closed first)."""
         async with self._store.db.transaction() as tx:
             closed = await tx.challenges.close(record.id, "expired")
             fresh = await tx.challenges.get(record.id)
+            if closed and fresh is not None:
+                now = self._store.now()
+                await queue_for_challenge(tx, Send.EXPIRY, record.id, record.guild_id, now)
         if not closed or fresh is None:
             return None
-        view = challenge_of(fresh)
-        if report_later:
-            self._store.events.later(self._store.events.challenge_expired(view))
-        else:
-            await self._store.events.challenge_expired(view)
-        return view
+        self._store.doorbell.ring()
+        return challenge_of(fresh)
 
     async def _open_challenge(self, challenge_id: int, guild_id: int | None = None) -> ChallengeRow:
         """The challenge if it is still open; with `guild_id`, one of another server does
@@ -292,7 +292,7 @@ class Challenges:
         if guild_id is not None and record.guild_id != guild_id:
             raise NotFound(NO_SUCH_CHALLENGE)
         if record.status == "open" and self._store.now() >= record.expires_at:
-            await self.expire(record, report_later=True)
+            await self.expire(record)
             record = await self._challenge_record(challenge_id)
         if record.status == "accepted" and record.game_id is not None:
             raise await self._store.already_started(NO_LONGER_OPEN["accepted"], record.game_id)

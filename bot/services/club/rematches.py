@@ -73,7 +73,7 @@ class Rematches:
         if record is None or record.status != "open":
             return record
         if self._store.now() >= record.expires_at:
-            await self._challenges.expire(record, report_later=True)
+            await self._challenges.expire(record)
             return None
         return record
 

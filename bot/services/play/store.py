@@ -9,22 +9,20 @@ it, it is not over. Each of those checks, and its sentence, exists only here.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import random
 import secrets
 import socket
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from bot.db import Database, GameRow, RatingEntry, Session
 from rules import Color, Outcome, Sentence, Termination
 
-from ..clock.vacation import VacationChange
-from ..club.challenge import Challenge
+from ..clock.sends import Doorbell, Send, queue_for_game
 from ..errors import (
     AlreadyStarted,
     GameOver,
@@ -34,7 +32,7 @@ from ..errors import (
     PositionChanged,
     ServiceError,
 )
-from ..events import GameEvents
+from ..events import GameEvents, SafeEvents
 from ..logcontext import about_game
 from ..ratings.rated import both_have_moved, change_of, rate_ending
 from ..stats import ServiceStats
@@ -82,57 +80,6 @@ def no_such_game(game_id: int) -> NotFound:
     return NotFound(Sentence("There is no game #{game_id} in this server.", game_id=game_id))
 
 
-class SafeEvents:
-    """The Discord layer's `GameEvents`, each report isolated: a failure to post is logged
-    and never undoes or repeats the stored change that caused it.
-
-    A report that a player's request brings about (their game ran out of time while they
-    typed a move) is sent `later`, in a task of its own: posting it renders a board and
-    uploads it, and the player's answer must not wait for that. `drain()` waits for the
-    reports still under way (before the bot closes).
-    """
-
-    def __init__(self, events: GameEvents | None) -> None:
-        self.target = events
-        self._pending: set[asyncio.Task[None]] = set()
-
-    def later(self, report: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(report, name="game event")
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
-
-    async def drain(self) -> None:
-        while self._pending:
-            await asyncio.gather(*self._pending, return_exceptions=True)
-
-    async def _report(
-        self, what: str, subject: int, call: Callable[[GameEvents], Awaitable[None]]
-    ) -> None:
-        if self.target is None:
-            return
-        try:
-            await call(self.target)
-        except Exception:
-            log.exception("%s handler failed for %s", what, subject)
-
-    async def game_timed_out(self, game: GameSnapshot) -> None:
-        await self._report("game_timed_out", game.id, lambda e: e.game_timed_out(game))
-
-    async def ending_unannounced(self, game: GameSnapshot) -> None:
-        await self._report("ending_unannounced", game.id, lambda e: e.ending_unannounced(game))
-
-    async def deadline_reminder(self, game: GameSnapshot) -> None:
-        await self._report("deadline_reminder", game.id, lambda e: e.deadline_reminder(game))
-
-    async def challenge_expired(self, challenge: Challenge) -> None:
-        await self._report(
-            "challenge_expired", challenge.id, lambda e: e.challenge_expired(challenge)
-        )
-
-    async def vacation_ended(self, change: VacationChange) -> None:
-        await self._report("vacation_ended", change.vacation.id, lambda e: e.vacation_ended(change))
-
-
 class StoreOptions(TypedDict, total=False):
     """What a `GameService` passes on to its store, each defaulting as `GameStore` says:
     the clock it reads (`utc_now`), where its events go, the randomness of open
@@ -167,6 +114,7 @@ class GameStore:
         self._clock = clock
         self._games = GameCache(cache_size)
         self._deadline_listeners: list[Callable[[datetime | None], None]] = []
+        self.doorbell = Doorbell()  # rung when a send is queued (the outbox's sender wakes)
 
     @property
     def cache_size(self) -> int:
@@ -269,7 +217,7 @@ class GameStore:
             raise no_such_game(game_id)
         deadline = current_deadline(loaded.row)
         if deadline is not None and (now or self.now()) >= deadline:
-            ended = await self.time_out(loaded, deadline, report_later=True)
+            ended = await self.time_out(loaded, deadline)
             return ended if ended is not None else await self.load(game_id)
         return loaded
 
@@ -311,11 +259,9 @@ class GameStore:
 
     # ----------------------------------------------------------------- endings
 
-    async def time_out(
-        self, game: GameSnapshot, deadline: datetime, *, report_later: bool = False
-    ) -> GameSnapshot | None:
+    async def time_out(self, game: GameSnapshot, deadline: datetime) -> GameSnapshot | None:
         """End the game on time, once; None if a move or another process got there first.
-        `report_later`: the ending is posted in a task of its own (see `SafeEvents`).
+        Its post is queued in the same transaction (`bot.services.clock.outbox`).
 
         A player whose time runs out before their first move has not really played: the
         game is aborted without a result (as lishogi does), so an accepted challenge
@@ -325,21 +271,25 @@ class GameStore:
             outcome = Outcome(Termination.ABORT, None)
         else:
             outcome = Outcome(Termination.TIME, late.opponent)
-        ended = await self.finish(game, outcome, expected_ply=game.ply, at=deadline)
+        ended = await self.finish(game, outcome, expected_ply=game.ply, at=deadline, queued=True)
         if ended is not None:
             result = "lost on time" if outcome.winner is not None else "never moved: aborted"
             log.info("game %s: %s %s", game.id, color_name(late), result)
-            if report_later:
-                self.events.later(self.events.game_timed_out(ended))
-            else:
-                await self.events.game_timed_out(ended)
+            self.doorbell.ring()
         return ended
 
     async def finish(
-        self, game: GameSnapshot, outcome: Outcome, *, expected_ply: int | None, at: datetime
+        self,
+        game: GameSnapshot,
+        outcome: Outcome,
+        *,
+        expected_ply: int | None,
+        at: datetime,
+        queued: bool = False,
     ) -> GameSnapshot | None:
         """Store the end of an active game; None if it had ended or moved on meanwhile
-        (the conditional update is what makes the end happen exactly once)."""
+        (the conditional update is what makes the end happen exactly once). `queued`: its
+        post goes through the outbox (an ending nobody's action brought about)."""
         row = game.row
 
         async def store(tx: Session) -> tuple[bool, tuple[RatingChange, ...]]:
@@ -352,6 +302,8 @@ class GameStore:
             )
             if done:
                 await self.claim_ending(tx, row.id, self.now())
+                if queued:
+                    await queue_for_game(tx, Send.ENDING, row.id, self.now())
                 await tx.deadlines.clear(row.id)
                 await tx.takebacks.lapse(row.id, at)  # nothing is taken back in an ended game
                 await tx.forecasts.clear(row.id)  # nor played by forecast
