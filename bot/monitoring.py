@@ -7,7 +7,9 @@ otherwise, so a process supervisor or a load balancer can restart or avoid it.
 transaction and of rendering a board, how late time-outs and reminders were claimed,
 the deadline task's lag, whether the database answers, and Discord's 4xx answers to the
 bot's requests: by status, and the invalid ones (401, 403, 429) of the last 10 minutes,
-whose alarm is `bot.ui.rejections.ALARM` (Discord bans the address at 10,000).
+whose alarm is `bot.ui.rejections.ALARM` (Discord bans the address at 10,000); its 429s
+by scope (global, user, shared), and the requests that waited for a slot of the global
+limit (`bot.ui.pacing`) with the seconds they waited.
 
 Only on 127.0.0.1: the numbers are the operator's, not the internet's (a scraper on
 another machine goes through the operator's own proxy). prometheus-client is an
@@ -65,6 +67,17 @@ class _Refused(Protocol):
     def invalid_recently(self) -> int: ...
 
 
+class _Paced(Protocol):
+    @property
+    def throttled(self) -> Mapping[str, int]: ...
+
+    @property
+    def waits(self) -> int: ...
+
+    @property
+    def waited(self) -> float: ...
+
+
 class Watched(Protocol):
     """What the endpoints read of the bot."""
 
@@ -79,6 +92,9 @@ class Watched(Protocol):
 
     @property
     def rejections(self) -> _Refused: ...
+
+    @property
+    def pacing(self) -> _Paced: ...
 
     def is_ready(self) -> bool: ...
 
@@ -164,6 +180,25 @@ class _Collector:
             "shogi_discord_invalid_requests_10m",
             "401, 403 and 429 answers of the last 10 minutes (Discord bans at 10,000)",
             value=self._bot.rejections.invalid_recently(),
+        )
+        pacing = self._bot.pacing
+        throttled = CounterMetricFamily(
+            "shogi_discord_rate_limited",
+            "Discord's 429 answers to this process, by scope (global, user, shared)",
+            labels=["scope"],
+        )
+        for scope in ("global", "user", "shared"):
+            throttled.add_metric([scope], pacing.throttled.get(scope, 0))
+        yield throttled
+        yield CounterMetricFamily(
+            "shogi_global_limit_waits",
+            "requests that waited for a slot of Discord's global limit",
+            value=pacing.waits,
+        )
+        yield CounterMetricFamily(
+            "shogi_global_limit_waited_seconds",
+            "seconds requests waited for a slot of Discord's global limit, in all",
+            value=pacing.waited,
         )
         yield _histogram(
             HistogramMetricFamily(

@@ -26,6 +26,7 @@ from .moves import MoveRepository
 from .notes import NoteRepository
 from .preferences import PreferenceRepository
 from .publications import PublicationRepository
+from .rate_limits import RateLimitRepository
 from .ratings import ProfileRepository, RatingRepository
 from .servers import ServerRepository
 from .takebacks import TakebackRepository
@@ -58,6 +59,7 @@ class Session:
         self.analyses = AnalysisRepository(statements)
         self.digests = DigestRepository(statements)
         self.lost_channels = LostChannelRepository(statements)
+        self.rate_limits = RateLimitRepository(statements)
 
 
 class Database(ABC):

@@ -1,6 +1,6 @@
 """The SQL of migrations from 17 on (`history` lists them): members whose direct messages
-are closed, channels and threads that are gone. Released: never changed, only added to
-(see the package's docstring)."""
+are closed, channels and threads that are gone, the rate limit shared by every process.
+Released: never changed, only added to (see the package's docstring)."""
 
 from __future__ import annotations
 
@@ -22,5 +22,23 @@ V18 = (
     """CREATE TABLE lost_channels (
         channel_id INTEGER PRIMARY KEY,
         lost_at INTEGER NOT NULL
+    )""",
+)
+
+# Discord's global limit shared by every process of the bot: one row per bucket (a hash of
+# the bot's token), its theoretical arrival time in microseconds of the database's clock
+# (see `bot.db.limiters`). Used on PostgreSQL only, where it is UNLOGGED: the value is worth
+# a second at most, so it is not written to the log (nor waited for at each commit) and a
+# crash empties it, which only lets the next requests go at once. On SQLite it is unused.
+V19 = (
+    """CREATE TABLE rate_limits (
+        bucket TEXT PRIMARY KEY,
+        tat INTEGER NOT NULL
+    )""",
+)
+V19_POSTGRES = (
+    """CREATE UNLOGGED TABLE rate_limits (
+        bucket TEXT PRIMARY KEY,
+        tat BIGINT NOT NULL
     )""",
 )

@@ -1,0 +1,79 @@
+"""The shared bucket of Discord's global limit in Redis: one script call per request.
+
+Why a Lua script: Redis runs it whole, so reading the bucket's theoretical arrival time,
+moving it and answering the wait is one atomic round trip (`EVALSHA`; the script is loaded
+once and loaded again if the server forgot it). The time is the server's (`TIME`), so the
+processes need no synced clocks. The key expires once its slots are past, so an idle bot
+leaves nothing behind. The algorithm is `bot.db.limiters`'s; `redis` is an optional extra
+(`pip install -e '.[redis]'`), imported only when `REDIS_URL` is set.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .limiters import Pace
+
+#: KEYS[1] the bucket; ARGV[1] the interval, ARGV[2] the burst's allowance (microseconds).
+#: Returns the microseconds to wait. Microseconds since the epoch fit a Lua double exactly.
+RESERVE = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local interval = tonumber(ARGV[1])
+if tat < now then tat = now end
+tat = tat + interval
+redis.call('SET', KEYS[1], string.format('%d', tat), 'PX', math.ceil((tat - now) / 1000) + 1000)
+local wait = tat - now - tonumber(ARGV[2])
+if wait < 0 then wait = 0 end
+return wait
+"""
+#: KEYS[1] the bucket; ARGV[1] how far after now its arrival time must be (microseconds).
+HOLD_OFF = """
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local wanted = now + tonumber(ARGV[1])
+if tat < wanted then tat = wanted end
+redis.call('SET', KEYS[1], string.format('%d', tat), 'PX', math.ceil((tat - now) / 1000) + 1000)
+return 0
+"""
+
+
+class RedisBucket:
+    """The bucket in a Redis server every process reaches (`REDIS_URL`)."""
+
+    kind = "redis"
+
+    def __init__(self, client: Any, key: str, pace: Pace) -> None:
+        self._client = client
+        self._reserve = client.register_script(RESERVE)
+        self._hold_off = client.register_script(HOLD_OFF)
+        self.key = key
+        self.pace = pace
+
+    @classmethod
+    def connect(cls, url: str, key: str, pace: Pace) -> RedisBucket:
+        """A bucket on the server at `url` (the connection opens at the first request)."""
+        import redis.asyncio
+
+        return cls(redis.asyncio.Redis.from_url(url), key, pace)
+
+    async def reserve(self) -> float:
+        waited = await self._reserve(
+            keys=[self.key], args=[self.pace.interval_us, self.pace.allowance_us]
+        )
+        return int(waited) / 1e6
+
+    async def hold_off(self, seconds: float) -> None:
+        await self._hold_off(keys=[self.key], args=[self.pace.hold_off_us(seconds)])
+
+    async def ahead(self) -> float | None:
+        """How far ahead of now the slots are taken, in seconds (None: none are)."""
+        stored, (seconds, micros) = await self._client.get(self.key), await self._client.time()
+        if stored is None:
+            return None
+        return (int(stored) - (int(seconds) * 1_000_000 + int(micros))) / 1e6
+
+    async def close(self) -> None:
+        await self._client.aclose()

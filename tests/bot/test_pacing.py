@@ -1,0 +1,271 @@
+"""Discord's global limit in one process: the in-memory bucket's spacing, which requests
+wait for it, and what a 429 does, through a real aiohttp session (discord.py's client
+takes the same trace) against a small HTTP server of the test's own."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from bot.config import ConfigError, Settings
+from bot.db.limiters import LocalBucket, Pace, bucket_key
+from bot.ui.pacing import Pacing, is_global_limited
+from bot.ui.rejections import Rejections
+from tests.support.windows import most_in_window
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_idle_bucket_lets_the_burst_go_then_one_slot_per_interval() -> None:
+    clock = Clock()
+    bucket = LocalBucket(Pace(rate=10, burst=3), clock)
+    waits = [bucket.reserve_now() for _ in range(6)]
+    assert waits == pytest.approx([0, 0, 0, 0.1, 0.2, 0.3])
+    clock.now += 0.35  # the last slot (at 0.3) has passed: the next is one interval on
+    assert bucket.reserve_now() == pytest.approx(0.05)
+    clock.now += 0.45  # every slot taken has passed: the whole burst again
+    assert [bucket.reserve_now() for _ in range(4)] == pytest.approx([0, 0, 0, 0.1])
+    clock.now += 60  # a long idle time saves no more than the burst
+    assert [bucket.reserve_now() for _ in range(4)] == pytest.approx([0, 0, 0, 0.1])
+
+
+def test_slots_are_handed_out_first_come_first_served() -> None:
+    """A bulk sender's hundred slots delay a later request by exactly those slots, and a
+    request asked for before them is not delayed by them at all."""
+    clock = Clock()
+    bucket = LocalBucket(Pace(rate=50, burst=1), clock)
+    member_first = bucket.reserve_now()
+    bulk = [bucket.reserve_now() for _ in range(100)]
+    member_after = bucket.reserve_now()
+    assert member_first == 0 and bulk == sorted(bulk)
+    assert member_after == pytest.approx(bulk[-1] + 0.02)
+
+
+def test_a_global_429_holds_the_bucket_off_for_its_retry_after() -> None:
+    clock = Clock()
+    bucket = LocalBucket(Pace(rate=10, burst=3), clock)
+    asyncio.run(bucket.hold_off(2.5))
+    assert bucket.reserve_now() == pytest.approx(2.5)
+    assert bucket.reserve_now() == pytest.approx(2.6)
+
+
+async def test_concurrent_requests_are_spread_to_the_rate() -> None:
+    """In real time, with both cores busy or not: 60 requests asked for at once at 100 a
+    second (burst 5) take at least their 55 intervals, and leave in the order asked."""
+    pacing = Pacing.local(Pace(rate=100, burst=5))
+    sent: list[tuple[int, float]] = []
+
+    async def request(number: int) -> None:
+        await pacing.wait_for_slot()
+        sent.append((number, time.monotonic()))
+
+    started = time.monotonic()
+    await asyncio.gather(*(request(n) for n in range(60)))
+    elapsed = time.monotonic() - started
+    assert elapsed >= 0.5, elapsed  # 55 intervals of 10 ms, less rounding
+    assert [n for n, _ in sent] == list(range(60))
+    assert pacing.waits == 55
+
+
+def test_which_requests_the_global_limit_counts() -> None:
+    assert is_global_limited("POST", "/api/v10/channels/1/messages")
+    assert is_global_limited("GET", "/api/v10/users/@me")
+    assert is_global_limited("PATCH", "/api/v10/channels/1")
+    # Interaction responses and the interaction's webhook are exempt.
+    assert not is_global_limited("POST", "/api/v10/interactions/1/token/callback")
+    assert not is_global_limited("PATCH", "/api/v10/webhooks/1/token/messages/@original")
+    assert not is_global_limited("POST", "/api/v10/webhooks/1/token")
+    # Not REST: the gateway and the CDN.
+    assert not is_global_limited("GET", "/gateway/")
+    assert not is_global_limited("GET", "/attachments/1/2/board.png")
+    # A callback read, not posted, is not the exempt response.
+    assert is_global_limited("GET", "/api/v10/interactions/1/token/callback")
+    assert is_global_limited("GET", "/api/channels/1")  # no version
+
+
+def test_the_settings_of_the_limit() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    default = Settings.from_mapping(base)
+    assert default.pace == Pace(45, 5) and default.rate_limit_shared
+    assert default.redis_url is None
+    chosen = Settings.from_mapping(
+        base
+        | {
+            "RATE_LIMIT_PER_SECOND": "30.5",
+            "RATE_LIMIT_BURST": "2",
+            "RATE_LIMIT_SHARED": "OFF",
+            "REDIS_URL": "redis://:secret@cache:6379/1",
+        }
+    )
+    assert chosen.pace == Pace(30.5, 2) and not chosen.rate_limit_shared
+    assert chosen.redis_url == "redis://:secret@cache:6379/1"
+    assert "secret" not in repr(chosen)
+    for key, value in (
+        ("RATE_LIMIT_PER_SECOND", "0"),
+        ("RATE_LIMIT_PER_SECOND", "51"),
+        ("RATE_LIMIT_PER_SECOND", "nan"),
+        ("RATE_LIMIT_PER_SECOND", "fast"),
+        ("RATE_LIMIT_BURST", "0"),
+        ("RATE_LIMIT_BURST", "-1"),
+        ("RATE_LIMIT_SHARED", "maybe"),
+        ("REDIS_URL", "http://cache"),
+    ):
+        with pytest.raises(ConfigError, match=key):
+            Settings.from_mapping(base | {key: value})
+
+
+def test_the_bucket_is_named_by_a_hash_of_the_token() -> None:
+    key = bucket_key("secret-token")
+    assert "secret" not in key and key == bucket_key("secret-token")
+    assert key != bucket_key("another-token")
+
+
+class Discordish:
+    """A server that records the order requests arrive in, and answers 429 when told."""
+
+    def __init__(self) -> None:
+        self.arrived: list[str] = []
+        self.refuse: dict[str, tuple[int, dict[str, str], dict[str, object]]] = {}
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            socket = web.WebSocketResponse()
+            await socket.prepare(request)
+            self.arrived.append("websocket")
+            await socket.close()
+            return socket
+        self.arrived.append(f"{request.method} {request.path}")
+        refused = self.refuse.pop(request.path, None)
+        if refused is not None:
+            status, headers, body = refused
+            return web.json_response(body, status=status, headers=headers)
+        return web.json_response({"ok": True})
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[tuple[Discordish, str]]:
+    discordish = Discordish()
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", discordish.handle)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    try:
+        yield discordish, f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
+async def test_exempt_requests_pass_a_saturated_bucket_at_once(
+    server: tuple[Discordish, str],
+) -> None:
+    discordish, base = server
+    pacing = Pacing.local(Pace(rate=20, burst=1))
+    for _ in range(40):  # two seconds of slots taken ahead
+        pacing.fallback.reserve_now()
+    async with aiohttp.ClientSession(trace_configs=[pacing.attach(Rejections().trace())]) as s:
+
+        async def post(path: str) -> None:
+            async with s.post(base + path) as response:
+                await response.read()
+
+        async def websocket() -> None:
+            async with s.ws_connect(base + "/gateway/") as socket:
+                await socket.receive()
+
+        limited = asyncio.ensure_future(post("/api/v10/channels/1/messages"))
+        await asyncio.sleep(0)
+        await asyncio.gather(
+            post("/api/v10/interactions/1/token/callback"),
+            post("/api/v10/webhooks/1/token"),
+            websocket(),
+        )
+        assert discordish.arrived[-1] != "POST /api/v10/channels/1/messages"
+        assert not limited.done()  # still waiting for its slot behind the 40 taken
+        await limited
+    assert discordish.arrived[-1] == "POST /api/v10/channels/1/messages"
+    assert set(discordish.arrived[:-1]) == {
+        "POST /api/v10/interactions/1/token/callback",
+        "POST /api/v10/webhooks/1/token",
+        "websocket",
+    }
+
+
+async def test_a_429_is_counted_by_scope_and_a_global_one_holds_the_bucket_off(
+    server: tuple[Discordish, str],
+) -> None:
+    discordish, base = server
+    clock = Clock()
+    bucket = LocalBucket(Pace(rate=10, burst=5), clock)
+    pacing = Pacing(bucket, bucket)
+    rejections = Rejections()
+    discordish.refuse = {
+        "/api/v10/channels/1/messages": (
+            429,
+            {"X-RateLimit-Scope": "user"},
+            {"retry_after": 0.5, "global": False, "message": "slow down"},
+        ),
+        "/api/v10/channels/2/messages": (
+            429,
+            {"X-RateLimit-Scope": "shared"},
+            {"retry_after": 0.5, "global": False, "message": "slow down"},
+        ),
+        "/api/v10/users/@me": (
+            429,
+            {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"},
+            {"retry_after": 3.25, "global": True, "message": "You are being rate limited."},
+        ),
+    }
+    async with aiohttp.ClientSession(trace_configs=[pacing.attach(rejections.trace())]) as s:
+        for path in ("/api/v10/channels/1/messages", "/api/v10/channels/2/messages"):
+            async with s.post(base + path) as response:
+                assert response.status == 429
+        assert bucket.reserve_now() == pytest.approx(0.0)  # a route's 429 holds nothing off
+        async with s.get(base + "/api/v10/users/@me") as response:
+            # discord.py reads the body after the trace did: it is still all there.
+            assert json.loads(await response.text())["retry_after"] == 3.25
+    assert pacing.throttled == {"user": 1, "shared": 1, "global": 1}
+    assert rejections.by_status[429] == 3  # the rejections' own count still runs
+    assert bucket.reserve_now() == pytest.approx(3.25)
+
+
+async def test_an_unreachable_shared_bucket_paces_the_process_alone() -> None:
+    class Down:
+        kind = "postgresql"
+
+        async def reserve(self) -> float:
+            raise OSError("connection refused")
+
+        async def hold_off(self, seconds: float) -> None:
+            raise OSError("connection refused")
+
+        async def close(self) -> None:
+            pass
+
+    clock = Clock()
+    fallback = LocalBucket(Pace(rate=10, burst=1), clock)
+    pacing = Pacing(Down(), fallback)
+    fallback.reserve_now()
+    started = time.monotonic()
+    assert await pacing.wait_for_slot() == pytest.approx(0.1)
+    assert time.monotonic() - started >= 0.09
+
+
+def test_most_in_window_counts_half_open_windows() -> None:
+    assert most_in_window([0.0, 0.5, 0.999, 1.0, 1.5]) == 3
+    assert most_in_window([]) == 0
+    assert most_in_window([0.0, 1.0, 2.0]) == 1
