@@ -129,11 +129,16 @@ class PostgresBucket:
         self.pace = pace
 
     async def reserve(self) -> float:
+        return (await self.slot())[0]
+
+    async def slot(self) -> tuple[float, float]:
+        """Take the next slot: the seconds to wait, and when the slot is on the server's
+        clock (seconds since the epoch, the same for every process)."""
         async with self.database.query() as q:
-            waited = await q.rate_limits.reserve(
+            taken = await q.rate_limits.reserve(
                 self.key, self.pace.interval_us, self.pace.allowance_us
             )
-        return waited / 1e6
+        return taken.wait_us / 1e6, taken.at_us / 1e6
 
     async def hold_off(self, seconds: float) -> None:
         async with self.database.query() as q:

@@ -9,14 +9,25 @@ its bucket in memory); see `bot.db.limiters` for the algorithm.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .base import Repository
+
+
+class Slot(NamedTuple):
+    """A slot taken: the microseconds to wait for it, and when it is on the server's
+    clock (microseconds since the epoch), which the processes share."""
+
+    wait_us: int
+    at_us: int
+
 
 #: The server's clock now, in microseconds since the epoch (the same as every process sees).
 _NOW_US = "(extract(epoch FROM clock_timestamp()) * 1000000)::bigint"
 
 
 class RateLimitRepository(Repository):
-    async def reserve(self, bucket: str, interval_us: int, allowance_us: int) -> int:
+    async def reserve(self, bucket: str, interval_us: int, allowance_us: int) -> Slot:
         """Take the bucket's next slot: its theoretical arrival time moves to
         max(itself, now) + `interval_us`; the microseconds to wait before sending are
         how far that lies beyond now + `allowance_us` (0 when the burst allows it now).
@@ -26,11 +37,13 @@ class RateLimitRepository(Repository):
             " INSERT INTO rate_limits (bucket, tat) SELECT ?, now + ? FROM clock"
             " ON CONFLICT (bucket) DO UPDATE"
             " SET tat = GREATEST(rate_limits.tat + ?, EXCLUDED.tat)"
-            " RETURNING GREATEST(rate_limits.tat - (SELECT now FROM clock) - ?, 0)",
+            " RETURNING rate_limits.tat - ?, (SELECT now FROM clock)",
             (bucket, interval_us, interval_us, allowance_us),
         )
         assert row is not None
-        return int(row[0])
+        at, now = int(row[0]), int(row[1])
+        slot = max(at, now)
+        return Slot(slot - now, slot)
 
     async def hold_off(self, bucket: str, delay_us: int) -> None:
         """Make every slot taken from now on wait at least `delay_us` (Discord answered a

@@ -15,7 +15,8 @@ from typing import Any
 from .limiters import Pace
 
 #: KEYS[1] the bucket; ARGV[1] the interval, ARGV[2] the burst's allowance (microseconds).
-#: Returns the microseconds to wait. Microseconds since the epoch fit a Lua double exactly.
+#: Returns the microseconds to wait and the slot's time (microseconds since the epoch on
+#: the server's clock, exact in a Lua double), as decimal strings.
 RESERVE = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
@@ -24,9 +25,9 @@ local interval = tonumber(ARGV[1])
 if tat < now then tat = now end
 tat = tat + interval
 redis.call('SET', KEYS[1], string.format('%d', tat), 'PX', math.ceil((tat - now) / 1000) + 1000)
-local wait = tat - now - tonumber(ARGV[2])
-if wait < 0 then wait = 0 end
-return wait
+local slot = tat - tonumber(ARGV[2])
+if slot < now then slot = now end
+return {string.format('%d', slot - now), string.format('%d', slot)}
 """
 #: KEYS[1] the bucket; ARGV[1] how far after now its arrival time must be (microseconds).
 HOLD_OFF = """
@@ -53,17 +54,24 @@ class RedisBucket:
         self.pace = pace
 
     @classmethod
-    def connect(cls, url: str, key: str, pace: Pace) -> RedisBucket:
-        """A bucket on the server at `url` (the connection opens at the first request)."""
+    def connect(cls, url: str, key: str, pace: Pace, *, connections: int = 10) -> RedisBucket:
+        """A bucket on the server at `url` (the connections open at the first requests):
+        at most `connections` at once, a request beyond them waiting for one, in turn."""
         import redis.asyncio
 
-        return cls(redis.asyncio.Redis.from_url(url), key, pace)
+        pool = redis.asyncio.BlockingConnectionPool.from_url(url, max_connections=connections)
+        return cls(redis.asyncio.Redis.from_pool(pool), key, pace)
 
     async def reserve(self) -> float:
-        waited = await self._reserve(
+        return (await self.slot())[0]
+
+    async def slot(self) -> tuple[float, float]:
+        """Take the next slot: the seconds to wait, and when the slot is on the server's
+        clock (seconds since the epoch, the same for every process)."""
+        wait, at = await self._reserve(
             keys=[self.key], args=[self.pace.interval_us, self.pace.allowance_us]
         )
-        return int(waited) / 1e6
+        return int(wait) / 1e6, int(at) / 1e6
 
     async def hold_off(self, seconds: float) -> None:
         await self._hold_off(keys=[self.key], args=[self.pace.hold_off_us(seconds)])

@@ -7,17 +7,18 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
 
 import aiohttp
 import pytest
-from aiohttp import web
 
 from bot.config import ConfigError, Settings
 from bot.db.limiters import LocalBucket, Pace, bucket_key
 from bot.ui.pacing import Pacing, is_global_limited
 from bot.ui.rejections import Rejections
+from tests.support.discordish import Discordish, server
 from tests.support.windows import most_in_window
+
+__all__ = ["server"]  # the fixture
 
 
 class Clock:
@@ -130,44 +131,6 @@ def test_the_bucket_is_named_by_a_hash_of_the_token() -> None:
     key = bucket_key("secret-token")
     assert "secret" not in key and key == bucket_key("secret-token")
     assert key != bucket_key("another-token")
-
-
-class Discordish:
-    """A server that records the order requests arrive in, and answers 429 when told."""
-
-    def __init__(self) -> None:
-        self.arrived: list[str] = []
-        self.refuse: dict[str, tuple[int, dict[str, str], dict[str, object]]] = {}
-
-    async def handle(self, request: web.Request) -> web.StreamResponse:
-        if request.headers.get("Upgrade", "").lower() == "websocket":
-            socket = web.WebSocketResponse()
-            await socket.prepare(request)
-            self.arrived.append("websocket")
-            await socket.close()
-            return socket
-        self.arrived.append(f"{request.method} {request.path}")
-        refused = self.refuse.pop(request.path, None)
-        if refused is not None:
-            status, headers, body = refused
-            return web.json_response(body, status=status, headers=headers)
-        return web.json_response({"ok": True})
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[tuple[Discordish, str]]:
-    discordish = Discordish()
-    app = web.Application()
-    app.router.add_route("*", "/{tail:.*}", discordish.handle)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = runner.addresses[0][1]
-    try:
-        yield discordish, f"http://127.0.0.1:{port}"
-    finally:
-        await runner.cleanup()
 
 
 async def test_exempt_requests_pass_a_saturated_bucket_at_once(
