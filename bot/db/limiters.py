@@ -22,6 +22,7 @@ Discord asked (`hold_off`).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
 from collections.abc import Callable
@@ -117,9 +118,15 @@ class LocalBucket:
 
 class PostgresBucket:
     """The bucket in a row of the PostgreSQL database the processes share (one statement
-    per request through the bot's pool, no transaction; see `bot.db.rate_limits`)."""
+    per request through the bot's pool, no transaction; see `bot.db.rate_limits`).
+
+    At most `IN_FLIGHT` reservations of a process run at once, the others waiting in
+    turn (asyncio's semaphore is first come, first served): a bulk send of hundreds of
+    posts would otherwise take every connection of the pool and keep a member's move
+    waiting for one, while all its reservations queue on the bucket's row anyway."""
 
     kind = "postgresql"
+    IN_FLIGHT = 2
 
     def __init__(self, database: Database, key: str, pace: Pace) -> None:
         if database.backend != "postgresql":
@@ -127,6 +134,7 @@ class PostgresBucket:
         self.database = database
         self.key = key
         self.pace = pace
+        self._in_flight = asyncio.Semaphore(self.IN_FLIGHT)
 
     async def reserve(self) -> float:
         return (await self.slot())[0]
@@ -134,7 +142,7 @@ class PostgresBucket:
     async def slot(self) -> tuple[float, float]:
         """Take the next slot: the seconds to wait, and when the slot is on the server's
         clock (seconds since the epoch, the same for every process)."""
-        async with self.database.query() as q:
+        async with self._in_flight, self.database.query() as q:
             taken = await q.rate_limits.reserve(
                 self.key, self.pace.interval_us, self.pace.allowance_us
             )

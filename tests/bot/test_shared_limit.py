@@ -188,3 +188,29 @@ async def test_a_global_429_met_by_one_process_holds_off_the_others(
         async for other in open_bucket(kind, url, key, pace):
             waited = await other.reserve()
             assert 3.7 <= waited <= 4.1, waited
+
+
+@pytest.mark.postgres
+async def test_a_bulk_send_leaves_the_pool_to_the_members(postgres_url: str) -> None:
+    """Hundreds of reservations at once hold at most two of the pool's connections: a
+    member's query asked for after them is answered before they are all through."""
+    database = await open_database(postgres_url)
+    try:
+        bucket = PostgresBucket(database, fresh_key(), Pace(rate=45, burst=5))
+        done: list[str] = []
+
+        async def reserve() -> None:
+            await bucket.reserve()
+            done.append("slot")
+
+        async def member() -> None:
+            async with database.query() as q:
+                await q.games.count_active()
+            done.append("member")
+
+        bulk = [asyncio.ensure_future(reserve()) for _ in range(300)]
+        await asyncio.sleep(0)
+        await asyncio.gather(member(), *bulk)
+        assert done.index("member") < len(done) - 1 - 100, done.index("member")
+    finally:
+        await database.close()
