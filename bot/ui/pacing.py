@@ -91,7 +91,8 @@ class Pacing:
         try:
             delay = await self.limiter.reserve()
         except Exception as error:  # the shared bucket is unreachable: pace alone
-            self._warn("could not reach the shared rate limit (%s); pacing alone", error)
+            if self._may_warn():
+                log.warning("could not reach the shared rate limit (%s); pacing alone", error)
             delay = self.fallback.reserve_now()
         if delay > 0:
             self.waits += 1
@@ -123,15 +124,18 @@ class Pacing:
         try:
             await self.limiter.hold_off(retry_after)
         except Exception as error:
-            self._warn("could not push the shared rate limit (%s)", error)
+            if self._may_warn():
+                log.warning("could not push the shared rate limit (%s)", error)
         if self.limiter is not self.fallback:
             await self.fallback.hold_off(retry_after)
 
-    def _warn(self, message: str, error: Exception) -> None:
+    def _may_warn(self) -> bool:
+        """Whether a warning may be logged now (one per `WARN_EVERY` seconds)."""
         now = time.monotonic()
-        if now - self._warned_at >= WARN_EVERY:
-            self._warned_at = now
-            log.warning(message, error)
+        if now - self._warned_at < WARN_EVERY:
+            return False
+        self._warned_at = now
+        return True
 
     def attach(self, config: aiohttp.TraceConfig) -> aiohttp.TraceConfig:
         """Add the callbacks to `config` (which may count other things too)."""
