@@ -21,7 +21,7 @@ from bot.db import open_database
 from bot.db.limiters import GlobalLimiter, LocalBucket, Pace, PostgresBucket, bucket_key
 from bot.ui.pacing import Pacing, shared_limiter
 from tests.support.discordish import Discordish, server
-from tests.support.postgres import fresh_schema
+from tests.support.postgres import fresh_schema, raw
 from tests.support.windows import most_in_window
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,6 +136,16 @@ async def test_the_bot_on_postgresql_shares_its_limit_there_unless_told_not_to(
             {"DISCORD_TOKEN": "t", "DATABASE_URL": postgres_url, "RATE_LIMIT_SHARED": "off"}
         )
         assert await shared_limiter(off, database) is None
+        # The bucket is not written to PostgreSQL's log: a commit of it waits for no disk.
+        connection = await raw(postgres_url)
+        try:
+            persistence = await connection.fetchval(
+                "SELECT relpersistence FROM pg_class WHERE relname = 'rate_limits'"
+                " AND relnamespace = current_schema()::regnamespace"
+            )
+        finally:
+            await connection.close()
+        assert persistence == b"u"  # asyncpg reads the "char" type as bytes
     finally:
         await database.close()
     sqlite = await open_database(tmp_path / "shogi.db")

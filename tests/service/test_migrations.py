@@ -93,6 +93,7 @@ EXPECTED_COLUMNS = {
     "digests": ["user_id", "sent_for"],
     "closed_inboxes": ["user_id", "closed_at"],
     "lost_channels": ["channel_id", "lost_at"],
+    "rate_limits": ["bucket", "tat"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -550,6 +551,7 @@ APPLIED_DIGESTS = {
     16: "3212f08a69c1523f",
     17: "b170fe062ac538b6",
     18: "a474f172f1a736d3",
+    19: "5235e21e430a5993",
 }
 
 
