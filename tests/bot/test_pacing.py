@@ -9,6 +9,7 @@ import json
 import time
 
 import aiohttp
+import discord
 import pytest
 
 from bot.config import ConfigError, Settings
@@ -232,3 +233,38 @@ def test_most_in_window_counts_half_open_windows() -> None:
     assert most_in_window([0.0, 0.5, 0.999, 1.0, 1.5]) == 3
     assert most_in_window([]) == 0
     assert most_in_window([0.0, 1.0, 2.0]) == 1
+
+
+async def test_discord_py_honours_a_global_429_and_its_retry_waits_for_a_slot_too(
+    server: tuple[Discordish, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through discord.py's own HTTP client: a global 429 is waited out (retry_after) and
+    the request sent again, and that retry passes the pacing like any request."""
+    discordish, base = server
+    monkeypatch.setattr(discord.http.Route, "BASE", base + "/api/v10")
+    discordish.refuse["/api/v10/users/@me"] = (
+        429,
+        {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global", "Via": "1.1 google"},
+        {"retry_after": 0.3, "global": True, "message": "You are being rate limited."},
+    )
+
+    class Counted(LocalBucket):
+        reservations = 0
+
+        async def reserve(self) -> float:
+            Counted.reservations += 1
+            return await super().reserve()
+
+    bucket = Counted(Pace(rate=45, burst=5))
+    pacing = Pacing(bucket, bucket)
+    trace = pacing.attach(Rejections().trace())
+    http = discord.http.HTTPClient(asyncio.get_running_loop(), http_trace=trace)
+    started = time.monotonic()
+    try:
+        answer: object = await http.static_login("token")  # the user's JSON, unparsed
+        assert answer == {"ok": True}
+    finally:
+        await http.close()
+    assert time.monotonic() - started >= 0.3  # it waited retry_after
+    assert discordish.arrived == ["GET /api/v10/users/@me"] * 2
+    assert Counted.reservations == 2 and pacing.throttled == {"global": 1}

@@ -18,8 +18,7 @@ import discord
 from bot.client import create_bot
 from bot.config import Settings
 from bot.db.limiters import Pace
-from tests.fakediscord import CALLBACK, CREATE_MESSAGE, FakeDiscord
-from tests.support.fixtures import BotRunner
+from tests.fakediscord import CALLBACK, CREATE_MESSAGE, BotRunner, FakeDiscord
 from tests.support.stall import LoopProbe
 from tests.support.windows import most_in_window
 

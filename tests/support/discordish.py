@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 
 import pytest
@@ -27,8 +28,8 @@ class Discordish:
         refused = self.refuse.pop(request.path, None)
         if refused is not None:
             status, headers, body = refused
-            return web.json_response(body, status=status, headers=headers)
-        return web.json_response({"ok": True})
+            return _json(body, status, headers)
+        return _json({"ok": True}, 200, {})
 
 
 @pytest.fixture
@@ -45,3 +46,13 @@ async def server() -> AsyncIterator[tuple[Discordish, str]]:
         yield discordish, f"http://127.0.0.1:{port}"
     finally:
         await runner.cleanup()
+
+
+def _json(body: dict[str, object], status: int, headers: dict[str, str]) -> web.Response:
+    """A JSON answer typed exactly as Discord types it (discord.py reads the body as JSON
+    only under `application/json`, without a charset)."""
+    return web.Response(
+        body=json.dumps(body).encode(),
+        status=status,
+        headers=headers | {"Content-Type": "application/json"},
+    )
