@@ -102,9 +102,19 @@ class LocalBucket:
         return round(self._clock() * 1_000_000)
 
     def reserve_now(self) -> float:
+        """Take the next slot: the seconds to wait for it."""
         now = self._now_us()
+        return (self._take(now) - now) / 1e6
+
+    def reserve_due(self) -> float:
+        """Take the next slot: when it is, on the bucket's clock (seconds). Sleeping until
+        then rather than for a wait keeps the slots in order even when the process is held
+        up between taking a slot and starting to sleep (a busy machine)."""
+        return self._take(self._now_us()) / 1e6
+
+    def _take(self, now: int) -> int:
         self._tat_us = max(self._tat_us + self.pace.interval_us, now + self.pace.interval_us)
-        return max(self._tat_us - now - self.pace.allowance_us, 0) / 1e6
+        return max(self._tat_us - self.pace.allowance_us, now)
 
     async def reserve(self) -> float:
         return self.reserve_now()

@@ -87,17 +87,32 @@ class Pacing:
         self.limiter = self.fallback
 
     async def wait_for_slot(self) -> float:
-        """Take a slot and wait for it; the seconds waited."""
+        """Take a slot and wait for it; the seconds waited. This process's own bucket says
+        when its slot is (on the monotonic clock, asyncio's too); a shared one says how long
+        to wait, counted from when its answer came back."""
+        loop = asyncio.get_running_loop()
         try:
-            delay = await self.limiter.reserve()
+            if isinstance(self.limiter, LocalBucket):
+                due = self.limiter.reserve_due()
+            else:
+                due = loop.time() + await self.limiter.reserve()
         except Exception as error:  # the shared bucket is unreachable: pace alone
             if self._may_warn():
                 log.warning("could not reach the shared rate limit (%s); pacing alone", error)
-            delay = self.fallback.reserve_now()
-        if delay > 0:
-            self.waits += 1
-            self.waited += delay
-            await asyncio.sleep(delay)
+            due = self.fallback.reserve_due()
+        delay = due - loop.time()
+        if delay <= 0:
+            return 0.0
+        self.waits += 1
+        self.waited += delay
+        # Woken at `due` itself (not `delay` after some later instant), so the requests
+        # leave in the order of their slots whatever held this process up meanwhile.
+        woken: asyncio.Future[None] = loop.create_future()
+        timer = loop.call_at(due, _wake, woken)
+        try:
+            await woken
+        finally:
+            timer.cancel()
         return delay
 
     async def rate_limited(self, response: aiohttp.ClientResponse) -> None:
@@ -161,6 +176,11 @@ class Pacing:
         config.on_request_start.append(starting)
         config.on_request_end.append(ended)
         return config
+
+
+def _wake(woken: asyncio.Future[None]) -> None:
+    if not woken.done():
+        woken.set_result(None)
 
 
 def _seconds(value: object) -> float | None:

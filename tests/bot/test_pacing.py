@@ -220,12 +220,11 @@ async def test_an_unreachable_shared_bucket_paces_the_process_alone() -> None:
         async def close(self) -> None:
             pass
 
-    clock = Clock()
-    fallback = LocalBucket(Pace(rate=10, burst=1), clock)
+    fallback = LocalBucket(Pace(rate=10, burst=1))
     pacing = Pacing(Down(), fallback)
     fallback.reserve_now()
     started = time.monotonic()
-    assert await pacing.wait_for_slot() == pytest.approx(0.1)
+    assert 0.05 <= await pacing.wait_for_slot() <= 0.1
     assert time.monotonic() - started >= 0.09
 
 
@@ -251,9 +250,9 @@ async def test_discord_py_honours_a_global_429_and_its_retry_waits_for_a_slot_to
     class Counted(LocalBucket):
         reservations = 0
 
-        async def reserve(self) -> float:
+        def reserve_due(self) -> float:
             Counted.reservations += 1
-            return await super().reserve()
+            return super().reserve_due()
 
     bucket = Counted(Pace(rate=45, burst=5))
     pacing = Pacing(bucket, bucket)
