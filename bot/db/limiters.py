@@ -39,7 +39,10 @@ DEFAULT_BURST = 5
 
 @dataclass(frozen=True, slots=True)
 class Pace:
-    """How fast requests may go: `rate` a second on average, `burst` of them at once."""
+    """How fast requests may go: `rate` a second on average, `burst` of them at once.
+
+    Pace(45, 5).interval_us  # 22222: a slot every 22 ms after the first five
+    """
 
     rate: float = DEFAULT_RATE
     burst: int = DEFAULT_BURST

@@ -46,7 +46,10 @@ WARN_EVERY = 60.0
 
 def is_global_limited(method: str, path: str) -> bool:
     """Whether Discord's global limit counts a request to `path` (an URL's path): REST
-    calls under `/api/` except interaction responses and the interaction webhook."""
+    calls under `/api/` except interaction responses and the interaction webhook.
+
+    is_global_limited("POST", "/api/v10/channels/1/messages")  # True
+    """
     matched = _API.fullmatch(path)
     if matched is None:
         return False
@@ -60,7 +63,11 @@ def is_global_limited(method: str, path: str) -> bool:
 class Pacing:
     """The limiter in force for this process (`use` swaps it once the shared one is
     open), the trace callbacks that ask it, and what they counted: `throttled` (429s by
-    scope), `waits` (requests that had to wait) and `waited` (seconds in all)."""
+    scope), `waits` (requests that had to wait) and `waited` (seconds in all).
+
+    pacing = Pacing.local(Pace(45, 5))
+    session = aiohttp.ClientSession(trace_configs=[pacing.attach(aiohttp.TraceConfig())])
+    """
 
     def __init__(self, limiter: GlobalLimiter, fallback: LocalBucket) -> None:
         self.limiter = limiter
@@ -196,7 +203,12 @@ def _seconds(value: object) -> float | None:
 async def shared_limiter(settings: Settings, database: Database) -> GlobalLimiter | None:
     """The bucket every process of the bot shares, by the settings: Redis when `REDIS_URL`
     is set, else the PostgreSQL database when the bot is on one; None (this process's own
-    bucket is enough) on SQLite, or when `RATE_LIMIT_SHARED=off`."""
+    bucket is enough) on SQLite, or when `RATE_LIMIT_SHARED=off`.
+
+    shared = await shared_limiter(settings, database)
+    if shared is not None:
+        await bot.pacing.use(shared)
+    """
     if not settings.rate_limit_shared:
         return None
     key = bucket_key(settings.discord_token)
