@@ -267,3 +267,26 @@ async def test_discord_py_honours_a_global_429_and_its_retry_waits_for_a_slot_to
     assert time.monotonic() - started >= 0.3  # it waited retry_after
     assert discordish.arrived == ["GET /api/v10/users/@me"] * 2
     assert Counted.reservations == 2 and pacing.throttled == {"global": 1}
+
+
+@pytest.mark.parametrize("retry_after", [1e9, -5, "soon", None, True, float("nan")])
+async def test_a_global_429_with_a_senseless_retry_after_holds_nothing_off(
+    server: tuple[Discordish, str], retry_after: object
+) -> None:
+    """A retry_after past an hour, negative or not a number (a proxy's page, a broken
+    answer) does not stop every process of the bot: it is counted and nothing more."""
+    discordish, base = server
+    bucket = LocalBucket(Pace(rate=10, burst=5), Clock())
+    pacing = Pacing(bucket, bucket)
+    discordish.refuse["/api/v10/users/@me"] = (
+        429,
+        {"X-RateLimit-Global": "true"},
+        {"retry_after": retry_after, "global": True},
+    )
+    async with (
+        aiohttp.ClientSession(trace_configs=[pacing.attach(aiohttp.TraceConfig())]) as s,
+        s.get(base + "/api/v10/users/@me") as response,
+    ):
+        assert response.status == 429
+    assert pacing.throttled == {"global": 1}
+    assert bucket.reserve_now() == 0
