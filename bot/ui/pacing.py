@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 #: Discord's scopes of a 429 (`X-RateLimit-Scope`).
 SCOPES = ("global", "user", "shared")
 #: A REST path: `/api`, maybe a version, then the route (bounded, linear).
-_API = re.compile(r"/api(?:/v\d{1,3})?(/.*)?")
+_API = re.compile(r"/api(?:/v\d{1,3})?(/.*)?", re.DOTALL)
 #: Seconds between two warnings that the shared bucket cannot be reached.
 WARN_EVERY = 60.0
 

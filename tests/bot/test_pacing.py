@@ -95,6 +95,7 @@ def test_which_requests_the_global_limit_counts() -> None:
     # A callback read, not posted, is not the exempt response.
     assert is_global_limited("GET", "/api/v10/interactions/1/token/callback")
     assert is_global_limited("GET", "/api/channels/1")  # no version
+    assert is_global_limited("POST", "/api/v10/channels/1/mess\nages")  # a line break
 
 
 def test_the_settings_of_the_limit() -> None:
