@@ -10,9 +10,22 @@ leaves nothing behind. The algorithm is `bot.db.limiters`'s; `redis` is an optio
 
 from __future__ import annotations
 
+import importlib.util
 from typing import Any
 
 from .limiters import Pace
+
+MISSING = (
+    "REDIS_URL is set but the redis package is not installed: install it with "
+    "pip install -e '.[redis]' (requirements/bot.lock holds it), or leave REDIS_URL empty "
+    "to share the limit through PostgreSQL."
+)
+
+
+def redis_available() -> bool:
+    """Whether the optional redis package is installed."""
+    return importlib.util.find_spec("redis") is not None
+
 
 #: KEYS[1] the bucket; ARGV[1] the interval, ARGV[2] the burst's allowance (microseconds).
 #: Returns the microseconds to wait and the slot's time (microseconds since the epoch on

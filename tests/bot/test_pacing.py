@@ -7,13 +7,16 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 
 import aiohttp
 import discord
 import pytest
 
+from bot.__main__ import main
 from bot.config import ConfigError, Settings
 from bot.db.limiters import LocalBucket, Pace, bucket_key
+from bot.db.redis_limiter import MISSING as REDIS_MISSING
 from bot.ui.pacing import Pacing, is_global_limited
 from bot.ui.rejections import Rejections
 from tests.support.discordish import Discordish, server
@@ -291,3 +294,13 @@ async def test_a_global_429_with_a_senseless_retry_after_holds_nothing_off(
         assert response.status == 429
     assert pacing.throttled == {"global": 1}
     assert bucket.reserve_now() == 0
+
+
+def test_a_redis_address_without_the_redis_package_is_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.__main__.redis_available", lambda: False)
+    env = tmp_path / "env"
+    env.write_text("DISCORD_TOKEN=x.y.z\nREDIS_URL=redis://127.0.0.1:6379/0\n")
+    assert main(["--env-file", str(env)]) == 2
+    assert capsys.readouterr().err.strip() == f"Configuration error: {REDIS_MISSING}"
