@@ -35,6 +35,13 @@ from .database import Database
 DISCORD_RATE = 50.0
 DEFAULT_RATE = 45.0
 DEFAULT_BURST = 5
+#: How far ahead of the shared clock a bucket's slots may be taken: a bucket further ahead
+#: means that clock went back (a server's clock set back), and is taken as idle rather than
+#: holding every request of every process for as long. No queue of requests (each times
+#: out after five minutes) nor any hold-off (`MAX_HOLD_OFF`) reaches it.
+MAX_AHEAD_US = 600_000_000
+#: The longest hold-off a global 429 may ask for and be obeyed by every process, seconds.
+MAX_HOLD_OFF = 300.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +164,7 @@ class PostgresBucket:
         clock (seconds since the epoch, the same for every process)."""
         async with self._in_flight, self.database.query() as q:
             taken = await q.rate_limits.reserve(
-                self.key, self.pace.interval_us, self.pace.allowance_us
+                self.key, self.pace.interval_us, self.pace.allowance_us, MAX_AHEAD_US
             )
         return taken.wait_us / 1e6, taken.at_us / 1e6
 

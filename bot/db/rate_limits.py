@@ -27,18 +27,22 @@ _NOW_US = "(extract(epoch FROM clock_timestamp()) * 1000000)::bigint"
 
 
 class RateLimitRepository(Repository):
-    async def reserve(self, bucket: str, interval_us: int, allowance_us: int) -> Slot:
+    async def reserve(
+        self, bucket: str, interval_us: int, allowance_us: int, max_ahead_us: int
+    ) -> Slot:
         """Take the bucket's next slot: its theoretical arrival time moves to
         max(itself, now) + `interval_us`; the microseconds to wait before sending are
         how far that lies beyond now + `allowance_us` (0 when the burst allows it now).
-        A bucket seen for the first time is created by the same statement."""
+        An arrival time more than `max_ahead_us` ahead is taken as now (the server's clock
+        went back). A bucket seen for the first time is created by the same statement."""
         row = await self._one(
             f"WITH clock AS (SELECT {_NOW_US} AS now)"
             " INSERT INTO rate_limits (bucket, tat) SELECT ?, now + ? FROM clock"
-            " ON CONFLICT (bucket) DO UPDATE"
-            " SET tat = GREATEST(rate_limits.tat + ?, EXCLUDED.tat)"
+            " ON CONFLICT (bucket) DO UPDATE SET tat = CASE"
+            " WHEN rate_limits.tat > EXCLUDED.tat + ? THEN EXCLUDED.tat"
+            " ELSE GREATEST(rate_limits.tat + ?, EXCLUDED.tat) END"
             " RETURNING rate_limits.tat - ?, (SELECT now FROM clock)",
-            (bucket, interval_us, interval_us, allowance_us),
+            (bucket, interval_us, max_ahead_us, interval_us, allowance_us),
         )
         assert row is not None
         at, now = int(row[0]), int(row[1])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
-from .limiters import Pace
+from .limiters import MAX_AHEAD_US, Pace
 
 MISSING = (
     "REDIS_URL is set but the redis package is not installed: install it with "
@@ -27,7 +27,8 @@ def redis_available() -> bool:
     return importlib.util.find_spec("redis") is not None
 
 
-#: KEYS[1] the bucket; ARGV[1] the interval, ARGV[2] the burst's allowance (microseconds).
+#: KEYS[1] the bucket; ARGV[1] the interval, ARGV[2] the burst's allowance, ARGV[3] how far
+#: ahead the bucket may be before it is taken as idle (microseconds; see `MAX_AHEAD_US`).
 #: Returns the microseconds to wait and the slot's time (microseconds since the epoch on
 #: the server's clock, exact in a Lua double), as decimal strings.
 RESERVE = """
@@ -35,7 +36,7 @@ local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 local interval = tonumber(ARGV[1])
-if tat < now then tat = now end
+if tat < now or tat > now + tonumber(ARGV[3]) then tat = now end
 tat = tat + interval
 redis.call('SET', KEYS[1], string.format('%d', tat), 'PX', math.ceil((tat - now) / 1000) + 1000)
 local slot = tat - tonumber(ARGV[2])
@@ -82,7 +83,7 @@ class RedisBucket:
         """Take the next slot: the seconds to wait, and when the slot is on the server's
         clock (seconds since the epoch, the same for every process)."""
         wait, at = await self._reserve(
-            keys=[self.key], args=[self.pace.interval_us, self.pace.allowance_us]
+            keys=[self.key], args=[self.pace.interval_us, self.pace.allowance_us, MAX_AHEAD_US]
         )
         return int(wait) / 1e6, int(at) / 1e6
 

@@ -32,7 +32,14 @@ import aiohttp
 
 from bot.config import Settings
 from bot.db import Database
-from bot.db.limiters import GlobalLimiter, LocalBucket, Pace, PostgresBucket, bucket_key
+from bot.db.limiters import (
+    MAX_HOLD_OFF,
+    GlobalLimiter,
+    LocalBucket,
+    Pace,
+    PostgresBucket,
+    bucket_key,
+)
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +204,7 @@ def _seconds(value: object) -> float | None:
         seconds = float(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return None
-    return seconds if 0 <= seconds <= 3600 else None
+    return seconds if 0 <= seconds <= MAX_HOLD_OFF else None
 
 
 async def shared_limiter(settings: Settings, database: Database) -> GlobalLimiter | None:

@@ -89,6 +89,19 @@ async def test_a_global_429_pushes_the_shared_bucket_for_every_process(kind: str
 
 
 @pytest.mark.parametrize("kind", KINDS)
+async def test_a_bucket_far_ahead_of_the_clock_is_taken_as_idle(kind: str, url: str) -> None:
+    """The shared clock set back by an hour leaves the bucket an hour ahead of it: rather
+    than hold every request of every process for that hour, the bucket starts again."""
+    async for bucket in open_bucket(kind, url, fresh_key(), Pace(rate=10, burst=2)):
+        await bucket.hold_off(3600.0)  # what a clock set back an hour leaves behind
+        assert await bucket.reserve() == 0
+        assert await bucket.reserve() == 0
+        assert 0.05 <= await bucket.reserve() <= 0.1
+        await bucket.hold_off(240.0)  # a hold-off within the bounds is kept
+        assert 239 <= await bucket.reserve() <= 240.2
+
+
+@pytest.mark.parametrize("kind", KINDS)
 async def test_two_processes_together_keep_to_rate_and_burst(kind: str, url: str) -> None:
     if kind == "postgresql":
         database = await open_database(url)  # migrate once, before the two start
