@@ -27,6 +27,8 @@ import discord
 from .client import create_bot
 from .config import ConfigError, Settings, shard_scope
 from .db import DatabaseError, ShardScope, open_database
+from .db.redis_limiter import MISSING as REDIS_MISSING
+from .db.redis_limiter import redis_available
 from .logs import configure
 from .monitoring import MISSING, metrics_available
 from .services.budgets import from_settings as budgets_from
@@ -63,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if settings.metrics_port is not None and not metrics_available():
         print(f"Configuration error: {MISSING}", file=sys.stderr)
+        return 2
+    if settings.redis_url is not None and not redis_available():
+        print(f"Configuration error: {REDIS_MISSING}", file=sys.stderr)
         return 2
     configure(
         settings.logging_level, settings.log_format, scope=scope, secret=settings.discord_token

@@ -29,6 +29,7 @@ from .services.stats import Timing
 from .ui.errors import GameTree, answer_unknown_button
 from .ui.host import GameBot
 from .ui.i18n import CommandTranslator
+from .ui.pacing import shared_limiter
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,7 @@ class ShogiBot(GameBot):
         discord.VoiceClient.warn_dave = False
         if scope is not None:  # read by `AutoShardedBot` (a plain `Bot` takes no such options)
             options.update(shard_ids=sorted(scope.shard_ids), shard_count=scope.shard_count)
-        super().__init__(command_prefix=commands.when_mentioned, **options)
+        super().__init__(command_prefix=commands.when_mentioned, pace=settings.pace, **options)
         self.settings = settings
         self.sync_global = sync_global
         #: The shards this process runs (None: all of them, in one process).
@@ -171,6 +172,10 @@ class ShogiBot(GameBot):
         command tree is complete (what `setup_hook` publishes, and what tests inspect)."""
         if self._database is None:
             self._database = await open_database(self.settings.database)
+        shared = await shared_limiter(self.settings, self._database)
+        if shared is not None:
+            await self.pacing.use(shared)
+            log.info("Discord's global limit is shared by every process (%s)", shared.kind)
         if self.settings.engine_path is not None:
             self._engine = EnginePool(
                 self.settings.engine_path,
@@ -253,6 +258,7 @@ class ShogiBot(GameBot):
         if self._engine is not None:
             await self._engine.close()
         await super().close()
+        await self.pacing.close()  # after the last request
         self.boards.close()
         await self.readers.close()
         if self._database is not None and self._owns_database:

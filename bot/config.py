@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from dotenv import dotenv_values
 
 from .db.addresses import without_password
+from .db.limiters import DISCORD_RATE, Pace
 from .db.shards import ShardScope
 from .engine.pool import parse_options
 
@@ -59,6 +60,14 @@ class Settings:
     #: messages, digests: the outbox), below Discord's 50 requests a second per bot, so
     #: that members' own requests keep room.
     outbox_rate: float = 30.0
+    #: How fast the bot's requests may go against Discord's global limit (all processes).
+    pace: Pace = field(default_factory=Pace)
+    #: Whether the processes share one bucket of that limit (in Redis, else in PostgreSQL);
+    #: off, each keeps its own (one process, or a test that wants the limit broken).
+    rate_limit_shared: bool = True
+    #: A Redis server's address (`redis://host:6379/0`) for the shared bucket, which
+    #: replaces the PostgreSQL one when set.
+    redis_url: str | None = field(default=None, repr=False)
 
     @classmethod
     def from_env(
@@ -126,6 +135,7 @@ class Settings:
                 f"OUTBOX_RATE must be a number of sends a second above 0 and at most "
                 f"{MAX_OUTBOX_RATE} (Discord's limit is 50 requests a second), or left empty."
             )
+        pace, shared, redis_url = _rate_limit_settings(values)
         return cls(
             discord_token=token,
             database_path=Path(database) if database else DEFAULT_DATABASE,
@@ -139,6 +149,9 @@ class Settings:
             engine_jobs=engine_jobs,
             limits={key: text for key, text in values.items() if key.startswith("LIMIT_")},
             outbox_rate=outbox_rate,
+            pace=pace,
+            rate_limit_shared=shared,
+            redis_url=redis_url,
         )
 
     @property
@@ -233,3 +246,42 @@ def _engine_settings(values: Mapping[str, str]) -> tuple[str | None, dict[str, s
     if not jobs_text.isdigit() or int(jobs_text) < 1:
         raise ConfigError("ENGINE_JOBS must be a whole number of engine searches, 1 or more.")
     return path or None, options, int(jobs_text)
+
+
+def _rate_limit_settings(values: Mapping[str, str]) -> tuple[Pace, bool, str | None]:
+    """`RATE_LIMIT_PER_SECOND` (above 0, at most Discord's 50), `RATE_LIMIT_BURST` (1 or
+    more), `RATE_LIMIT_SHARED` (`on` or `off`) and `REDIS_URL` (empty, or `redis://...`)."""
+    default = Pace()
+    rate_text = values.get("RATE_LIMIT_PER_SECOND", "").strip()
+    rate = default.rate
+    if rate_text:
+        try:
+            rate = float(rate_text)
+        except ValueError:
+            rate = -1.0
+        if not 0 < rate <= DISCORD_RATE:
+            raise ConfigError(
+                f"RATE_LIMIT_PER_SECOND must be a number of requests a second above 0 and at "
+                f"most Discord's {DISCORD_RATE:g} (default {default.rate:g}), or left empty."
+            )
+    burst_text = values.get("RATE_LIMIT_BURST", "").strip()
+    burst = default.burst
+    if burst_text:
+        if not burst_text.isdigit() or not 1 <= int(burst_text) <= 50:
+            raise ConfigError(
+                f"RATE_LIMIT_BURST must be a whole number of requests from 1 to 50 "
+                f"(default {default.burst}), or left empty."
+            )
+        burst = int(burst_text)
+    shared_text = values.get("RATE_LIMIT_SHARED", "").strip().lower() or "on"
+    if shared_text not in ("on", "off"):
+        raise ConfigError("RATE_LIMIT_SHARED must be on (the default) or off.")
+    redis_url = values.get("REDIS_URL", "").strip() or None
+    if redis_url is not None:
+        parts = urlsplit(redis_url)
+        if parts.scheme not in ("redis", "rediss", "unix") or not (parts.hostname or parts.path):
+            raise ConfigError(
+                "REDIS_URL must be a Redis address, redis://host:6379/0 (or empty: the "
+                "processes share the limit through PostgreSQL)."
+            )
+    return Pace(rate, burst), shared_text == "on", redis_url

@@ -8,7 +8,9 @@ transaction and of rendering a board, how late time-outs and reminders were clai
 the deadline task's lag, the sends waiting in the outbox and those sent, whether the
 database answers, and Discord's 4xx answers to the bot's requests: by status, and the
 invalid ones (401, 403, 429) of the last 10 minutes, whose alarm is
-`bot.ui.rejections.ALARM` (Discord bans the address at 10,000).
+`bot.ui.rejections.ALARM` (Discord bans the address at 10,000); its 429s by scope
+(global, user, shared), and the requests that waited for a slot of the global limit
+(`bot.ui.pacing`) with the seconds they waited.
 
 Only on 127.0.0.1: the numbers are the operator's, not the internet's (a scraper on
 another machine goes through the operator's own proxy). prometheus-client is an
@@ -70,6 +72,17 @@ class _Refused(Protocol):
     def invalid_recently(self) -> int: ...
 
 
+class _Paced(Protocol):
+    @property
+    def throttled(self) -> Mapping[str, int]: ...
+
+    @property
+    def waits(self) -> int: ...
+
+    @property
+    def waited(self) -> float: ...
+
+
 class Watched(Protocol):
     """What the endpoints read of the bot."""
 
@@ -87,6 +100,9 @@ class Watched(Protocol):
 
     @property
     def outbox_sender(self) -> _Sending | None: ...
+
+    @property
+    def pacing(self) -> _Paced: ...
 
     def is_ready(self) -> bool: ...
 
@@ -184,6 +200,25 @@ class _Collector:
             "shogi_discord_invalid_requests_10m",
             "401, 403 and 429 answers of the last 10 minutes (Discord bans at 10,000)",
             value=self._bot.rejections.invalid_recently(),
+        )
+        pacing = self._bot.pacing
+        throttled = CounterMetricFamily(
+            "shogi_discord_rate_limited",
+            "Discord's 429 answers to this process, by scope (global, user, shared)",
+            labels=["scope"],
+        )
+        for scope in ("global", "user", "shared"):
+            throttled.add_metric([scope], pacing.throttled.get(scope, 0))
+        yield throttled
+        yield CounterMetricFamily(
+            "shogi_global_limit_waits",
+            "requests that waited for a slot of Discord's global limit",
+            value=pacing.waits,
+        )
+        yield CounterMetricFamily(
+            "shogi_global_limit_waited_seconds",
+            "seconds requests waited for a slot of Discord's global limit, in all",
+            value=pacing.waited,
         )
         yield _histogram(
             HistogramMetricFamily(

@@ -5,8 +5,8 @@
 #
 #   scripts/lock.sh                 # after changing a dependency in pyproject.toml
 #
-# requirements/bot.lock is what the bot runs on (with the postgres and metrics extras, so
-# that enabling either needs no unlocked install), requirements/test.lock what the tests
+# requirements/bot.lock is what the bot runs on (with the postgres, metrics and redis extras,
+# so that enabling any of them needs no unlocked install), requirements/test.lock what the tests
 # and CI run on; both also pin setuptools, which builds the project itself
 # (`pip install --no-deps --no-build-isolation -e .` after the lock). The lock is for
 # CPython 3.11 on Linux x86_64 and is compiled there: run this with such a python3.
@@ -33,6 +33,6 @@ compile() {
         --output-file "$output" "$@" pyproject.toml
 }
 mkdir -p requirements
-compile requirements/bot.lock --extra postgres --extra metrics
+compile requirements/bot.lock --extra postgres --extra metrics --extra redis
 compile requirements/test.lock --extra test
 echo "wrote requirements/bot.lock and requirements/test.lock" >&2

@@ -9,17 +9,19 @@
 Tests marked ``slow`` still run by default; ``-m "not slow"`` skips them when iterating.
 
 The storage tests run on SQLite and on PostgreSQL; the PostgreSQL half needs a server
-(``TEST_DATABASE_URL``, see ``tests/support/postgres.py``).
+(``TEST_DATABASE_URL``, see ``tests/support/postgres.py``); the shared rate limit's Redis
+tests need a Redis server (``TEST_REDIS_URL``, see ``tests/support/redis_server.py``).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.support import postgres
+from tests.support import postgres, redis_server
 from tests.support.postgres import postgres_database, postgres_url
+from tests.support.redis_server import redis_url
 
-__all__ = ["postgres_database", "postgres_url"]
+__all__ = ["postgres_database", "postgres_url", "redis_url"]
 
 DEFAULT_CSHOGI_POSITIONS = 60_000
 
@@ -60,6 +62,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "postgres: needs the PostgreSQL server named by TEST_DATABASE_URL"
     )
+    config.addinivalue_line("markers", "redis: needs the Redis server named by TEST_REDIS_URL")
     config.addinivalue_line(
         "markers", "sqlite_only: about SQLite's own machinery; not run with the postgres `db`"
     )
@@ -67,12 +70,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     postgres.select(config, items)
+    redis_server.select(config, items)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    line = postgres.summary_line(terminalreporter.config)
-    if line is not None:
-        terminalreporter.write_line(line, yellow=True)
+    for line in (
+        postgres.summary_line(terminalreporter.config),
+        redis_server.summary_line(terminalreporter.config),
+    ):
+        if line is not None:
+            terminalreporter.write_line(line, yellow=True)
 
 
 @pytest.fixture(scope="session")

@@ -32,8 +32,9 @@ from .sqlite import sqlite_path
 
 #: Rows sent to PostgreSQL per COPY.
 BATCH = 20_000
-#: Kept by each database for itself, never copied.
-OWN_TABLES = frozenset({"schema_migrations"})
+#: Kept by each database for itself, never copied: its migrations, and the bucket of
+#: Discord's global limit (worth a second, and used only where the processes share it).
+OWN_TABLES = frozenset({"schema_migrations", "rate_limits"})
 
 
 class CopyRefused(DatabaseError):

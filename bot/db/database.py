@@ -27,6 +27,7 @@ from .notes import NoteRepository
 from .outbox import OutboxRepository
 from .preferences import PreferenceRepository
 from .publications import PublicationRepository
+from .rate_limits import RateLimitRepository
 from .ratings import ProfileRepository, RatingRepository
 from .servers import ServerRepository
 from .takebacks import TakebackRepository
@@ -60,6 +61,7 @@ class Session:
         self.digests = DigestRepository(statements)
         self.lost_channels = LostChannelRepository(statements)
         self.outbox = OutboxRepository(statements)
+        self.rate_limits = RateLimitRepository(statements)
 
 
 class Database(ABC):

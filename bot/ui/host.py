@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Protocol, cast
 import discord
 from discord.ext import commands
 
+from bot.db.limiters import Pace
 from bot.services import GameService, GameSnapshot, ReaderPool
 from bot.services.club.zones import default_zone
 from rules import Sentence
@@ -20,6 +21,7 @@ from rules import Sentence
 from .boards import BoardRenderer
 from .i18n import SOURCE_LANGUAGE, language_of
 from .notify import BotTurn, DirectMessages
+from .pacing import Pacing
 from .rejections import Rejections
 
 log = logging.getLogger(__name__)
@@ -63,8 +65,9 @@ class GameBot(commands.Bot):
     under an ending, wherever it is posted), `turn_buttons` (what they put under the board
     of a game going on), `bot_turns` (what features do when the bot's own turn begins in a
     game against it), `play_move` (the moves feature's path of a move, for the others),
-    `open_picker` (the picker's, for `/move` without text) and `rejections` (Discord's 4xx
-    answers to every request, counted)."""
+    `open_picker` (the picker's, for `/move` without text), `rejections` (Discord's 4xx
+    answers to every request, counted) and `pacing` (the global limit every request waits
+    for, this process's own bucket until a shared one is put in with `pacing.use`)."""
 
     boards: BoardRenderer
     readers: ReaderPool
@@ -75,11 +78,14 @@ class GameBot(commands.Bot):
     play_move: PlayMove | None
     open_picker: OpenPicker | None
     rejections: Rejections
+    pacing: Pacing
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, *, pace: Pace | None = None, **options: Any) -> None:
         #: Discord's 4xx answers to this process, counted for `/metrics` and its alarm.
         self.rejections = Rejections()
-        options.setdefault("http_trace", self.rejections.trace())
+        #: Discord's global limit: every global-limited request waits for its slot.
+        self.pacing = Pacing.local(Pace() if pace is None else pace)
+        options.setdefault("http_trace", self.pacing.attach(self.rejections.trace()))
         super().__init__(**options)
         self.boards = BoardRenderer()
         self.readers = ReaderPool()

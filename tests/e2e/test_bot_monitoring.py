@@ -146,6 +146,17 @@ async def test_discord_refusals_are_counted_by_status(
     assert found[("shogi_discord_rejections_total", (("status", "403"),))] == 1
     assert found[("shogi_discord_invalid_requests_10m", ())] == 1
     assert len(fake_discord.rejections) == 1
+    # The start's posts went through the pacing and met no 429.
+    for scope in ("global", "user", "shared"):
+        assert found[("shogi_discord_rate_limited_total", (("scope", scope),))] == 0
+    assert found[("shogi_global_limit_waited_seconds_total", ())] >= 0
+
+    # The 429s the pacing counted (its own tests provoke them) reach /metrics by scope.
+    assert club.bot is not None
+    club.bot.pacing.throttled.update({"global": 2, "shared": 1})
+    found = samples((await read(club.port, "/metrics"))[1])
+    assert found[("shogi_discord_rate_limited_total", (("scope", "global"),))] == 2
+    assert found[("shogi_discord_rate_limited_total", (("scope", "shared"),))] == 1
 
 
 def test_a_json_line_never_carries_the_token() -> None:

@@ -15,7 +15,8 @@ import pytest
 
 from bot.db import EvaluationRow, PreferencesRow, PublicationRow, open_database
 from bot.db.__main__ import main
-from bot.db.copying import CopyFailed, CopyRefused, copy_database
+from bot.db.copying import OWN_TABLES, CopyFailed, CopyRefused, copy_database
+from bot.db.limiters import Pace, PostgresBucket, bucket_key
 from bot.services import GameService
 from rules import Handicap
 
@@ -107,13 +108,12 @@ async def a_club(path: Path) -> None:
 
 
 def counts(path: Path) -> dict[str, int]:
+    """The rows of every table the copy copies (not those each database keeps for itself)."""
     with closing(sqlite3.connect(path)) as lite:
         tables = [
             row[0]
-            for row in lite.execute(
-                "SELECT name FROM sqlite_master"
-                " WHERE type = 'table' AND name <> 'schema_migrations'"
-            )
+            for row in lite.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if row[0] not in OWN_TABLES
         ]
         return {
             table: lite.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0] for table in tables
@@ -169,6 +169,22 @@ async def test_a_target_with_data_is_refused_and_left_alone(
             assert await q.games.count() == counts(path)["games"]
     finally:
         await db.close()
+
+
+async def test_a_target_a_bot_only_paced_requests_through_is_still_empty(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """A bot started on the new database before the copy (to try it) took slots of the
+    shared rate limit there: that bucket is the database's own, not the club's data."""
+    path = tmp_path / "shogi.db"
+    await a_club(path)
+    db = await open_database(postgres_url)
+    try:
+        await PostgresBucket(db, bucket_key("t"), Pace()).reserve()
+    finally:
+        await db.close()
+    report = await copy_database(str(path), postgres_url)
+    assert report.rows["games"] == counts(path)["games"]
 
 
 async def test_a_game_that_does_not_replay_fails_the_check(

@@ -97,6 +97,7 @@ EXPECTED_COLUMNS = {
         "id", "kind", "urgency", "guild_id", "game_id", "challenge_id", "user_id", "content",
         "silent", "queued_at", "claimed_by", "claimed_at",
     ],
+    "rate_limits": ["bucket", "tat"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -557,6 +558,7 @@ APPLIED_DIGESTS = {
     17: "b170fe062ac538b6",
     18: "a474f172f1a736d3",
     19: "169bfc68c0dd03c1",
+    20: "247902fda6c2faf9",
 }
 
 

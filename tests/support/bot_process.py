@@ -22,6 +22,9 @@ outside the bot:
 * **A log on stderr** at INFO with the wall time (``time.time()``) first on each line, so the
   test can tell how long the bot lived after claiming a time-out or a reminder.
 
+The global limit's settings (``RATE_LIMIT_PER_SECOND``, ``RATE_LIMIT_BURST``,
+``RATE_LIMIT_SHARED``, ``REDIS_URL``) are taken from the environment when set there.
+
 SIGTERM closes the bot cleanly (the test's last, unkilled run ends that way).
 
 With ``SHARDS SHARD_COUNT`` (``0-1 4``, as ``python -m bot --shards 0-1 --shard-count 4``) it
@@ -110,6 +113,10 @@ async def no_identify_wait(shard_id: int | None, *, initial: bool = False) -> No
     """The fake Discord has no limit on how often shards identify."""
 
 
+#: The settings of the global limit read from the environment (see the docstring).
+PACING_SETTINGS = ("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", "RATE_LIMIT_SHARED", "REDIS_URL")
+
+
 async def run_bot(
     url: str,
     token: str,
@@ -124,10 +131,15 @@ async def run_bot(
     clock_path = Path(clock_file)
     scope = shard_scope(shards, None if shard_count is None else int(shard_count))
     with DiscordPointer.from_url(url):
+        values = {"DISCORD_TOKEN": token}
         if "://" in database:  # a PostgreSQL server's address
-            settings = Settings(discord_token=token, database_url=database)
+            values["DATABASE_URL"] = database
         else:
-            settings = Settings(discord_token=token, database_path=Path(database))
+            values["DATABASE_PATH"] = str(Path(database))
+        # The global limit's settings come from the environment, so a test can run the
+        # processes with `RATE_LIMIT_SHARED=off` (each its own bucket) or on Redis.
+        values |= {key: os.environ[key] for key in PACING_SETTINGS if key in os.environ}
+        settings = Settings.from_mapping(values)
         bot = create_bot(
             settings,
             sync_global=True,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .migration import Migration
 from .versions_1_to_9 import V1, V2, V3, V4, V5, V6, V7, V8, V9
 from .versions_10_to_16 import V10, V10_POSTGRES, V11, V12, V13, V14, V15, V16
-from .versions_17_on import V17, V18, V19
+from .versions_17_on import V17, V18, V19, V20, V20_POSTGRES
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", V1),
@@ -35,5 +35,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(17, "closed_inboxes: members whose direct messages Discord refused", V17),
     Migration(18, "lost_channels: channels and threads Discord says are gone", V18),
     Migration(19, "outbox: what the bot sends on its own, paced, each claimed once", V19),
+    Migration(
+        20,
+        "rate_limits: Discord's global limit shared by every process (PostgreSQL)",
+        V20,
+        postgres=V20_POSTGRES,
+    ),
 )
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -1,5 +1,6 @@
 """The SQL of migrations from 17 on (`history` lists them): members whose direct messages
-are closed, channels and threads that are gone, the queue of what the bot sends.
+are closed, channels and threads that are gone, the queue of what the bot sends, the rate
+limit shared by every process.
 Released: never changed, only added to (see the package's docstring)."""
 
 from __future__ import annotations
@@ -46,4 +47,22 @@ V19 = (
     )""",
     "CREATE INDEX outbox_unclaimed ON outbox (urgency, id) WHERE claimed_by IS NULL",
     "CREATE INDEX outbox_by_game ON outbox (game_id) WHERE game_id IS NOT NULL",
+)
+
+# Discord's global limit shared by every process of the bot: one row per bucket (a hash of
+# the bot's token), its theoretical arrival time in microseconds of the database's clock
+# (see `bot.db.limiters`). Used on PostgreSQL only, where it is UNLOGGED: the value is worth
+# a second at most, so it is not written to the log (nor waited for at each commit) and a
+# crash empties it, which only lets the next requests go at once. On SQLite it is unused.
+V20 = (
+    """CREATE TABLE rate_limits (
+        bucket TEXT PRIMARY KEY,
+        tat INTEGER NOT NULL
+    )""",
+)
+V20_POSTGRES = (
+    """CREATE UNLOGGED TABLE rate_limits (
+        bucket TEXT PRIMARY KEY,
+        tat BIGINT NOT NULL
+    )""",
 )

@@ -21,36 +21,20 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from bot.db import ShardScope
-
-from ..club.challenges import Challenges
 from ..errors import ServiceError
 from ..logcontext import about_server
 from ..play.snapshots import current_deadline
-from ..play.store import ENDING_LEASE, GameStore
+from ..play.store import ENDING_LEASE
+from .clockwork import Clockwork
 from .sends import Send, queue_for_game
-from .vacations import Vacations
 
 log = logging.getLogger(__name__)
 _SLACK = timedelta(milliseconds=20)
 
 
-class Deadlines:
+class Deadlines(Clockwork):
     """What falls due by itself: time-outs, reminders, expired challenges, and endings a
     previous run stored but never posted."""
-
-    def __init__(
-        self,
-        store: GameStore,
-        challenges: Challenges,
-        vacations: Vacations,
-        *,
-        scope: ShardScope | None = None,
-    ) -> None:
-        self._store = store
-        self._challenges = challenges
-        self._vacations = vacations
-        self._scope = scope
 
     def now(self) -> datetime:
         return self._store.now()
@@ -75,9 +59,9 @@ class Deadlines:
             log.exception("could not end the vacations that ran out")
         now = self.now()
         async with self._store.db.read() as tx:
-            overdue = await tx.deadlines.overdue(now, self._scope)
-            reminders = await tx.deadlines.reminders_due(now, self._scope)
-            expired = await tx.challenges.expired(now, self._scope)
+            overdue = await tx.deadlines.overdue(now, self.scope)
+            reminders = await tx.deadlines.reminders_due(now, self.scope)
+            expired = await tx.challenges.expired(now, self.scope)
         for deadline in overdue:
             try:
                 await self._end_if_overdue(deadline.game_id, now)
@@ -129,8 +113,8 @@ class Deadlines:
         (of this process's servers), or the end of a lease on an unposted ending."""
         async with self._store.db.read() as tx:
             times = [
-                await tx.deadlines.next_event(self._scope),
-                await tx.challenges.next_expiry(self._scope),
+                await tx.deadlines.next_event(self.scope),
+                await tx.challenges.next_expiry(self.scope),
                 await tx.vacations.next_end(),
                 await tx.ending_claims.next_expiry(self._store.worker),
             ]

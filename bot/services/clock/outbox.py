@@ -22,34 +22,20 @@ import logging
 from collections.abc import Callable
 from datetime import timedelta
 
-from bot.db import OutboxRow, ShardScope
+from bot.db import OutboxRow
 
-from ..club.challenges import Challenges
 from ..errors import ServiceError
-from ..play.store import ENDING_LEASE, GameStore
+from ..play.store import ENDING_LEASE
+from .clockwork import Clockwork
 from .sends import URGENCY, Send
-from .vacations import Vacations
 
 log = logging.getLogger(__name__)
 #: A row claimed longer ago than this was left by a process that stopped: deleted.
 ABANDONED = timedelta(minutes=10)
 
 
-class Outbox:
+class Outbox(Clockwork):
     """The queue of this process's sends (of its servers, and those of no server)."""
-
-    def __init__(
-        self,
-        store: GameStore,
-        challenges: Challenges,
-        vacations: Vacations,
-        *,
-        scope: ShardScope | None = None,
-    ) -> None:
-        self._store = store
-        self._challenges = challenges
-        self._vacations = vacations
-        self.scope = scope
 
     def listen(self, listener: Callable[[], None]) -> None:
         """`listener()` is called whenever this process queued a send."""
