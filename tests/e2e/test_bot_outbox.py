@@ -88,10 +88,12 @@ async def test_a_reminder_for_a_deleted_thread_is_posted_once_where_the_game_wen
     fake.expect_rejections(ErrorCode.UNKNOWN_CHANNEL)
     club.clock.advance(timedelta(days=2, hours=12))
     club.wake_deadlines()
-    [reminder] = await club.posts(club.channel, "your move is due")
     assert club.bot is not None
     await club.bot.sends_settled()
     await fake.wait_quiet()
+    [home] = [t for t in fake.threads(club.channel) if t.id != table.thread.id]
+    [reminder] = await club.posts(home, "your move is due")  # in the game's new thread
     assert [(r.status, r.code) for r in fake.rejections] == [(404, 10003)]
     assert await club.service.outbox.waiting() == 0
-    assert len(club.bot_posts(club.channel, "your move is due")) == 1, reminder.content
+    assert len(club.bot_posts(home, "your move is due")) == 1, reminder.content
+    assert not club.bot_posts(club.channel, "your move is due")

@@ -113,8 +113,14 @@ async def no_identify_wait(shard_id: int | None, *, initial: bool = False) -> No
     """The fake Discord has no limit on how often shards identify."""
 
 
-#: The settings of the global limit read from the environment (see the docstring).
-PACING_SETTINGS = ("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", "RATE_LIMIT_SHARED", "REDIS_URL")
+#: The settings of the global limit and of the outbox's pace read from the environment.
+PACING_SETTINGS = (
+    "RATE_LIMIT_PER_SECOND",
+    "RATE_LIMIT_BURST",
+    "RATE_LIMIT_SHARED",
+    "REDIS_URL",
+    "OUTBOX_RATE",
+)
 
 
 async def run_bot(
@@ -136,8 +142,9 @@ async def run_bot(
             values["DATABASE_URL"] = database
         else:
             values["DATABASE_PATH"] = str(Path(database))
-        # The global limit's settings come from the environment, so a test can run the
-        # processes with `RATE_LIMIT_SHARED=off` (each its own bucket) or on Redis.
+        # The global limit's and the outbox's settings come from the environment, so a test
+        # can run the processes with `RATE_LIMIT_SHARED=off` (each its own bucket), on
+        # Redis, or with another pace.
         values |= {key: os.environ[key] for key in PACING_SETTINGS if key in os.environ}
         settings = Settings.from_mapping(values)
         bot = create_bot(
