@@ -88,7 +88,10 @@ class BurstScene:
             channels = [c for c in fake.channels.values() if c.guild_id == guild.id]
             alice = fake.add_member(guild, f"alice{shard}")
             bob = fake.add_member(guild, f"bob{shard}")
-            self.servers.append(Server(guild, channels, alice, bob))
+            # The played game's thread exists before the bots start, so that they know it
+            # (from the server's GUILD_CREATE) as they would know a thread they opened.
+            thread = fake.new_thread(channels[0], f"played {shard}", owner_id=fake.bot_user.id)
+            self.servers.append(Server(guild, channels, alice, bob, thread))
         self.processes: list[asyncio.subprocess.Process] = []
         self._ready: list[asyncio.Event] = []
         self._readers: list[asyncio.Task[None]] = []
@@ -126,11 +129,9 @@ class BurstScene:
                         await tx.players.upsert(player, now)
                 ids = await tx.games.bulk_insert(games + played)
                 for server, game_id in zip(self.servers, ids[reminders:], strict=True):
-                    thread = self.fake.new_thread(
-                        server.channels[0], f"#{game_id}", owner_id=self.fake.bot_user.id
-                    )
-                    await tx.games.set_thread(game_id, thread.id)
-                    server.thread, server.game_id = thread, game_id
+                    assert server.thread is not None
+                    await tx.games.set_thread(game_id, server.thread.id)
+                    server.game_id = game_id
         finally:
             await db.close()
         return set(ids[:reminders])
@@ -213,8 +214,9 @@ class BurstScene:
             player = server.alice if ply % 2 == 0 else server.bob
             started = time.perf_counter()
             answer = await self.fake.slash(
-                "move", {"move": usi}, user=player, channel=server.thread
+                "move", {"move": usi}, user=player, channel=server.thread, wait=False
             )
+            await answer.wait_response()  # the answer itself, not the fake's calm after it
             answers.append(time.perf_counter() - started)
             if not answer.content.startswith(f"{ply + 1}. "):
                 raise AssertionError(f"move {ply + 1} ({usi}) not played: {answer.content!r}")
