@@ -72,7 +72,7 @@ class Pacing:
     open), the trace callbacks that ask it, and what they counted: `throttled` (429s by
     scope), `waits` (requests that had to wait) and `waited` (seconds in all).
 
-    pacing = Pacing.local(Pace(45, 5))
+    pacing = Pacing.local(Pace(46, 2))
     session = aiohttp.ClientSession(trace_configs=[pacing.attach(aiohttp.TraceConfig())])
     """
 

@@ -104,7 +104,7 @@ def test_which_requests_the_global_limit_counts() -> None:
 def test_the_settings_of_the_limit() -> None:
     base = {"DISCORD_TOKEN": "t"}
     default = Settings.from_mapping(base)
-    assert default.pace == Pace(45, 5) and default.rate_limit_shared
+    assert default.pace == Pace(46, 2) and default.rate_limit_shared
     assert default.redis_url is None
     chosen = Settings.from_mapping(
         base

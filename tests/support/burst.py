@@ -239,7 +239,7 @@ class BurstScene:
                 await self.play(ply, result.burst_answers)
                 ply += 1
             else:
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.5)  # a look over every post costs the fake time
         await asyncio.sleep(1.0)  # a reminder sent twice would show by now
         result.posted = self.reminders_posted()
         times = sorted(
