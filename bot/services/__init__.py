@@ -11,7 +11,7 @@ from .choices import AmbiguousMove, ChooseGame
 from .clock.clocks import PRESETS, TimeControl
 from .clock.deadlines import DeadlineScheduler
 from .clock.digests import Digest
-from .clock.pacing import OutboxSender
+from .clock.sender import OutboxSender
 from .clock.sends import Send
 from .clock.vacation import Vacation, VacationChange, VacationStatus
 from .clock.vacations import ALLOWANCE, VacationRefused

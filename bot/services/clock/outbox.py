@@ -1,7 +1,7 @@
 """The outbox: what the bot sends on its own (endings by the clock, reminders, expired
 challenges, vacations that ran out, direct messages, daily digests), queued in the
 database and delivered one row at a time by this process's sender
-(`pacing.OutboxSender`).
+(`sender.OutboxSender`).
 
 Exactly once, as the deadlines are: a row is claimed with a conditional update before it
 is delivered and deleted after, so a crash between the two loses that one send rather
