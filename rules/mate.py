@@ -37,7 +37,7 @@ from enum import Enum
 
 from .moves import MOVES, Move
 from .position import Position
-from .tables import KNIGHT_SOURCES, RAYS8
+from .tables import KNIGHT_SOURCES, RAYS8, SLIDE_ATTACKS_FROM, STEP_ATTACKS_FROM
 
 INFINITE = 1 << 40
 """A proof or disproof number that means "impossible" (larger than any sum of real ones)."""
@@ -85,17 +85,76 @@ def _key(position: Position) -> bytes:
     return bytes(position.board) + bytes(hands[0]) + bytes(hands[1]) + bytes((position.turn_index,))
 
 
-# _NEAR[color][king]: the squares a move must start or end on to give check to a king of
-# `color` standing on `king`: its eight lines and the knight squares that reach it. A move
-# elsewhere neither attacks the king nor uncovers a line to it.
-_NEAR = [
-    [
-        frozenset(square for ray in RAYS8[king] for square in ray)
-        | frozenset(KNIGHT_SOURCES[1 - color][king])
-        for king in range(81)
-    ]
-    for color in range(2)
+# _LINES[king]: for every square on one of the eight lines from `king`, which line (an index
+# into RAYS8[king]) and how far along it (0 = next to the king).
+_LINES: list[dict[int, tuple[int, int]]] = [
+    {
+        square: (line, distance)
+        for line, ray in enumerate(RAYS8[king])
+        for distance, square in enumerate(ray)
+    }
+    for king in range(81)
 ]
+_KNIGHT_SQUARES = [
+    [frozenset(KNIGHT_SOURCES[color][king]) for king in range(81)] for color in range(2)
+]
+_KNIGHT = 3
+
+
+def _checks(position: Position, codes: list[int]) -> list[int]:
+    """The legal moves among `codes` that give check, read off the board without playing
+    them: the moved or dropped piece attacks the king from where it lands (along a clear
+    line), or it leaves a line between the king and one of the mover's sliders."""
+    board = position.board
+    us = position.turn_index
+    king = position.kings[1 - us]
+    if king < 0:
+        return []
+    lines = _LINES[king]
+    rays = RAYS8[king]
+    steps = STEP_ATTACKS_FROM[us]
+    slides = SLIDE_ATTACKS_FROM[us]
+    knight = _KNIGHT + 16 * us
+    knight_squares = _KNIGHT_SQUARES[us][king]
+    checks = []
+    for code in codes:
+        source, target = divmod(code >> 1, 81)
+        if source > 80:
+            piece = source - 80 + 16 * us
+            source = -1
+        else:
+            piece = board[source] + 8 if code & 1 else board[source]
+        line = lines.get(target)
+        if line is not None:
+            direction, distance = line
+            if distance == 0:
+                if steps[direction][piece]:
+                    checks.append(code)
+                    continue
+            elif slides[direction][piece] and all(
+                not board[square] or square == source for square in rays[direction][:distance]
+            ):
+                checks.append(code)
+                continue
+        elif piece == knight and target in knight_squares:
+            checks.append(code)
+            continue
+        if source < 0:
+            continue
+        opened = lines.get(source)
+        if opened is None or (line is not None and line[0] == opened[0]):
+            continue  # not on a line, or still on the same one
+        direction, distance = opened
+        ray = rays[direction]
+        if any(board[square] for square in ray[:distance]):
+            continue
+        for square in ray[distance + 1 :]:
+            behind = board[square]
+            if behind:
+                if slides[direction][behind]:
+                    checks.append(code)
+                break
+    return checks
 
 
 class _Search:
@@ -132,25 +191,10 @@ class _Search:
         position = self.position
         codes = position._legal_codes()
         children: list[tuple[int, bytes]] = []
-        if attacking:
-            them = 1 - position.turn_index
-            king = position.kings[them]
-            if king < 0:
-                codes = []
-            near = _NEAR[them][king] if king >= 0 else frozenset()
-            for code in codes:
-                source, target = divmod(code >> 1, 81)
-                if target not in near and source not in near:
-                    continue
-                position._make(code)
-                if position.is_check():
-                    children.append((code, _key(position)))
-                position._unmake()
-        else:
-            for code in codes:
-                position._make(code)
-                children.append((code, _key(position)))
-                position._unmake()
+        for code in _checks(position, codes) if attacking else codes:
+            position._make(code)
+            children.append((code, _key(position)))
+            position._unmake()
         self.moves[(key, attacking)] = children
         return children
 

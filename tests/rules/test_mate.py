@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from rules import Move, Position
-from rules.mate import MateResult, Verdict, solve
+from rules.mate import MateResult, Verdict, _checks, solve
 from tests.support.mate_positions import cshogi_mate_length, playout_positions, record_positions
 
 NODES = 50_000
@@ -180,3 +180,33 @@ def test_a_disagreement_is_reported() -> None:
     problems, _proven, _unknown = _compare([sfen], 1)
     assert problems == []
     assert _compare([sfen], 3)[1] == 1
+
+
+# Discovered checks, which real games seldom offer: a silver in front of a rook, a knight in
+# front of a lance or a rook (a knight's jump leaves every line), a gold on a bishop's
+# diagonal (some of their moves stay on the line), a dragon behind a pawn that promotes;
+# and gote checking by drops, with sente's silver on the line to its own king.
+DISCOVERED = [
+    "4k4/9/9/9/4S4/9/9/9/4R4 b - 1",
+    "4k4/9/9/4N4/9/9/9/9/4L4 b - 1",
+    "8k/9/9/9/4G4/9/9/9/B8 b - 1",
+    "4k4/9/9/4P4/9/9/4+R4/9/9 b - 1",
+    "4k4/9/9/9/4N4/9/9/9/4R4 b - 1",
+    "9/9/4k4/9/9/9/4S4/9/4K4 w r 1",
+]
+
+
+def test_checks_read_off_the_board_are_the_moves_that_check() -> None:
+    """The solver finds checking moves without playing them; playing each legal move and
+    asking the core whether it checks must give the same list, on many positions."""
+    starts = record_positions()
+    for sfen in DISCOVERED + starts + list(playout_positions(starts, 500, seed=5)):
+        position = Position.from_sfen_with_warnings(sfen)[0]
+        codes = position._legal_codes()
+        played = []
+        for code in codes:
+            position._make(code)
+            if position.is_check():
+                played.append(code)
+            position._unmake()
+        assert _checks(position, codes) == played, sfen
