@@ -42,8 +42,17 @@ from .tables import KNIGHT_SOURCES, RAYS8, SLIDE_ATTACKS_FROM, STEP_ATTACKS_FROM
 INFINITE = 1 << 40
 """A proof or disproof number that means "impossible" (larger than any sum of real ones)."""
 
-DEFAULT_NODES = 200_000
-"""The node budget when the caller gives none: a few seconds of pure Python at most."""
+DEFAULT_NODES = 100_000
+"""The node budget (move lists generated) when the caller gives none: seconds of pure Python
+at most, and the table it fills stays far below the memory a bot process can spare."""
+
+MAX_PLIES = 255
+"""The longest limit a caller may ask for: the search recurses once per ply, and no mate a
+node budget allows is longer."""
+
+_MOVE_LISTS = 20_000
+"""Move lists kept for positions the search may come back to; past that many they are
+dropped and made again when needed (each list holds a key per move: the bulk of memory)."""
 
 _CHECK_EVERY = 256
 """Nodes between two looks at the clock (reading it costs as much as a few nodes)."""
@@ -65,7 +74,7 @@ class MateResult:
     `plies` is the length of the shortest forced mate (odd, at most the limit) and `line` a
     principal line of that length, when proven; `unique` whether no other first move also
     mates within `plies` (None when the budget ran out before that was known). `nodes` is
-    the number of positions the search expanded.
+    the number of move lists the search generated, the unit of its budget.
     """
 
     verdict: Verdict
@@ -195,6 +204,8 @@ class _Search:
             position._make(code)
             children.append((code, _key(position)))
             position._unmake()
+        if len(self.moves) >= _MOVE_LISTS:
+            self.moves.clear()
         self.moves[(key, attacking)] = children
         return children
 
@@ -337,13 +348,13 @@ def solve(
 ) -> MateResult:
     """Whether the side to move mates within `max_plies` plies (see the module docstring).
 
-    At most `nodes` positions are expanded and, if `seconds` is given, the search stops
+    At most `nodes` move lists are generated and, if `seconds` is given, the search stops
     after about that long; either way an unfinished search answers `UNKNOWN` (or a proven
     mate without its line or uniqueness, if only those were left). The position is left
     as it was.
     """
-    if max_plies < 0:
-        raise ValueError("max_plies must be at least 0")
+    if not 0 <= max_plies <= MAX_PLIES:
+        raise ValueError(f"max_plies must be between 0 and {MAX_PLIES}")
     if nodes < 1:
         raise ValueError("nodes must be at least 1")
     work = position.copy()

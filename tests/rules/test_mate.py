@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from rules import Move, Position
-from rules.mate import MateResult, Verdict, _checks, solve
+from rules.mate import MAX_PLIES, MateResult, Verdict, _checks, solve
 from tests.support.mate_positions import cshogi_mate_length, playout_positions, record_positions
 
 NODES = 50_000
@@ -127,6 +127,20 @@ def test_the_budget_bounds_the_work() -> None:
     timed = solve(Position.from_sfen(sfen), 9, nodes=10**9, seconds=0.0)
     assert timed.verdict is Verdict.UNKNOWN
     assert timed.nodes < 1000
+
+
+def test_a_long_limit_is_bounded_by_the_budget() -> None:
+    """The longest limit a caller may give searches without running out of stack, within
+    its budget: a lone rook checks a bare king for as long as it likes and never mates, so
+    the search goes deep before it disproves. A longer limit is refused."""
+    position = Position.from_sfen("4k4/9/9/9/9/9/9/9/9 b R 1")
+    result = solve(position, MAX_PLIES, nodes=3_000)
+    assert result.verdict is Verdict.DISPROVEN
+    assert result.nodes <= 3_000
+    with pytest.raises(ValueError):
+        solve(position, MAX_PLIES + 1)
+    with pytest.raises(ValueError):
+        solve(position, -1)
 
 
 def test_no_king_to_mate() -> None:
