@@ -10,7 +10,9 @@ the verdict under the limit and, when proven, the shortest mate's length (ours a
 the principal line and whether the first move is unique; cshogi's length comes from
 searching again under 1, 3, 5... plies, as in the test). Printed: median, p95 and largest
 time per position of each, the ratio of the medians and of the totals, how often the
-verdicts agree, and how many positions our node budget left unknown.
+verdicts agree, and how many positions our node budget left unknown. Where they differ, a
+plain minimax search (tests/support/mate_positions.py) says who is right: cshogi's DfPn
+sometimes proves a mate longer than its depth.
 """
 
 from __future__ import annotations
@@ -25,7 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.timing import report
 from rules import Position
 from rules.mate import Verdict, solve
-from tests.support.mate_positions import cshogi_mate_length, playout_positions, record_positions
+from tests.support.mate_positions import (
+    cshogi_mate_length,
+    exact_mate_length,
+    playout_positions,
+    record_positions,
+)
 
 NODES = 50_000
 
@@ -40,6 +47,7 @@ def main() -> None:
     ours: list[float] = []
     theirs: list[float] = []
     agree = proven = unknown = 0
+    overran: list[str] = []
     disagreements: list[str] = []
     for sfen in sfens:
         position = Position.from_sfen_with_warnings(sfen)[0]
@@ -55,7 +63,9 @@ def main() -> None:
             agree += 1
             proven += length is not None
         else:
-            disagreements.append(f"{sfen}: ours {result.plies}, cshogi {length}")
+            exact = exact_mate_length(sfen, arguments.plies)
+            where = f"{sfen}: ours {result.plies}, cshogi {length}, minimax {exact}"
+            (overran if exact == result.plies else disagreements).append(where)
     print(
         f"{len(sfens)} positions ({len(starts)} from the records), "
         f"mates up to {arguments.plies} plies, our budget {NODES:,} nodes"
@@ -68,6 +78,8 @@ def main() -> None:
         f"verdicts and lengths agree on {agree} of {len(sfens) - unknown} decided positions "
         f"({proven} mates); {unknown} left unknown by our budget"
     )
+    for line in overran:
+        print("cshogi past its depth (minimax agrees with ours):", line)
     for line in disagreements:
         print("DISAGREE", line)
 

@@ -43,7 +43,7 @@ INFINITE = 1 << 40
 """A proof or disproof number that means "impossible" (larger than any sum of real ones)."""
 
 DEFAULT_NODES = 100_000
-"""The node budget (move lists generated) when the caller gives none: seconds of pure Python
+"""The node budget (positions entered) when the caller gives none: seconds of pure Python
 at most, and the table it fills stays far below the memory a bot process can spare."""
 
 MAX_PLIES = 255
@@ -74,7 +74,7 @@ class MateResult:
     `plies` is the length of the shortest forced mate (odd, at most the limit) and `line` a
     principal line of that length, when proven; `unique` whether no other first move also
     mates within `plies` (None when the budget ran out before that was known). `nodes` is
-    the number of move lists the search generated, the unit of its budget.
+    the number of times the search entered a position, the unit of its budget.
     """
 
     verdict: Verdict
@@ -196,7 +196,6 @@ class _Search:
         cached = self.moves.get((key, attacking))
         if cached is not None:
             return cached
-        self._spend()
         position = self.position
         codes = position._legal_codes()
         children: list[tuple[int, bytes]] = []
@@ -218,6 +217,7 @@ class _Search:
 
         `left` is the number of plies the attacker still has; an attacking node with none
         left is disproven, a defending node without a reply is proven (mate)."""
+        self._spend()
         entry = (key, left)
         if attacking and left < 1:
             self.table[entry] = (INFINITE, 0)
@@ -348,7 +348,7 @@ def solve(
 ) -> MateResult:
     """Whether the side to move mates within `max_plies` plies (see the module docstring).
 
-    At most `nodes` move lists are generated and, if `seconds` is given, the search stops
+    The search enters positions at most `nodes` times and, if `seconds` is given, stops
     after about that long; either way an unfinished search answers `UNKNOWN` (or a proven
     mate without its line or uniqueness, if only those were left). The position is left
     as it was.

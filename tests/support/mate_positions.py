@@ -18,7 +18,7 @@ from pathlib import Path
 
 import cshogi
 
-from rules import Position, Role, SfenError
+from rules import Move, Position, Role, SfenError
 from rules.notation.files import read_record
 
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
@@ -104,3 +104,45 @@ def cshogi_mate_length(sfen: str, max_plies: int, nodes: int = 1_000_000) -> int
         if cshogi.DfPn(depth, nodes).search(cshogi.Board(sfen)):
             return depth
     raise AssertionError(f"cshogi proves {sfen} within {max_plies} but at no shorter odd depth")
+
+
+def exact_mate_length(sfen: str, max_plies: int) -> int | None:
+    """The shortest forced mate within `max_plies` by plain minimax (None: none): the
+    referee when the two solvers disagree. It shares only the core's legal moves with our
+    solver (tested against cshogi's on their own), asks the core whether each move checks by
+    playing it, and keys what it remembers by position and plies left. Exponential: only
+    for the few positions where the solvers differ."""
+    position = Position.from_sfen_with_warnings(sfen)[0]
+    known: dict[tuple[str, int], bool] = {}
+
+    def mates(left: int) -> bool:
+        if left < 1:
+            return False
+        key = (position.key(), left)
+        if key in known:
+            return known[key]
+        found = False
+        for move in position.legal_moves():
+            position.push_unchecked(move)
+            if position.is_check():
+                replies = position.legal_moves()
+                found = not replies or (
+                    left >= 3 and all(mated_after(reply, left) for reply in replies)
+                )
+            position.pop()
+            if found:
+                break
+        known[key] = found
+        return found
+
+    def mated_after(reply: Move, left: int) -> bool:
+        position.push_unchecked(reply)
+        try:
+            return mates(left - 2)
+        finally:
+            position.pop()
+
+    for length in range(1, max_plies + 1, 2):
+        if mates(length):
+            return length
+    return None
