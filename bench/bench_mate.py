@@ -57,8 +57,10 @@ def main() -> None:
         started = time.perf_counter()
         length = cshogi_mate_length(sfen, arguments.plies)
         theirs.append(time.perf_counter() - started)
-        if result.verdict is Verdict.UNKNOWN:
-            unknown += 1
+        if result.verdict is Verdict.UNKNOWN or (
+            result.verdict is Verdict.PROVEN and result.plies is None
+        ):
+            unknown += 1  # no verdict, or no length: the budget ran out
         elif result.plies == length:
             agree += 1
             proven += length is not None

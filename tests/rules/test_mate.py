@@ -181,6 +181,12 @@ def _compare(sfens: list[str], plies: int) -> Comparison:
             seen.unknown += 1
             continue
         theirs = cshogi_mate_length(sfen, plies)
+        if ours.verdict is Verdict.PROVEN and ours.plies is None:
+            # Proven, but the budget ran out before the shortest length: the verdict only.
+            seen.unknown += 1
+            if theirs is None:
+                seen.problems.append(f"{sfen}: ours proven (length unknown), cshogi none")
+            continue
         if ours.plies == theirs:
             seen.proven += theirs is not None
             continue
@@ -220,6 +226,18 @@ def test_a_disagreement_is_reported() -> None:
     assert cshogi_mate_length(later, 7) is None
     assert _compare([sfen], 1) == Comparison()
     assert _compare([sfen], 3).proven == 1
+
+
+@pytest.mark.slow
+def test_a_mate_proven_without_its_length_counts_as_unknown() -> None:
+    """A budget that runs out after the proof but before the shortest length is known gives
+    a verdict without a length, which is no disagreement. Found by the long run: a mate in
+    11 from a professional game, proven within its budget at the full limit."""
+    sfen = "l8/3l1+Rp1+L/9/ppp1kp3/3p2P1N/P1P1PPb2/+nPSP1G2p/2G5B/LNKs5 w 4Pr2g2sn 108"
+    result = solve(Position.from_sfen(sfen), 11, nodes=NODES)
+    assert (result.verdict, result.plies) == (Verdict.PROVEN, None)
+    seen = _compare([sfen], 11)
+    assert (seen.unknown, seen.problems) == (1, [])
 
 
 def test_cshogi_overrunning_its_depth_is_told_from_our_bug() -> None:
