@@ -232,7 +232,7 @@ def test_a_disagreement_is_reported() -> None:
 def test_a_mate_proven_without_its_length_counts_as_unknown() -> None:
     """A budget that runs out after the proof but before the shortest length is known gives
     a verdict without a length, which is no disagreement. Found by the long run: a mate in
-    11 from a professional game, proven within its budget at the full limit."""
+    11 in a position played out from a professional game, proven within the budget."""
     sfen = "l8/3l1+Rp1+L/9/ppp1kp3/3p2P1N/P1P1PPb2/+nPSP1G2p/2G5B/LNKs5 w 4Pr2g2sn 108"
     result = solve(Position.from_sfen(sfen), 11, nodes=NODES)
     assert (result.verdict, result.plies) == (Verdict.PROVEN, None)
