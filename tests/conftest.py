@@ -5,6 +5,10 @@
 * ``--cshogi-positions N`` sets how many positions the differential test against cshogi
   compares (default 60,000, about 20 seconds; ``--cshogi-positions 1000000`` for the
   long run).
+* ``--mate-positions N`` sets how many positions reached by seeded check-seeking playouts
+  from the records' positions the mate solver's comparison with cshogi adds to the records'
+  own (default 300, about 8 seconds); ``--mate-plies P`` sets the length limit of that
+  comparison (default 7; ``--mate-positions 3000 --mate-plies 11`` for the long run).
 
 Tests marked ``slow`` still run by default; ``-m "not slow"`` skips them when iterating.
 
@@ -24,6 +28,8 @@ from tests.support.redis_server import redis_url
 __all__ = ["postgres_database", "postgres_url", "redis_url"]
 
 DEFAULT_CSHOGI_POSITIONS = 60_000
+DEFAULT_MATE_PLIES = 7
+DEFAULT_MATE_POSITIONS = 300
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -42,6 +48,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="N",
         help=f"positions compared with cshogi in the differential test "
         f"(default {DEFAULT_CSHOGI_POSITIONS:,})",
+    )
+    group.addoption(
+        "--mate-positions",
+        action="store",
+        type=int,
+        default=DEFAULT_MATE_POSITIONS,
+        metavar="N",
+        help=f"playout positions added to the mate solver's comparison with cshogi "
+        f"(default {DEFAULT_MATE_POSITIONS})",
+    )
+    group.addoption(
+        "--mate-plies",
+        action="store",
+        type=int,
+        default=DEFAULT_MATE_PLIES,
+        metavar="P",
+        help=f"length limit of the mate solver's comparison (default {DEFAULT_MATE_PLIES})",
     )
     # Declared here, in the root conftest, so that it is accepted from the repository
     # root as well as with tests/robustness named on the command line.
@@ -90,3 +113,13 @@ def perft_full(request: pytest.FixtureRequest) -> bool:
 @pytest.fixture(scope="session")
 def cshogi_positions(request: pytest.FixtureRequest) -> int:
     return int(request.config.getoption("--cshogi-positions"))
+
+
+@pytest.fixture(scope="session")
+def mate_positions(request: pytest.FixtureRequest) -> int:
+    return int(request.config.getoption("--mate-positions"))
+
+
+@pytest.fixture(scope="session")
+def mate_plies(request: pytest.FixtureRequest) -> int:
+    return int(request.config.getoption("--mate-plies"))
