@@ -252,7 +252,7 @@ RANK_NUMERALS = "一二三四五六七八九"
 
 #: Rows of the board's background drawn at once. The whole page supersampled is some 40 MB
 #: of pixels, and with one render thread per perspective drawing it at once the bot's first
-#: boards doubled its resident memory; a band is a few megabytes. The box filter averages
+#: boards held two such pages at a time; a band is a few megabytes. The box filter averages
 #: whole `SCALE`-pixel blocks, so the bands shrink to exactly the pixels of the whole page.
 BACKGROUND_BAND_ROWS = 32
 #: One background is drawn at a time in the process: two render threads drawing the two

@@ -115,7 +115,7 @@ _DAY, _HOUR, _MINUTE = 86_400, 3_600, 60
 def duration_text(lang: str, duration: timedelta) -> str:
     """`3 days`, `1 day 12 hours` in English; `3日`, `1日12時間` in Japanese. The unit
     names are in the catalogs, not Babel's locale data: loading that for two languages
-    held some 5 MB for the life of the process, for three words."""
+    would hold whole locales in the process for its life, for three words."""
     _, _n = translator(lang), plural_translator(lang)
     seconds = int(duration.total_seconds())
     parts = []
