@@ -1,4 +1,4 @@
-"""Discord's global limit, kept by two shard processes together (issue 26).
+"""Discord's global limit, kept by two shard processes together.
 
 Two bot processes on one PostgreSQL, one per shard, find 400 reminders due at once and send
 them through the fake Discord, which answers 429 (global) past 50 requests in any second
