@@ -91,6 +91,10 @@ async def copy_database(source: str, target: str) -> CopyReport:
                 for table in tables:
                     report.rows[table] = await _copy_table(lite, connection, table)
                 await _reset_identities(connection, tables)
+            # Statistics now, not when autovacuum gets round to it: the planner would
+            # otherwise read the freshly filled tables as empty and pick scans for the
+            # first hours of the club's new home.
+            await connection.execute("ANALYZE")
             report.copy_seconds = time.perf_counter() - started
             started = time.perf_counter()
             await _check_counts(connection, report.rows)

@@ -120,6 +120,21 @@ def counts(path: Path) -> dict[str, int]:
         }
 
 
+async def never_analysed(url: str, tables: list[str]) -> list[str]:
+    """The copied tables PostgreSQL keeps no planner statistics for yet."""
+    import asyncpg
+
+    connection = await asyncpg.connect(url)
+    try:
+        rows = await connection.fetch(
+            "SELECT relname FROM pg_stat_user_tables"
+            " WHERE last_analyze IS NULL AND last_autoanalyze IS NULL"
+        )
+    finally:
+        await connection.close()
+    return sorted(row[0] for row in rows if row[0] in tables)
+
+
 async def test_a_club_copies_whole_and_plays_on(tmp_path: Path, postgres_url: str) -> None:
     path = tmp_path / "shogi.db"
     await a_club(path)
@@ -130,6 +145,7 @@ async def test_a_club_copies_whole_and_plays_on(tmp_path: Path, postgres_url: st
 
     assert report.rows == source
     assert report.games_replayed == source["games"]
+    assert await never_analysed(postgres_url, list(source)) == []
     db = await open_database(postgres_url)
     try:
         await assert_consistent(db)
