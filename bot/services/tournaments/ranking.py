@@ -26,6 +26,7 @@ after every result, which is cheap (a 30-player double round robin is 870 games)
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -110,8 +111,13 @@ def counted_games(games: Iterable[Game], withdrawn: Collection[int] = ()) -> tup
     >>> [(game.sente, game.gote, game.result, game.forfeit) for game in counted][1:]
     [(1, 3, <Result.GOTE_WINS: 'gote_wins'>, True), (2, 3, None, False)]
     """
-    games = tuple(games)
-    gone = set(withdrawn)
+    return _withdrawals(tuple(games), set(withdrawn))[0]
+
+
+def _withdrawals(games: tuple[Game, ...], gone: set[int]) -> tuple[tuple[Game, ...], set[int]]:
+    """The counted games, and the withdrawn players whose games were annulled."""
+    if not gone:
+        return games, set()
     total: dict[int, int] = defaultdict(int)
     finished: dict[int, int] = defaultdict(int)
     for game in games:
@@ -126,7 +132,7 @@ def counted_games(games: Iterable[Game], withdrawn: Collection[int] = ()) -> tup
         if game.result is None and (game.sente in gone or game.gote in gone):
             game = _forfeited(game, gone)
         counted.append(game)
-    return tuple(counted)
+    return tuple(counted), annulled
 
 
 def _forfeited(game: Game, gone: set[int]) -> Game:
@@ -134,6 +140,10 @@ def _forfeited(game: Game, gone: set[int]) -> Game:
         return Game(game.sente, game.gote, None, forfeit=True)  # lost by both
     result = Result.GOTE_WINS if game.sente in gone else Result.SENTE_WINS
     return Game(game.sente, game.gote, result, forfeit=True)
+
+
+#: A game's result for sente and for gote, in half points (2 a win, 1 a draw, 0 a loss).
+_HALVES = {Result.SENTE_WINS: (2, 0), Result.GOTE_WINS: (0, 2), Result.DRAW: (1, 1)}
 
 
 def standings(
@@ -145,6 +155,10 @@ def standings(
 ) -> tuple[Standing, ...]:
     """The table, best first, from the scheduled games (finished or not).
 
+    The figures are counted in whole units (the event's points times the least common
+    denominator of its scoring) and turned into fractions once, at the end: exact, and
+    cheap enough to recompute after every result.
+
     >>> table = standings(
     ...     [Entrant(1, 1500), Entrant(2, 1600), Entrant(3, 1400)],
     ...     [Game(1, 2, Result.SENTE_WINS), Game(2, 3, Result.SENTE_WINS), Game(3, 1, Result.DRAW)],
@@ -153,87 +167,69 @@ def standings(
     [(1, 1, '3/2', '5/4'), (2, 2, '1', '1/2'), (3, 3, '1/2', '3/4')]
     """
     players = {entrant.player: entrant for entrant in entrants}
-    counted = counted_games(games, withdrawn)
-    annulled = {
-        player for player in withdrawn if all(player not in (g.sente, g.gote) for g in counted)
-    }
-    results: dict[int, list[tuple[int, Fraction]]] = {player: [] for player in players}
-    lost_by_both: dict[int, int] = defaultdict(int)
+    counted, annulled = _withdrawals(tuple(games), set(withdrawn))
+    unit = math.lcm(scoring.win.denominator, scoring.draw.denominator, scoring.loss.denominator)
+    value = (int(scoring.loss * unit), int(scoring.draw * unit), int(scoring.win * unit))
+    results: dict[int, list[tuple[int, int]]] = {player: [] for player in players}
+    points = dict.fromkeys(players, 0)
     for game in counted:
-        for player in (game.sente, game.gote):
-            if player not in players:
-                raise ValueError(f"player {player} plays a game but has not entered")
-        if game.forfeit and game.result is None:
-            lost_by_both[game.sente] += 1
-            lost_by_both[game.gote] += 1
+        if game.sente not in players or game.gote not in players:
+            raise ValueError("a player plays a game but has not entered")
+        if game.result is None:
+            if game.forfeit:  # lost by both
+                points[game.sente] += value[0]
+                points[game.gote] += value[0]
             continue
-        for player in (game.sente, game.gote):
-            score = game.score_of(player)
-            if score is not None:
-                results[player].append((game.opponent_of(player), score))
-    points = {
-        player: sum((scoring.points(score) for _, score in scored), Fraction(0))
-        + lost_by_both[player] * scoring.loss
-        for player, scored in results.items()
-    }
+        sente, gote = _HALVES[game.result]
+        results[game.sente].append((game.gote, sente))
+        results[game.gote].append((game.sente, gote))
+        points[game.sente] += value[sente]
+        points[game.gote] += value[gote]
     sb = {
-        player: sum((points[opponent] * score for opponent, score in scored), Fraction(0))
+        player: sum(half * points[opponent] for opponent, half in scored)
         for player, scored in results.items()
     }
-    h2h = _head_to_head(results, points, sb, scoring)
-    wins = {player: sum(score == 1 for _, score in scored) for player, scored in results.items()}
+    h2h = _head_to_head(results, points, sb, value)
+    wins = {player: sum(half == 2 for _, half in scored) for player, scored in results.items()}
 
-    def key(player: int) -> tuple[Fraction, Fraction, Fraction, int, float]:
+    def key(player: int) -> tuple[int, int, int, int, float]:
         return (points[player], sb[player], h2h[player], wins[player], players[player].rating)
+
+    def line(player: int, rank: int | None) -> Standing:
+        return Standing(
+            player=player,
+            rank=rank,
+            points=Fraction(points[player], unit),
+            sonneborn_berger=Fraction(sb[player], 2 * unit),
+            head_to_head=Fraction(h2h[player], unit),
+            wins=wins[player],
+            played=len(results[player]),
+            rating=players[player].rating,
+            withdrawn=player in withdrawn,
+        )
 
     ranked = sorted((p for p in players if p not in annulled), key=key, reverse=True)
     table: list[Standing] = []
     for place, player in enumerate(ranked, start=1):
         previous = table[-1] if table else None
         shared = previous is not None and key(previous.player) == key(player)
-        rank = previous.rank if shared and previous is not None else place
-        table.append(_line(player, rank, points, sb, h2h, wins, results, players, withdrawn))
-    for player in sorted(annulled, key=lambda p: -players[p].rating):
-        table.append(_line(player, None, points, sb, h2h, wins, results, players, withdrawn))
+        table.append(line(player, previous.rank if shared and previous else place))
+    table += [line(player, None) for player in sorted(annulled, key=lambda p: -players[p].rating)]
     return tuple(table)
 
 
-def _line(
-    player: int,
-    rank: int | None,
-    points: dict[int, Fraction],
-    sb: dict[int, Fraction],
-    h2h: dict[int, Fraction],
-    wins: dict[int, int],
-    results: dict[int, list[tuple[int, Fraction]]],
-    players: dict[int, Entrant],
-    withdrawn: Collection[int],
-) -> Standing:
-    return Standing(
-        player=player,
-        rank=rank,
-        points=points[player],
-        sonneborn_berger=sb[player],
-        head_to_head=h2h[player],
-        wins=wins[player],
-        played=len(results[player]),
-        rating=players[player].rating,
-        withdrawn=player in withdrawn,
-    )
-
-
 def _head_to_head(
-    results: dict[int, list[tuple[int, Fraction]]],
-    points: dict[int, Fraction],
-    sb: dict[int, Fraction],
-    scoring: Scoring,
-) -> dict[int, Fraction]:
-    """Each player's points against the others of their tie (equal points and SB), where
-    every two of the tie have met; zero for everyone else."""
-    ties: dict[tuple[Fraction, Fraction], list[int]] = defaultdict(list)
+    results: dict[int, list[tuple[int, int]]],
+    points: dict[int, int],
+    sb: dict[int, int],
+    value: tuple[int, int, int],
+) -> dict[int, int]:
+    """Each player's points (in units) against the others of their tie (equal points and
+    SB), where every two of the tie have met; zero for everyone else."""
+    ties: dict[tuple[int, int], list[int]] = defaultdict(list)
     for player in results:
         ties[(points[player], sb[player])].append(player)
-    found = dict.fromkeys(results, Fraction(0))
+    found = dict.fromkeys(results, 0)
     for tied in ties.values():
         if len(tied) < 2:
             continue
@@ -248,7 +244,6 @@ def _head_to_head(
             continue  # not everyone of the tie has met yet: it decides nothing
         for player in tied:
             found[player] = sum(
-                (scoring.points(score) for opponent, score in results[player] if opponent in group),
-                Fraction(0),
+                value[half] for opponent, half in results[player] if opponent in group
             )
     return found
