@@ -233,3 +233,16 @@ def test_a_player_who_withdrew_after_half_is_ranked_and_marked() -> None:
     assert describe_crosstable(table).splitlines()[1] == (
         "1. A (withdrawn): score 1½, Sonneborn-Berger ¼. Against B: drew. Against C: won."
     )
+
+
+def test_braces_in_a_name_or_title_are_only_text() -> None:
+    entrants = [Entrant(1, 1600), Entrant(2, 1500)]
+    games = [Game(1, 2, Result.SENTE_WINS)]
+    names = {1: "{rank}{0}", 2: "{name"}
+    table = crosstable(standings(entrants, games), games, names, title="{count}}")
+    assert describe_crosstable(table).splitlines() == [
+        "{count}}: crosstable of 2 players.",
+        "1. {rank}{0}: score 1, Sonneborn-Berger 0. Against {name: won.",
+        "2. {name: score 0, Sonneborn-Berger 0. Against {rank}{0}: lost.",
+    ]
+    assert decoded(render_crosstable(table)).size == Grid(table, Words()).image().size
