@@ -34,9 +34,9 @@ from rules.types import KING_GLYPHS
 from . import layout as L
 from .ending import Ending
 from .fonts import (
-    ELLIPSIS,
     clipped,
     draw_text,
+    fit_text,
     font,
     name_font,
     printable,
@@ -338,23 +338,6 @@ def star_point() -> tuple[Image.Image, Image.Image, int]:
 # ----------------------------------------------------------------- text labels
 
 
-def _fit(text: str, size: int, max_width: int) -> str:
-    """`text`, shortened with an ellipsis to at most `max_width` pixels wide: its longest
-    beginning that fits with the ellipsis, found by halving (a beginning is never wider
-    than a longer one), so a long text costs a few measurements, not one per character.
-    `text` comes through `clipped`, which bounds each measurement."""
-    if text_width(text, size) <= max_width:
-        return text
-    fits, longer = 0, len(text)  # text[:fits] + "…" fits (or fits is 0); text[:longer] not
-    while longer - fits > 1:
-        middle = (fits + longer) // 2
-        if text_width(text[:middle] + ELLIPSIS, size) <= max_width:
-            fits = middle
-        else:
-            longer = middle
-    return text[:fits].rstrip() + ELLIPSIS
-
-
 @lru_cache(maxsize=256)
 def name_label(text: str, to_move: bool, max_width: int, winner: bool = False) -> Image.Image:
     """A player's name with its turn mark; the side to move's on a dark pill, the
@@ -385,7 +368,7 @@ def _pill_label(
     ring: RGB | None = None,
 ) -> Image.Image:
     pad_x = 14
-    text = _fit(printable(clipped(text)), size, max_width - 2 * pad_x)
+    text = fit_text(printable(clipped(text)), size, max_width - 2 * pad_x)
     width = round(text_width(text, size)) + 2 * pad_x
     height = L.NAME_H - 6
     s = SCALE
@@ -428,7 +411,7 @@ _CAPTION_RUNS = re.compile(r"\d+|\D+")
 def caption_label(text: str, max_width: int) -> Image.Image:
     """A short line of text (the move count, whose turn, the result), composed of labels
     of its runs, so that a new move number draws only the number."""
-    text = _fit(printable(clipped(text)), CAPTION_SIZE, max_width - 2 * CAPTION_PAD)
+    text = fit_text(printable(clipped(text)), CAPTION_SIZE, max_width - 2 * CAPTION_PAD)
     runs = [_caption_run(run) for run in _CAPTION_RUNS.findall(text)]
     width = sum(run.width for run in runs) + 2 * CAPTION_PAD
     image = Image.new("P", (max(1, width), L.NAME_H - 6), INDEX[PAGE])

@@ -269,6 +269,23 @@ def text_box(text: str, size: int) -> tuple[float, float, float, float]:
     return left, top, right, bottom
 
 
+def fit_text(text: str, size: int, max_width: int) -> str:
+    """`text`, shortened with an ellipsis to at most `max_width` pixels wide: its longest
+    beginning that fits with the ellipsis, found by halving (a beginning is never wider
+    than a longer one), so a long text costs a few measurements, not one per character.
+    `text` comes through `clipped`, which bounds each measurement."""
+    if text_width(text, size) <= max_width:
+        return text
+    fits, longer = 0, len(text)  # text[:fits] + "…" fits (or fits is 0); text[:longer] not
+    while longer - fits > 1:
+        middle = (fits + longer) // 2
+        if text_width(text[:middle] + ELLIPSIS, size) <= max_width:
+            fits = middle
+        else:
+            longer = middle
+    return text[:fits].rstrip() + ELLIPSIS
+
+
 def draw_text(
     draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: Any
 ) -> None:

@@ -110,6 +110,7 @@ def main() -> int:
     write("rating-chart.png", render_rating_chart(ratings, title="Hanako: rating"), alt)
     title = "はなこ🌸　レーティング推移"
     write("rating-chart-japanese.png", render_rating_chart(ratings, title=title), alt)
+    crosstables()
     return 0
 
 
@@ -158,6 +159,63 @@ def rating_history(games: int = 40, strength: float = 1750.0) -> list[float]:
         player, _ = rate_game(player, opponent, score, first_idle=idle)
         ratings.append(player.rating)
     return ratings
+
+
+#: The sample season: six players of a club by rating, in Japanese and in English.
+SEASON = {
+    1: ("佐藤 花子 (四段)", "Sato Hanako"),
+    2: ("鈴木一郎", "Suzuki Ichiro"),
+    3: ("はなこ🌸", "Hanako🌸"),
+    4: ("高橋 健", "Takahashi Ken"),
+    5: ("Łukasz", "Łukasz"),
+    6: ("田中 美咲", "Tanaka Misaki"),
+}
+
+
+def crosstables() -> None:
+    """A six-player double round robin in its second cycle (a fixed seed; one game lost
+    by forfeit), as the standings post shows it, in Japanese and in English."""
+    from bot.services.tournaments.pairings import Entrant, round_robin
+    from bot.services.tournaments.ranking import Game, Result, standings
+    from bot.services.tournaments.tables import crosstable
+    from bot.ui.text.tournaments.crosstable import crosstable_words
+    from render.crosstable import describe_crosstable, render_crosstable
+
+    rng = random.Random(27)
+    entrants = [Entrant(p, 1900 - 60 * p) for p in SEASON]
+    games = []
+    for played, pairing in enumerate(
+        g for r in round_robin(list(SEASON), double=True) for g in r.games
+    ):
+        if played >= 22:
+            games.append(Game(pairing.sente, pairing.gote))
+            continue
+        stronger = min(pairing.sente, pairing.gote)
+        roll = rng.random()
+        winner = (
+            stronger
+            if roll < 0.55
+            else None
+            if roll < 0.65
+            else pairing.sente + pairing.gote - stronger
+        )
+        result = (
+            Result.DRAW
+            if winner is None
+            else (Result.SENTE_WINS if winner == pairing.sente else Result.GOTE_WINS)
+        )
+        games.append(
+            Game(pairing.sente, pairing.gote, result, forfeit=played == 9 and winner is not None)
+        )
+    table = standings(entrants, games)
+    for lang, name, index, title in (
+        ("ja", "crosstable.png", 0, "第1回 クラブリーグ（二回戦総当たり）"),
+        ("en", "crosstable-english.png", 1, "Club league 1 (double round robin)"),
+    ):
+        names = {p: SEASON[p][index] for p in SEASON}
+        drawn = crosstable(table, games, names, games_per_pair=2, title=title)
+        words = crosstable_words(lang)
+        write(name, render_crosstable(drawn, words=words), describe_crosstable(drawn, words=words))
 
 
 if __name__ == "__main__":

@@ -50,14 +50,14 @@ def linear_fit(text: str, size: int, max_width: int) -> str:
 def test_fitting_by_halving_gives_what_cutting_one_by_one_gave() -> None:
     for name, width in itertools.product(NAMES, (0, 30, 120, 412, 600)):
         for size in (20, 24):
-            assert board._fit(name, size, width) == linear_fit(name, size, width), (name, width)
+            assert fonts.fit_text(name, size, width) == linear_fit(name, size, width), (name, width)
 
 
 def test_a_name_too_long_to_fit_is_drawn_cut_with_an_ellipsis() -> None:
     name = "将棋" * 6_000
     label = board.name_label(f"☗ {name}", True, board.NAME_MAX_W)
     assert label.width <= board.NAME_MAX_W
-    fitted = board._fit(fonts.printable(fonts.clipped(name)), 24, 400)
+    fitted = fonts.fit_text(fonts.printable(fonts.clipped(name)), 24, 400)
     assert fitted.endswith("…") and name.startswith(fitted[:-1])
     # What lies past the first few hundred characters changes nothing on the picture.
     position = Position.initial()

@@ -1,0 +1,1 @@
+"""Tournaments: the wording of crosstables and standings."""
