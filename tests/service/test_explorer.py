@@ -159,7 +159,9 @@ async def test_from_a_game_and_move_number(service: GameService, clock: FakeCloc
     assert (await service.explorer.at_game(ongoing.id, 99, guild_id=GUILD)).position.key() == (
         Game.replay(None, ["7g7f", "3c3d"]).position.key()
     )
-    assert (await service.explorer.at_game(ongoing.id, None, guild_id=GUILD)).moves[0].games == 3
+    current = await service.explorer.at_game(ongoing.id, None, guild_id=GUILD)
+    assert tallies(current) == {"2g2f": (1, 0, 0, 1)}  # line 1: 7g7f 3c3d 2g2f, gote won
+    assert (await service.explorer.at_game(ongoing.id, 0, guild_id=GUILD)).moves[0].games == 3
 
 
 async def test_the_ending_indexes_a_game_once(service: GameService, db: Database) -> None:

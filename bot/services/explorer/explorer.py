@@ -104,9 +104,10 @@ class Explorer:
 
     async def at_game(self, game_id: int, number: int | None, *, guild_id: int) -> Exploration:
         """From game `game_id` of this server after its move numbered `number` (None: its
-        start), as `/replay` shows it (an active game only up to its last move)."""
+        last, or current, position), as `/replay` shows it (an active game only up to its
+        last move: every position it shows was posted in its thread already)."""
         game = await self._store.current(game_id, guild_id=guild_id)
-        ply = 0 if number is None else max(0, min(game.numbering.ply(number), game.ply))
+        ply = game.ply if number is None else max(0, min(game.numbering.ply(number), game.ply))
         return await self.explore(guild_id, game.game.position_at(ply))
 
     async def follow(self, guild_id: int, key: int, usi: str) -> Exploration:
