@@ -145,7 +145,10 @@ async def test_the_explorer_counts_what_an_independent_replay_counts(club: Club)
     # From the first game after its third move: two orders met there.
     later = Game.replay(None, GAMES[0]).position
     from_game = await club.fake.slash(
-        "explorer", {"game": str(finished[0].game_id), "at_move": 3}, user=club.carol, channel=club.channel
+        "explorer",
+        {"game": str(finished[0].game_id), "at_move": 3},
+        user=club.carol,
+        channel=club.channel,
     )
     assert from_game.ephemeral
     assert expected_at(finished, later) == {"8c8d": (1, 1, 0)}

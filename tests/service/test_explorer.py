@@ -190,7 +190,9 @@ def bulk_games(count: int, guild_id: int = GUILD) -> list[BulkGame]:
             moves.append(MoveRow(0, ply + 1, move.usi(), 1 + ply % 2, START))
         new = NewGame(guild_id, 1, 1, 2, terms, Position.initial().sfen(), START)
         winner = "sente" if n % 2 else "gote"
-        games.append(BulkGame(new, tuple(moves), game.position.sfen(), START, "resign", winner))
+        games.append(
+            BulkGame(new, tuple(moves), game.position.sfen(), START, "resignation", winner)
+        )
     return games
 
 

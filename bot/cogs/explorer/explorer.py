@@ -66,9 +66,8 @@ class ExplorerSelect(GameSelect, template=r"ex:(?P<key>[0-9a-f]{16})"):
         bot = host_of(interaction)
         reply = Reply(interaction)
         chosen = GameSelect.chosen(interaction)
-        if chosen is None:
-            raise OptionError(text.NOT_OFFERED_CHOICE)
-        following = bot.service.explorer.follow(server_of(interaction), _key_of(self.key), chosen)
+        usi = "" if chosen is None else chosen  # none, or several: a move played nowhere
+        following = bot.service.explorer.follow(server_of(interaction), _key_of(self.key), usi)
         explored = await reply.within(following, ephemeral=True)
         content, file, view = await _shown(bot, interaction, explored)
         await reply.edit(content, attachments=[file], view=view)

@@ -65,7 +65,7 @@ def explorer_text(lang: str, explored: Exploration, guild_id: int) -> str:
         )
         for rank, move in enumerate(explored.moves[:LISTED_MOVES], start=1):
             lines.append(
-                f"`{rank:>2}.` {explored_move_text(lang, explored, move)} — "
+                f"`{rank}.` {explored_move_text(lang, explored, move)} — "
                 + results_text(lang, move)
             )
         if len(explored.moves) > LISTED_MOVES:
