@@ -29,8 +29,9 @@ ARROW_ALPHA = 190
 #: The thinnest and thickest shafts, in pixels: the least and most played moves.
 THINNEST = 5.0
 THICKEST = 22.0
-#: Supersampling of the arrow layer, for smooth edges.
-_SCALE = 3
+#: Supersampling of the arrows' mask, for smooth edges.
+_SCALE = 2
+_OPACITY = [value * ARROW_ALPHA // 255 for value in range(256)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,29 +106,28 @@ def _draw_arrow(
         ((bx + px * half_head) * s, (by + py * half_head) * s),
         ((bx - px * half_head) * s, (by - py * half_head) * s),
     ]
-    colour = (*ARROW_RGB, 255)
-    draw.polygon(shaft, fill=colour)
-    draw.polygon(tip, fill=colour)
+    draw.polygon(shaft, fill=255)
+    draw.polygon(tip, fill=255)
 
 
 def render_arrows(
     position: Position, arrows: Sequence[Arrow], **options: Unpack[BoardOptions]
 ) -> bytes:
     """`position` drawn as `render_board` draws it, with `arrows` over it, as PNG bytes.
-    The heaviest arrow is drawn last, on top. A pure function.
+    A pure function.
 
     Example: `render_arrows(Position.initial(), [Arrow(Move.from_usi("7g7f"), 1.0)])`.
     """
     board = render_image(position, **options).convert("RGB")
     perspective = Color(options.get("perspective", Color.SENTE))
-    size = (board.width * _SCALE, board.height * _SCALE)
-    shapes = Image.new("RGBA", size, (0, 0, 0, 0))
+    # One mask for every arrow (where two cross, neither is darker), drawn large and
+    # shrunk for smooth edges, then laid over the board in the arrows' colour.
+    shapes = Image.new("L", (board.width * _SCALE, board.height * _SCALE), 0)
     draw = ImageDraw.Draw(shapes)
     for arrow in sorted(arrows, key=lambda a: a.weight):
         start, end = arrow_ends(position, arrow.move, perspective)
         _draw_arrow(draw, start, end, thickness(arrow.weight))
-    mask = shapes.getchannel("A").resize(board.size, Image.Resampling.BOX)
-    mask = mask.point(lambda value: value * ARROW_ALPHA // 255)
+    mask = shapes.resize(board.size, Image.Resampling.BOX).point(_OPACITY)
     board.paste(Image.new("RGB", board.size, ARROW_RGB), (0, 0), mask)
     buffer = io.BytesIO()
     board.save(buffer, "PNG", compress_level=3)

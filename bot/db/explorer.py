@@ -4,7 +4,8 @@ played from (`bot.services.explorer` computes the rows; this module stores and r
 A game is indexed once: `claim` inserts its marker in `explorer_games` and the caller
 writes its moves in the same transaction, so of two processes (the one ending the game
 and a backfill, or two backfills) exactly one writes them; the other's insert finds the
-marker and writes nothing. Lookups are one range scan of an index on (server, position).
+marker and writes nothing. Lookups are one range scan of an index on (server, position):
+of the counts per move (`explorer_tallies`, kept with the moves), or of the moves.
 """
 
 from __future__ import annotations
@@ -64,23 +65,34 @@ class ExplorerRepository(Repository):
         )
 
     async def add(self, guild_id: int, rows: Sequence[ExplorerMoveRow]) -> None:
-        """Store a claimed game's moves."""
+        """Store a claimed game's moves, and add them to the counts of their positions.
+        The counts are written in one order (by position, then move) whatever the game,
+        so two games ending at once on PostgreSQL never wait for each other's rows in
+        opposite orders (a deadlock)."""
         await self._write_many(
             "INSERT INTO explorer_moves (guild_id, position, move, game_id, ply, result)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             [(guild_id, r.position, r.move, r.game_id, r.ply, r.result) for r in rows],
         )
+        counts: dict[tuple[int, str], list[int]] = {}
+        for r in rows:
+            count = counts.setdefault((r.position, r.move), [0, 0, 0])
+            count[0] += 1
+            count[1] += r.result > 0
+            count[2] += r.result == 0
+        await self._write_many(
+            "INSERT INTO explorer_tallies (guild_id, position, move, games, wins, draws)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, position, move) DO UPDATE"
+            " SET games = explorer_tallies.games + excluded.games,"
+            " wins = explorer_tallies.wins + excluded.wins,"
+            " draws = explorer_tallies.draws + excluded.draws",
+            [(guild_id, *key, *counts[key]) for key in sorted(counts)],
+        )
 
     async def tally(self, guild_id: int, position: int, *, limit: int) -> list[MoveTally]:
         """The moves played from `position` in the server's indexed games, most often
         first (then by move, so the order is stable), at most `limit`."""
-        rows = await self._all(
-            "SELECT move, COUNT(*), SUM(CASE WHEN result > 0 THEN 1 ELSE 0 END),"
-            " SUM(CASE WHEN result = 0 THEN 1 ELSE 0 END) FROM explorer_moves"
-            " WHERE guild_id = ? AND position = ? GROUP BY move"
-            " ORDER BY COUNT(*) DESC, move LIMIT ?",
-            (guild_id, position, limit),
-        )
+        rows = await self._all(*_tally(guild_id, position, limit))
         return [
             MoveTally(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[1]) - int(r[2]) - int(r[3]))
             for r in rows
@@ -89,14 +101,7 @@ class ExplorerRepository(Repository):
     async def games_at(self, guild_id: int, position: int, *, limit: int) -> list[PassingGame]:
         """The latest games (highest ids) that passed through `position`, at most `limit`,
         each once, at the first ply it stood there."""
-        rows = await self._all(
-            "SELECT x.game_id, g.channel_id, g.thread_id, x.ply FROM"
-            " (SELECT game_id, MIN(ply) AS ply FROM explorer_moves"
-            " WHERE guild_id = ? AND position = ? GROUP BY game_id"
-            " ORDER BY game_id DESC LIMIT ?) x"
-            " JOIN games g ON g.id = x.game_id ORDER BY x.game_id DESC",
-            (guild_id, position, limit),
-        )
+        rows = await self._all(*_games_at(guild_id, position, limit))
         return [
             PassingGame(int(r[0]), int(r[1]), None if r[2] is None else int(r[2]), int(r[3]))
             for r in rows
@@ -127,3 +132,36 @@ class ExplorerRepository(Repository):
         """How many of the server's games are indexed."""
         row = await self._one("SELECT COUNT(*) FROM explorer_games WHERE guild_id = ?", (guild_id,))
         return 0 if row is None else int(row[0])
+
+    async def plans(self, guild_id: int, position: int, *, backend: str) -> dict[str, list[str]]:
+        """How the database runs the two lookups of an answer, one line a step (`EXPLAIN`):
+        for the benchmark, which shows each is a range scan of its index."""
+        explain = "EXPLAIN QUERY PLAN" if backend == "sqlite" else "EXPLAIN"
+        plans: dict[str, list[str]] = {}
+        for name, (sql, params) in {
+            "tally": _tally(guild_id, position, 25),
+            "games_at": _games_at(guild_id, position, 5),
+        }.items():
+            for value in params:  # EXPLAIN takes no parameters on PostgreSQL; all integers
+                sql = sql.replace("?", str(int(value)), 1)
+            plans[name] = [str(row[-1]) for row in await self._all(f"{explain} {sql}")]
+        return plans
+
+
+def _tally(guild_id: int, position: int, limit: int) -> tuple[str, tuple[int, ...]]:
+    return (
+        "SELECT move, games, wins, draws FROM explorer_tallies"
+        " WHERE guild_id = ? AND position = ? ORDER BY games DESC, move LIMIT ?",
+        (guild_id, position, limit),
+    )
+
+
+def _games_at(guild_id: int, position: int, limit: int) -> tuple[str, tuple[int, ...]]:
+    return (
+        "SELECT x.game_id, g.channel_id, g.thread_id, x.ply FROM"
+        " (SELECT game_id, MIN(ply) AS ply FROM explorer_moves"
+        " WHERE guild_id = ? AND position = ? GROUP BY game_id"
+        " ORDER BY game_id DESC LIMIT ?) x"
+        " JOIN games g ON g.id = x.game_id ORDER BY x.game_id DESC",
+        (guild_id, position, limit),
+    )

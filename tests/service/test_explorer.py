@@ -277,3 +277,33 @@ def test_the_key_ignores_the_move_number_and_sees_hands_and_side() -> None:
     other_side = Position.from_sfen(start.key().replace(" b ", " w ") + " 1")
     assert position_hash(other_side) != position_hash(start)
     assert Color.SENTE is start.turn
+
+
+async def test_games_ending_at_once_in_two_processes_are_all_counted(
+    shared_location: str | Path, clock: FakeClock
+) -> None:
+    """Endings under way at once add to the same counts (the start's, and positions the
+    games reach in other orders): each ending lands, none waits on the other for ever."""
+    first, second = await open_database(shared_location), await open_database(shared_location)
+    try:
+        one, two = GameService(first, clock=clock), GameService(second, clock=clock)
+        games = []
+        for n in range(8):
+            game = await start_game(one)
+            await play_all(one, game.id, LINES[n % len(LINES)])
+            games.append(game)
+        await asyncio.gather(
+            *(
+                (one if n % 2 else two).endings.resign(game.id, ALICE.user_id)
+                for n, game in enumerate(games)
+            )
+        )
+        explored = await one.explorer.explore(GUILD, Position.initial())
+        played = [(LINES[n % len(LINES)], "gote", "resign") for n in range(8)]
+        assert {usi: t[0] for usi, t in tallies(explored).items()} == dict(
+            counted(played, Position.initial())
+        )
+        assert sum(t[2] for t in tallies(explored).values()) == 0  # no draws
+    finally:
+        await first.close()
+        await second.close()

@@ -100,6 +100,7 @@ EXPECTED_COLUMNS = {
     "rate_limits": ["bucket", "tat"],
     "explorer_games": ["game_id", "guild_id", "indexed_at"],
     "explorer_moves": ["guild_id", "position", "move", "game_id", "ply", "result"],
+    "explorer_tallies": ["guild_id", "position", "move", "games", "wins", "draws"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -563,7 +564,7 @@ APPLIED_DIGESTS = {
     18: "a474f172f1a736d3",
     19: "169bfc68c0dd03c1",
     20: "247902fda6c2faf9",
-    23: "0792770b10b61133",
+    23: "90e4f9f5882a135b",
 }
 
 

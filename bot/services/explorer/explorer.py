@@ -29,6 +29,8 @@ MAX_MOVES = 25
 MAX_GAMES = 5
 #: The most older games one use indexes before answering (the rest at the next uses).
 BACKFILL_BATCH = 200
+#: How many of them are read, replayed and written together.
+INDEX_BATCH = 50
 _USI_MOVE = re.compile(r"[1-9][a-i][1-9][a-i]\+?|[PLNSGBR]\*[1-9][a-i]")
 
 NOT_PLAYED_HERE = Sentence(
@@ -135,40 +137,52 @@ class Explorer:
     async def backfill(self, guild_id: int, limit: int = BACKFILL_BATCH) -> int:
         """Index up to `limit` finished games of the server that ended before the index
         existed (or whose ending a crash cut short); how many are still left after them.
-        Each game is replayed off the event loop and written with its claim, so two
-        processes doing this at once index each game once."""
+        Games are read and written `INDEX_BATCH` at a time, replayed off the event loop,
+        each written with its claim, so two processes doing this at once index each game
+        once."""
         if guild_id in self._filled:
             return 0
         async with self._store.db.query() as q:
             waiting = await q.explorer.unindexed(guild_id, limit=limit + 1)
-        for game_id in waiting[:limit]:
-            await self._index_one(game_id)
+        todo = waiting[:limit]
+        for start in range(0, len(todo), INDEX_BATCH):
+            await self._index_batch(todo[start : start + INDEX_BATCH])
         if len(waiting) <= limit:
             self._filled.add(guild_id)
             return 0
         async with self._store.db.query() as q:
             return len(await q.explorer.unindexed(guild_id, limit=10 * limit))
 
-    async def _index_one(self, game_id: int) -> None:
-        async def read(tx: Session) -> tuple[GameRow | None, list[str]]:
-            return await tx.games.get(game_id), await tx.moves.usi_list(game_id)
+    async def _index_batch(self, game_ids: list[int]) -> None:
+        async def read(tx: Session) -> list[tuple[GameRow, list[str]]]:
+            found = []
+            for game_id in game_ids:
+                row = await tx.games.get(game_id)
+                if row is not None and row.status == "finished" and row.finished_at is not None:
+                    found.append((row, await tx.moves.usi_list(game_id)))
+            return found
 
-        row, moves = await self._store.db.run(read, write=False)
-        if row is None or row.status != "finished" or row.finished_at is None:
-            return
-        rows: list[ExplorerMoveRow] = await asyncio.to_thread(
-            indexed_moves,
-            game_id,
-            row.start_sfen,
-            moves,
-            winner=row.winner,
-            termination=row.termination,
-        )
-        finished_at = row.finished_at
-        guild_id = row.guild_id
+        games = await self._store.db.run(read, write=False)
+        indexed = await asyncio.to_thread(_rows_of, games)
 
         async def write(tx: Session) -> None:
-            if await tx.explorer.claim(game_id, guild_id, finished_at):
-                await tx.explorer.add(guild_id, rows)
+            for row, rows in indexed:
+                assert row.finished_at is not None
+                if await tx.explorer.claim(row.id, row.guild_id, row.finished_at):
+                    await tx.explorer.add(row.guild_id, rows)
 
         await self._store.db.run(write)
+
+
+def _rows_of(
+    games: list[tuple[GameRow, list[str]]],
+) -> list[tuple[GameRow, list[ExplorerMoveRow]]]:
+    return [
+        (
+            row,
+            indexed_moves(
+                row.id, row.start_sfen, moves, winner=row.winner, termination=row.termination
+            ),
+        )
+        for row, moves in games
+    ]
