@@ -176,9 +176,7 @@ async def test_nothing_played_and_a_pasted_position(club: Club) -> None:
         channel=club.channel,
     )
     assert nothing.ephemeral
-    assert nothing.content == (
-        "Gote to move. No finished game of this server has reached this position."
-    )
+    assert nothing.content == "No finished game of this server has reached this position."
     assert not [c for c in (nothing.reply.custom_ids if nothing.reply else []) if "ex:" in c]
     record = await club.fake.slash(
         "explorer", {"position": "▲７六歩 △８四歩"}, user=club.alice, channel=club.channel
@@ -194,7 +192,7 @@ async def test_nothing_played_and_a_pasted_position(club: Club) -> None:
         at,
         "en",
     ) == expected_at(finished, at)
-    assert record.content.startswith("Sente to move. No finished game")
+    assert record.content == nothing.content  # after ７六歩 ８四歩: no game went there
 
 
 async def test_the_explorer_in_japanese(japanese_club: Club) -> None:

@@ -50,11 +50,7 @@ def explorer_text(lang: str, explored: Exploration, guild_id: int) -> str:
     side = side_label(lang, explored.position.turn)
     lines = []
     if not explored.moves:
-        lines.append(
-            _("{side} to move. No finished game of this server has reached this position.").format(
-                side=side
-            )
-        )
+        lines.append(_("No finished game of this server has reached this position."))
     else:
         lines.append(
             _n(
