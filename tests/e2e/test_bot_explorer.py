@@ -120,7 +120,7 @@ def has_arrows(result: InteractionResult) -> bool:
     [png] = [a for a in result.files if a.filename.endswith(".png")]
     image = Image.open(io.BytesIO(png.data)).convert("RGB")
     image.load()
-    colours = image.getcolors(maxcolors=1 << 20) or []
+    colours: list[tuple[int, tuple[int, int, int]]] = image.getcolors(maxcolors=1 << 20) or []  # type: ignore[assignment]
     return any(b > r + 60 and b > g + 30 for _, (r, g, b) in colours)
 
 

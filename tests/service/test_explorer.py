@@ -307,3 +307,15 @@ async def test_games_ending_at_once_in_two_processes_are_all_counted(
     finally:
         await first.close()
         await second.close()
+
+
+async def test_uses_at_once_index_the_older_games_in_one_round(
+    service: GameService, db: Database
+) -> None:
+    await store_bulk(db, bulk_games(60))
+    first, second = await asyncio.gather(
+        service.explorer.backfill(GUILD, limit=100), service.explorer.backfill(GUILD, limit=100)
+    )
+    assert sorted([first, second]) == [0, 60]  # the second saw them all waiting, left them
+    async with db.query() as q:
+        assert await q.explorer.count(GUILD) == 60

@@ -80,6 +80,7 @@ class Explorer:
     def __init__(self, store: GameStore) -> None:
         self._store = store
         self._filled: set[int] = set()  # servers whose older games this process indexed
+        self._filling: set[int] = set()  # servers whose older games are being indexed
 
     async def explore(self, guild_id: int, position: Position) -> Exploration:
         """What the server's finished games played from `position`.
@@ -139,14 +140,21 @@ class Explorer:
         existed (or whose ending a crash cut short); how many are still left after them.
         Games are read and written `INDEX_BATCH` at a time, replayed off the event loop,
         each written with its claim, so two processes doing this at once index each game
-        once."""
+        once; in one process, a use while another indexes the same server does not start
+        a second round (its answer counts what is indexed so far)."""
         if guild_id in self._filled:
             return 0
         async with self._store.db.query() as q:
             waiting = await q.explorer.unindexed(guild_id, limit=limit + 1)
-        todo = waiting[:limit]
-        for start in range(0, len(todo), INDEX_BATCH):
-            await self._index_batch(todo[start : start + INDEX_BATCH])
+        if guild_id in self._filling:  # another member's use is at it: no second round
+            return len(waiting)
+        self._filling.add(guild_id)
+        try:
+            todo = waiting[:limit]
+            for start in range(0, len(todo), INDEX_BATCH):
+                await self._index_batch(todo[start : start + INDEX_BATCH])
+        finally:
+            self._filling.discard(guild_id)
         if len(waiting) <= limit:
             self._filled.add(guild_id)
             return 0
