@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.services import Exploration, ExploredMove
 from rules import Handicap, Sentence
 
+from ...i18n import SOURCE_LANGUAGE
 from ..base import move_echo, plural_translator, side_label, translator, truncate
 from ..records.board import fit_sentences, position_sentences
 
@@ -21,6 +22,11 @@ LISTED_MOVES = 10
 
 def _link(guild_id: int, channel_id: int) -> str:
     return f"https://discord.com/channels/{guild_id}/{channel_id}"
+
+
+def _list_separator(lang: str) -> str:
+    """Between the items of a list: `, ` in English, `、` in Japanese."""
+    return ", " if lang == SOURCE_LANGUAGE else "、"
 
 
 def explored_move_text(lang: str, explored: Exploration, move: ExploredMove) -> str:
@@ -74,8 +80,11 @@ def explorer_text(lang: str, explored: Exploration, guild_id: int) -> str:
                 ).format(count=more)
             )
     if explored.games:
-        links = ", ".join(
-            f"[#{game.game_id}](<{_link(guild_id, game.thread_id or game.channel_id)}>)"
+        links = _list_separator(lang).join(
+            "[{name}](<{link}>)".format(
+                name=_("game #{id}").format(id=game.game_id),
+                link=_link(guild_id, game.channel_id if game.thread_id is None else game.thread_id),
+            )
             for game in explored.games
         )
         lines.append(_("Latest games through here: {links}").format(links=links))
@@ -109,7 +118,7 @@ def explorer_alt_text(lang: str, explored: Exploration) -> str:
     whole position in words."""
     _ = translator(lang)
     if explored.moves:
-        drawn = "; ".join(
+        drawn = ("; " if lang == SOURCE_LANGUAGE else "、").join(
             f"{explored_move_text(lang, explored, move)} {results_text(lang, move)}"
             for move in explored.moves[:LISTED_MOVES]
         )
