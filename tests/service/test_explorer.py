@@ -319,3 +319,19 @@ async def test_uses_at_once_index_the_older_games_in_one_round(
     assert sorted([first, second]) == [0, 60]  # the second saw them all waiting, left them
     async with db.query() as q:
         assert await q.explorer.count(GUILD) == 60
+
+
+async def test_a_game_lost_on_time_is_counted_with_its_ending(
+    service: GameService, clock: FakeClock
+) -> None:
+    game = await start_game(service, time_control="1d")
+    await play_all(service, game.id, ["7g7f", "3c3d", "2g2f"])
+    assert tallies(await service.explorer.explore(GUILD, Position.initial())) == {}
+    clock.advance(days=2)
+    ended = await service.games.get(game.id)  # the lazy check ends it on time
+    assert ended.outcome is not None and ended.outcome.winner is Color.SENTE
+    async with service.store.db.query() as q:
+        assert await q.explorer.count(GUILD) == 1  # with its ending, not by a backfill
+    assert tallies(await service.explorer.explore(GUILD, Position.initial())) == {
+        "7g7f": (1, 1, 0, 0)
+    }
