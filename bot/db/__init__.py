@@ -9,6 +9,7 @@ from .database import Database, Session
 from .digests import DigestSubscriber
 from .engine import ComputerRow, EvaluationRow
 from .errors import Conflict, DatabaseError, IntegrityError, SchemaTooNewError
+from .explorer import ExplorerMoveRow, MoveTally, PassingGame
 from .forecasts import ForecastRow
 from .migrations import LATEST_VERSION
 from .notes import NoteRow
@@ -48,6 +49,7 @@ __all__ = [
     "DeadlineRow",
     "DigestSubscriber",
     "EvaluationRow",
+    "ExplorerMoveRow",
     "ForecastRow",
     "GameAdvance",
     "GameCounts",
@@ -55,11 +57,13 @@ __all__ = [
     "GameRow",
     "IntegrityError",
     "MoveRow",
+    "MoveTally",
     "NewChallenge",
     "NewGame",
     "NewTakeback",
     "NoteRow",
     "OutboxRow",
+    "PassingGame",
     "PlayerRow",
     "PreferencesRow",
     "PublicationRow",

@@ -20,6 +20,7 @@ from .deadlines import DeadlineRepository
 from .digests import DigestRepository
 from .endings import EndingClaimRepository
 from .engine import AnalysisRepository, ComputerRepository
+from .explorer import ExplorerRepository
 from .forecasts import ForecastRepository
 from .games import GameRepository
 from .moves import MoveRepository
@@ -62,6 +63,7 @@ class Session:
         self.lost_channels = LostChannelRepository(statements)
         self.outbox = OutboxRepository(statements)
         self.rate_limits = RateLimitRepository(statements)
+        self.explorer = ExplorerRepository(statements)
 
 
 class Database(ABC):

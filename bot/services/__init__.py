@@ -42,6 +42,8 @@ from .errors import (
     TakebackRefused,
 )
 from .events import GameEvents
+from .explorer.explorer import MAX_GAMES, MAX_MOVES, Exploration, ExploredMove
+from .explorer.index import position_hash
 from .play.forecasts import Forecast, ForecastLine
 from .play.game import (
     GameSnapshot,
@@ -90,6 +92,8 @@ __all__ = [
     "FORMATS",
     "LEADERBOARD_SIZE",
     "LEVELS",
+    "MAX_GAMES",
+    "MAX_MOVES",
     "MAX_NOTES",
     "MAX_NOTE_LENGTH",
     "MAX_OPEN_CHALLENGES",
@@ -118,6 +122,8 @@ __all__ = [
     "Destination",
     "Digest",
     "Event",
+    "Exploration",
+    "ExploredMove",
     "ExportFile",
     "Forecast",
     "ForecastLine",
@@ -185,6 +191,7 @@ __all__ = [
     "ending_event",
     "files_of",
     "note_number",
+    "position_hash",
     "read_position",
     "squares_of_file",
     "start_of",

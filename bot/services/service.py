@@ -27,6 +27,7 @@ from .club.servers import Servers
 from .computer.analysis import ANALYSIS_MS, Analyses
 from .computer.opponent import Computer
 from .events import GameEvents
+from .explorer.explorer import Explorer
 from .play.endings import Endings
 from .play.finding import Games
 from .play.forecasts import Forecasts
@@ -94,6 +95,7 @@ class GameService:
         self.digests = Digests(self.store, self.games)
         self.preferences.add_change_listener(self.digests.preferences_changed)
         self.ratings = Ratings(self.store)
+        self.explorer = Explorer(self.store)
         # The engine (None without one): the computer's moves and analyses share its jobs.
         self.computer = Computer(self.store, self.challenges, self.moves, self.endings, engine)
         self.analyses = Analyses(self.store, engine, movetime_ms=analysis_ms, budgets=self.budgets)

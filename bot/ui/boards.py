@@ -9,7 +9,7 @@ import functools
 import io
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TypeVar
@@ -29,6 +29,7 @@ from render import (
     render_gif,
     render_rating_chart,
 )
+from render.arrows import Arrow, render_arrows
 from rules import Color, Handicap, Position, Termination
 
 from . import text
@@ -200,6 +201,18 @@ class BoardRenderer:
             "ending": ending,
         }
         return await self._png(shown.position, options, "position.png", alt)
+
+    async def arrows_file(
+        self, position: Position, arrows: Sequence[Arrow], lang: str, alt: str
+    ) -> discord.File:
+        """`position` with `arrows` (the explorer's board), its sides named in `lang`."""
+        names = {c: text.side_label(lang, c) for c in Color}
+        png = await self._run(
+            lambda: render_arrows(
+                position, arrows, sente_name=names[Color.SENTE], gote_name=names[Color.GOTE]
+            )
+        )
+        return discord.File(io.BytesIO(png), filename="explorer.png", description=alt)
 
     async def _png(
         self, position: Position, options: BoardOptions, filename: str, alt: str

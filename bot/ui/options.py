@@ -25,7 +25,9 @@ MAX_CHOICES = 25  # Discord shows at most this many choices or suggestions
 #: The commands whose `game` may be a finished game: those that only look at a game, or
 #: keep the member's own notes on it. Every other command acts on a game in play, so its
 #: suggestions and its default game are active games only.
-FINISHED_GAMES_TOO = frozenset({"board", "export", "replay", "note", "notes", "analyse"})
+FINISHED_GAMES_TOO = frozenset(
+    {"board", "export", "replay", "note", "notes", "analyse", "explorer"}
+)
 
 
 def takes_finished(interaction: discord.Interaction[Any]) -> bool:

@@ -354,6 +354,7 @@ BUTTON_SHAPES = (
 SELECT_SHAPES = (
     "pk:{id}:0:h00000000:b", "pk:{game}:{id}:h00000000:h", "pd:{id}:0:h00000000:7g",
     "pd:{game}:0:h00000000:7g", "pf:{game}:{id}:h00000000:P*", "pk:{game}:0:h00000000:b",
+    "ex:{id}", "ex:ffffffffffffffff",
 )  # fmt: skip
 #: What a modified client may send as a select's values.
 HOSTILE_VALUES: tuple[list[Any], ...] = (

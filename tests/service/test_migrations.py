@@ -98,6 +98,9 @@ EXPECTED_COLUMNS = {
         "silent", "queued_at", "claimed_by", "claimed_at",
     ],
     "rate_limits": ["bucket", "tat"],
+    "explorer_games": ["game_id", "guild_id", "indexed_at"],
+    "explorer_moves": ["guild_id", "position", "move", "game_id", "ply", "result"],
+    "explorer_tallies": ["guild_id", "position", "move", "games", "wins", "draws"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -122,6 +125,8 @@ EXPECTED_INDEXES = {
     "notes_by_writer",
     "outbox_unclaimed",
     "outbox_by_game",
+    "explorer_moves_here",
+    "explorer_games_here",
 }
 
 
@@ -559,6 +564,7 @@ APPLIED_DIGESTS = {
     18: "a474f172f1a736d3",
     19: "169bfc68c0dd03c1",
     20: "247902fda6c2faf9",
+    23: "90e4f9f5882a135b",
 }
 
 

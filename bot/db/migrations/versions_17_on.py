@@ -1,6 +1,6 @@
 """The SQL of migrations from 17 on (`history` lists them): members whose direct messages
 are closed, channels and threads that are gone, the queue of what the bot sends, the rate
-limit shared by every process.
+limit shared by every process; the explorer's index of finished games.
 Released: never changed, only added to (see the package's docstring)."""
 
 from __future__ import annotations
@@ -64,5 +64,43 @@ V20_POSTGRES = (
     """CREATE UNLOGGED TABLE rate_limits (
         bucket TEXT PRIMARY KEY,
         tat BIGINT NOT NULL
+    )""",
+)
+
+# The explorer over a server's finished games (`bot.services.explorer`): one row per move
+# played, keyed by the position it was played from (a 64-bit hash of board, hands and side
+# to move, so transpositions meet), with the game, the ply before it and the result for
+# the side that played it (1 won, 0 drawn, -1 lost); and the same counted per position and
+# move in `explorer_tallies`, so that the start position of a club's 10,000 games is a few
+# rows to read, not 10,000. `explorer_games` marks each finished game indexed, inserted in
+# the transaction that writes its moves and counts, so a game is counted exactly once
+# whichever process (the one that ended it, or a backfill) gets there first. The indexes:
+# a move played from a position (to rebuild the position a menu follows), and the latest
+# games through a position, each a range scan that never reads the table.
+V23 = (
+    """CREATE TABLE explorer_games (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        guild_id INTEGER NOT NULL,
+        indexed_at INTEGER NOT NULL
+    )""",
+    """CREATE TABLE explorer_moves (
+        guild_id INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        ply INTEGER NOT NULL,
+        result INTEGER NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    )""",
+    "CREATE INDEX explorer_moves_here ON explorer_moves (guild_id, position, move)",
+    "CREATE INDEX explorer_games_here ON explorer_moves (guild_id, position, game_id, ply)",
+    """CREATE TABLE explorer_tallies (
+        guild_id INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        games INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        draws INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, position, move)
     )""",
 )

@@ -33,6 +33,7 @@ from ..errors import (
     ServiceError,
 )
 from ..events import GameEvents, SafeEvents
+from ..explorer.ending import index_ending
 from ..logcontext import about_game
 from ..ratings.rated import both_have_moved, change_of, rate_ending
 from ..stats import ServiceStats
@@ -332,8 +333,10 @@ class GameStore:
         """In the transaction that ends a game: this process will post the ending, and
         holds it for `ENDING_LEASE`; another process takes it over only if this one dies
         before posting it (see `Deadlines.post_left_over_endings`). Every transaction
-        that ends a game calls this."""
+        that ends a game calls this, so the game's moves go into the explorer's index
+        here too, with the ending (`explorer.ending`)."""
         await tx.ending_claims.claim(game_id, self.worker, now, now + ENDING_LEASE)
+        await index_ending(tx, game_id)
 
     async def finish_or_refuse(
         self, game: GameSnapshot, outcome: Outcome, *, expected_ply: int | None

@@ -34,6 +34,7 @@ from .records.positions import *  # noqa: F403
 from .records.exports import *  # noqa: F403
 from .club.help import *  # noqa: F403
 from .records.games import *  # noqa: F403
+from .explorer.explorer import *  # noqa: F403
 from .records.replays import *  # noqa: F403
 from .records.board import *  # noqa: F403
 from .play.picker import *  # noqa: F403

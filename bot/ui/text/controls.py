@@ -75,6 +75,7 @@ COMMANDS = {
     "computer": "Play the computer at a level from 1 (beginner) to 8 (strongest).",
     "analyse": "Analyse a finished game with the engine: mistakes, best moves, a chart.",
     "next": "Your game to play first: the nearest deadline, with its board and a Next button.",
+    "explorer": "The moves played from a position in this server's finished games, with results.",
 }
 OPTIONS = {
     "opponent": "The member you want to play (leave it out: anyone here may accept)",
@@ -134,6 +135,8 @@ OPTIONS = {
     "start_move": "With a record as start: the position after this move (default: the last)",
     "level": "How strong the computer plays, 1 (beginner) to 8 (strongest)",
     "computer_time": "Your time per move (default: unlimited); the computer answers at once",
+    "explorer_game": "A game to explore from, at at_move (default: the usual start)",
+    "explorer_position": "An SFEN or a pasted record (KIF, KI2, CSA, USI) to explore from",
 }
 STATUS_NAMES = {"active": "Active", "finished": "Finished", "all": "All"}
 VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}

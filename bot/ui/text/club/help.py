@@ -56,7 +56,8 @@ HELP_SECTIONS = (
             "analysis link; `/replay` steps through it; `/analyse` has the engine mark "
             "mistakes.\n"
             "`/games status:finished` lists finished games. Rated games: `/rating`, "
-            "`/leaderboard`, `/profile`."
+            "`/leaderboard`, `/profile`. `/explorer` shows the moves this server's games "
+            "played from a position, with their results."
         ),
     ),
     (

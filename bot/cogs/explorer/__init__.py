@@ -1,0 +1,1 @@
+"""Features of the explorer: /explorer and its menu of moves to follow."""

@@ -1,0 +1,1 @@
+"""Wording of the explorer: what the server's games played from a position."""
