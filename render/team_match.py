@@ -21,8 +21,20 @@ from fractions import Fraction
 
 from PIL import Image, ImageDraw
 
-from .crosstable import BACKGROUND, FAINT, GRID, HEADING, STRIPE, TEXT, WIN, Mark, number
-from .fonts import clipped, draw_text, fit_text, printable, text_width
+from .crosstable import (
+    BACKGROUND,
+    FAINT,
+    GRID,
+    HEADING,
+    STRIPE,
+    TEXT,
+    WIN,
+    Mark,
+    number,
+    palette,
+    stamp,
+)
+from .fonts import clipped, fit_text, printable, text_width
 
 #: The most boards a scoreboard draws (a team's most players, `MAX_TEAM` of the service).
 MAX_BOARDS = 64
@@ -214,8 +226,11 @@ def render_scoreboard(board: Scoreboard, *, words: Words = Words()) -> bytes:
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
     """
+    image = Layout(board, words).image()
+    # The crosstable's inks on its grounds: its palette holds every colour drawn here.
+    small = image.quantize(palette=palette(), dither=Image.Dither.NONE)
     out = io.BytesIO()
-    Layout(board, words).image().save(out, format="PNG", compress_level=COMPRESSION)
+    small.save(out, format="PNG", compress_level=COMPRESSION)
     return out.getvalue()
 
 
@@ -277,17 +292,11 @@ class Layout:
         draw = ImageDraw.Draw(image)
         board, words = self.board, self.words
         title = fit_text(self.title(), TITLE_SIZE, self.width - 2 * PAD)
-        draw_text(
-            draw, ((self.width - text_width(title, TITLE_SIZE)) / 2, PAD), title, TITLE_SIZE, TEXT
-        )
+        centre = (self.width - text_width(title, TITLE_SIZE)) / 2
+        stamp(image, title, TITLE_SIZE, (centre, PAD), TEXT)
         said = fit_text(printable(clipped(status(board, words))), SIZE, self.width - 2 * PAD)
-        draw_text(
-            draw,
-            ((self.width - text_width(said, SIZE)) / 2, PAD + TITLE_SIZE + 10),
-            said,
-            SIZE,
-            FAINT,
-        )
+        centre = (self.width - text_width(said, SIZE)) / 2
+        stamp(image, said, SIZE, (centre, PAD + TITLE_SIZE + 10), FAINT)
         count = len(board.lines)
         right = self.second_left + self.name_width
         for row in range(1, count + 3):
@@ -295,10 +304,10 @@ class Layout:
                 draw.rectangle(
                     [self.left, self.row_top(row), right, self.row_top(row + 1)], fill=STRIPE
                 )
-        self._headings(draw)
+        self._headings(image)
         for index, line in enumerate(board.lines):
-            self._line(draw, index, line)
-        self._totals(draw, count + 1)
+            self._line(image, index, line)
+        self._totals(image, count + 1)
         for row in range(count + 4):
             draw.line([(self.left, self.row_top(row)), (right, self.row_top(row))], fill=GRID)
         edges = [self.left, self.first_left, self.games_left, self.points_left]
@@ -322,14 +331,14 @@ class Layout:
                 SIZE,
                 self.width - 2 * PAD,
             )
-            draw_text(draw, (self.left, self.row_top(count + 3) + 5), text, SIZE, FAINT)
+            stamp(image, text, SIZE, (self.left, self.row_top(count + 3) + 5), FAINT)
         return image
 
-    def _headings(self, draw: ImageDraw.ImageDraw) -> None:
+    def _headings(self, image: Image.Image) -> None:
         words, y = self.words, self.row_top(0)
-        self._label(draw, words.board, (self.left, self.board_width), y, HEADING)
+        self._label(image, words.board, (self.left, self.board_width), y, HEADING)
         self._label(
-            draw,
+            image,
             self.board.first_team,
             (self.first_left, self.name_width),
             y,
@@ -337,7 +346,7 @@ class Layout:
             centred=False,
         )
         self._label(
-            draw,
+            image,
             self.board.second_team,
             (self.second_left, self.name_width),
             y,
@@ -348,38 +357,38 @@ class Layout:
             for game in (0, 1):
                 label = words.game.format(game=game + 1)
                 self._label(
-                    draw, label, (side_left + game * self.game_width, self.game_width), y, HEADING
+                    image, label, (side_left + game * self.game_width, self.game_width), y, HEADING
                 )
         for side in (0, 1):
             self._label(
-                draw,
+                image,
                 words.points,
                 (self.points_left + side * self.points_width, self.points_width),
                 y,
                 HEADING,
             )
 
-    def _line(self, draw: ImageDraw.ImageDraw, index: int, line: BoardLine) -> None:
+    def _line(self, image: Image.Image, index: int, line: BoardLine) -> None:
         y = self.row_top(index + 1)
-        self._label(draw, str(index + 1), (self.left, self.board_width), y, FAINT)
-        self._label(draw, line.first, (self.first_left, self.name_width), y, TEXT, centred=False)
-        self._label(draw, line.second, (self.second_left, self.name_width), y, TEXT, centred=False)
+        self._label(image, str(index + 1), (self.left, self.board_width), y, FAINT)
+        self._label(image, line.first, (self.first_left, self.name_width), y, TEXT, centred=False)
+        self._label(image, line.second, (self.second_left, self.name_width), y, TEXT, centred=False)
         for side, marks in enumerate((line.first_marks, line.second_marks)):
             for game, mark in enumerate(marks):
                 if mark is not None:
                     left, top, _, _ = self.game_cell(index, side, game)
                     colour = WIN if mark in (Mark.WIN, Mark.FORFEIT_WIN) else TEXT
-                    self._label(draw, mark.value, (left, self.game_width), top, colour)
+                    self._label(image, mark.value, (left, self.game_width), top, colour)
         for side, points in enumerate((line.first_points, line.second_points)):
             self._label(
-                draw,
+                image,
                 number(points),
                 (self.points_left + side * self.points_width, self.points_width),
                 y,
                 TEXT,
             )
 
-    def _totals(self, draw: ImageDraw.ImageDraw, row: int) -> None:
+    def _totals(self, image: Image.Image, row: int) -> None:
         board, words = self.board, self.words
         for offset, (label, values) in enumerate(
             (
@@ -389,7 +398,7 @@ class Layout:
         ):
             y = self.row_top(row + offset)
             self._label(
-                draw,
+                image,
                 label,
                 (self.left, self.board_width + self.name_width),
                 y,
@@ -398,7 +407,7 @@ class Layout:
             )
             for side, value in enumerate(values):
                 self._label(
-                    draw,
+                    image,
                     number(value),
                     (self.points_left + side * self.points_width, self.points_width),
                     y,
@@ -407,7 +416,7 @@ class Layout:
 
     @staticmethod
     def _label(
-        draw: ImageDraw.ImageDraw,
+        image: Image.Image,
         text: str,
         column: tuple[int, int],
         y: int,
@@ -420,7 +429,7 @@ class Layout:
         left, width = column
         shown = fit_text(printable(clipped(text)), SIZE, max(width - (4 if centred else PAD), 1))
         x = left + (width - text_width(shown, SIZE)) / 2 if centred else left + PAD // 2
-        draw_text(draw, (x, y + 5), shown, SIZE, colour)
+        stamp(image, shown, SIZE, (x, y + 5), colour)
 
 
 def _width(text: str) -> int:
