@@ -33,6 +33,8 @@ from tests.notation.support import RECORDS
 
 from .conftest import BOB, FakeClock, RecordingEvents, play_all, start_game
 
+#: Unicode's direction controls: in a file name they can make it show as another name.
+DIRECTIONS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 LIMIT = 10 * 1024 * 1024  # discord.py's default upload limit
 EVENT = "第1回 クラブ杯🏆"
 OPENING = ["7g7f", "3c3d", "8h2b+", "3a2b"]
@@ -158,7 +160,17 @@ def test_a_name_shift_jis_cannot_hold_is_written_as_geta_in_the_shift_jis_files(
 
 @pytest.mark.parametrize(
     "name",
-    ["../../etc/passwd", 'a/b\\c:d*e?f"g<h>i|j', "\x00\x1f\n\t", "x" * 100_000, ".", "", "  "],
+    [
+        "../../etc/passwd",
+        'a/b\\c:d*e?f"g<h>i|j',
+        "\x00\x1f\n\t",
+        "x" * 100_000,
+        ".",
+        "",
+        "  ",
+        "\u202egnp.exe",
+        "\u2067\u200fa\u2069\u061c",
+    ],
 )
 def test_no_name_breaks_out_of_its_folder_or_its_length(name: str) -> None:
     record = Record(played(4, 4), sente=name, gote="B")
@@ -168,7 +180,7 @@ def test_no_name_breaks_out_of_its_folder_or_its_length(name: str) -> None:
         folder, _, file = entry.partition("/")
         assert folder in ARCHIVE_KINDS
         assert "/" not in file and "\\" not in file and not file.startswith(".")
-        assert not any(ord(c) < 32 for c in entry)
+        assert not any(ord(c) < 32 or c in DIRECTIONS for c in entry)
         assert len(file) <= len("R01-B01-1 ▲ △B.ki2u") + NAME_CHARS
         assert [m.usi() for m in read_record(archive.read(entry)).game.moves] == [
             m.usi() for m in record.game.moves

@@ -15,6 +15,10 @@ it is split into parts, each a whole ZIP with whole games, in order; only a sing
 whose records alone exceed the limit is refused, with one sentence. A game's share of an
 archive is known before the archive is written (an entry's size in a ZIP does not depend
 on the entries around it), so the parts are cut exactly and each part is written once.
+
+Writing a season's records is pure Python that holds the GIL for seconds (a 30-player
+double round robin's 870 games): the caller runs it where it cannot stop the event loop,
+in a worker process, as members' records are read (`readers`).
 """
 
 from __future__ import annotations
@@ -41,8 +45,11 @@ ARCHIVE_KINDS = ("kif", "kifu", "ki2", "ki2u", "csa")
 #: The most characters of a player's name in a file name: names stay readable, and a path
 #: stays far below the 255 bytes a file name may have on every system.
 NAME_CHARS = 24
-#: What an archive's file stands in place of a character no file system takes in a name.
+#: Characters no file system takes in a name, written as `_`.
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]')
+#: Direction controls, left out of a file name: in a name they could make `.exe.kif` show as
+#: another name than the file's own.
+_DIRECTIONS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 #: The fixed part of a ZIP: its end record (no comment).
 _END_RECORD = 22
 #: Every entry's date: a fixed one, so the same games make the same archive.
@@ -184,12 +191,12 @@ def replace_event(record: Record, event: str) -> Record:
 
 
 def _file_name(name: str | None) -> str:
-    """A player's name as a file name may hold it: composed (NFC), what no file system
-    takes written as `_`, cut to `NAME_CHARS`, never empty."""
+    """A player's name as a file name may hold it: composed (NFC), without direction
+    controls, what no file system takes written as `_`, cut to `NAME_CHARS`, never empty."""
     if name is None:
         return "_"
     text = unicodedata.normalize("NFC", " ".join(name[: NAME_CHARS * 4].split()))
-    text = _UNSAFE.sub("_", text).strip(". ")
+    text = _UNSAFE.sub("_", _DIRECTIONS.sub("", text)).strip(". ")
     return cut(text, NAME_CHARS) or "_"
 
 
