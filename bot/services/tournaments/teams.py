@@ -12,8 +12,9 @@ Scoring, the rule this module applies:
 - a game won is 1 game point to its team, a draw (sennichite or impasse) ½ to each; it is
   not replayed, since the board's other game already swaps the colours; a forfeit counts as
   a win for the opponent, a game forfeited by both as a loss for both;
-- a board is won by the player with more of its two games' points: 1 board point to their
-  team, ½ to each if level, counted once both of its games are over;
+- a board is won by the player with more of its two games' points: 1 board point (the
+  board's match point) to their team, ½ to each if level, counted once both of its games
+  are over;
 - the match is won by the team with more game points; level on game points, by the team
   with more board points; level on both, it is drawn.
 
