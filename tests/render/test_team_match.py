@@ -4,6 +4,7 @@ drawn within its column; and its text for screen readers in English and Japanese
 
 from __future__ import annotations
 
+import doctest
 import io
 from fractions import Fraction
 
@@ -179,3 +180,8 @@ def test_an_early_decision_and_a_forfeit_by_both_are_said() -> None:
     )
     assert "lost by both" in describe_scoreboard(drawn)
     assert "両者不戦敗" in describe_scoreboard(drawn, words=scoreboard_words("ja"))
+
+
+def test_the_module_examples_hold() -> None:
+    result = doctest.testmod(team_match)
+    assert result.failed == 0 and result.attempted > 0

@@ -6,6 +6,7 @@ stay within the upload limit."""
 
 from __future__ import annotations
 
+import doctest
 import io
 import random
 import zipfile
@@ -20,6 +21,7 @@ import pytest
 
 from bot.db import Database, open_database
 from bot.services import GameService, PlayerRef, ServiceError
+from bot.services.records import archive
 from bot.services.records.archive import (
     ARCHIVE_KINDS,
     NAME_CHARS,
@@ -266,3 +268,8 @@ async def test_stored_games_are_archived_with_their_own_headers(service: GameSer
     assert theirs.game.outcome.winner is Color.GOTE
     # In .kif and .ki2: the event's emoji in both games, the name's in the second.
     assert part.replaced == 2 * (1 + 2)
+
+
+def test_the_module_examples_hold() -> None:
+    result = doctest.testmod(archive)
+    assert result.failed == 0 and result.attempted > 0
