@@ -151,7 +151,7 @@ def render_crosstable(table: Crosstable, *, words: Words = Words()) -> bytes:
     image = Grid(table, words).image()
     # A few flat colours and the text's edges: a palette of exactly those keeps the file a
     # tenth of the size and is quicker to encode than the full colour image.
-    small = image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+    small = image.quantize(palette=palette(), dither=Image.Dither.NONE)
     out = io.BytesIO()
     small.save(out, format="PNG", compress_level=COMPRESSION)
     return out.getvalue()
@@ -203,7 +203,7 @@ class Grid:
         draw = ImageDraw.Draw(image)
         if table.title:
             title = fit_text(printable(clipped(table.title)), TITLE_SIZE, self.width - 2 * PAD)
-            _stamp(image, title, TITLE_SIZE, (PAD, PAD), TEXT)
+            stamp(image, title, TITLE_SIZE, (PAD, PAD), TEXT)
         count = len(table.rows)
         bottom = self.top + ROW * (count + 1)
         for index in range(count):
@@ -245,7 +245,7 @@ class Grid:
         self._text(image, str(index + 1), number_left, self.number_width, y, FAINT)
         name = fit_text(self.names[index], SIZE, self.name_width - PAD)
         ink = FAINT if row.withdrawn or row.rank is None else TEXT
-        _stamp(image, name, SIZE, (number_left + self.number_width + PAD // 2, y + 5), ink)
+        stamp(image, name, SIZE, (number_left + self.number_width + PAD // 2, y + 5), ink)
         for column, games in enumerate(row.results):
             left = self.cells_left + column * self.pair_width
             if column == index:
@@ -275,11 +275,11 @@ class Grid:
     ) -> None:
         shown = fit_text(printable(clipped(text)), SIZE, max(width - 4, 1))
         x = left + (width - text_width(shown, SIZE)) / 2 if centred else left + PAD // 2
-        _stamp(image, shown, SIZE, (x, y + 5), colour)
+        stamp(image, shown, SIZE, (x, y + 5), colour)
 
 
 @lru_cache(maxsize=1)
-def _palette() -> Image.Image:
+def palette() -> Image.Image:
     """The palette image the crosstable is encoded with: its flat colours, and every ink
     blended over each background in `SHADES` steps (the edges of the text)."""
     colours = [BACKGROUND, STRIPE, GRID, SELF]
@@ -310,7 +310,7 @@ def _mask(text: str, size: int) -> Image.Image:
     return mask
 
 
-def _stamp(
+def stamp(
     image: Image.Image, text: str, size: int, xy: tuple[float, float], colour: tuple[int, int, int]
 ) -> None:
     """Draw a `printable` text with its line's top left at `xy`, in `colour`."""

@@ -156,8 +156,8 @@ def _end_lines(record: Record) -> list[str]:
         lines.append(WRITTEN_CODES[key])
     if key in (End.RESIGN, End.TIME) or (key == End.IMPASSE and won is not None):
         reason = {End.RESIGN: "toryo", End.TIME: "time up", End.IMPASSE: "jishogi"}[key]
-        names = [
-            (n or side).replace(":", "_")
+        names = [  # on one line, as the `N±` lines write them, and without the separator
+            " ".join((n or side).split()).replace(":", "_")
             for n, side in ((record.sente, "sente"), (record.gote, "gote"))
         ]
         results = ["win" if won == color else "lose" for color in Color]

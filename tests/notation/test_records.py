@@ -394,3 +394,16 @@ def test_an_error_reason_is_a_sentence_a_player_reads() -> None:
     assert isinstance(reason, Sentence) and reason.template == "could not play '{text}': {reason}"
     assert isinstance(reason.params["reason"], Sentence)
     assert str(sentence).startswith("Line 1, column 11: could not play '▲５五飛': ")
+
+
+@pytest.mark.parametrize("name", ["a\nb", "x\r\n%TORYO", "a\u2028b", "a\x1cb", "\x00\x1f\n\t"])
+@pytest.mark.parametrize("won", [Color.SENTE, Color.GOTE])
+def test_a_name_with_a_line_break_stays_on_its_line_in_every_writer(name: str, won: Color) -> None:
+    """CSA's summary line names the players after a resignation; a name that breaks the
+    line must not leave the rest of it to be read as a move or an end code."""
+    game = Game(moves=["7g7f", "3c3d"])
+    game.resign(won.opponent)
+    for fmt in ("kif", "ki2", "csa"):
+        back = read_record(write_record(game, fmt, sente=name, gote=name), fmt)
+        assert back.game.moves == game.moves, fmt
+        assert back.game.outcome == game.outcome, fmt
