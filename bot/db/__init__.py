@@ -35,6 +35,13 @@ from .rows import (
     VacationRow,
 )
 from .shards import ShardScope, shard_of
+from .tournament_rows import (
+    EntrantRow,
+    NewScheduledGame,
+    NewTournament,
+    ScheduledGameRow,
+    TournamentRow,
+)
 
 __all__ = [
     "LATEST_VERSION",
@@ -47,6 +54,7 @@ __all__ = [
     "DatabaseError",
     "DeadlineRow",
     "DigestSubscriber",
+    "EntrantRow",
     "EvaluationRow",
     "ForecastRow",
     "GameAdvance",
@@ -57,7 +65,9 @@ __all__ = [
     "MoveRow",
     "NewChallenge",
     "NewGame",
+    "NewScheduledGame",
     "NewTakeback",
+    "NewTournament",
     "NoteRow",
     "OutboxRow",
     "PlayerRow",
@@ -66,11 +76,13 @@ __all__ = [
     "RankedRow",
     "RatingEntry",
     "RatingRow",
+    "ScheduledGameRow",
     "SchemaTooNewError",
     "Session",
     "ShardScope",
     "TakebackRow",
     "Terms",
+    "TournamentRow",
     "VacationRow",
     "open_database",
     "shard_of",

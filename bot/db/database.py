@@ -31,6 +31,7 @@ from .rate_limits import RateLimitRepository
 from .ratings import ProfileRepository, RatingRepository
 from .servers import ServerRepository
 from .takebacks import TakebackRepository
+from .tournaments import TournamentRepository
 from .vacations import VacationRepository
 
 T = TypeVar("T")
@@ -62,6 +63,7 @@ class Session:
         self.lost_channels = LostChannelRepository(statements)
         self.outbox = OutboxRepository(statements)
         self.rate_limits = RateLimitRepository(statements)
+        self.tournaments = TournamentRepository(statements)
 
 
 class Database(ABC):
