@@ -163,6 +163,8 @@ async def test_a_six_player_round_robin_runs_to_its_end(
                 await service.tournaments.game_ended(game_id)
         changes = await service.tournaments.withdraw(t.id, p[6], guild_id=GUILD)
         assert changes[0].standings_changed and not changes[0].finished
+        assert changes[0].tables == tuple((await service.tournaments.standings(t.id)).values())
+        assert [line.player for line in changes[0].tables[0] if line.withdrawn] == [p[6]]
         with pytest.raises(ServiceError, match="not playing"):
             await service.tournaments.withdraw(t.id, p[6], guild_id=GUILD)
         await checked(service)  # the aborted games' endings are posted
@@ -397,6 +399,8 @@ async def test_each_refusal_is_one_sentence_and_changes_nothing(
         ({"format": "knockout", "handicap_table": "0 平手\n"}, "without handicaps"),
         ({"handicap_table": "100 平手\n"}, "starts at 0"),
         ({"max_players": 1}, "2 to 256 players"),
+        ({"max_players": 41}, "more than 40 players is played in groups"),
+        ({"max_players": 200, "group_size": 41}, "A group has 2 to 40"),
         ({"rating_band": (1600, 1500)}, "lowest rating"),
         ({"scoring": (Fraction(1), Fraction(2), Fraction(0))}, "Points must be"),
     ):
@@ -408,6 +412,13 @@ async def test_each_refusal_is_one_sentence_and_changes_nothing(
                 **setup,  # type: ignore[arg-type]
             )  # fmt: skip
     a, b, c = PLAYERS[:3]
+    others = []
+    for _ in range(9):  # ten open in the server: the eleventh is refused
+        others.append(await entered(service, clock, [], format="round_robin"))
+    with pytest.raises(ServiceError, match="already has 10 tournaments"):
+        await entered(service, clock, [], format="round_robin")
+    for other in others:
+        await service.tournaments.cancel(other.id, Runner(ORGANIZER.user_id), guild_id=GUILD)
     await service.tournaments.join(t.id, a, guild_id=GUILD)
     with pytest.raises(ServiceError, match="already entered"):
         await service.tournaments.join(t.id, a, guild_id=GUILD)

@@ -14,6 +14,8 @@ from fractions import Fraction
 
 from bot.db import EntrantRow, TournamentRow
 
+from .ranking import Standing
+
 #: How many tournament games may be under way at once in a server unless it chooses
 #: otherwise: every game has a thread, and Discord keeps at most 1000 threads active per
 #: server, the club's own conversations included; half of that leaves room for them and
@@ -23,6 +25,13 @@ DEFAULT_GAME_CAP = 500
 MAX_GAME_CAP = 900
 #: The longest tournament name, in characters.
 MAX_NAME = 100
+#: The most players one round-robin group takes: a 40-player double round robin is 1,560
+#: games, a season's worth; a larger field plays in groups, so a start schedules a
+#: bounded number of games.
+MAX_GROUP = 40
+#: How many tournaments a server may have in registration or under way at once: a club
+#: runs a few side by side, and each one's start and results are work for the bot.
+MAX_OPEN_TOURNAMENTS = 10
 
 
 class Format(StrEnum):
@@ -91,8 +100,9 @@ class Tournament:
 class TournamentChange:
     """What one action did to a tournament, for the Discord layer to post: the games it
     created (ids, each a normal game to open a thread for), the round that began, whether
-    the standings changed (redraw the announcement), and whether the tournament finished
-    (with its winners: one per group, or the knockout's champion) or was cancelled."""
+    the standings changed (redraw the announcement: a round robin's tables, group by
+    group, come with it), and whether the tournament finished (with its winners: one per
+    group, or the knockout's champion) or was cancelled."""
 
     tournament_id: int
     games_created: tuple[int, ...] = ()
@@ -101,6 +111,7 @@ class TournamentChange:
     finished: bool = False
     winners: tuple[int, ...] = ()
     cancelled: bool = False
+    tables: tuple[tuple[Standing, ...], ...] = ()
 
     @property
     def anything(self) -> bool:

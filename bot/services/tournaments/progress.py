@@ -30,6 +30,7 @@ from ..errors import ServiceError
 from ..play.store import GameStore
 from .model import Format, Runner, State, TournamentChange
 from .pairings import Entrant
+from .ranking import Standing
 from .registration import Registration
 from .schedule import (
     RESULTS,
@@ -59,6 +60,7 @@ class _Step:
     standings: set[int] = field(default_factory=set)
     finished: dict[int, tuple[int, ...]] = field(default_factory=dict)
     cancelled: set[int] = field(default_factory=set)
+    tables: dict[int, tuple[tuple[Standing, ...], ...]] = field(default_factory=dict)
     due: datetime | None = None
 
     def changes(self, first: int) -> list[TournamentChange]:
@@ -79,6 +81,7 @@ class _Step:
                 finished=tid in self.finished,
                 winners=self.finished.get(tid, ()),
                 cancelled=tid in self.cancelled,
+                tables=self.tables.get(tid, ()),
             )
             for tid in ids
         ]
@@ -173,15 +176,20 @@ class Progress:
             return []
         return await self.act_on_results(scheduled.game.tournament_id)
 
-    async def act_on_results(self, tournament_id: int) -> list[TournamentChange]:
+    async def act_on_results(
+        self, tournament_id: int, *, withdrawal: bool = False
+    ) -> list[TournamentChange]:
         """Act on every result of the tournament not acted on yet, once: standings, the
         games the format calls for next, the end. The changes, this tournament's first
-        (another tournament of the server may get games from the slots freed)."""
+        (another tournament of the server may get games from the slots freed). After a
+        `withdrawal` the standings change even without a new result."""
 
         async def store(tx: Session, step: _Step) -> None:
             row = await tx.tournaments.hold(tournament_id)
             if row is None or row.state != State.RUNNING:
                 return
+            if withdrawal:
+                step.standings.add(row.id)
             await self._act(tx, row, step)
 
         return [change for change in await self._run(tournament_id, store) if change.anything]
@@ -223,9 +231,11 @@ class Progress:
             return
         replays = round_robin_replays(rows, withdrawn)
         await _schedule(tx, replays)
+        groups = {e.user_id: e.group_number or 1 for e in stored}
+        tables = group_standings(row, entrants, groups, rows, withdrawn)
+        if row.id in step.standings:
+            step.tables[row.id] = tuple(tables[group] for group in sorted(tables))
         if not replays and round_robin_done(rows, withdrawn):
-            groups = {e.user_id: e.group_number or 1 for e in stored}
-            tables = group_standings(row, entrants, groups, rows, withdrawn)
             winners = tuple(
                 line.player for table in tables.values() for line in table if line.rank == 1
             )
@@ -275,21 +285,7 @@ class Progress:
             )
         if under_way:
             self._store.doorbell.ring()  # the endings wait in the outbox
-        changes = await self.act_on_results(tournament_id)
-        if not any(change.tournament_id == tournament_id for change in changes):
-            changes.insert(0, TournamentChange(tournament_id, standings_changed=True))
-        else:
-            first = changes[0]
-            changes[0] = TournamentChange(
-                first.tournament_id,
-                first.games_created,
-                first.round_started,
-                True,
-                first.finished,
-                first.winners,
-                first.cancelled,
-            )
-        return changes
+        return await self.act_on_results(tournament_id, withdrawal=True)
 
     # ----------------------------------------------------------------- the transaction
 

@@ -20,7 +20,9 @@ from ..ratings.glicko2 import DEFAULT
 from .handicaps import HandicapTable
 from .model import (
     MAX_GAME_CAP,
+    MAX_GROUP,
     MAX_NAME,
+    MAX_OPEN_TOURNAMENTS,
     Format,
     Runner,
     State,
@@ -104,8 +106,16 @@ class Registration:
                 raise ServiceError(
                     Sentence("A knockout is played without handicaps: its games swap colours.")
                 )
-        elif group_size is not None and not 2 <= group_size <= MAX_PLAYERS:
-            raise ServiceError(Sentence("A group has 2 to {count} players.", count=MAX_PLAYERS))
+        elif group_size is not None and not 2 <= group_size <= MAX_GROUP:
+            raise ServiceError(Sentence("A group has 2 to {count} players.", count=MAX_GROUP))
+        elif group_size is None and max_players > MAX_GROUP:
+            raise ServiceError(
+                Sentence(
+                    "A round robin of more than {count} players is played in groups: "
+                    "choose a group size.",
+                    count=MAX_GROUP,
+                )
+            )
         low, high = rating_band
         if low is not None and high is not None and low > high:
             raise ServiceError(Sentence("The lowest rating must not be above the highest."))
@@ -152,6 +162,16 @@ class Registration:
 
         async def store(tx: Session) -> int:
             await self.require_organizer(tx, guild_id, may_manage, role_ids)
+            await tx.tournaments.lock_server(guild_id)  # two creations count in turn
+            held = await tx.tournaments.in_guild(guild_id, [State.REGISTRATION, State.RUNNING])
+            if len(held) >= MAX_OPEN_TOURNAMENTS:
+                raise ServiceError(
+                    Sentence(
+                        "This server already has {count} tournaments open or under way, "
+                        "the most it may have at once.",
+                        count=MAX_OPEN_TOURNAMENTS,
+                    )
+                )
             await tx.players.upsert(organizer.to_row(), now)
             return await tx.tournaments.create(new)
 
