@@ -462,3 +462,30 @@ async def test_each_refusal_is_one_sentence_and_changes_nothing(
     resigned = await service.endings.resign(game_id, game.sente.user_id)  # before any move
     assert resigned.outcome is not None
     assert resigned.outcome.termination is Termination.RESIGNATION
+
+
+async def test_a_knockout_winner_who_withdraws_keeps_the_win_and_loses_the_next_match(
+    service: GameService, clock: FakeClock
+) -> None:
+    four = PLAYERS[:4]  # seeds 1 v 4 and 2 v 3
+    t = await entered(service, clock, four, format="knockout")
+    change = await service.tournaments.start(t.id, Runner(ORGANIZER.user_id), guild_id=GUILD)
+    first, second = change.games_created
+    one, two = four[0].user_id, four[1].user_id
+    sente, _ = await players_of(service, first)
+    await resign_for(service, first, Color.SENTE if sente == one else Color.GOTE)
+    await service.tournaments.game_ended(first)
+    # Seed 1 won, then withdraws before the final is paired: the final is decided for
+    # the other semi-final's winner without a game.
+    (withdrawn,) = await service.tournaments.withdraw(t.id, one, guild_id=GUILD)
+    assert withdrawn.games_created == () and not withdrawn.finished
+    sente, _ = await players_of(service, second)
+    await resign_for(service, second, Color.SENTE if sente == two else Color.GOTE)
+    (done,) = await service.tournaments.game_ended(second)
+    assert done.finished and done.winners == (two,) and done.games_created == ()
+    shown = await service.tournaments.bracket(t.id)
+    assert shown is not None
+    assert [view.winner for view in shown.rounds[0]] == [one, two]  # the win stands
+    assert [view.winner for view in shown.rounds[1]] == [two]
+    async with service.store.db.read() as tx:
+        assert await tx.games.count() == 2  # the final was never created

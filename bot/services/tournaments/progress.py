@@ -219,15 +219,7 @@ class Progress:
         withdrawn = {e.user_id for e in stored if e.withdrawn_at is not None}
         now = self._store.now()
         if row.setup.format == Format.KNOCKOUT:
-            state = bracket(row, entrants, rows, withdrawn)
-            needed = [view.needs for r in state.rounds for view in r if view.needs is not None]
-            if state.next_round:
-                number = len(state.rounds) + 1
-                needed += pair_knockout_round(row, state.next_round, number, self._store.rng)
-                step.round_started[row.id] = number
-            await _schedule(tx, needed)
-            if state.champion is not None:
-                await self._finish(tx, row, (state.champion,), now, step)
+            await self._advance_knockout(tx, row, rows, entrants, withdrawn, step)
             return
         replays = round_robin_replays(rows, withdrawn)
         await _schedule(tx, replays)
@@ -240,6 +232,34 @@ class Progress:
                 line.player for table in tables.values() for line in table if line.rank == 1
             )
             await self._finish(tx, row, winners, now, step)
+
+    async def _advance_knockout(
+        self,
+        tx: Session,
+        row: TournamentRow,
+        rows: list[ScheduledGameRow],
+        entrants: list[Entrant],
+        withdrawn: set[int],
+        step: _Step,
+    ) -> None:
+        """Schedule the knockout's next games until it needs none: a match's next game,
+        the next round once one is decided (a match with a withdrawn player is decided
+        without its game, which is never created, so the round after may follow at once),
+        or name its champion."""
+        while True:
+            state = bracket(row, entrants, rows, withdrawn)
+            if state.champion is not None:
+                await self._finish(tx, row, (state.champion,), self._store.now(), step)
+                return
+            needed = [view.needs for r in state.rounds for view in r if view.needs is not None]
+            if state.next_round:
+                number = len(state.rounds) + 1
+                needed += pair_knockout_round(row, state.next_round, number, self._store.rng)
+                step.round_started[row.id] = number
+            if not needed:
+                return
+            await tx.tournaments.schedule(needed)
+            rows = await tx.tournaments.scheduled(row.id)
 
     async def _finish(
         self, tx: Session, row: TournamentRow, winners: tuple[int, ...], now: datetime, step: _Step
@@ -298,7 +318,7 @@ class Progress:
             done = _Step()  # afresh on every attempt of the transaction
             await work(tx, done)
             row = await tx.tournaments.get(tournament_id)
-            if row is not None and row.state == State.RUNNING:
+            if row is not None:  # slots a finished tournament freed go to the others
                 created, due = await fill(tx, row.setup.guild_id, self._store.now())
                 done.games = dict(created)
                 done.due = due

@@ -266,36 +266,35 @@ def _match(
     games = tuple(sorted(rows, key=lambda row: row.game.attempt))
     if match.lower is None:
         return MatchView(number, board, match, games, match.upper, None)
-    gone = {match.upper, match.lower} & set(withdrawn)
-    if gone:
-        pending = any(row.game_id is not None and row.result is None for row in games)
-        if pending:  # its game is being aborted: the match is decided once it ends
-            return MatchView(number, board, match, games, None, None)
-        staying = {match.upper, match.lower} - gone
-        return MatchView(
-            number, board, match, games, staying.pop() if staying else match.upper, None
-        )
-    if not games:
-        return MatchView(number, board, match, games, None, None)
-    last = games[-1]
-    if last.result is None:
-        return MatchView(number, board, match, games, None, None)
-    if last.result == "void":
-        replay = replace(last.game, attempt=last.game.attempt + 1, replay_of=last.id)
-        return MatchView(number, board, match, games, None, replay)
     played = [
         MatchGame(row.game.sente_id, row.game.gote_id, _winner(row))
         for row in games
         if row.result in RESULTS
     ]
-    state = match_state(
-        match,
-        games=tournament.setup.match_games or 1,
-        first_sente=games[0].game.sente_id,
-        played=played,
-    )
-    if state.winner is not None:
-        return MatchView(number, board, match, games, state.winner, None)
+    state = None
+    if games:
+        state = match_state(
+            match,
+            games=tournament.setup.match_games or 1,
+            first_sente=games[0].game.sente_id,
+            played=played,
+        )
+        if state.winner is not None:  # decided on the board: a later withdrawal keeps it
+            return MatchView(number, board, match, games, state.winner, None)
+    pending = any(row.game_id is not None and row.result is None for row in games)
+    gone = {match.upper, match.lower} & set(withdrawn)
+    if gone:
+        if pending:  # its game is being ended: the match is decided once it is
+            return MatchView(number, board, match, games, None, None)
+        staying = {match.upper, match.lower} - gone
+        winner = staying.pop() if staying else match.upper
+        return MatchView(number, board, match, games, winner, None)
+    if state is None or (games and games[-1].result is None):
+        return MatchView(number, board, match, games, None, None)
+    last = games[-1]
+    if last.result == "void":  # aborted: played again, same colours
+        replay = replace(last.game, attempt=last.game.attempt + 1, replay_of=last.id)
+        return MatchView(number, board, match, games, None, replay)
     assert state.next_sente is not None and state.next_gote is not None
     following = NewScheduledGame(
         tournament.id,
