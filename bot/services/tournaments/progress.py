@@ -28,6 +28,7 @@ from rules import Outcome, Sentence, Termination
 
 from ..errors import ServiceError
 from ..play.store import GameStore
+from ..ratings.glicko2 import DEFAULT
 from .model import Format, Runner, State, TournamentChange
 from .pairings import Entrant
 from .ranking import Standing
@@ -35,6 +36,7 @@ from .registration import Registration
 from .schedule import (
     RESULTS,
     bracket,
+    field_of,
     first_schedule,
     group_standings,
     pair_knockout_round,
@@ -149,7 +151,8 @@ class Progress:
         entrants = []
         for entrant in stored:
             rating = await tx.ratings.get(row.setup.guild_id, entrant.user_id)
-            entrants.append(Entrant(entrant.user_id, 1500.0 if rating is None else rating.rating))
+            seeded_by = DEFAULT.rating if rating is None else rating.rating
+            entrants.append(Entrant(entrant.user_id, seeded_by))
         placed = seeding(row, entrants)
         await tx.tournaments.seed(
             row.id,
@@ -215,16 +218,15 @@ class Progress:
         step: _Step,
     ) -> None:
         """Schedule what the results call for, or finish the tournament."""
-        entrants = [Entrant(e.user_id, e.rating or 0.0) for e in stored]
-        withdrawn = {e.user_id for e in stored if e.withdrawn_at is not None}
+        field = field_of(stored)
+        entrants, withdrawn = list(field.entrants), set(field.withdrawn)
         now = self._store.now()
         if row.setup.format == Format.KNOCKOUT:
             await self._advance_knockout(tx, row, rows, entrants, withdrawn, step)
             return
         replays = round_robin_replays(rows, withdrawn)
         await _schedule(tx, replays)
-        groups = {e.user_id: e.group_number or 1 for e in stored}
-        tables = group_standings(row, entrants, groups, rows, withdrawn)
+        tables = group_standings(row, entrants, field.groups, rows, withdrawn)
         if row.id in step.standings:
             step.tables[row.id] = tuple(tables[group] for group in sorted(tables))
         if not replays and round_robin_done(rows, withdrawn):

@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from bot.db import NewScheduledGame, ScheduledGameRow, TournamentRow
+from bot.db import EntrantRow, NewScheduledGame, ScheduledGameRow, TournamentRow
 from rules import Handicap
 
 from .handicaps import HandicapTable
@@ -51,6 +51,25 @@ def seeding(tournament: TournamentRow, entrants: Sequence[Entrant]) -> Seeding:
         return Seeding(seeds, dict.fromkeys(seeds, 1))
     groups = seeded_groups(ranked, size)
     return Seeding(seeds, {p: number for number, g in enumerate(groups, start=1) for p in g})
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A started tournament's entrants as the core takes them: each with the rating they
+    were seeded by (in seed order), who withdrew, and each one's group."""
+
+    entrants: tuple[Entrant, ...]
+    withdrawn: frozenset[int]
+    groups: dict[int, int]
+
+
+def field_of(stored: Sequence[EntrantRow]) -> Field:
+    """The field of the entrants' rows (a row not seeded yet counts as rated 0, group 1)."""
+    return Field(
+        tuple(Entrant(e.user_id, 0.0 if e.rating is None else e.rating) for e in stored),
+        frozenset(e.user_id for e in stored if e.withdrawn_at is not None),
+        {e.user_id: 1 if e.group_number is None else e.group_number for e in stored},
+    )
 
 
 def first_schedule(
@@ -275,7 +294,7 @@ def _match(
     if games:
         state = match_state(
             match,
-            games=tournament.setup.match_games or 1,
+            games=1 if tournament.setup.match_games is None else tournament.setup.match_games,
             first_sente=games[0].game.sente_id,
             played=played,
         )

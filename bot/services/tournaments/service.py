@@ -7,12 +7,11 @@ from __future__ import annotations
 from bot.db import ScheduledGameRow, Session
 
 from ..play.store import GameStore
-from .model import Tournament, entrant_of
-from .pairings import Entrant
+from .model import Format, Tournament, entrant_of
 from .progress import Progress
 from .ranking import Standing
 from .registration import Registration
-from .schedule import Bracket, bracket, group_standings
+from .schedule import Bracket, Field, bracket, field_of, group_standings
 
 
 class Tournaments(Registration, Progress):
@@ -35,18 +34,15 @@ class Tournaments(Registration, Progress):
 
     async def standings(self, tournament_id: int) -> dict[int, tuple[Standing, ...]]:
         """A round robin's table by group (`ranking.standings`, the withdrawal rule
-        applied); empty before the start."""
+        applied); empty before the start and for a knockout (see `bracket`)."""
 
         async def read(tx: Session) -> dict[int, tuple[Standing, ...]]:
-            tournament, entrants, rows, withdrawn = await _everything(tx, tournament_id)
-            if (
-                tournament is None
-                or tournament.entrants == ()
-                or any(e.group is None for e in tournament.entrants)
-            ):
+            tournament, field, rows = await _everything(tx, tournament_id)
+            if tournament is None or tournament.format == Format.KNOCKOUT or not rows:
                 return {}
-            groups = {e.user_id: e.group or 1 for e in tournament.entrants}
-            return group_standings(tournament.row, entrants, groups, rows, withdrawn)
+            return group_standings(
+                tournament.row, field.entrants, field.groups, rows, field.withdrawn
+            )
 
         return await self._store.db.run(read, write=False)
 
@@ -55,24 +51,20 @@ class Tournaments(Registration, Progress):
         the start or for a round robin."""
 
         async def read(tx: Session) -> Bracket | None:
-            tournament, entrants, rows, withdrawn = await _everything(tx, tournament_id)
-            if tournament is None or tournament.format != "knockout" or not rows:
+            tournament, field, rows = await _everything(tx, tournament_id)
+            if tournament is None or tournament.format != Format.KNOCKOUT or not rows:
                 return None
-            return bracket(tournament.row, entrants, rows, withdrawn)
+            return bracket(tournament.row, field.entrants, rows, field.withdrawn)
 
         return await self._store.db.run(read, write=False)
 
 
-_Everything = tuple[Tournament | None, list[Entrant], list[ScheduledGameRow], set[int]]
+_Everything = tuple[Tournament | None, Field, list[ScheduledGameRow]]
 
 
 async def _everything(tx: Session, tournament_id: int) -> _Everything:
-    """The tournament, its entrants as seeded, its scheduled games and who withdrew."""
+    """The tournament, its field and its scheduled games."""
     row = await tx.tournaments.get(tournament_id)
-    if row is None:
-        return None, [], [], set()
-    stored = await tx.tournaments.entrants(tournament_id)
-    tournament = Tournament(row, tuple(entrant_of(e) for e in stored))
-    entrants = [Entrant(e.user_id, e.rating or 0.0) for e in stored]
-    withdrawn = {e.user_id for e in stored if e.withdrawn_at is not None}
-    return tournament, entrants, await tx.tournaments.scheduled(tournament_id), withdrawn
+    stored = [] if row is None else await tx.tournaments.entrants(tournament_id)
+    tournament = None if row is None else Tournament(row, tuple(entrant_of(e) for e in stored))
+    return tournament, field_of(stored), await tx.tournaments.scheduled(tournament_id)
