@@ -317,6 +317,17 @@ async def test_two_processes_start_a_tournament_and_act_on_a_result_once(
         table = (await b.service.tournaments.standings(t.id))[1]
         assert sum(line.points for line in table) == 1
 
+        # The last seat of a tournament, taken by two members at once: one gets it.
+        full = await entered(a.service, clock, PLAYERS[:1], format="knockout", max_players=2)
+        tries = await asyncio.gather(
+            a.service.tournaments.join(full.id, PLAYERS[1], guild_id=GUILD),
+            b.service.tournaments.join(full.id, PLAYERS[2], guild_id=GUILD),
+            return_exceptions=True,
+        )
+        refused = [r for r in tries if isinstance(r, ServiceError)]
+        assert len(refused) == 1 and "full" in refused[0].message
+        assert len((await a.service.tournaments.get(full.id)).entrants) == 2
+
 
 # --------------------------------------------------------------------- waves, handicaps
 
