@@ -344,6 +344,12 @@ async def test_games_start_in_waves_under_the_servers_cap(
     assert after.standings_changed and len(after.games_created) == 1
     with pytest.raises(ServiceError, match="At most 900"):
         await service.tournaments.set_game_cap(GUILD, 1000)
+    # A larger cap starts waiting games at once: of 10, 1 is over and 3 under way.
+    (more,) = await service.tournaments.set_game_cap(GUILD, 5)
+    assert more.tournament_id == t.id and len(more.games_created) == 2
+    assert await service.tournaments.set_game_cap(GUILD, 5) == []
+    await service.tournaments.set_message(t.id, 8888)
+    assert (await service.tournaments.get(t.id)).row.message_id == 8888
 
 
 async def test_a_handicap_table_gives_the_stronger_player_gote_and_the_handicap(

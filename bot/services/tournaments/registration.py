@@ -27,10 +27,12 @@ from .model import (
     Runner,
     State,
     Tournament,
+    TournamentChange,
     entrant_of,
     scoring_text,
 )
 from .pairings import MAX_PLAYERS
+from .waves import fill
 
 NO_SUCH_TOURNAMENT = Sentence("There is no such tournament in this server.")
 NOT_AN_ORGANIZER = Sentence(
@@ -297,9 +299,10 @@ class Registration:
         async with self._store.db.transaction() as tx:
             await tx.tournaments.set_organizer_role(guild_id, role_id)
 
-    async def set_game_cap(self, guild_id: int, cap: int | None) -> None:
+    async def set_game_cap(self, guild_id: int, cap: int | None) -> list[TournamentChange]:
         """How many tournament games may be under way at once in the server (None: the
-        default); at most `MAX_GAME_CAP`."""
+        default); at most `MAX_GAME_CAP`. A larger cap starts waiting games at once: the
+        changes say which (a smaller one lets the games under way finish)."""
         if cap is not None and not 1 <= cap <= MAX_GAME_CAP:
             raise ServiceError(
                 Sentence(
@@ -307,8 +310,24 @@ class Registration:
                     count=MAX_GAME_CAP,
                 )
             )
-        async with self._store.db.transaction() as tx:
+
+        async def store(tx: Session) -> tuple[dict[int, list[int]], datetime | None]:
             await tx.tournaments.set_game_cap(guild_id, cap)
+            return await fill(tx, guild_id, self._store.now())
+
+        created, due = await self._store.db.run(store)
+        if due is not None:
+            self._store.deadline_set(due)
+        return [
+            TournamentChange(tournament_id, games_created=tuple(games))
+            for tournament_id, games in sorted(created.items())
+        ]
+
+    async def set_message(self, tournament_id: int, message_id: int | None) -> None:
+        """Remember the tournament's announcement (the standings are edited into it)."""
+        async with self._store.db.transaction() as tx:
+            if not await tx.tournaments.set_message(tournament_id, message_id):
+                raise NotFound(NO_SUCH_TOURNAMENT)
 
 
 def _band(low: int | None, high: int | None, rating: float) -> Sentence:
