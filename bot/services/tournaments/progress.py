@@ -124,10 +124,16 @@ class Progress:
             due = await tx.tournaments.due(now, scope)
             unsettled = await tx.tournaments.with_results_unsettled(scope)
         changes: list[TournamentChange] = []
-        for tournament_id in due:
-            changes += await self._run(tournament_id, self._due_start(tournament_id))
+        for tournament_id in due:  # one that fails is logged; the others go on
+            try:
+                changes += await self._run(tournament_id, self._due_start(tournament_id))
+            except Exception:
+                log.exception("could not start tournament %s", tournament_id)
         for tournament_id in unsettled:
-            changes += await self.act_on_results(tournament_id)
+            try:
+                changes += await self.act_on_results(tournament_id)
+            except Exception:
+                log.exception("could not act on tournament %s's results", tournament_id)
         changes = [change for change in changes if change.anything]
         for change in changes:
             for listener in self._listeners:
