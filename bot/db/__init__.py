@@ -36,6 +36,13 @@ from .rows import (
     VacationRow,
 )
 from .shards import ShardScope, shard_of
+from .tournament_rows import (
+    EntrantRow,
+    NewScheduledGame,
+    NewTournament,
+    ScheduledGameRow,
+    TournamentRow,
+)
 
 __all__ = [
     "LATEST_VERSION",
@@ -48,6 +55,7 @@ __all__ = [
     "DatabaseError",
     "DeadlineRow",
     "DigestSubscriber",
+    "EntrantRow",
     "EvaluationRow",
     "ExplorerMoveRow",
     "ForecastRow",
@@ -60,7 +68,9 @@ __all__ = [
     "MoveTally",
     "NewChallenge",
     "NewGame",
+    "NewScheduledGame",
     "NewTakeback",
+    "NewTournament",
     "NoteRow",
     "OutboxRow",
     "PassingGame",
@@ -70,11 +80,13 @@ __all__ = [
     "RankedRow",
     "RatingEntry",
     "RatingRow",
+    "ScheduledGameRow",
     "SchemaTooNewError",
     "Session",
     "ShardScope",
     "TakebackRow",
     "Terms",
+    "TournamentRow",
     "VacationRow",
     "open_database",
     "shard_of",

@@ -32,6 +32,7 @@ from .rate_limits import RateLimitRepository
 from .ratings import ProfileRepository, RatingRepository
 from .servers import ServerRepository
 from .takebacks import TakebackRepository
+from .tournaments import TournamentRepository
 from .vacations import VacationRepository
 
 T = TypeVar("T")
@@ -64,6 +65,7 @@ class Session:
         self.outbox = OutboxRepository(statements)
         self.rate_limits = RateLimitRepository(statements)
         self.explorer = ExplorerRepository(statements)
+        self.tournaments = TournamentRepository(statements)
 
 
 class Database(ABC):

@@ -39,6 +39,7 @@ from .play.store import GameStore, StoreOptions
 from .play.takebacks import Takebacks
 from .ratings.standings import Ratings
 from .records.exports import Exports
+from .tournaments.service import Tournaments
 
 
 class GameService:
@@ -99,6 +100,9 @@ class GameService:
         # The engine (None without one): the computer's moves and analyses share its jobs.
         self.computer = Computer(self.store, self.challenges, self.moves, self.endings, engine)
         self.analyses = Analyses(self.store, engine, movetime_ms=analysis_ms, budgets=self.budgets)
+        # Tournaments start at their time and act on left-over results in the deadline check.
+        self.tournaments = Tournaments(self.store)
+        self.deadlines.add_due_work(self.tournaments)
 
     def report_to(self, events: GameEvents | None) -> None:
         """Send the service's events (time-outs, reminders, expiries) to `events`."""

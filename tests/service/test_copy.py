@@ -18,6 +18,7 @@ from bot.db.__main__ import main
 from bot.db.copying import OWN_TABLES, CopyFailed, CopyRefused, copy_database
 from bot.db.limiters import Pace, PostgresBucket, bucket_key
 from bot.services import GameService
+from bot.services.tournaments.model import Runner
 from rules import Handicap
 
 from .conftest import (
@@ -79,6 +80,24 @@ async def a_club(path: Path) -> None:
             impasse_rule="24",
             start_sfen=None,
         )
+        # A tournament under way, one of its games resigned and acted on.
+        await service.tournaments.set_organizer_role(GUILD, 31)
+        cup = await service.tournaments.create(
+            guild_id=GUILD,
+            channel_id=1,
+            organizer=CAROL,
+            may_manage=False,
+            role_ids=[31],
+            name="春季リーグ",
+            format="round_robin",
+            start_at=clock() + timedelta(days=1),
+        )
+        for member in (ALICE, BOB, CAROL):
+            await service.tournaments.join(cup.id, member, guild_id=GUILD)
+        cup_started = await service.tournaments.start(cup.id, Runner(CAROL.user_id), guild_id=GUILD)
+        cup_game = await service.games.get(cup_started.games_created[0])
+        await service.endings.resign(cup_game.id, cup_game.sente.user_id)
+        await service.tournaments.game_ended(cup_game.id)
         async with db.transaction() as tx:
             chosen = PreferencesRow(ALICE.user_id, True, "digest", "ja", 21, "Asia/Tokyo", 23, 6)
             await tx.preferences.set(chosen, clock())

@@ -101,6 +101,22 @@ EXPECTED_COLUMNS = {
     "explorer_games": ["game_id", "guild_id", "indexed_at"],
     "explorer_moves": ["guild_id", "position", "move", "game_id", "ply", "result"],
     "explorer_tallies": ["guild_id", "position", "move", "games", "wins", "draws"],
+    "tournaments": [
+        "id", "guild_id", "channel_id", "name", "format", "group_size", "match_games",
+        "bank_us", "period_us", "handicap", "impasse_rule", "takebacks", "rated",
+        "win_points", "draw_points", "loss_points", "start_at", "registration_closes_at",
+        "max_players", "min_rating", "max_rating", "handicap_table", "state", "organizer_id",
+        "message_id", "created_at", "started_at", "finished_at",
+    ],
+    "tournament_entrants": [
+        "tournament_id", "user_id", "joined_at", "rating", "seed", "group_number",
+        "withdrawn_at",
+    ],
+    "tournament_games": [
+        "id", "tournament_id", "round", "group_number", "board", "attempt", "sente_id",
+        "gote_id", "handicap", "game_id", "replay_of", "result", "settled",
+    ],
+    "tournament_settings": ["guild_id", "organizer_role_id", "game_cap"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -127,6 +143,10 @@ EXPECTED_INDEXES = {
     "outbox_by_game",
     "explorer_moves_here",
     "explorer_games_here",
+    "tournaments_due",
+    "tournaments_by_guild",
+    "tournament_games_waiting",
+    "tournament_games_unsettled",
 }
 
 
@@ -565,6 +585,7 @@ APPLIED_DIGESTS = {
     19: "169bfc68c0dd03c1",
     20: "247902fda6c2faf9",
     23: "90e4f9f5882a135b",
+    24: "e92052735635724f",
 }
 
 

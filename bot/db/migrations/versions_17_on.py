@@ -104,3 +104,85 @@ V23 = (
         PRIMARY KEY (guild_id, position, move)
     )""",
 )
+
+# Tournaments (`bot.services.tournaments`): one row per tournament (where it is run, its
+# format, the terms of its games, its scoring, when it starts and who may enter, its
+# handicap table's text or NULL for even games, its state), one per entrant (the rating
+# they were seeded by, their seed and group, when they withdrew), and one per scheduled
+# game: its round, group, board and attempt (0 the pairing's first game; a knockout's
+# later games and every replayed game count up), its players, the game once created, the
+# game it replays (not a foreign key: the copy orders tables by their parents), its result
+# mirrored in the ending's transaction and whether the tournament has acted on it (so each
+# result is acted on once). A server's settings: the role that may run tournaments
+# besides its managers, and how many tournament games may be under way at once.
+V24 = (
+    """CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        format TEXT NOT NULL
+            CHECK (format IN ('round_robin', 'double_round_robin', 'knockout')),
+        group_size INTEGER CHECK (group_size >= 2),
+        match_games INTEGER CHECK (match_games IN (1, 2)),
+        bank_us INTEGER NOT NULL CHECK (bank_us >= 0),
+        period_us INTEGER CHECK (period_us > 0),
+        handicap TEXT NOT NULL,
+        impasse_rule TEXT NOT NULL CHECK (impasse_rule IN ('27', '24')),
+        takebacks TEXT NOT NULL,
+        rated INTEGER NOT NULL,
+        win_points TEXT NOT NULL,
+        draw_points TEXT NOT NULL,
+        loss_points TEXT NOT NULL,
+        start_at INTEGER NOT NULL,
+        registration_closes_at INTEGER NOT NULL,
+        max_players INTEGER NOT NULL CHECK (max_players >= 2),
+        min_rating INTEGER,
+        max_rating INTEGER,
+        handicap_table TEXT,
+        state TEXT NOT NULL
+            CHECK (state IN ('registration', 'running', 'finished', 'cancelled')),
+        organizer_id INTEGER NOT NULL REFERENCES players (user_id),
+        message_id INTEGER,
+        created_at INTEGER NOT NULL,
+        started_at INTEGER,
+        finished_at INTEGER
+    )""",
+    "CREATE INDEX tournaments_due ON tournaments (start_at) WHERE state = 'registration'",
+    "CREATE INDEX tournaments_by_guild ON tournaments (guild_id, state)",
+    """CREATE TABLE tournament_entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        user_id INTEGER NOT NULL REFERENCES players (user_id),
+        joined_at INTEGER NOT NULL,
+        rating REAL,
+        seed INTEGER,
+        group_number INTEGER,
+        withdrawn_at INTEGER,
+        PRIMARY KEY (tournament_id, user_id)
+    )""",
+    """CREATE TABLE tournament_games (
+        id INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        round INTEGER NOT NULL CHECK (round >= 1),
+        group_number INTEGER NOT NULL,
+        board INTEGER NOT NULL CHECK (board >= 1),
+        attempt INTEGER NOT NULL CHECK (attempt >= 0),
+        sente_id INTEGER NOT NULL REFERENCES players (user_id),
+        gote_id INTEGER NOT NULL REFERENCES players (user_id),
+        handicap TEXT NOT NULL,
+        game_id INTEGER UNIQUE REFERENCES games (id),
+        replay_of INTEGER,
+        result TEXT CHECK (result IN ('sente', 'gote', 'draw', 'void')),
+        settled INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (tournament_id, round, group_number, board, attempt)
+    )""",
+    "CREATE INDEX tournament_games_waiting ON tournament_games (tournament_id, id)"
+    " WHERE game_id IS NULL",
+    "CREATE INDEX tournament_games_unsettled ON tournament_games (tournament_id)"
+    " WHERE result IS NOT NULL AND settled = 0",
+    """CREATE TABLE tournament_settings (
+        guild_id INTEGER PRIMARY KEY,
+        organizer_role_id INTEGER,
+        game_cap INTEGER CHECK (game_cap >= 1)
+    )""",
+)

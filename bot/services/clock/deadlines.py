@@ -21,6 +21,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from bot.db import ShardScope
+
 from ..errors import ServiceError
 from ..logcontext import about_server
 from ..play.snapshots import current_deadline
@@ -32,9 +34,23 @@ log = logging.getLogger(__name__)
 _SLACK = timedelta(milliseconds=20)
 
 
+class DueWork(Protocol):
+    """More work the deadline check does for its servers (tournaments starting at their
+    time): `run_due` at each check, `next_start` when it is next due."""
+
+    async def run_due(self, scope: ShardScope | None = None) -> object: ...
+
+    async def next_start(self, scope: ShardScope | None = None) -> datetime | None: ...
+
+
 class Deadlines(Clockwork):
-    """What falls due by itself: time-outs, reminders, expired challenges, and endings a
-    previous run stored but never posted."""
+    """What falls due by itself: time-outs, reminders, expired challenges, endings a
+    previous run stored but never posted, and the work added with `add_due_work`."""
+
+    _due_work: tuple[DueWork, ...] = ()
+
+    def add_due_work(self, work: DueWork) -> None:
+        self._due_work += (work,)
 
     def now(self) -> datetime:
         return self._store.now()
@@ -77,6 +93,11 @@ class Deadlines(Clockwork):
                 await self._challenges.expire(challenge)
             except Exception:
                 log.exception("could not expire challenge %s", challenge.id)
+        for work in self._due_work:  # after the time-outs: their results are acted on
+            try:
+                await work.run_due(self.scope)
+            except Exception:
+                log.exception("could not do %r's due work", work)
         return await self.next_wakeup()
 
     async def post_left_over_endings(self) -> int:
@@ -118,6 +139,7 @@ class Deadlines(Clockwork):
                 await tx.vacations.next_end(),
                 await tx.ending_claims.next_expiry(self._store.worker),
             ]
+        times += [await work.next_start(self.scope) for work in self._due_work]
         pending = [moment for moment in times if moment is not None]
         return min(pending) if pending else None
 

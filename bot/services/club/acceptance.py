@@ -11,13 +11,12 @@ import random
 from dataclasses import replace
 from datetime import datetime
 
-from bot.db import ChallengeRow, DeadlineRow, NewGame, Session
-from rules import Color, Handicap, Sentence
+from bot.db import ChallengeRow, NewGame, Session
+from rules import Handicap, Sentence
 
-from ..clock.clocks import due_at, reminder_at
 from ..errors import NotAPlayer
 from ..play.game import PlayerRef
-from ..play.snapshots import turn_of
+from ..play.new_games import open_game
 from .challenge import COLOR_WISHES, RANDOM, side_wish
 
 
@@ -86,13 +85,7 @@ async def start_game(
         start_sfen=start,
         started_at=now,
     )
-    first = turn_of(start)
-    due = due_at(now, record.terms.bank, record.terms.period)
-    await tx.players.upsert(player.to_row(), now)
-    game_id = await tx.games.create(new)
+    game_id, _ = await open_game(tx, new, (player.to_row(),))
     if not await tx.challenges.close(record.id, "accepted", game_id=game_id):
         raise ChallengeClosed
-    if due is not None:
-        mover = sente if first is Color.SENTE else gote
-        await tx.deadlines.set(DeadlineRow(game_id, mover, due, reminder_at(now, due)))
     return game_id

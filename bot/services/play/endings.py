@@ -26,9 +26,10 @@ class Endings:
         have played in.
 
         Example: `(await endings.resign(game.id, alice.user_id)).outcome.winner` is Bob's
-        colour once both have moved."""
+        colour once both have moved. A tournament's game is lost by resigning at any
+        moment: it was scheduled, not chosen, and aborting it would only replay it."""
         game, color = await self._store.for_player(game_id, user_id, guild_id=guild_id)
-        if not both_have_moved(game.ply):
+        if not both_have_moved(game.ply) and not await self._store.in_tournament(game.id):
             aborted = Outcome(Termination.ABORT, None)
             return await self._store.finish_or_refuse(game, aborted, expected_ply=game.ply)
         outcome = Outcome(Termination.RESIGNATION, color.opponent)
@@ -52,6 +53,10 @@ class Endings:
                 Sentence(
                     "A game can only be aborted before both players have moved; resign instead."
                 )
+            )
+        if await self._store.in_tournament(game.id):
+            raise ServiceError(
+                Sentence("A tournament game cannot be aborted; resign it if you cannot play.")
             )
         outcome = Outcome(Termination.ABORT, None)
         return await self._store.finish_or_refuse(game, outcome, expected_ply=game.ply)

@@ -21,6 +21,7 @@ from rules.notation import AmbiguousMoveError, parse_move
 from ..choices import AmbiguousMove
 from ..errors import MoveRejected, PositionChanged
 from ..ratings.rated import rate_ending
+from ..tournaments.mirror import mirror_ending
 from .advances import advance_of, banks_after_turn, deadline_starting
 from .clock_races import require_same_clock, with_clock_retries
 from .forecast_replies import ForecastReply, play_reply, played_reply
@@ -235,6 +236,7 @@ class Moves:
             if ending is not None:  # rated with the move that ended the game, so exactly once
                 plies = row.ply + (1 if reply is None else 2)
                 changes = await rate_ending(tx, row, ending, now, plies=plies)
+                await mirror_ending(tx, row.id, ending)  # a tournament's, for its table
                 # This process posts the ending; another takes it over only if it dies.
                 await self._store.claim_ending(tx, row.id, now)
             if renamed is not None:

@@ -37,6 +37,7 @@ from ..explorer.ending import index_ending
 from ..logcontext import about_game
 from ..ratings.rated import both_have_moved, change_of, rate_ending
 from ..stats import ServiceStats
+from ..tournaments.mirror import mirror_ending
 from .game import GameSnapshot, RatingChange
 from .snapshots import (
     GameCache,
@@ -266,9 +267,11 @@ class GameStore:
 
         A player whose time runs out before their first move has not really played: the
         game is aborted without a result (as lishogi does), so an accepted challenge
-        nobody plays cannot cost anyone a loss."""
+        nobody plays cannot cost anyone a loss; but not in a tournament, where a player
+        who never moves loses on time (the no-show rule), as the game was not their
+        choice to begin with but the schedule's."""
         late = turn_of(game.row.sfen)
-        if not both_have_moved(game.ply):
+        if not both_have_moved(game.ply) and not await self.in_tournament(game.id):
             outcome = Outcome(Termination.ABORT, None)
         else:
             outcome = Outcome(Termination.TIME, late.opponent)
@@ -278,6 +281,12 @@ class GameStore:
             log.info("game %s: %s %s", game.id, color_name(late), result)
             self.doorbell.ring()
         return ended
+
+    async def in_tournament(self, game_id: int) -> bool:
+        """Whether the game is one of a tournament's (it then never ends without a
+        result: see `time_out` and `Endings`)."""
+        async with self.db.query() as q:
+            return await q.tournaments.of_game(game_id) is not None
 
     async def finish(
         self,
@@ -308,6 +317,7 @@ class GameStore:
                 await tx.deadlines.clear(row.id)
                 await tx.takebacks.lapse(row.id, at)  # nothing is taken back in an ended game
                 await tx.forecasts.clear(row.id)  # nor played by forecast
+                await mirror_ending(tx, row.id, outcome)  # a tournament's, for its table
                 # Rated with the ending, in its transaction: so exactly once.
                 return True, await rate_ending(tx, row, outcome, at, plies=game.ply)
             return False, ()
