@@ -11,6 +11,7 @@ from .engine import ComputerRow, EvaluationRow
 from .errors import Conflict, DatabaseError, IntegrityError, SchemaTooNewError
 from .forecasts import ForecastRow
 from .migrations import LATEST_VERSION
+from .named_openings import NamedOpening, OpeningTally
 from .notes import NoteRow
 from .opening import open_database
 from .outbox import OutboxRow
@@ -55,10 +56,12 @@ __all__ = [
     "GameRow",
     "IntegrityError",
     "MoveRow",
+    "NamedOpening",
     "NewChallenge",
     "NewGame",
     "NewTakeback",
     "NoteRow",
+    "OpeningTally",
     "OutboxRow",
     "PlayerRow",
     "PreferencesRow",

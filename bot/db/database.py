@@ -23,6 +23,7 @@ from .engine import AnalysisRepository, ComputerRepository
 from .forecasts import ForecastRepository
 from .games import GameRepository
 from .moves import MoveRepository
+from .named_openings import OpeningRepository
 from .notes import NoteRepository
 from .outbox import OutboxRepository
 from .preferences import PreferenceRepository
@@ -62,6 +63,7 @@ class Session:
         self.lost_channels = LostChannelRepository(statements)
         self.outbox = OutboxRepository(statements)
         self.rate_limits = RateLimitRepository(statements)
+        self.openings = OpeningRepository(statements)
 
 
 class Database(ABC):

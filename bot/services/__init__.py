@@ -72,6 +72,7 @@ from .ratings.standings import (
     RatingPoint,
 )
 from .records.exports import FORMATS, ExportFile
+from .records.openings import GameOpenings, OpeningResult
 from .records.positions import (
     MAX_RECORD_BYTES,
     ShownPosition,
@@ -124,6 +125,7 @@ __all__ = [
     "ForecastRefused",
     "GameEvents",
     "GameList",
+    "GameOpenings",
     "GameOver",
     "GameService",
     "GameSnapshot",
@@ -146,6 +148,7 @@ __all__ = [
     "Notifications",
     "Numbering",
     "Opening",
+    "OpeningResult",
     "OutboxSender",
     "Picker",
     "PieceChoice",

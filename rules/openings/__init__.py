@@ -5,6 +5,7 @@
 """
 
 from .classify import GAME_FAMILIES, Naming, Openings, classify, classify_game
+from .headers import comment_lines, opening_headers
 from .table import Name, Table, TableError, default_table, parse_table
 
 __all__ = [
@@ -16,6 +17,8 @@ __all__ = [
     "TableError",
     "classify",
     "classify_game",
+    "comment_lines",
     "default_table",
+    "opening_headers",
     "parse_table",
 ]

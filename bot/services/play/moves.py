@@ -7,7 +7,7 @@ import time
 from dataclasses import replace
 from datetime import datetime
 
-from bot.db import Conflict, MoveRow, Session
+from bot.db import Conflict, MoveRow, NamedOpening, Session
 from rules import (
     Color,
     Game,
@@ -21,6 +21,7 @@ from rules.notation import AmbiguousMoveError, parse_move
 from ..choices import AmbiguousMove
 from ..errors import MoveRejected, PositionChanged
 from ..ratings.rated import rate_ending
+from ..records.openings import announced, fresh_names
 from .advances import advance_of, banks_after_turn, deadline_starting
 from .clock_races import require_same_clock, with_clock_retries
 from .forecast_replies import ForecastReply, play_reply, played_reply
@@ -200,6 +201,7 @@ class Moves:
             None if outcome is not None else deadline_starting(row, color.opponent, banks, now)
         )
         due = None if deadline is None else deadline.due_at
+        openings, names = fresh_names(game)
 
         async def store(tx: Session) -> tuple[ForecastReply | None, tuple[RatingChange, ...]]:
             await require_same_clock(tx, row)
@@ -223,6 +225,9 @@ class Moves:
             lapsed[0] = await tx.takebacks.lapse(row.id, now)
             # The opponent's forecast, in this same transaction (see `forecasts`).
             reply = await play_reply(tx, row, game, color, banks, now)
+            named[0] = await tx.openings.add(row.id, names)  # once, with the move
+            if reply is not None:
+                named[1] = await tx.openings.add(row.id, fresh_names(reply.game)[1])
             final = deadline if reply is None else reply.deadline
             if final is not None:
                 await tx.deadlines.set(final)
@@ -242,6 +247,7 @@ class Moves:
             return reply, changes
 
         lapsed = [0]  # takeback requests this move made lapse, as `store` last counted
+        named: list[list[NamedOpening]] = [[], []]  # names the move and the reply stored
         stats = self._store.stats
         started = time.perf_counter()
         try:
@@ -284,10 +290,15 @@ class Moves:
             next_player=None if outcome is not None else following,
             deadline=due,
             withdrawn=bool(lapsed[0]) or row.count_proposed_by is not None,
+            openings=tuple(announced(openings, named[0], game.ply)),
         )
         if reply is not None:
             answered = played_reply(stored, reply, color)
-            answered = replace(answered, game=replace(answered.game, rating_changes=changes))
+            answered = replace(
+                answered,
+                game=replace(answered.game, rating_changes=changes),
+                openings=tuple(announced(fresh_names(reply.game)[0], named[1], reply.game.ply)),
+            )
             played = replace(played, forecast=answered)
             due = reply.due
         self._store.remember(played.latest)

@@ -1,0 +1,145 @@
+"""Openings and castles of the server's games: named by the move that makes them clear,
+listed with games, tallied per member for `/profile`, and named once for games that
+finished before naming began.
+
+The names come from `rules.openings` (the table in `data/openings.toml`). A game's names
+at a ply depend on its moves up to that ply only, so the move's transaction stores what
+became clear with it and nothing stored earlier changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.db import NamedOpening, Session
+from rules import Color, Game
+from rules.openings import GAME_FAMILIES, Name, Naming, Openings, classify_game, default_table
+
+from ..play.store import GameStore
+
+#: Games named at once by one backfill step (each costs a replay and a naming).
+BACKFILL_BATCH = 20
+#: Openings a profile lists, the most played first.
+PROFILE_OPENINGS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningResult:
+    """A member's games with `name` on their side: won, lost, drawn."""
+
+    name: Name
+    won: int
+    lost: int
+    drawn: int
+
+    @property
+    def played(self) -> int:
+        return self.won + self.lost + self.drawn
+
+
+def fresh_names(game: Game) -> tuple[Openings, list[NamedOpening]]:
+    """The names of `game`, and those that became clear with its last move (to store with
+    that move)."""
+    openings = classify_game(game)
+    return openings, [_stored(naming) for naming in openings.new_at(game.ply)]
+
+
+def announced(openings: Openings, names: Sequence[NamedOpening], ply: int) -> list[Naming]:
+    """Of the `names` a move stored (at `ply`), those worth a line in the thread: the most
+    specific ones as of that ply (石田流, not also 三間飛車 and 振り飛車), the game's
+    families (相居飛車, 対抗形) left out."""
+    stored = {(name.color, name.name_id) for name in names if name.ply == ply}
+    shown = []
+    for naming in openings.new_at(ply):
+        color = naming.color
+        if (int(color), naming.name.id) not in stored:
+            continue
+        if naming.name in openings.shown(color, naming.name.kind, up_to=ply):
+            shown.append(naming)
+    return shown
+
+
+def _stored(naming: Naming) -> NamedOpening:
+    return NamedOpening(int(naming.color), naming.name.id, naming.ply)
+
+
+def openings_of(names: Sequence[NamedOpening]) -> Openings:
+    """The stored names of a game as `rules.openings` reads them, in the order the
+    classifier gives them (by ply, then sente first, then the table's order); names the
+    table no longer has are skipped."""
+    table = default_table().names
+    order = {name_id: index for index, name_id in enumerate(table)}
+    known = [name for name in names if name.name_id in table]
+    known.sort(key=lambda name: (name.ply, name.color, order[name.name_id]))
+    return Openings(
+        tuple(Naming(table[name.name_id], Color(name.color), name.ply) for name in known)
+    )
+
+
+class GameOpenings:
+    """Naming the server's games: backfilling, listing, tallying."""
+
+    def __init__(self, store: GameStore) -> None:
+        self._store = store
+
+    async def of_games(self, game_ids: Sequence[int]) -> dict[int, Openings]:
+        """The names of each game, as stored; the finished ones among them not yet named to
+        their end (finished before naming began) are named first, at most a batch."""
+        async with self._store.db.read() as tx:
+            unnamed = await tx.openings.unnamed_among(game_ids)
+        for game_id in unnamed[:BACKFILL_BATCH]:
+            await self._name_whole(game_id)
+            await asyncio.sleep(0)
+        async with self._store.db.read() as tx:
+            stored = await tx.openings.of_games(game_ids)
+        return {game_id: openings_of(names) for game_id, names in stored.items()}
+
+    async def name_finished(
+        self,
+        *,
+        limit: int = BACKFILL_BATCH,
+        guild_id: int | None = None,
+        user_id: int | None = None,
+    ) -> int:
+        """Name up to `limit` finished games not yet named to their end (those that
+        finished before naming began, or whose moves were stored before it), of one server
+        and player when given; how many were named. Each game is replayed and named, then
+        stored in its own short transaction, so a large backlog never holds the loop long."""
+        async with self._store.db.read() as tx:
+            game_ids = await tx.openings.unnamed_finished(
+                limit=limit, guild_id=guild_id, user_id=user_id
+            )
+        for game_id in game_ids:
+            await self._name_whole(game_id)
+            await asyncio.sleep(0)  # let other members' commands in between two games
+        return len(game_ids)
+
+    async def _name_whole(self, game_id: int) -> None:
+        snapshot = await self._store.load(game_id)
+        names = [_stored(naming) for naming in classify_game(snapshot.game).namings]
+        now = self._store.now()
+
+        async def store(tx: Session) -> None:
+            await tx.openings.add(game_id, names)
+            await tx.openings.mark_named(game_id, now)
+
+        await self._store.db.run(store)
+
+    async def results(self, guild_id: int, user_id: int) -> list[OpeningResult]:
+        """A member's openings in a server's finished games with their results, the most
+        played first (the games of theirs not yet named are named first, a batch at a time)."""
+        await self.name_finished(guild_id=guild_id, user_id=user_id)
+        async with self._store.db.read() as tx:
+            tallies = await tx.openings.tallies(guild_id, user_id)
+        names = default_table().names
+        results = [
+            OpeningResult(names[tally.name_id], tally.won, tally.lost, tally.drawn)
+            for tally in tallies
+            if tally.name_id in names
+            and names[tally.name_id].kind == "opening"
+            and tally.name_id not in GAME_FAMILIES
+        ]
+        results.sort(key=lambda result: (-result.played, -result.won, result.name.id))
+        return results[:PROFILE_OPENINGS]

@@ -1,0 +1,142 @@
+"""Openings and castles named in the service: stored by the move that makes them clear
+(announced once), shown in lists and records, tallied per member, and named later for
+games that finished before naming began."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+from bot.db import Database, NamedOpening, open_database
+from bot.db.naming import name_finished_games
+from bot.services import GameService
+from rules.notation import read_record
+
+from .conftest import ALICE, BOB, GUILD, FakeClock, RecordingEvents, play_all, start_game
+
+#: Sente ranges to the fourth file at ply 3; gote's reply at ply 4 names nothing new.
+FOURTH_FILE = ["7g7f", "3c3d", "2h6h", "8c8d"]
+
+
+async def test_a_move_names_what_became_clear_with_it_once(service: GameService) -> None:
+    game = await start_game(service)
+    played = await play_all(service, game.id, FOURTH_FILE[:2])
+    assert played.openings == ()
+    played = await play_all(service, game.id, FOURTH_FILE[2:3])
+    assert [(n.color.name, n.name.ja) for n in played.openings] == [("SENTE", "四間飛車")]
+    played = await play_all(service, game.id, FOURTH_FILE[3:])
+    assert played.openings == (), "a name is announced with the move that made it clear only"
+    stored = (await service.openings.of_games([game.id]))[game.id]
+    assert {(n.color.name, n.name.id, n.ply) for n in stored.namings} == {
+        ("SENTE", "fourth_file_rook", 3),
+        ("SENTE", "ranging_rook", 3),
+    }
+
+
+async def test_a_forecast_reply_names_its_own_opening(service: GameService) -> None:
+    game = await start_game(service)
+    await play_all(service, game.id, ["7g7f", "3c3d"])
+    await service.forecasts.add(game.id, BOB.user_id, "2h6h 8b4b")
+    played = await service.moves.play(game.id, ALICE.user_id, "2h6h")
+    assert [n.name.ja for n in played.openings] == ["四間飛車"]
+    assert played.forecast is not None
+    # The reply's post names gote's rook; the game's family (相振り飛車) is stored, not said.
+    assert [(n.color.name, n.name.ja) for n in played.forecast.openings] == [("GOTE", "四間飛車")]
+    stored = (await service.openings.of_games([game.id]))[game.id]
+    assert {n.color.name for n in stored.namings if n.name.id == "double_ranging_rook"} == {
+        "SENTE",
+        "GOTE",
+    }
+
+
+async def test_storing_a_name_twice_lands_once(file_db: Database) -> None:
+    service = GameService(file_db, clock=FakeClock(), events=RecordingEvents())
+    game = await start_game(service)
+    name = NamedOpening(0, "mino", 30)
+    async with file_db.transaction() as tx:
+        first = await tx.openings.add(game.id, [name])
+    async with file_db.transaction() as tx:
+        second = await tx.openings.add(game.id, [name])
+    assert (first, second) == ([name], [])
+
+
+async def test_handicap_games_are_not_named(service: GameService) -> None:
+    game = await start_game(service, color="gote", handicap="bishop")
+    played = await play_all(service, game.id, ["3a4b", "7g7f", "8b5b"])
+    assert played.openings == ()
+    assert (await service.openings.of_games([game.id]))[game.id].namings == ()
+
+
+async def test_records_carry_the_openings(service: GameService) -> None:
+    game = await start_game(service)
+    await play_all(service, game.id, FOURTH_FILE)
+    kif = (await service.exports.file(game.id, "kifu")).content
+    assert "戦型：四間飛車" in kif and "先手の戦型：四間飛車" in kif
+    assert dict(read_record(kif).headers)["先手の戦型"] == "四間飛車"
+    csa = (await service.exports.file(game.id, "csa")).content
+    assert "'*戦型：四間飛車" in csa
+    ki2 = (await service.exports.file(game.id, "ki2u")).content
+    assert "戦型：四間飛車" in ki2
+    assert "戦型" not in (await service.exports.file(game.id, "usi")).content
+
+
+def _forget_names(path: Path) -> None:
+    """The database as a bot before naming left it: no names, no game named."""
+    with sqlite3.connect(path) as raw:
+        raw.execute("DELETE FROM game_openings")
+        raw.execute("DELETE FROM named_games")
+
+
+async def _finished_game(service: GameService, moves: list[str], loser: int) -> int:
+    game = await start_game(service)
+    await play_all(service, game.id, moves)
+    await service.endings.resign(game.id, loser)
+    return game.id
+
+
+async def test_profile_tallies_openings_and_names_old_games_first(tmp_path: Path) -> None:
+    path = tmp_path / "shogi.db"
+    db = await open_database(path)
+    try:
+        service = GameService(db, clock=FakeClock(), events=RecordingEvents())
+        won = await _finished_game(service, FOURTH_FILE, BOB.user_id)
+        lost = await _finished_game(service, ["7g7f", "3c3d", "2h7h"], ALICE.user_id)
+        _forget_names(path)
+        listed = await service.openings.of_games([won, lost])
+        assert [n.name.ja for n in listed[lost].namings] == ["三間飛車", "振り飛車"]
+        _forget_names(path)
+        tallied = await service.openings.results(GUILD, ALICE.user_id)
+        results = {r.name.ja: (r.won, r.lost, r.drawn) for r in tallied}
+        assert results == {"振り飛車": (1, 1, 0), "四間飛車": (1, 0, 0), "三間飛車": (0, 1, 0)}
+        assert tallied[0].name.ja == "振り飛車", "the most played first"
+        assert await service.openings.results(GUILD, BOB.user_id) == []
+    finally:
+        await db.close()
+
+
+async def test_the_operator_names_old_games_in_bounded_runs_once(tmp_path: Path) -> None:
+    path = tmp_path / "shogi.db"
+    db = await open_database(path)
+    try:
+        service = GameService(db, clock=FakeClock(), events=RecordingEvents(), rng=random.Random(1))
+        games = [await _finished_game(service, FOURTH_FILE, BOB.user_id) for _ in range(3)]
+        _forget_names(path)
+        assert await name_finished_games(db, limit=2) == 2
+        # Two runs at once (an operator's and the bot's) store each name once.
+        other = await open_database(path)
+        try:
+            counts = await asyncio.gather(
+                name_finished_games(db, limit=5), name_finished_games(other, limit=5)
+            )
+        finally:
+            await other.close()
+        assert sum(counts) >= 1
+        assert await name_finished_games(db, limit=5) == 0
+        stored = await service.openings.of_games(games)
+        for game_id in games:
+            ids = [n.name.id for n in stored[game_id].namings]
+            assert sorted(ids) == ["fourth_file_rook", "ranging_rook"]
+    finally:
+        await db.close()
