@@ -7,7 +7,8 @@ headers, see its SOURCES.txt) and in tests/data/records/bioshogi_sample.ki2u tha
 has a name for, counted per family: agreed / labels. The known disagreements the test lists
 are shown apart. Time: naming a whole game (every ply up to the table's last window) against
 replaying the same game's moves with every move checked (`Game.replay`), same run, as a
-ratio of the medians.
+ratio of the medians; and what a move costs the bot: naming its game after the move with
+the namer kept since the previous move, against pushing the move (`Game.push`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import ratio, report
+from bot.services.records.openings import MoveNamer
 from rules import Game
 from rules.notation.files import read_record
 from rules.openings import classify_game
@@ -60,6 +62,24 @@ def main() -> None:
     named = report("name one game (classify_game)", classify_times)
     replayed = report("replay its moves (Game.replay)", replay_times)
     ratio("naming / replaying", named, replayed)
+
+    # What a move costs the bot: its game named as it stands after the move, by the namer
+    # kept since the previous move (one step), against pushing the move itself.
+    step_times: list[float] = []
+    push_times: list[float] = []
+    for number, (_, game, _) in enumerate(games):
+        namer = MoveNamer()
+        prefix = Game(game.start)
+        for move in game.moves:
+            started = time.perf_counter()
+            prefix.push(move)
+            push_times.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            namer.names(number, prefix)
+            step_times.append(time.perf_counter() - started)
+    stepped = report("name a game after one move (kept)", step_times)
+    pushed = report("push that move (Game.push)", push_times)
+    ratio("naming / pushing", stepped, pushed)
 
 
 if __name__ == "__main__":

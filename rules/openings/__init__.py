@@ -4,13 +4,23 @@
 `data/openings.toml`, where a person adds an opening by the squares that define it.
 """
 
-from .classify import GAME_FAMILIES, Naming, Openings, classify, classify_game
+from .classify import (
+    GAME_FAMILIES,
+    Namer,
+    Naming,
+    Openings,
+    classify,
+    classify_game,
+    is_named,
+    namer_of,
+)
 from .headers import comment_lines, opening_headers
 from .table import Name, Table, TableError, default_table, parse_table
 
 __all__ = [
     "GAME_FAMILIES",
     "Name",
+    "Namer",
     "Naming",
     "Openings",
     "Table",
@@ -19,6 +29,8 @@ __all__ = [
     "classify_game",
     "comment_lines",
     "default_table",
+    "is_named",
+    "namer_of",
     "opening_headers",
     "parse_table",
 ]

@@ -105,41 +105,95 @@ def _holds(
     return all(any(board[index] == code for index, code in options) for options in rule.pieces)
 
 
-def classify(start: Position, moves: Sequence[Move], table: Table | None = None) -> Openings:
-    """Name both sides' openings and castles over `moves` played from `start`; a start
-    other than the even one (a handicap, a composed position) gets no names.
+class Namer:
+    """Names a game one ply at a time, keeping what each side has so far: `classify`
+    over a whole game, or, kept between moves, one step per move.
 
-    >>> from rules.moves import Move
-    >>> moves = [Move.from_usi(text) for text in ["7g7f", "3c3d", "2h5h"]]
-    >>> [naming.name.en for naming in classify(Position.initial(), moves).namings]
-    ['Central Rook', 'Ranging Rook']
+    >>> namer = Namer()
+    >>> position = Position.initial()
+    >>> for text in ["7g7f", "3c3d", "2h6h"]:
+    ...     position.push(Move.from_usi(text))
+    ...     named = namer.step(position.board)
+    >>> [naming.name.ja for naming in named]
+    ['四間飛車', '振り飛車']
     """
-    table = table or default_table()
-    if Handicap.from_sfen(start.sfen()) is not Handicap.EVEN:
-        return Openings(())
-    last = max((rule.last for rule in table.rules[Color.SENTE]), default=0)
-    position = start.copy()
-    found: dict[Color, set[str]] = {Color.SENTE: set(), Color.GOTE: set()}
-    namings: list[Naming] = []
-    for ply, move in enumerate(moves[:last], start=1):
-        position.push_unchecked(move)
-        board = position.board
+
+    __slots__ = ("_found", "_table", "last", "namings", "ply")
+
+    def __init__(self, table: Table | None = None) -> None:
+        self._table = table or default_table()
+        self._found: dict[Color, set[str]] = {Color.SENTE: set(), Color.GOTE: set()}
+        self.namings: list[Naming] = []
+        self.ply = 0
+        #: The table's last ply: past it nothing more becomes clear.
+        self.last = max((rule.last for rule in self._table.rules[Color.SENTE]), default=0)
+
+    def copy(self) -> Namer:
+        """An independent copy, to step on from here."""
+        other = Namer.__new__(Namer)
+        other._table, other.last, other.ply = self._table, self.last, self.ply
+        other._found = {color: set(found) for color, found in self._found.items()}
+        other.namings = self.namings[:]
+        return other
+
+    def openings(self) -> Openings:
+        """Everything named so far."""
+        return Openings(tuple(self.namings))
+
+    def step(self, board: list[int]) -> list[Naming]:
+        """Count one more ply, whose position has `board`; what became clear with it."""
+        self.ply += 1
+        ply = self.ply
+        if ply > self.last:
+            return []
         bishops_off = not any(code in _BISHOPS for code in board)
+        fresh: list[Naming] = []
         # Again while a side's new name lets the other side's rules hold at the same ply
         # (相振り飛車 once the second side ranges); each pass names something, so it ends.
         named = True
         while named:
             named = False
             for color in Color:
-                have, other = found[color], found[color.opponent]
-                for rule in table.rules[color]:
+                have, other = self._found[color], self._found[color.opponent]
+                for rule in self._table.rules[color]:
                     if rule.name.id in have or not rule.first <= ply <= rule.last:
                         continue
                     if _holds(rule, board, have, other, bishops_off):
                         have.add(rule.name.id)
-                        namings.append(Naming(rule.name, color, ply))
+                        fresh.append(Naming(rule.name, color, ply))
                         named = True
-    return Openings(tuple(namings))
+        self.namings += fresh
+        return fresh
+
+
+def is_named(start: Position) -> bool:
+    """Whether games from `start` are named: the even start only (a handicap's camps, or
+    a composed position, differ from the table's shapes)."""
+    return Handicap.from_sfen(start.sfen()) is Handicap.EVEN
+
+
+def namer_of(start: Position, moves: Sequence[Move], table: Table | None = None) -> Namer:
+    """A `Namer` that has counted `moves` from `start` (which `is_named`)."""
+    namer = Namer(table)
+    position = start.copy()
+    for move in moves[: namer.last]:
+        position.push_unchecked(move)
+        namer.step(position.board)
+    namer.ply = len(moves)
+    return namer
+
+
+def classify(start: Position, moves: Sequence[Move], table: Table | None = None) -> Openings:
+    """Name both sides' openings and castles over `moves` played from `start`; a start
+    other than the even one (a handicap, a composed position) gets no names.
+
+    >>> moves = [Move.from_usi(text) for text in ["7g7f", "3c3d", "2h5h"]]
+    >>> [naming.name.en for naming in classify(Position.initial(), moves).namings]
+    ['Central Rook', 'Ranging Rook']
+    """
+    if not is_named(start):
+        return Openings(())
+    return namer_of(start, moves, table).openings()
 
 
 def classify_game(game: Game, table: Table | None = None) -> Openings:

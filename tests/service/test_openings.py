@@ -12,10 +12,14 @@ from pathlib import Path
 from bot.db import Database, NamedOpening, open_database
 from bot.db.naming import name_finished_games
 from bot.services import GameService
+from bot.services.records.openings import MoveNamer
+from rules import Game
 from rules.notation import read_record
+from rules.openings import classify_game
 
 from .conftest import ALICE, BOB, GUILD, FakeClock, RecordingEvents, play_all, start_game
 
+RECORDS = Path(__file__).resolve().parents[1] / "data" / "records" / "openings"
 #: Sente ranges to the fourth file at ply 3; gote's reply at ply 4 names nothing new.
 FOURTH_FILE = ["7g7f", "3c3d", "2h6h", "8c8d"]
 
@@ -140,3 +144,22 @@ async def test_the_operator_names_old_games_in_bounded_runs_once(tmp_path: Path)
             assert sorted(ids) == ["fourth_file_rook", "ranging_rook"]
     finally:
         await db.close()
+
+
+def test_the_move_namer_steps_from_the_kept_game_and_starts_over_after_a_takeback() -> None:
+    """Kept between moves, a game's namer takes one step per move and names what naming
+    the whole game names; a game whose moves are not the kept ones plus one (a takeback,
+    another process's move) is named from its start."""
+    record = read_record((RECORDS / "銀冠.kif").read_text(encoding="utf-8"))
+    moves = record.game.moves
+    namer = MoveNamer()
+    for ply in range(1, len(moves) + 1):
+        game = Game(moves=moves[:ply])
+        openings, new = namer.names(7, game)
+        whole = classify_game(game)
+        assert openings.namings == whole.namings
+        assert new == [NamedOpening(int(n.color), n.name.id, n.ply) for n in whole.new_at(ply)]
+    taken_back = Game(moves=moves[:7])
+    openings, new = namer.names(7, taken_back)
+    assert openings.namings == classify_game(taken_back).namings
+    assert [n.name.ja for n in openings.namings] == ["四間飛車", "振り飛車"]

@@ -17,11 +17,12 @@ from rules import (
     Outcome,
 )
 from rules.notation import AmbiguousMoveError, parse_move
+from rules.openings import Openings
 
 from ..choices import AmbiguousMove
 from ..errors import MoveRejected, PositionChanged
 from ..ratings.rated import rate_ending
-from ..records.openings import announced, fresh_names
+from ..records.openings import MoveNamer, announced
 from .advances import advance_of, banks_after_turn, deadline_starting
 from .clock_races import require_same_clock, with_clock_retries
 from .forecast_replies import ForecastReply, play_reply, played_reply
@@ -67,6 +68,7 @@ class Moves:
 
     def __init__(self, store: GameStore) -> None:
         self._store = store
+        self._namer = MoveNamer()
 
     async def play(
         self,
@@ -201,7 +203,7 @@ class Moves:
             None if outcome is not None else deadline_starting(row, color.opponent, banks, now)
         )
         due = None if deadline is None else deadline.due_at
-        openings, names = fresh_names(game)
+        openings, names = self._namer.names(row.id, game)
 
         async def store(tx: Session) -> tuple[ForecastReply | None, tuple[RatingChange, ...]]:
             await require_same_clock(tx, row)
@@ -227,7 +229,8 @@ class Moves:
             reply = await play_reply(tx, row, game, color, banks, now)
             named[0] = await tx.openings.add(row.id, names)  # once, with the move
             if reply is not None:
-                named[1] = await tx.openings.add(row.id, fresh_names(reply.game)[1])
+                reply_openings[0], reply_names = self._namer.names(row.id, reply.game)
+                named[1] = await tx.openings.add(row.id, reply_names)
             final = deadline if reply is None else reply.deadline
             if final is not None:
                 await tx.deadlines.set(final)
@@ -248,6 +251,7 @@ class Moves:
 
         lapsed = [0]  # takeback requests this move made lapse, as `store` last counted
         named: list[list[NamedOpening]] = [[], []]  # names the move and the reply stored
+        reply_openings = [Openings(())]  # the reply's game's names, as `store` last found
         stats = self._store.stats
         started = time.perf_counter()
         try:
@@ -297,7 +301,7 @@ class Moves:
             answered = replace(
                 answered,
                 game=replace(answered.game, rating_changes=changes),
-                openings=tuple(announced(fresh_names(reply.game)[0], named[1], reply.game.ply)),
+                openings=tuple(announced(reply_openings[0], named[1], reply.game.ply)),
             )
             played = replace(played, forecast=answered)
             due = reply.due

@@ -10,12 +10,23 @@ became clear with it and nothing stored earlier changes.
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.db import NamedOpening, Session
 from rules import Color, Game
-from rules.openings import GAME_FAMILIES, Name, Naming, Openings, classify_game, default_table
+from rules.openings import (
+    GAME_FAMILIES,
+    Name,
+    Namer,
+    Naming,
+    Openings,
+    classify_game,
+    default_table,
+    is_named,
+    namer_of,
+)
 
 from ..play.store import GameStore
 
@@ -23,6 +34,8 @@ from ..play.store import GameStore
 BACKFILL_BATCH = 20
 #: Openings a profile lists, the most played first.
 PROFILE_OPENINGS = 8
+#: Games whose naming a process keeps between their moves.
+NAMERS_KEPT = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +52,33 @@ class OpeningResult:
         return self.won + self.lost + self.drawn
 
 
-def fresh_names(game: Game) -> tuple[Openings, list[NamedOpening]]:
-    """The names of `game`, and those that became clear with its last move (to store with
-    that move)."""
-    openings = classify_game(game)
-    return openings, [_stored(naming) for naming in openings.new_at(game.ply)]
+class MoveNamer:
+    """Names each stored move's game, keeping the last few games' `Namer` so that a move
+    costs one step, not a naming of the whole game: a game's names at a ply depend on its
+    moves only, so a kept namer whose moves are the game's but the last is stepped once."""
+
+    def __init__(self, kept: int = NAMERS_KEPT) -> None:
+        self._kept = kept
+        self._namers: OrderedDict[int, tuple[tuple[int, ...], Namer]] = OrderedDict()
+
+    def names(self, game_id: int, game: Game) -> tuple[Openings, list[NamedOpening]]:
+        """The names of `game` (game `game_id`), and those that became clear with its last
+        move (to store with that move)."""
+        if not is_named(game.start):
+            return Openings(()), []
+        codes = tuple(move.code for move in game.moves)
+        kept = self._namers.get(game_id)
+        if kept is not None and codes and kept[0] == codes[:-1]:
+            namer = kept[1].copy()
+            namer.step(game.position.board)
+        else:
+            namer = namer_of(game.start, game.moves)
+        self._namers[game_id] = (codes, namer)
+        self._namers.move_to_end(game_id)
+        while len(self._namers) > self._kept:
+            self._namers.popitem(last=False)
+        openings = namer.openings()
+        return openings, [_stored(naming) for naming in openings.new_at(game.ply)]
 
 
 def announced(openings: Openings, names: Sequence[NamedOpening], ply: int) -> list[Naming]:
