@@ -2,7 +2,7 @@
 
     python bench/bench_openings.py
 
-Agreement: every label in tests/data/records/openings (the records' own 戦型 and 囲い
+Agreement: every label in tests/data/openings (the records' own 戦型 and 囲い
 headers, see its SOURCES.txt) and in tests/data/records/bioshogi_sample.ki2u that the table
 has a name for, counted per family: agreed / labels. The known disagreements the test lists
 are shown apart. Time: naming a whole game (every ply up to the table's last window) against
@@ -28,12 +28,13 @@ from rules.openings.agreement import agreement_of
 from tests.rules.test_openings import KNOWN_DISAGREEMENTS
 
 RECORDS = Path(__file__).resolve().parent.parent / "tests" / "data" / "records"
+LABELLED = RECORDS.parent / "openings"
 ROUNDS = 20
 
 
 def main() -> None:
     games = []
-    for path in [*sorted((RECORDS / "openings").glob("*.kif")), RECORDS / "bioshogi_sample.ki2u"]:
+    for path in [*sorted(LABELLED.glob("*.kif")), RECORDS / "bioshogi_sample.ki2u"]:
         record = read_record(path.read_bytes())
         games.append((path.name, record.game, dict(record.headers)))
     agreement = agreement_of(games, known=KNOWN_DISAGREEMENTS)

@@ -9,7 +9,6 @@ the same games on first use, stores each name once.
 from __future__ import annotations
 
 import asyncio
-import functools
 from datetime import UTC, datetime
 
 from rules import Game, IllegalMoveError
@@ -32,25 +31,35 @@ async def name_finished_games(db: Database, *, limit: int) -> int:
         if not game_ids:
             break
         for game_id in game_ids:
-            await db.run(functools.partial(_name_one, game_id=game_id))
+            await name_game(db, game_id)
             named += 1
             await asyncio.sleep(0)
     return named
 
 
-async def _name_one(tx: Session, *, game_id: int) -> None:
-    row = await tx.games.get(game_id)
+async def name_game(db: Database, game_id: int) -> None:
+    """Name one game from its stored moves and mark it named: read in one transaction,
+    named outside any (the naming is the slow part), stored in another."""
+    async with db.read() as tx:
+        row = await tx.games.get(game_id)
+        moves = await tx.moves.usi_list(game_id)
     if row is None:
         return
-    moves = await tx.moves.usi_list(game_id)
     try:
-        game = Game.replay(row.start_sfen, moves)
+        game: Game | None = Game.replay(row.start_sfen, moves)
     except (IllegalMoveError, ValueError):
         game = None
-    if game is not None:
-        names = [
+    names = (
+        []
+        if game is None
+        else [
             NamedOpening(int(naming.color), naming.name.id, naming.ply)
             for naming in classify_game(game).namings
         ]
+    )
+
+    async def store(tx: Session) -> None:
         await tx.openings.add(game_id, names)
-    await tx.openings.mark_named(game_id, datetime.now(UTC))
+        await tx.openings.mark_named(game_id, datetime.now(UTC))
+
+    await db.run(store)

@@ -18,7 +18,7 @@ from rules.openings import (
 from rules.openings.agreement import agreement_of
 
 RECORDS = Path(__file__).resolve().parents[1] / "data" / "records"
-LABELLED = RECORDS / "openings"
+LABELLED = RECORDS.parent / "openings"
 SENTE, GOTE = Color.SENTE, Color.GOTE
 
 

@@ -9,7 +9,10 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.db import Database, NamedOpening, open_database
+from bot.db.__main__ import main
 from bot.db.naming import name_finished_games
 from bot.services import GameService
 from bot.services.records.openings import MoveNamer
@@ -19,7 +22,7 @@ from rules.openings import classify_game
 
 from .conftest import ALICE, BOB, GUILD, FakeClock, RecordingEvents, play_all, start_game
 
-RECORDS = Path(__file__).resolve().parents[1] / "data" / "records" / "openings"
+RECORDS = Path(__file__).resolve().parents[1] / "data" / "openings"
 #: Sente ranges to the fourth file at ply 3; gote's reply at ply 4 names nothing new.
 FOURTH_FILE = ["7g7f", "3c3d", "2h6h", "8c8d"]
 
@@ -163,3 +166,25 @@ def test_the_move_namer_steps_from_the_kept_game_and_starts_over_after_a_takebac
     openings, new = namer.names(7, taken_back)
     assert openings.namings == classify_game(taken_back).namings
     assert [n.name.ja for n in openings.namings] == ["四間飛車", "振り飛車"]
+
+
+async def test_the_name_openings_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "shogi.db"
+    db = await open_database(path)
+    try:
+        service = GameService(db, clock=FakeClock(), events=RecordingEvents())
+        for _ in range(2):
+            await _finished_game(service, FOURTH_FILE, BOB.user_id)
+    finally:
+        await db.close()
+    _forget_names(path)
+    env = tmp_path / "none.env"
+    args = ["--env-file", str(env), "--database", str(path), "name-openings"]
+    assert await asyncio.to_thread(main, args) == 0
+    assert "Named the openings of 2 finished games" in capsys.readouterr().out
+    assert await asyncio.to_thread(main, args) == 0
+    assert "of 0 finished games" in capsys.readouterr().out
+    assert await asyncio.to_thread(main, [*args, "--limit", "0"]) == 1
+    assert "--limit must be at least 1" in capsys.readouterr().err

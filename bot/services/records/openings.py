@@ -10,11 +10,13 @@ became clear with it and nothing stored earlier changes.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.db import NamedOpening, Session
+from bot.db import NamedOpening
+from bot.db.naming import name_game
 from rules import Color, Game
 from rules.openings import (
     GAME_FAMILIES,
@@ -22,7 +24,6 @@ from rules.openings import (
     Namer,
     Naming,
     Openings,
-    classify_game,
     default_table,
     is_named,
     namer_of,
@@ -34,6 +35,9 @@ from ..play.store import GameStore
 BACKFILL_BATCH = 20
 #: Openings a profile lists, the most played first.
 PROFILE_OPENINGS = 8
+#: Seconds a command spends naming old games before it answers (the rest wait for the
+#: next command, or `python -m bot.db name-openings`): an answer is due within 3 s.
+NAMING_BUDGET = 0.25
 #: Games whose naming a process keeps between their moves.
 NAMERS_KEPT = 512
 
@@ -118,15 +122,14 @@ class GameOpenings:
 
     def __init__(self, store: GameStore) -> None:
         self._store = store
+        self._naming: set[int] = set()  # games a call of this process is naming now
 
     async def of_games(self, game_ids: Sequence[int]) -> dict[int, Openings]:
         """The names of each game, as stored; the finished ones among them not yet named to
-        their end (finished before naming began) are named first, at most a batch."""
+        their end (finished before naming began) are named first, within `NAMING_BUDGET`."""
         async with self._store.db.read() as tx:
             unnamed = await tx.openings.unnamed_among(game_ids)
-        for game_id in unnamed[:BACKFILL_BATCH]:
-            await self._name_whole(game_id)
-            await asyncio.sleep(0)
+        await self._name(unnamed)
         async with self._store.db.read() as tx:
             stored = await tx.openings.of_games(game_ids)
         return {game_id: openings_of(names) for game_id, names in stored.items()}
@@ -137,35 +140,41 @@ class GameOpenings:
         limit: int = BACKFILL_BATCH,
         guild_id: int | None = None,
         user_id: int | None = None,
+        budget: float | None = None,
     ) -> int:
         """Name up to `limit` finished games not yet named to their end (those that
-        finished before naming began, or whose moves were stored before it), of one server
-        and player when given; how many were named. Each game is replayed and named, then
-        stored in its own short transaction, so a large backlog never holds the loop long."""
+        finished before naming began), of one server and player when given, within
+        `budget` seconds when given; how many were named. A game another call of this
+        process is naming is left to it, so members asking at once share the work."""
         async with self._store.db.read() as tx:
             game_ids = await tx.openings.unnamed_finished(
                 limit=limit, guild_id=guild_id, user_id=user_id
             )
+        return await self._name(game_ids, budget=budget)
+
+    async def _name(self, game_ids: Sequence[int], *, budget: float | None = NAMING_BUDGET) -> int:
+        """Name these games one by one (each read, named and stored on its own, the loop
+        free between two), until `budget` seconds have passed; how many were named."""
+        started = time.monotonic()
+        named = 0
         for game_id in game_ids:
-            await self._name_whole(game_id)
-            await asyncio.sleep(0)  # let other members' commands in between two games
-        return len(game_ids)
-
-    async def _name_whole(self, game_id: int) -> None:
-        snapshot = await self._store.load(game_id)
-        names = [_stored(naming) for naming in classify_game(snapshot.game).namings]
-        now = self._store.now()
-
-        async def store(tx: Session) -> None:
-            await tx.openings.add(game_id, names)
-            await tx.openings.mark_named(game_id, now)
-
-        await self._store.db.run(store)
+            if budget is not None and time.monotonic() - started > budget:
+                break
+            if game_id in self._naming:
+                continue
+            self._naming.add(game_id)
+            try:
+                await name_game(self._store.db, game_id)
+            finally:
+                self._naming.discard(game_id)
+            named += 1
+            await asyncio.sleep(0)
+        return named
 
     async def results(self, guild_id: int, user_id: int) -> list[OpeningResult]:
         """A member's openings in a server's finished games with their results, the most
         played first (the games of theirs not yet named are named first, a batch at a time)."""
-        await self.name_finished(guild_id=guild_id, user_id=user_id)
+        await self.name_finished(guild_id=guild_id, user_id=user_id, budget=NAMING_BUDGET)
         async with self._store.db.read() as tx:
             tallies = await tx.openings.tallies(guild_id, user_id)
         names = default_table().names
