@@ -48,6 +48,12 @@ class OpeningRepository(Repository):
                 landed.append(name)
         return landed
 
+    async def forget_after(self, game_id: int, ply: int) -> int:
+        """Drop the names that became clear after `ply` (moves taken back); how many."""
+        return await self._write(
+            "DELETE FROM game_openings WHERE game_id = ? AND ply > ?", (game_id, ply)
+        )
+
     async def of_games(self, game_ids: Sequence[int]) -> dict[int, list[NamedOpening]]:
         """The names of each game (none for a game without), in the order they became clear."""
         found: dict[int, list[NamedOpening]] = {game_id: [] for game_id in game_ids}

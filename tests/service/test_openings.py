@@ -188,3 +188,15 @@ async def test_the_name_openings_command(
     assert "of 0 finished games" in capsys.readouterr().out
     assert await asyncio.to_thread(main, [*args, "--limit", "0"]) == 1
     assert "--limit must be at least 1" in capsys.readouterr().err
+
+
+async def test_a_takeback_drops_the_names_of_the_moves_it_took_back(service: GameService) -> None:
+    game = await start_game(service)
+    await play_all(service, game.id, FOURTH_FILE)
+    ask = await service.takebacks.ask(game.id, ALICE.user_id)
+    await service.takebacks.answer(
+        game.id, ask.request.id, BOB.user_id, accept=True, expected_ply=4
+    )
+    assert (await service.openings.of_games([game.id]))[game.id].namings == ()
+    again = await play_all(service, game.id, ["2h6h"])
+    assert [n.name.ja for n in again.openings] == ["四間飛車"], "named again when played again"
