@@ -44,6 +44,12 @@ def main() -> None:
     agreed = sum(row[1] for row in agreement.rows())
     total = sum(row[2] for row in agreement.rows())
     print(f"  all          {agreed:>3} / {total:<3} {100 * agreed / total:5.1f} %")
+    print(
+        f"  the game's 戦型 (the name or its line): {agreement.games_agreed} / {agreement.games}"
+        f" {100 * agreement.games_agreed / agreement.games:5.1f} %"
+    )
+    for miss in agreement.game_misses:
+        print(f"  game named otherwise: {miss}")
     for miss in agreement.misses:
         known = " (known, not counted)" if miss in KNOWN_DISAGREEMENTS else ""
         print(f"  miss: {miss}{known}")

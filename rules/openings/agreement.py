@@ -66,6 +66,12 @@ class Agreement:
     agreed: dict[str, int] = field(default_factory=dict)
     unnamed: dict[str, int] = field(default_factory=dict)
     misses: list[str] = field(default_factory=list)
+    #: Records whose game's 戦型 the table names, and how many the classifier names as the
+    #: game (`Openings.game_name`, not only among either side's names): the same name or
+    #: one of its line (中飛車 for ゴキゲン中飛車, as records name the family or the variation).
+    games: int = 0
+    games_agreed: int = 0
+    game_misses: list[str] = field(default_factory=list)
 
     def add(
         self,
@@ -80,7 +86,15 @@ class Agreement:
         named = {name.ja for name in table.names.values()}
         openings = classify_game(game, table)
         names = {color: {table.names[i].ja for i in openings.ids(color)} for color in Color}
+        game_name = openings.game_name()
         for label in record_labels:
+            if label.color is None and label.ja in named:
+                self.games += 1
+                if game_name is not None and _same_line(table, game_name.ja, label.ja):
+                    self.games_agreed += 1
+                else:
+                    called = "nothing" if game_name is None else game_name.ja
+                    self.game_misses.append(f"{source}: {label.ja}, named {called}")
             if label.ja not in named:
                 self.unnamed[label.ja] = self.unnamed.get(label.ja, 0) + 1
                 continue
@@ -109,6 +123,22 @@ class Agreement:
             ((family, self.agreed.get(family, 0), total) for family, total in self.total.items()),
             key=lambda row: (-row[2], row[0]),
         )
+
+
+def _line(table: Table, ja: str) -> set[str]:
+    """The name and every name it refines, in Japanese."""
+    by_ja = {name.ja: name for name in table.names.values()}
+    line = set()
+    name = by_ja.get(ja)
+    while name is not None and name.ja not in line:
+        line.add(name.ja)
+        name = table.names.get(name.within) if name.within is not None else None
+    return line
+
+
+def _same_line(table: Table, one: str, other: str) -> bool:
+    """Whether one name refines the other (or they are the same)."""
+    return one in _line(table, other) or other in _line(table, one)
 
 
 def agreement_of(

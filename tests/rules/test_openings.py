@@ -51,10 +51,10 @@ HAND_MADE = [
         15,
     ),
     (
-        "7g7f 8c8d 2g2f 3c3d 2f2e 8d8e 8h7g 4a3b 7i8h 7a6b 5i6h 2b7g+ 8h7g",
-        SENTE,
+        "7g7f 8c8d 2g2f 3c3d 2f2e 8d8e 8h7g 4a3b 7i8h 7a6b 5i6h 2b7g+ 8h7g 3a2b 3i3h 2b3c",
+        GOTE,
         "角換わり",
-        13,
+        16,
     ),
     ("7g7f 3c3d 2h6h 8b4b", SENTE, "相振り飛車", 4),
     ("7g7f 3c3d 2h6h 8b4b", GOTE, "相振り飛車", 4),
@@ -79,6 +79,13 @@ def test_a_rook_still_home_at_ply_30_is_static_and_the_game_double_static() -> N
         assert {"static_rook", "double_static_rook", "yagura"} <= after.ids(color)
     name = after.game_name()
     assert name is not None and name.ja == "矢倉"
+
+
+def test_bishops_exchanged_before_a_rook_ranges_are_not_bishop_exchange() -> None:
+    moves = "7g7f 3c3d 8h2b+ 3a2b 7i8h 2b3c 5i6h 8b2b 6i7h 5a6b 3i4h 6b7b 2g2f 7b8b 6h7i 7a7b"
+    found = _named(moves)
+    assert found[GOTE]["向かい飛車"] == 8 and found[GOTE]["角交換振り飛車"] == 8
+    assert "角換わり" not in found[SENTE] | found[GOTE]
 
 
 def test_handicap_games_are_left_unnamed() -> None:
@@ -123,6 +130,9 @@ def test_agreement_with_labelled_records_per_family() -> None:
     low = {family: agreement.rate(family) for family, _, _ in agreement.rows()}
     low = {family: rate for family, rate in low.items() if rate < 0.9}
     assert not low, (low, agreement.misses)
+    # The game's own name too, not only either side's: the header's or one of its line.
+    assert agreement.games >= 20
+    assert agreement.games_agreed >= 0.9 * agreement.games, agreement.game_misses
 
 
 @pytest.mark.parametrize(
