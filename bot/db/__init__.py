@@ -12,6 +12,7 @@ from .errors import Conflict, DatabaseError, IntegrityError, SchemaTooNewError
 from .explorer import ExplorerMoveRow, MoveTally, PassingGame
 from .forecasts import ForecastRow
 from .migrations import LATEST_VERSION
+from .named_openings import NamedOpening, OpeningTally
 from .notes import NoteRow
 from .opening import open_database
 from .outbox import OutboxRow
@@ -66,12 +67,14 @@ __all__ = [
     "IntegrityError",
     "MoveRow",
     "MoveTally",
+    "NamedOpening",
     "NewChallenge",
     "NewGame",
     "NewScheduledGame",
     "NewTakeback",
     "NewTournament",
     "NoteRow",
+    "OpeningTally",
     "OutboxRow",
     "PassingGame",
     "PlayerRow",

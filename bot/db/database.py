@@ -24,6 +24,7 @@ from .explorer import ExplorerRepository
 from .forecasts import ForecastRepository
 from .games import GameRepository
 from .moves import MoveRepository
+from .named_openings import OpeningRepository
 from .notes import NoteRepository
 from .outbox import OutboxRepository
 from .preferences import PreferenceRepository
@@ -66,6 +67,7 @@ class Session:
         self.rate_limits = RateLimitRepository(statements)
         self.explorer = ExplorerRepository(statements)
         self.tournaments = TournamentRepository(statements)
+        self.openings = OpeningRepository(statements)
 
 
 class Database(ABC):

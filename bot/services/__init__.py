@@ -74,6 +74,7 @@ from .ratings.standings import (
     RatingPoint,
 )
 from .records.exports import FORMATS, ExportFile
+from .records.openings import GameOpenings, OpeningResult
 from .records.positions import (
     MAX_RECORD_BYTES,
     ShownPosition,
@@ -130,6 +131,7 @@ __all__ = [
     "ForecastRefused",
     "GameEvents",
     "GameList",
+    "GameOpenings",
     "GameOver",
     "GameService",
     "GameSnapshot",
@@ -152,6 +154,7 @@ __all__ = [
     "Notifications",
     "Numbering",
     "Opening",
+    "OpeningResult",
     "OutboxSender",
     "Picker",
     "PieceChoice",

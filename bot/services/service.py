@@ -39,6 +39,7 @@ from .play.store import GameStore, StoreOptions
 from .play.takebacks import Takebacks
 from .ratings.standings import Ratings
 from .records.exports import Exports
+from .records.openings import GameOpenings
 from .tournaments.service import Tournaments
 
 
@@ -87,6 +88,7 @@ class GameService:
         self.forecasts = Forecasts(self.store)
         self.notes = Notes(self.store, self.budgets)
         self.exports = Exports(self.store, self.notes)
+        self.openings = GameOpenings(self.store)
         self.vacations = Vacations(self.store, self.budgets)
         self.deadlines = Deadlines(self.store, self.challenges, self.vacations, scope=scope)
         self.outbox = Outbox(self.store, self.challenges, self.vacations, scope=scope)

@@ -57,6 +57,10 @@ async def a_club(path: Path) -> None:
         await play_all(service, rated.id, OPENING[:2])
         await service.endings.resign(rated.id, BOB.user_id)
         await start_game(service, handicap="two_piece", rated=False)  # handicap, not started
+        ranged = await start_game(service, rated=False)  # its opening named, then listed
+        await play_all(service, ranged.id, ["7g7f", "3c3d", "2h6h"])
+        await service.endings.resign(ranged.id, BOB.user_id)
+        await service.openings.of_games([ranged.id])
         setup = await start_game(service, start_sfen=Handicap.EVEN.sfen, rated=False)
         await play_all(service, setup.id, FOOLS_MATE[:3])
         taken = await start_game(service, challenger=CAROL)

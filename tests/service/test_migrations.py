@@ -98,6 +98,8 @@ EXPECTED_COLUMNS = {
         "silent", "queued_at", "claimed_by", "claimed_at",
     ],
     "rate_limits": ["bucket", "tat"],
+    "game_openings": ["game_id", "color", "name_id", "ply"],
+    "named_games": ["game_id", "named_at"],
     "explorer_games": ["game_id", "guild_id", "indexed_at"],
     "explorer_moves": ["guild_id", "position", "move", "game_id", "ply", "result"],
     "explorer_tallies": ["guild_id", "position", "move", "games", "wins", "draws"],
@@ -584,6 +586,7 @@ APPLIED_DIGESTS = {
     18: "a474f172f1a736d3",
     19: "169bfc68c0dd03c1",
     20: "247902fda6c2faf9",
+    22: "535aa90c30f3d9f4",
     23: "90e4f9f5882a135b",
     24: "e92052735635724f",
 }

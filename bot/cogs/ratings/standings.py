@@ -50,12 +50,14 @@ class RatingsFeature(Feature):
         who = as_player(member or interaction.user)  # the asker by default
         user_id, name = who.user_id, who.name
         found = await self.bot.service.ratings.profile(server_of(interaction), user_id)
+        played = await self.bot.service.openings.results(server_of(interaction), user_id)
         lang = await answer_language(self.bot, interaction, public=public)
         extra: dict[str, Any] = {}
         if found.history:
             chart = self.bot.boards.rating_chart(found, name, lang)
             extra["file"] = await reply.within(chart, ephemeral=not public)
-        await reply.send(text.profile_text(lang, name, found), ephemeral=not public, **extra)
+        shown = text.profile_text(lang, name, found, openings=played)
+        await reply.send(shown, ephemeral=not public, **extra)
         log.info("profile of %s shown", user_id)
 
 

@@ -125,7 +125,8 @@ class BoardFeature(Feature):
         )
         own = owner.user_id == interaction.user.id
         lang = reader_language(interaction)
-        listing = text.games_list_text(lang, owner, listed, which, own=own)
+        openings = await self.bot.service.openings.of_games([game.id for game in listed.games])
+        listing = text.games_list_text(lang, owner, listed, which, own=own, openings=openings)
         await Reply(interaction).send(listing, ephemeral=True)
 
 

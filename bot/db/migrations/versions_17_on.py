@@ -67,6 +67,24 @@ V20_POSTGRES = (
     )""",
 )
 
+# Openings and castles named in each game (`rules.openings`): one row per side and name,
+# with the ply at which it became clear, stored by the move that made it clear (the key
+# keeps it once, whichever process stores it). `named_games` lists the games named to
+# their end, so the games finished before this table are named once, later, in batches.
+V22 = (
+    """CREATE TABLE game_openings (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        color INTEGER NOT NULL,
+        name_id TEXT NOT NULL,
+        ply INTEGER NOT NULL,
+        PRIMARY KEY (game_id, color, name_id)
+    )""",
+    """CREATE TABLE named_games (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        named_at INTEGER NOT NULL
+    )""",
+)
+
 # The explorer over a server's finished games (`bot.services.explorer`): one row per move
 # played, keyed by the position it was played from (a 64-bit hash of board, hands and side
 # to move, so transpositions meet), with the game, the ply before it and the result for

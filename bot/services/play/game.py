@@ -15,6 +15,7 @@ from enum import StrEnum
 
 from bot.db import GameRow, PlayerRow
 from rules import Color, Game, Handicap, Move, Outcome, Sentence
+from rules.openings import Naming
 
 from ..clock.clocks import TimeControl
 from ..errors import BadImpasseRule, BadTakebackPolicy
@@ -196,6 +197,9 @@ class PlayedMove:
     #: A question waiting for an answer lapsed with this move (a takeback request, a
     #: proposal of the 24-point count): its message in the thread is out of date.
     withdrawn: bool = False
+    #: Openings and castles that became clear with this move (`rules.openings`), stored
+    #: by it: its post names them, once.
+    openings: tuple[Naming, ...] = ()
 
     @property
     def latest(self) -> GameSnapshot:

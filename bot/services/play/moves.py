@@ -7,7 +7,7 @@ import time
 from dataclasses import replace
 from datetime import datetime
 
-from bot.db import Conflict, MoveRow, Session
+from bot.db import Conflict, MoveRow, NamedOpening, Session
 from rules import (
     Color,
     Game,
@@ -17,10 +17,12 @@ from rules import (
     Outcome,
 )
 from rules.notation import AmbiguousMoveError, parse_move
+from rules.openings import Openings
 
 from ..choices import AmbiguousMove
 from ..errors import MoveRejected, PositionChanged
 from ..ratings.rated import rate_ending
+from ..records.openings import MoveNamer, announced
 from ..tournaments.mirror import mirror_ending
 from .advances import advance_of, banks_after_turn, deadline_starting
 from .clock_races import require_same_clock, with_clock_retries
@@ -67,6 +69,7 @@ class Moves:
 
     def __init__(self, store: GameStore) -> None:
         self._store = store
+        self._namer = MoveNamer()
 
     async def play(
         self,
@@ -201,6 +204,7 @@ class Moves:
             None if outcome is not None else deadline_starting(row, color.opponent, banks, now)
         )
         due = None if deadline is None else deadline.due_at
+        openings, names = self._namer.names(row.id, game)
 
         async def store(tx: Session) -> tuple[ForecastReply | None, tuple[RatingChange, ...]]:
             await require_same_clock(tx, row)
@@ -224,6 +228,10 @@ class Moves:
             lapsed[0] = await tx.takebacks.lapse(row.id, now)
             # The opponent's forecast, in this same transaction (see `forecasts`).
             reply = await play_reply(tx, row, game, color, banks, now)
+            named[0] = await tx.openings.add(row.id, names)  # once, with the move
+            if reply is not None:
+                reply_openings[0], reply_names = self._namer.names(row.id, reply.game)
+                named[1] = await tx.openings.add(row.id, reply_names)
             final = deadline if reply is None else reply.deadline
             if final is not None:
                 await tx.deadlines.set(final)
@@ -244,6 +252,8 @@ class Moves:
             return reply, changes
 
         lapsed = [0]  # takeback requests this move made lapse, as `store` last counted
+        named: list[list[NamedOpening]] = [[], []]  # names the move and the reply stored
+        reply_openings = [Openings(())]  # the reply's game's names, as `store` last found
         stats = self._store.stats
         started = time.perf_counter()
         try:
@@ -286,10 +296,15 @@ class Moves:
             next_player=None if outcome is not None else following,
             deadline=due,
             withdrawn=bool(lapsed[0]) or row.count_proposed_by is not None,
+            openings=tuple(announced(openings, named[0], game.ply)),
         )
         if reply is not None:
             answered = played_reply(stored, reply, color)
-            answered = replace(answered, game=replace(answered.game, rating_changes=changes))
+            answered = replace(
+                answered,
+                game=replace(answered.game, rating_changes=changes),
+                openings=tuple(announced(reply_openings[0], named[1], reply.game.ply)),
+            )
             played = replace(played, forecast=answered)
             due = reply.due
         self._store.remember(played.latest)

@@ -269,6 +269,7 @@ class Takebacks:
             if not await tx.games.rewind(rewind):
                 raise _Lost
             await tx.moves.delete_after(row.id, back_to)
+            await tx.openings.forget_after(row.id, back_to)  # named again if played again
             if not await tx.takebacks.answer(request.id, "accepted", now):
                 raise _Lost
             # Forecast lines were checked from a position that no longer stands.

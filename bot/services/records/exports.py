@@ -21,6 +21,7 @@ from datetime import UTC, timedelta, tzinfo
 from bot.db import GameRow
 from rules import Sentence
 from rules.notation import RECORD_FILES, Record, analysis_link, record_time, write_record_file
+from rules.openings import classify_game, comment_lines, opening_headers
 
 from ..errors import ServiceError
 from ..play.notes import Notes
@@ -141,6 +142,14 @@ class Exports:
         headers = record_headers(
             row, zone=zone, finished=not loaded.is_active, event=event, site=site
         )
+        # The game's openings and castles (戦型, 囲い): headers where the format has them
+        # (KIF, KI2), comment lines before the first move in CSA; none in USI and SFEN.
+        openings = classify_game(loaded.game)
+        if RECORD_FILES[name].format == "csa" and comment_lines(openings):
+            comments = {**(comments or {})}
+            comments[0] = [*comment_lines(openings), *comments.get(0, ())]
+        else:
+            headers.update(opening_headers(openings))
         record = Record(
             loaded.game,
             sente=row.sente.name,

@@ -9,6 +9,7 @@ from rules import Sentence
 from ...i18n import SOURCE_LANGUAGE
 from ..base import move_echo, safe, translator
 from ..clock.vacations import away_lines
+from ..records.openings import named_line
 from .endings import outcome_text
 from .turns import banks_lines, to_move_text
 
@@ -32,9 +33,13 @@ def move_text(lang: str, result: PlayedMove, *, by_forecast: bool = False) -> st
         first = _("{move_number}. {move} by {player}, played by forecast.").format_map(values)
     else:
         first = _("{move_number}. {move} by {player}.").format_map(values)
+    named = named_line(lang, result.openings)
     if result.outcome is not None:
-        return f"{first}\n{outcome_text(lang, result.outcome, game)}"
+        lines = [first, outcome_text(lang, result.outcome, game)]
+        return "\n".join(lines if named is None else [lines[0], named, lines[1]])
     lines = [_("{text} Check!").format(text=first) if result.check else first]
+    if named is not None:
+        lines.append(named)
     if result.next_player is not None and not result.next_player.is_bot:
         lines.append(to_move_text(lang, game, result.next_player, result.deadline, ping=True))
         lines += banks_lines(lang, game)

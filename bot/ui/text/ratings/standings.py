@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.services import (
     GameSnapshot,
     LeaderboardLine,
     Opening,
+    OpeningResult,
     PlayerRating,
     Profile,
     Rating,
@@ -15,6 +18,7 @@ from bot.services import (
 from rules import Color
 
 from ..base import move_echo, named, plural_translator, safe, translator
+from ..records.openings import opening_results
 
 #: What marks a provisional rating, as lishogi and lichess write it.
 PROVISIONAL_MARK = "?"
@@ -126,9 +130,12 @@ def opening_text(lang: str, opening: Opening) -> str:
     return _("{moves} ({games})").format(moves=moves, games=games_count(lang, opening.count))
 
 
-def profile_text(lang: str, name: str, profile: Profile) -> str:
-    """`/profile`: a member's games, rating and favourite openings (the chart is attached
-    when they have played a rated game)."""
+def profile_text(
+    lang: str, name: str, profile: Profile, *, openings: Sequence[OpeningResult] = ()
+) -> str:
+    """`/profile`: a member's games, rating, favourite openings (first moves) and the named
+    openings they played with their results (the chart is attached when they have played
+    a rated game)."""
     _ = translator(lang)
     games = profile.games
     lines = [
@@ -152,6 +159,7 @@ def profile_text(lang: str, name: str, profile: Profile) -> str:
     if profile.openings:
         lines.append(_("Favourite openings:"))
         lines.extend(f"• {opening_text(lang, opening)}" for opening in profile.openings)
+    lines += opening_results(lang, openings)
     return "\n".join(lines)
 
 

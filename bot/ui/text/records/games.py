@@ -4,13 +4,17 @@ ended, its result."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.services import GameList, GameSnapshot, GameSummary, ListedStatus, PlayerRef
 from bot.services import Result as GameResult
 from rules import Handicap, Outcome, Termination
+from rules.openings import Openings
 
 from ...i18n import N_, gettext
 from ..base import bank_text, safe, timestamp, translator, truncate
 from ..sides import players_line, side_mark
+from .openings import game_openings_line
 
 MAX_THREAD_NAME = 100  # Discord's limit on a channel's or thread's name
 
@@ -79,11 +83,18 @@ _HEADINGS = {
 
 
 def games_list_text(
-    lang: str, owner: PlayerRef, listed: GameList, status: ListedStatus, *, own: bool
+    lang: str,
+    owner: PlayerRef,
+    listed: GameList,
+    status: ListedStatus,
+    *,
+    own: bool,
+    openings: Mapping[int, Openings] | None = None,
 ) -> str:
     """`/games`: a member's games, active ones first (theirs to move first), then finished
     ones with their result for that member and when they ended; `own` when the reader is
-    that member (then it is "your turn", else theirs "to move")."""
+    that member (then it is "your turn", else theirs "to move"). A game whose openings
+    (`openings`, by game id) are named says them after its line."""
     _ = translator(lang)
     name = safe(owner.name)
     if not listed.games:
@@ -91,9 +102,12 @@ def games_list_text(
     lines = [gettext(lang, _HEADINGS[status]).format(name=name)]
     for summary in listed.games:
         if summary.is_active:
-            lines.append(_active_line(lang, summary, own=own))
+            line = _active_line(lang, summary, own=own)
         else:
-            lines.append(_finished_line(lang, summary, own=own))
+            line = _finished_line(lang, summary, own=own)
+        named = (openings or {}).get(summary.id)
+        said = None if named is None else game_openings_line(lang, named)
+        lines.append(line if said is None else f"{line} · {said}")
     if listed.more:
         lines.append(_("…and {count} more.").format(count=listed.more))
     return truncate("\n".join(lines))
