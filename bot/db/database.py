@@ -26,6 +26,7 @@ from .moves import MoveRepository
 from .notes import NoteRepository
 from .outbox import OutboxRepository
 from .preferences import PreferenceRepository
+from .problems import ProblemRepository
 from .publications import PublicationRepository
 from .rate_limits import RateLimitRepository
 from .ratings import ProfileRepository, RatingRepository
@@ -62,6 +63,7 @@ class Session:
         self.lost_channels = LostChannelRepository(statements)
         self.outbox = OutboxRepository(statements)
         self.rate_limits = RateLimitRepository(statements)
+        self.problems = ProblemRepository(statements)
 
 
 class Database(ABC):

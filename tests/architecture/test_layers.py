@@ -35,7 +35,7 @@ LAYERS = (
 )
 #: The families of features, the same packages under `bot/services`, `bot/cogs` and
 #: `bot/ui/text`.
-FAMILIES = ("play", "clock", "club", "ratings", "records", "computer")
+FAMILIES = ("play", "clock", "club", "ratings", "records", "computer", "problems")
 #: Third-party packages a pure layer must not reach for.
 FORBIDDEN = {
     "rules": {"discord", "aiosqlite", "asyncio", "PIL", "aiohttp"},

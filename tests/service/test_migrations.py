@@ -98,6 +98,16 @@ EXPECTED_COLUMNS = {
         "silent", "queued_at", "claimed_by", "claimed_at",
     ],
     "rate_limits": ["bucket", "tat"],
+    "problem_scans": [
+        "game_id", "guild_id", "queued_at", "claimed_by", "claimed_until", "scanned_at", "found",
+    ],
+    "problems": ["id", "guild_id", "game_id", "ply", "sfen", "plies", "line", "found_at"],
+    "problem_opt_outs": ["user_id", "opted_out_at"],
+    "problem_schedules": ["guild_id", "channel_id", "hour", "chosen_at", "posted_for"],
+    "problem_posts": [
+        "id", "guild_id", "problem_id", "channel_id", "posted_for", "message_id", "revealed_at",
+    ],
+    "problem_answers": ["post_id", "user_id", "answer", "correct", "answered_at"],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -122,6 +132,10 @@ EXPECTED_INDEXES = {
     "notes_by_writer",
     "outbox_unclaimed",
     "outbox_by_game",
+    "problem_scans_waiting",
+    "problem_scans_by_server",
+    "problems_by_server",
+    "problem_posts_by_server",
 }
 
 
@@ -559,6 +573,7 @@ APPLIED_DIGESTS = {
     18: "a474f172f1a736d3",
     19: "169bfc68c0dd03c1",
     20: "247902fda6c2faf9",
+    21: "5e06625fc2fd53ef",
 }
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .migration import Migration
 from .versions_1_to_9 import V1, V2, V3, V4, V5, V6, V7, V8, V9
 from .versions_10_to_16 import V10, V10_POSTGRES, V11, V12, V13, V14, V15, V16
-from .versions_17_on import V17, V18, V19, V20, V20_POSTGRES
+from .versions_17_on import V17, V18, V19, V20, V20_POSTGRES, V21
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", V1),
@@ -41,5 +41,6 @@ MIGRATIONS: tuple[Migration, ...] = (
         V20,
         postgres=V20_POSTGRES,
     ),
+    Migration(21, "problems: mate problems from finished games, the daily problem, answers", V21),
 )
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -236,7 +236,7 @@ class Moves:
                 plies = row.ply + (1 if reply is None else 2)
                 changes = await rate_ending(tx, row, ending, now, plies=plies)
                 # This process posts the ending; another takes it over only if it dies.
-                await self._store.claim_ending(tx, row.id, now)
+                await self._store.claim_ending(tx, row, now)
             if renamed is not None:
                 await tx.players.upsert(renamed, now)
             return reply, changes
@@ -293,4 +293,6 @@ class Moves:
         self._store.remember(played.latest)
         if due is not None:
             self._store.deadline_set(due)
+        if played.latest.outcome is not None:
+            self._store.ending_bell.ring()
         return played
