@@ -26,6 +26,7 @@ from .moves import MoveRepository
 from .notes import NoteRepository
 from .outbox import OutboxRepository
 from .preferences import PreferenceRepository
+from .problem_posts import ProblemPostRepository
 from .problems import ProblemRepository
 from .publications import PublicationRepository
 from .rate_limits import RateLimitRepository
@@ -64,6 +65,7 @@ class Session:
         self.outbox = OutboxRepository(statements)
         self.rate_limits = RateLimitRepository(statements)
         self.problems = ProblemRepository(statements)
+        self.problem_posts = ProblemPostRepository(statements)
 
 
 class Database(ABC):

@@ -19,23 +19,47 @@ on (a move was played meanwhile) is not sent, nor an ending already posted.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-from bot.db import OutboxRow
+from bot.db import OutboxRow, ShardScope
 
+from ..club.challenges import Challenges
 from ..errors import ServiceError
-from ..play.store import ENDING_LEASE
+from ..play.store import ENDING_LEASE, GameStore
 from .clockwork import Clockwork
 from .sends import URGENCY, Send
+from .vacations import Vacations
 
 log = logging.getLogger(__name__)
 #: A row claimed longer ago than this was left by a process that stopped: deleted.
 ABANDONED = timedelta(minutes=10)
 
 
+#: Delivers a row of a kind the outbox leaves to a feature (a server's daily problem).
+Deliverer = Callable[[OutboxRow], Awaitable[None]]
+
+
 class Outbox(Clockwork):
     """The queue of this process's sends (of its servers, and those of no server)."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        challenges: Challenges,
+        vacations: Vacations,
+        *,
+        scope: ShardScope | None = None,
+    ) -> None:
+        super().__init__(store, challenges, vacations, scope=scope)
+        self._deliverers: dict[Send, Deliverer] = {}
+
+    def deliver_with(self, kind: Send, deliverer: Deliverer | None) -> None:
+        """Who delivers the rows of `kind` (a feature's; None: nobody, so they are dropped)."""
+        if deliverer is None:
+            self._deliverers.pop(kind, None)
+        else:
+            self._deliverers[kind] = deliverer
 
     def listen(self, listener: Callable[[], None]) -> None:
         """`listener()` is called whenever this process queued a send."""
@@ -85,7 +109,10 @@ class Outbox(Clockwork):
     async def deliver(self, row: OutboxRow) -> None:
         """Hand a claimed row to the Discord layer (the store's events), checked again."""
         kind, events = Send(row.kind), self._store.events
-        if kind in (Send.MESSAGE, Send.TURN, Send.DIGEST):
+        deliverer = self._deliverers.get(kind)
+        if deliverer is not None:
+            await deliverer(row)
+        elif kind in (Send.MESSAGE, Send.TURN, Send.DIGEST):
             assert row.user_id is not None and row.content is not None
             await events.direct_message(row.user_id, row.content, silent=row.silent)
         elif kind is Send.EXPIRY:
