@@ -56,6 +56,7 @@ EXTENSIONS = (
     "bot.cogs.computer.opponent",
     "bot.cogs.computer.analysis",
     "bot.cogs.play.your_move",
+    "bot.cogs.problems.tsume",
 )
 WARM_UP_GAMES = 200
 

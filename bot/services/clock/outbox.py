@@ -19,40 +19,23 @@ on (a move was played meanwhile) is not sent, nor an ending already posted.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import timedelta
 
-from bot.db import OutboxRow, ShardScope
+from bot.db import OutboxRow
 
-from ..club.challenges import Challenges
 from ..errors import ServiceError
-from ..play.store import ENDING_LEASE, GameStore
-from .clockwork import Clockwork
+from ..play.store import ENDING_LEASE
+from .clockwork import Clockwork, Deliverer
 from .sends import URGENCY, Send
-from .vacations import Vacations
 
 log = logging.getLogger(__name__)
 #: A row claimed longer ago than this was left by a process that stopped: deleted.
 ABANDONED = timedelta(minutes=10)
 
 
-#: Delivers a row of a kind the outbox leaves to a feature (a server's daily problem).
-Deliverer = Callable[[OutboxRow], Awaitable[None]]
-
-
 class Outbox(Clockwork):
     """The queue of this process's sends (of its servers, and those of no server)."""
-
-    def __init__(
-        self,
-        store: GameStore,
-        challenges: Challenges,
-        vacations: Vacations,
-        *,
-        scope: ShardScope | None = None,
-    ) -> None:
-        super().__init__(store, challenges, vacations, scope=scope)
-        self._deliverers: dict[Send, Deliverer] = {}
 
     def deliver_with(self, kind: Send, deliverer: Deliverer | None) -> None:
         """Who delivers the rows of `kind` (a feature's; None: nobody, so they are dropped)."""

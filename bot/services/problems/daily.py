@@ -23,11 +23,14 @@ from datetime import UTC, datetime, tzinfo
 
 from bot.db import Conflict, ShardScope
 from bot.db.problem_posts import PostRow, ScheduleRow
-from rules import Sentence
+from bot.db.problems import ProblemRow
+from rules import Color, Move, Position, Sentence
 
 from ..clock.digests import hours_around
 from ..clock.sends import URGENCY, Send
 from ..errors import NotFound, ServiceError
+from ..play.game import MoveText
+from ..play.snapshots import move_text
 from ..play.store import GameStore
 from ..records.readers import ReaderPool
 from .judging import Judged, Judgement, judge
@@ -45,6 +48,9 @@ ALREADY_REVEALED = Sentence(
 )
 ALREADY_ANSWERED = Sentence("You already answered this problem: one answer counts.")
 NO_PROBLEM_YET = Sentence("There is no problem of the day in this server yet.")
+STILL_JUDGING = Sentence("Your previous answer is still being judged: wait for it.")
+#: The longest move text judged: any notation's move is far shorter; the rest is cut.
+MOVE_TEXT = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +75,9 @@ class Answered:
 def month_bounds(now: datetime, zone: tzinfo) -> tuple[datetime, datetime]:
     """The start of `now`'s month in `zone` and of the next, in UTC.
 
+    >>> from zoneinfo import ZoneInfo
     >>> [m.isoformat() for m in month_bounds(datetime(2026, 1, 31, 16, tzinfo=UTC),
-    ...                                      zoneinfo.ZoneInfo("Asia/Tokyo"))]
+    ...                                      ZoneInfo("Asia/Tokyo"))]
     ['2026-01-31T15:00:00+00:00', '2026-02-28T15:00:00+00:00']
     """
     local = now.astimezone(zone)
@@ -88,6 +95,7 @@ class DailyProblems:
         self._pool: ReaderPool | None = None
         self._server_zone: ServerZone | None = None
         self._listeners: list[Callable[[datetime | None], None]] = []
+        self._judging: set[int] = set()  # members whose answer is being judged
 
     def run_with(self, pool: ReaderPool | None, server_zone: ServerZone | None) -> None:
         """The workers that judge answers, and how a server's zone is found (None: UTC)."""
@@ -212,8 +220,14 @@ class DailyProblems:
             raise ServiceError(ALREADY_ANSWERED)
         if self._pool is None:
             raise RuntimeError("answers are judged in worker processes none were given")
+        if user_id in self._judging:
+            raise ServiceError(STILL_JUDGING)
         problem = post.problem
-        judgement = await self._pool.run(judge, problem.sfen, problem.plies, text[:100])
+        self._judging.add(user_id)
+        try:
+            judgement = await self._pool.run(judge, problem.sfen, problem.plies, text[:MOVE_TEXT])
+        finally:
+            self._judging.discard(user_id)
         if judgement.judged is Judged.UNKNOWN:
             return Answered(post, judgement, counted=False)
         async with self._store.db.transaction() as tx:
@@ -248,3 +262,34 @@ class DailyProblems:
         since, until = month_bounds(self.now(), await self._zone(guild_id))
         async with self._store.db.query() as q:
             return since, await q.problem_posts.table(guild_id, since, until, TABLE_ROWS)
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A problem's solution as the reveal shows it: each move with its side, written in
+    the position it is played in, and the final mate (with the mating move)."""
+
+    line: tuple[tuple[Color, MoveText], ...]
+    final: Position
+    last_move: Move | None
+    attacker: Color
+
+
+def solution_of(problem: ProblemRow) -> Solution:
+    """The solution stored with `problem`, written out.
+
+    >>> row = ProblemRow(1, 1, 1, 0, "4k4/9/3S5/9/9/9/9/9/4K4 b RS 1", 3,
+    ...                  ("R*5b", "5a6a", "5b6b+"), datetime(2026, 1, 1, tzinfo=UTC))
+    >>> [move.japanese for _color, move in solution_of(row).line]
+    ['５二飛', '６一玉', '６二飛成']
+    """
+    position = Position.from_sfen(problem.sfen)
+    attacker = position.turn
+    line: list[tuple[Color, MoveText]] = []
+    last: Move | None = None
+    for usi in problem.line:
+        move = Move.from_usi(usi)
+        line.append((position.turn, move_text(position, move, last)))
+        position.push(move)
+        last = move
+    return Solution(tuple(line), position, last, attacker)

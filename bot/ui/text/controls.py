@@ -38,6 +38,7 @@ BUTTON_LABELS = {
     "nx": N_("Next"),
     "mv": N_("Move"),
     "pb": N_("Back"),
+    "tz": N_("Answer"),
 }
 
 
@@ -75,6 +76,7 @@ COMMANDS = {
     "computer": "Play the computer at a level from 1 (beginner) to 8 (strongest).",
     "analyse": "Analyse a finished game with the engine: mistakes, best moves, a chart.",
     "next": "Your game to play first: the nearest deadline, with its board and a Next button.",
+    "tsume": "The daily mate problem from this server's games: see it, answer it, the table.",
 }
 OPTIONS = {
     "opponent": "The member you want to play (leave it out: anyone here may accept)",
@@ -134,6 +136,10 @@ OPTIONS = {
     "start_move": "With a record as start: the position after this move (default: the last)",
     "level": "How strong the computer plays, 1 (beginner) to 8 (strongest)",
     "computer_time": "Your time per move (default: unlimited); the computer answers at once",
+    "tsume_action": "What to do (default: see today's problem)",
+    "tsume_move": "Your first move: Western (R*5b), Japanese (５二飛) or USI; privately judged",
+    "channel": "The channel of the daily problem (default: this one)",
+    "tsume_hour": "The hour of the daily problem, 0-23 in the server's time zone",
 }
 STATUS_NAMES = {"active": "Active", "finished": "Finished", "all": "All"}
 VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}
@@ -158,6 +164,14 @@ RULE_CHOICE_NOTES = {
     ImpasseRule.COUNT_24: "classic rules",
 }
 SWITCH_NAMES = {"on": "On", "off": "Off"}
+TSUME_ACTIONS = {
+    "today": "Today's problem",
+    "answer": "Answer",
+    "table": "This month's solvers",
+    "schedule": "Post daily here (administrators)",
+    "stop": "Stop the daily problem (administrators)",
+    "scan": "Search older games for problems (administrators)",
+}
 NOTIFICATION_NAMES = {
     Notifications.EACH_TURN: "At each turn",
     Notifications.DIGEST: "A daily digest",
