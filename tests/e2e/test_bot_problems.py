@@ -138,3 +138,22 @@ async def test_a_mate_becomes_the_daily_problem_answered_and_revealed(
         "tsume", {"action": "answer", "move": "R*5b"}, user=carol, channel=club.channel
     )
     assert late.ephemeral and words["right"] not in (late.content or "")
+
+
+async def test_a_player_who_opts_out_in_preferences_keeps_their_games_out(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    club = Club(fake_discord, bot_runner, e2e_guard, tmp_path, clock=FakeClock(START))
+    await club.start()
+    shown = await club.prefer(club.bob, problems="off")
+    assert "mate problems (`/tsume`): off" in (shown.content or ""), shown.content
+    table = await club.new_game(club.alice, club.bob, start=MATE_IN_3)
+    await club.play(table, [(club.alice, "R*5b"), (club.bob, "5a6a"), (club.alice, "5b6b+")])
+    for _ in range(600):
+        if club.service.problems.scanned:
+            break
+        await asyncio.sleep(0.05)
+    progress = await club.service.problems.progress(club.guild.id)
+    assert (progress.scanned, progress.problems) == (1, 0)
+    shown = await club.prefer(club.bob)
+    assert "mate problems (`/tsume`): off" in (shown.content or "")

@@ -136,6 +136,7 @@ OPTIONS = {
     "start_move": "With a record as start: the position after this move (default: the last)",
     "level": "How strong the computer plays, 1 (beginner) to 8 (strongest)",
     "computer_time": "Your time per move (default: unlimited); the computer answers at once",
+    "problems": "Let your finished games become mate problems of their server (default: on)",
     "tsume_action": "What to do (default: see today's problem)",
     "tsume_move": "Your first move: Western (R*5b), Japanese (５二飛) or USI; privately judged",
     "channel": "The channel of the daily problem (default: this one)",

@@ -149,8 +149,8 @@ def scan_progress_text(lang: str, finished: int, scanned: int, queued: int, prob
 def sharing_text(lang: str, shared: bool) -> str:
     _ = translator(lang)
     if shared:
-        return _("Your finished games may become this bot's mate problems.")
-    return _("Your games will not become mate problems (the ones already found stay).")
+        return _("• Your finished games may become mate problems (`/tsume`): on")
+    return _("• Your finished games may become mate problems (`/tsume`): off")
 
 
 def modal_title(lang: str, number: int) -> str:
