@@ -51,8 +51,9 @@ class AnswerButton(GameButton):
     KEY, STYLE = "tz", discord.ButtonStyle.primary
 
     async def press(self, interaction: Interaction) -> None:
-        lang = reader_language(interaction)
-        await interaction.response.send_modal(AnswerModal(self.game_id, lang))
+        service = host_of(interaction).service.daily_problems
+        post = await service.open_for(server_of(interaction), self.game_id, interaction.user.id)
+        await interaction.response.send_modal(AnswerModal(post.id, reader_language(interaction)))
 
 
 class AnswerModal(discord.ui.Modal):
@@ -211,6 +212,7 @@ class TsumeFeature(Feature):
         if action == "answer":
             if move is None:
                 post = await service.daily_problems.current(guild_id)
+                await service.daily_problems.open_for(guild_id, post.id, interaction.user.id)
                 await interaction.response.send_modal(AnswerModal(post.id, lang))
                 return
             await answer(interaction, None, move)

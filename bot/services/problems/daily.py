@@ -203,6 +203,20 @@ class DailyProblems:
             raise NotFound(NO_PROBLEM_YET)
         return post
 
+    async def open_for(self, guild_id: int, post_id: int, user_id: int) -> PostRow:
+        """The post a member is about to answer (its box opens only then): of their
+        server, not revealed, not answered by them yet."""
+        async with self._store.db.read() as tx:
+            post = await tx.problem_posts.get(post_id)
+            answered = post is not None and await tx.problem_posts.answered(post.id, user_id)
+        if post is None or post.guild_id != guild_id:
+            raise NotFound(NO_SUCH_PROBLEM)
+        if post.revealed_at is not None:
+            raise ServiceError(ALREADY_REVEALED)
+        if answered:
+            raise ServiceError(ALREADY_ANSWERED)
+        return post
+
     async def answer(self, guild_id: int, post_id: int | None, user_id: int, text: str) -> Answered:
         """Judge and count a member's answer to a post of their server (None: today's)."""
         async with self._store.db.read() as tx:
