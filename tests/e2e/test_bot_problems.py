@@ -20,7 +20,7 @@ from PIL import Image
 from bot.cogs.problems.tsume import TsumeFeature
 from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, FakeMessage
 from tests.support.clock import FakeClock
-from tests.support.club import JAPANESE, Club
+from tests.support.club import JAPANESE, Club, Table
 
 #: Sente mates in 3 with a unique first move: R*5b, K-6a, R-6b+.
 MATE_IN_3 = "4k4/9/3S5/9/9/9/9/9/4K4 b RS 1"
@@ -63,6 +63,30 @@ async def at(club: Club, moment: datetime) -> None:
     await club.fake.wait_quiet()
 
 
+async def mated_game(club: Club) -> Table:
+    """Alice challenges Bob from `MATE_IN_3` and mates him in three; the game's scan done.
+    The challenge is accepted on its message in the channel: a start read slowly is
+    answered after a "thinking" note, and the challenge then comes as a post of its own."""
+    alice, bob = club.alice, club.bob
+    await club.challenge(alice, bob, color="sente", start=MATE_IN_3)
+
+    def offers() -> list[FakeMessage]:
+        return [
+            m
+            for m in club.fake.channel_history(club.channel)
+            if any(c.startswith("ch:accept:") for c in m.custom_ids)
+        ]
+
+    await club.fake.wait_for(lambda: bool(offers()), what="the challenge's message")
+    table = await club.accept(offers()[-1], bob)
+    await club.play(table, [(alice, "R*5b"), (bob, "5a6a"), (alice, "5b6b+")])
+    for _ in range(600):  # the scan runs in a worker process: nothing the fake sees
+        if club.service.problems.scanned:
+            break
+        await asyncio.sleep(0.05)
+    return table
+
+
 def png_size(message: FakeMessage) -> tuple[int, int]:
     (attachment,) = message.attachments
     with Image.open(io.BytesIO(attachment.data)) as png:
@@ -83,12 +107,7 @@ async def test_a_mate_becomes_the_daily_problem_answered_and_revealed(
     await club.start()
     words = WORDS[language]
     alice, bob, carol = club.alice, club.bob, club.carol
-    table = await club.new_game(alice, bob, start=MATE_IN_3)
-    await club.play(table, [(alice, "R*5b"), (bob, "5a6a"), (alice, "5b6b+")])
-    for _ in range(600):  # the scan runs in a worker process: nothing the fake sees
-        if club.service.problems.scanned:
-            break
-        await asyncio.sleep(0.05)
+    table = await mated_game(club)
     progress = await club.service.problems.progress(club.guild.id)
     assert (progress.scanned, progress.problems) == (1, 1)
 
@@ -112,12 +131,11 @@ async def test_a_mate_becomes_the_daily_problem_answered_and_revealed(
     [post] = await club.posts(club.channel, words["post"])
     assert words["length"] in post.content
     assert f"/channels/{club.guild.id}/{table.thread.id}" in post.content
-    assert any(cid.startswith("tz:") for cid in post.custom_ids)
     assert png_size(post)[0] > 300
 
-    right = await club.fake.slash(
-        "tsume", {"action": "answer", "move": "R*5b"}, user=bob, channel=club.channel
-    )
+    [button] = [cid for cid in post.custom_ids if cid.startswith("tz:")]
+    box = await club.fake.click(post, button, user=bob)  # the Answer button: a box to type in
+    right = await club.fake.submit(box, {"move": "R*5b"}, user=bob)
     assert right.ephemeral and words["right"] in (right.content or ""), right.content
     wrong = await club.fake.slash(
         "tsume", {"action": "answer", "move": "S*5b"}, user=carol, channel=club.channel
@@ -147,12 +165,7 @@ async def test_a_player_who_opts_out_in_preferences_keeps_their_games_out(
     await club.start()
     shown = await club.prefer(club.bob, problems="off")
     assert "mate problems (`/tsume`): off" in (shown.content or ""), shown.content
-    table = await club.new_game(club.alice, club.bob, start=MATE_IN_3)
-    await club.play(table, [(club.alice, "R*5b"), (club.bob, "5a6a"), (club.alice, "5b6b+")])
-    for _ in range(600):
-        if club.service.problems.scanned:
-            break
-        await asyncio.sleep(0.05)
+    await mated_game(club)
     progress = await club.service.problems.progress(club.guild.id)
     assert (progress.scanned, progress.problems) == (1, 0)
     shown = await club.prefer(club.bob)

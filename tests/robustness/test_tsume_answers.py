@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from tests.e2e.test_bot_problems import MATE_IN_3, at
+from tests.e2e.test_bot_problems import at, mated_game
 from tests.support.checks import assert_board
 from tests.support.club import Club
 from tests.support.stall import LoopProbe
@@ -20,12 +20,7 @@ SPAM = ["S*5b", "S*5b", "nonsense", "x" * 40, "P*5b", "R*5c", "S*5b", "5i4i"]
 
 async def test_answer_spam_and_forged_buttons(club: Club) -> None:
     alice, bob, carol = club.alice, club.bob, club.carol
-    mated = await club.new_game(alice, bob, start=MATE_IN_3)
-    await club.play(mated, [(alice, "R*5b"), (bob, "5a6a"), (alice, "5b6b+")])
-    for _ in range(600):
-        if club.service.problems.scanned:
-            break
-        await asyncio.sleep(0.05)
+    await mated_game(club)
     club.make_manager(alice)
     chosen = await club.fake.slash(
         "tsume", {"action": "schedule", "hour": 9}, user=alice, channel=club.channel

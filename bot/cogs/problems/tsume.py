@@ -63,7 +63,7 @@ class AnswerModal(discord.ui.Modal):
         super().__init__(title=text.modal_title(lang, post_id), timeout=15 * 60)
         self.post_id = post_id
         self.move: discord.ui.TextInput[AnswerModal] = discord.ui.TextInput(
-            label=text.modal_label(lang), max_length=ANSWER_LENGTH
+            label=text.modal_label(lang), max_length=ANSWER_LENGTH, custom_id="move"
         )
         self.add_item(self.move)
 
