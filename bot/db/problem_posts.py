@@ -126,6 +126,12 @@ class ProblemPostRepository(Repository):
         row = await self._one(f"SELECT {_POST} FROM {_POSTS} WHERE o.id = ?", (post_id,))
         return None if row is None else _post(row)
 
+    async def hold(self, post_id: int) -> PostRow | None:
+        """The post, held until the transaction ends: a reveal waits for an answer being
+        counted, so an answer either counts before the reveal or is refused after it."""
+        rows = await self._hold(f"SELECT {_POST} FROM {_POSTS} WHERE o.id = ?", (post_id,))
+        return _post(rows[0]) if rows else None
+
     async def latest(self, guild_id: int) -> PostRow | None:
         """The server's last post."""
         row = await self._one(

@@ -180,3 +180,25 @@ async def test_scanning_a_real_game_never_stalls_the_event_loop(
         find_problems(start, usi, game_nodes=50_000)
         await asyncio.sleep(0.02)  # the probe wakes, late
     assert inline.worst > 0.1, inline.report()
+
+
+async def test_a_scan_that_overruns_is_given_up_and_one_whose_workers_close_waits(
+    service: GameService, clock: FakeClock
+) -> None:
+    game = await start_game(service, start_sfen=MATE_IN_3)
+    await play_all(service, game.id, MATING_GAME)
+    closed = ReaderPool(processes=1)
+    await closed.close()
+    service.problems.scan_with(closed)  # the bot is stopping: the game waits for a later run
+    assert await service.problems.check() == clock.now + SCAN_LEASE
+    progress = await service.problems.progress(GUILD)
+    assert (progress.queued, progress.scanned) == (1, 0)
+    clock.advance(seconds=SCAN_LEASE.total_seconds())
+    hasty = ReaderPool(processes=1, time_limit=0.001)  # no scan finishes in a millisecond
+    service.problems.scan_with(hasty)
+    try:
+        assert await service.problems.check() is None
+    finally:
+        await hasty.close()
+    progress = await service.problems.progress(GUILD)
+    assert (progress.queued, progress.scanned, progress.problems) == (0, 1, 0)

@@ -245,7 +245,7 @@ class DailyProblems:
         if judgement.judged is Judged.UNKNOWN:
             return Answered(post, judgement, counted=False)
         async with self._store.db.transaction() as tx:
-            fresh = await tx.problem_posts.get(post.id)
+            fresh = await tx.problem_posts.hold(post.id)
             if fresh is None or fresh.revealed_at is not None:
                 raise ServiceError(ALREADY_REVEALED)
             try:

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 
 from bot.db.problems import NewProblem, ScanProgress
 
+from ..errors import ServiceError
 from ..play.store import GameStore
 from ..records.readers import ReaderPool
 from .extract import find_problems
@@ -74,9 +75,11 @@ class ProblemScanner:
             for game_id in waiting:
                 try:
                     await self.scan(game_id)
-                except Exception:
-                    log.exception("could not scan game %s for problems", game_id)
+                except ServiceError:  # its search overran the worker's time limit
+                    log.warning("game %s: its scan overran; no problems from it", game_id)
                     await self._give_up(game_id)
+                except Exception:  # the workers are closing, or a bug: tried after the lease
+                    log.exception("could not scan game %s for problems", game_id)
         async with self._store.db.query() as q:
             return await q.problems.next_lease_end()
 
@@ -108,7 +111,8 @@ class ProblemScanner:
         return stored
 
     async def _give_up(self, game_id: int) -> None:
-        """A game whose scan failed is marked scanned with nothing found, not tried forever."""
+        """A game whose scan overran is marked scanned with nothing found: tried again, it
+        would overrun again."""
         async with self._store.db.transaction() as tx:
             await tx.problems.finish_scan(game_id, 0, self._store.worker, (), self.now())
 
