@@ -36,6 +36,7 @@ WORDS: dict[str, dict[str, str]] = {
         "reveal": "Solution of problem #",
         "line": "☗５二飛 (R*5b) ☖６一玉 (K-6a) ☗６二飛成 (R-6b+)",
         "solved": "Solved by <@{bob}>",
+        "streak": "You have solved 0 daily problems in a row.",
     },
     "ja": {
         "post": "今日の詰将棋 第",
@@ -45,6 +46,7 @@ WORDS: dict[str, dict[str, str]] = {
         "reveal": "の正解：",
         "line": "☗５二飛 ☖６一玉 ☗６二飛成",
         "solved": "正解者：<@{bob}>",
+        "streak": "毎日の詰将棋を0問連続で正解しています。",
     },
 }
 
@@ -133,6 +135,9 @@ async def test_a_mate_becomes_the_daily_problem_answered_and_revealed(
     assert f"/channels/{club.guild.id}/{table.thread.id}" in post.content
     assert png_size(post)[0] > 300
 
+    today = await club.fake.slash("tsume", user=carol, channel=club.channel)
+    assert today.ephemeral and words["post"] in today.content and words["streak"] in today.content
+    assert len(today.files) == 1
     [button] = [cid for cid in post.custom_ids if cid.startswith("tz:")]
     box = await club.fake.click(post, button, user=bob)  # the Answer button: a box to type in
     right = await club.fake.submit(box, {"move": "R*5b"}, user=bob)

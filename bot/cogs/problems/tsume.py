@@ -243,6 +243,8 @@ class TsumeFeature(Feature):
         problem, position = post.problem, _position(post)
         file = await self._problem_file(post, lang)
         content = text.problem_post(lang, post.id, problem.plies, position, problem.game_id, None)
+        streak = await self.bot.service.daily_problems.streak(guild_id, interaction.user.id)
+        content += "\n" + text.streak_text(lang, streak)
         view = None if post.revealed_at is not None else view_of(AnswerButton(post.id, lang))
         kwargs: dict[str, Any] = {"file": file}
         if view is not None:

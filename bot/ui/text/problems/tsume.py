@@ -60,22 +60,23 @@ def problem_post(
     return "\n".join(lines)
 
 
+def streak_text(lang: str, streak: int) -> str:
+    """How many daily problems in a row the member solved."""
+    _n = plural_translator(lang)
+    return _n(
+        "You have solved {count} daily problem in a row.",
+        "You have solved {count} daily problems in a row.",
+        streak,
+    ).format(count=streak)
+
+
 def answer_text(lang: str, judged: Judged, move: MoveText, color: Color, streak: int) -> str:
     """The private answer to a member's move."""
     _ = translator(lang)
-    _n = plural_translator(lang)
     shown = move_echo(lang, color, move)
     if judged is Judged.RIGHT:
         line = _("{move} is right: it mates in time whatever the defence.").format(move=shown)
-        return (
-            line
-            + " "
-            + _n(
-                "You have solved {count} daily problem in a row.",
-                "You have solved {count} daily problems in a row.",
-                streak,
-            ).format(count=streak)
-        )
+        return line + " " + streak_text(lang, streak)
     if judged is Judged.NOT_CHECK:
         return _("{move} is not a check: every move of a mate problem gives check.").format(
             move=shown
