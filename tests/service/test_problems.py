@@ -5,6 +5,7 @@ who opted out keeps their games out, and an administrator queues older games."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -202,3 +203,14 @@ async def test_a_scan_that_overruns_is_given_up_and_one_whose_workers_close_wait
         await hasty.close()
     progress = await service.problems.progress(GUILD)
     assert (progress.queued, progress.scanned, progress.problems) == (0, 1, 0)
+
+
+async def test_the_workers_can_run_at_a_lower_priority() -> None:
+    """The scan is background work: its workers yield the CPU to the bot's process."""
+    base = os.nice(0)
+    for niceness, expected in ((0, base), (5, min(base + 5, 19))):
+        workers = ReaderPool(processes=1, niceness=niceness)
+        try:
+            assert await workers.run(os.nice, 0) == expected
+        finally:
+            await workers.close()

@@ -36,6 +36,8 @@ from rules import Move, Position
 log = logging.getLogger(__name__)
 #: Worker processes of the feature: one may scan a long game while the other judges.
 PROBLEM_PROCESSES = 2
+#: How much the workers yield the CPU to the bot's own process: scans are background work.
+PROBLEM_NICENESS = 10
 #: The longest move a member types in the answer box.
 ANSWER_LENGTH = 40
 ACTIONS = [Choice(name=name, value=value) for value, name in text.TSUME_ACTIONS.items()]
@@ -98,7 +100,9 @@ class TsumeFeature(Feature):
 
     def __init__(self, bot: GameBot) -> None:
         super().__init__(bot)
-        self.pool = ReaderPool(processes=PROBLEM_PROCESSES, time_limit=SCAN_TIME_LIMIT)
+        self.pool = ReaderPool(
+            processes=PROBLEM_PROCESSES, time_limit=SCAN_TIME_LIMIT, niceness=PROBLEM_NICENESS
+        )
         service = bot.service
         self.scans = DeadlineScheduler(service.problems, name="problem_scans")
         self.days = DeadlineScheduler(service.daily_problems, name="daily_problems")
