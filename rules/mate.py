@@ -391,3 +391,32 @@ def solve(
     except _OutOfBudget:
         return MateResult(Verdict.PROVEN, plies=plies, line=line, nodes=search.nodes)
     return MateResult(Verdict.PROVEN, plies, line, unique=not others, nodes=search.nodes)
+
+
+def mated_within(
+    position: Position,
+    max_plies: int,
+    *,
+    nodes: int = DEFAULT_NODES,
+    seconds: float | None = None,
+) -> Verdict:
+    """Whether the side to move (the defender, after an attacker's move) is mated within
+    `max_plies` more plies against its every defence: the attacker's moves are again
+    checks only, and a defender already without a legal reply in check is mated at once.
+    This is how a solver's answer to a problem is judged: after its first move, the
+    defender must still be mated within the problem's remaining length.
+
+    >>> mated = Position.from_sfen("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1")
+    >>> mated_within(mated, 0)
+    <Verdict.PROVEN: 'proven'>
+    """
+    if not 0 <= max_plies <= MAX_PLIES:
+        raise ValueError(f"max_plies must be between 0 and {MAX_PLIES}")
+    if nodes < 1:
+        raise ValueError("nodes must be at least 1")
+    search = _Search(position.copy(), nodes, seconds)
+    try:
+        proven = search.prove(max_plies - max_plies % 2, attacking=False)
+    except _OutOfBudget:
+        return Verdict.UNKNOWN
+    return Verdict.PROVEN if proven else Verdict.DISPROVEN

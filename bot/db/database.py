@@ -28,6 +28,8 @@ from .named_openings import OpeningRepository
 from .notes import NoteRepository
 from .outbox import OutboxRepository
 from .preferences import PreferenceRepository
+from .problem_posts import ProblemPostRepository
+from .problems import ProblemRepository
 from .publications import PublicationRepository
 from .rate_limits import RateLimitRepository
 from .ratings import ProfileRepository, RatingRepository
@@ -68,6 +70,8 @@ class Session:
         self.explorer = ExplorerRepository(statements)
         self.tournaments = TournamentRepository(statements)
         self.openings = OpeningRepository(statements)
+        self.problems = ProblemRepository(statements)
+        self.problem_posts = ProblemPostRepository(statements)
 
 
 class Database(ABC):

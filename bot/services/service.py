@@ -37,6 +37,8 @@ from .play.notes import Notes
 from .play.picker import Pointing
 from .play.store import GameStore, StoreOptions
 from .play.takebacks import Takebacks
+from .problems.daily import DailyProblems
+from .problems.scanning import ProblemScanner
 from .ratings.standings import Ratings
 from .records.exports import Exports
 from .records.openings import GameOpenings
@@ -99,6 +101,9 @@ class GameService:
         self.preferences.add_change_listener(self.digests.preferences_changed)
         self.ratings = Ratings(self.store)
         self.explorer = Explorer(self.store)
+        # Mate problems from finished games: scanned once a Discord feature gives it workers.
+        self.problems = ProblemScanner(self.store)
+        self.daily_problems = DailyProblems(self.store, scope=scope)
         # The engine (None without one): the computer's moves and analyses share its jobs.
         self.computer = Computer(self.store, self.challenges, self.moves, self.endings, engine)
         self.analyses = Analyses(self.store, engine, movetime_ms=analysis_ms, budgets=self.budgets)

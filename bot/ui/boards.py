@@ -30,7 +30,7 @@ from render import (
     render_rating_chart,
 )
 from render.arrows import Arrow, render_arrows
-from rules import Color, Handicap, Position, Termination
+from rules import Color, Handicap, Move, Position, Termination
 
 from . import text
 
@@ -213,6 +213,23 @@ class BoardRenderer:
             )
         )
         return discord.File(io.BytesIO(png), filename="explorer.png", description=alt)
+
+    async def problem_file(
+        self,
+        position: Position,
+        *,
+        attacker: Color,
+        caption: str,
+        alt: str,
+        filename: str,
+        last_move: Move | None = None,
+    ) -> discord.File:
+        """A mate problem's position (or its final mate) as a PNG attachment, the attacker
+        at the bottom, as problems are printed."""
+        options: BoardOptions = {"perspective": attacker, "caption": caption}
+        if last_move is not None:
+            options["last_move"] = last_move
+        return await self._png(position, options, filename, alt)
 
     async def _png(
         self, position: Position, options: BoardOptions, filename: str, alt: str

@@ -44,6 +44,7 @@ FAMILIES = (
     "computer",
     "tournaments",
     "explorer",
+    "problems",
 )
 #: Third-party packages a pure layer must not reach for.
 FORBIDDEN = {

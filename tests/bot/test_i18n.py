@@ -234,6 +234,7 @@ _TREE_TABLES = {
     "STYLE_NAMES",
     "FORMAT_NAMES",
     "LANGUAGE_NAMES",
+    "TSUME_ACTIONS",
 }
 #: Prose: two words of letters, or any kana, or kanji other than numerals.
 _PROSE = re.compile(

@@ -76,24 +76,26 @@ class InteractionType:
     APPLICATION_COMMAND: Final = 2
     MESSAGE_COMPONENT: Final = 3
     AUTOCOMPLETE: Final = 4
+    MODAL_SUBMIT: Final = 5
 
 
 class ResponseType:
-    """Interaction callback types the fake models (6, deferred update, and 9, modal, it
-    refuses as not modelled)."""
+    """Interaction callback types the fake models (a modal, 9, with text inputs only)."""
 
     CHANNEL_MESSAGE: Final = 4
     DEFERRED_CHANNEL_MESSAGE: Final = 5
     DEFERRED_UPDATE_MESSAGE: Final = 6
     UPDATE_MESSAGE: Final = 7
     AUTOCOMPLETE_RESULT: Final = 8
+    MODAL: Final = 9
 
 
 #: Which callback types Discord accepts for which interaction type (of those modelled).
 ALLOWED_RESPONSES: Final[dict[int, frozenset[int]]] = {
-    InteractionType.APPLICATION_COMMAND: frozenset({4, 5}),
-    InteractionType.MESSAGE_COMPONENT: frozenset({4, 5, 6, 7}),
+    InteractionType.APPLICATION_COMMAND: frozenset({4, 5, 9}),
+    InteractionType.MESSAGE_COMPONENT: frozenset({4, 5, 6, 7, 9}),
     InteractionType.AUTOCOMPLETE: frozenset({8}),
+    InteractionType.MODAL_SUBMIT: frozenset({4, 5}),
 }
 
 

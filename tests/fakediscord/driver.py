@@ -295,6 +295,40 @@ class FakeDiscord(World):
         )
         return InteractionResult(self, interaction)
 
+    async def submit(
+        self,
+        shown: InteractionResult,
+        values: Mapping[str, str],
+        *,
+        user: FakeMember,
+        wait: bool = True,
+    ) -> InteractionResult:
+        """``user`` fills in the modal the bot answered ``shown`` with (``values`` by each
+        text input's custom_id; one left out is sent empty) and submits it."""
+        await shown.wait_response()
+        modal = shown.interaction.response_data
+        if shown.response_type != ResponseType.MODAL or modal is None:
+            raise UserCannotDoThat(f"{shown.interaction.label} was not answered with a modal")
+        fields = [row["components"][0]["custom_id"] for row in modal["components"]]
+        unknown = set(values) - set(fields)
+        if unknown:
+            raise UserCannotDoThat(f"the modal has no field {sorted(unknown)} (it has {fields})")
+        rows = [
+            {"type": 1, "components": [{"type": 4, "custom_id": f, "value": values.get(f, "")}]}
+            for f in fields
+        ]
+        interaction = await self.actions.create_interaction(
+            InteractionType.MODAL_SUBMIT,
+            member=user,
+            channel=self.channels[shown.interaction.channel_id],
+            data={"custom_id": modal["custom_id"], "components": rows},
+            label=f"modal {modal['custom_id']!r}",
+        )
+        result = InteractionResult(self, interaction)
+        if wait:
+            await result.wait_final()
+        return result
+
     async def say(
         self,
         channel: FakeChannel,

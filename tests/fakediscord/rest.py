@@ -40,6 +40,7 @@ from .validation import (
     validate_choices,
     validate_commands,
     validate_message,
+    validate_modal,
 )
 
 #: Flags a bot may set on a new message; ephemeral only in answer to an interaction.
@@ -173,8 +174,6 @@ class RestApi:
         data = body.get("data") or {}
         if not isinstance(data, dict):
             raise form_error("data", "Must be an object.")
-        if kind == 9:
-            raise not_modelled(f"interaction response type {kind}")
         if kind not in ALLOWED_RESPONSES[interaction.type]:
             raise form_error(
                 "type",
@@ -242,6 +241,9 @@ class RestApi:
         if kind == ResponseType.DEFERRED_UPDATE_MESSAGE:
             # Nothing shows yet; "@original" is now the message the pressed button is on.
             return world.messages[interaction.message_id or 0], ""
+        if kind == ResponseType.MODAL:
+            validate_modal(data)  # the member sees the box; nothing is posted
+            return None, ""
         validate_choices(data.get("choices"), _focused_type(interaction.data.get("options") or []))
         return None, ""
 

@@ -5,7 +5,8 @@ against a lenient fake (a 2,001-character reply, a 26th autocomplete choice, a c
 101 characters, a required option after an optional one).  Discord answers them with 400 and
 code 50035, nested ``errors`` naming the field; discord.py prints that, so the fake does too.
 
-What the fake does not model (selects but string selects, components v2, modals) is refused
+What the fake does not model (selects but string selects, components v2, modals with other
+than short or paragraph text inputs) is refused
 with a 400 that says so: the test fails and names what to add, instead of the fake nodding it
 through.
 """
@@ -198,6 +199,39 @@ def validate_components(components: Any, path: str = "components") -> None:
                 path, f"custom_id {custom_id!r} is duplicated.", "COMPONENT_CUSTOM_ID_DUPLICATED"
             )
         seen.add(custom_id)
+
+
+#: A modal's limits: its title, its rows (one text input each), an input's label and text.
+MAX_MODAL_TITLE: Final = 45
+MAX_MODAL_ROWS: Final = 5
+MAX_INPUT_LABEL: Final = 45
+MAX_INPUT_LENGTH: Final = 4000
+_TEXT_INPUT = 4
+
+
+def validate_modal(modal: JSON) -> None:
+    """A modal the bot answers with (callback type 9): a custom_id, a title, and one to
+    five action rows, each holding one text input with a custom_id and a label."""
+    check_length(modal.get("custom_id"), "data.custom_id", low=1, high=MAX_CUSTOM_ID)
+    check_length(modal.get("title"), "data.title", low=1, high=MAX_MODAL_TITLE)
+    rows = modal.get("components")
+    if not isinstance(rows, list) or not 1 <= len(rows) <= MAX_MODAL_ROWS:
+        raise form_error("data.components", "Must be between 1 and 5 in length.")
+    for index, row in enumerate(rows):
+        path = f"data.components.{index}"
+        inputs = row.get("components") if isinstance(row, dict) else None
+        if row.get("type") != 1 or not isinstance(inputs, list) or len(inputs) != 1:
+            raise not_modelled(f"a modal row other than one text input ({path})")
+        field = inputs[0]
+        if not isinstance(field, dict) or field.get("type") != _TEXT_INPUT:
+            raise not_modelled(f"a modal component other than a text input ({path})")
+        check_length(
+            field.get("custom_id"), f"{path}.components.0.custom_id", low=1, high=MAX_CUSTOM_ID
+        )
+        check_length(field.get("label"), f"{path}.components.0.label", low=1, high=MAX_INPUT_LABEL)
+        longest = field.get("max_length", MAX_INPUT_LENGTH)
+        if not isinstance(longest, int) or not 1 <= longest <= MAX_INPUT_LENGTH:
+            raise form_error(f"{path}.components.0.max_length", "Must be between 1 and 4000.")
 
 
 def validate_embeds(embeds: Any, path: str = "embeds") -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from rules import Move, Position
-from rules.mate import MAX_PLIES, MateResult, Verdict, _checks, solve
+from rules.mate import MAX_PLIES, MateResult, Verdict, _checks, mated_within, solve
 from tests.support.mate_positions import (
     cshogi_mate_length,
     exact_mate_length,
@@ -86,6 +86,34 @@ def test_a_limit_one_move_short_disproves(sfen: str, plies: int) -> None:
     """The verdict is exact under the limit: the same problem two plies shorter is no mate."""
     assert solve(Position.from_sfen(sfen), plies - 2).verdict is Verdict.DISPROVEN
     assert solve(Position.from_sfen(sfen), plies).plies == plies
+
+
+@pytest.mark.parametrize(
+    ("sfen", "plies"), [pytest.param(s, p, id=name) for name, s, _n, p, _line in TSUME]
+)
+def test_after_a_first_move_the_defender_is_mated_within_the_rest(sfen: str, plies: int) -> None:
+    """A solver's first move is judged from the defender's side: after the solution's, the
+    defender is mated within the plies left and not two sooner; after any other check of
+    the position (the problems' first moves are unique) it is not mated within them."""
+    position = Position.from_sfen(sfen)
+    first = solve(position, plies).line[0]
+    for move in position.legal_moves():
+        if not position.gives_check(move):
+            continue
+        after = position.copy()
+        after.push(move)
+        verdict = mated_within(after, plies - 1)
+        assert verdict is (Verdict.PROVEN if move == first else Verdict.DISPROVEN), move
+        if move == first and plies > 1:
+            assert mated_within(after, plies - 3) is Verdict.DISPROVEN
+
+
+def test_the_defenders_search_is_bounded() -> None:
+    after = Position.from_sfen("7kl/9/6P2/9/9/9/9/9/9 b BG 1")
+    after.push(Move.from_usi("B*4c"))
+    assert mated_within(after, 6, nodes=5) is Verdict.UNKNOWN
+    with pytest.raises(ValueError):
+        mated_within(after, MAX_PLIES + 1)
 
 
 def test_a_pawn_drop_mate_is_no_mate() -> None:

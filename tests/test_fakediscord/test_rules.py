@@ -16,8 +16,8 @@ from tests.fakediscord import (
     FakeGuild,
     FakeMember,
     InteractionRejected,
-    InteractionResult,
     Perm,
+    UserCannotDoThat,
 )
 
 from .toybot import ToyBot
@@ -107,21 +107,21 @@ async def test_more_than_25_choices_are_refused(
     e2e_guard.expect_error_log("25 or fewer")  # discord.py logs the refusal
 
 
-async def test_what_the_fake_does_not_model_is_refused_and_named(
+async def test_a_modal_is_shown_and_submitted(
     fake_discord: FakeDiscord,
     alice: FakeMember,
     general: FakeChannel,
     toy: ToyBot,
 ) -> None:
     fake = fake_discord
-    with pytest.raises(InteractionRejected) as refused:
-        await fake.slash("rename", user=alice, channel=general)
-    [problem] = fake.problems()
-    assert "does not model interaction response type 9" in problem
-    fake.rejections.clear()  # seen; do not fail this test at teardown
-    result = InteractionResult(fake, refused.value.interaction)
-    await fake.wait_for(lambda: result.response_type is not None, what="the bot's next try")
-    assert result.content == "no modal"  # the bot carries on
+    shown = await fake.slash("rename", user=alice, channel=general)
+    assert shown.response_type == 9 and shown.reply is None  # a box, not a message
+    with pytest.raises(UserCannotDoThat, match="no field"):
+        await fake.submit(shown, {"title": "x"}, user=alice)
+    submitted = await fake.submit(shown, {"name": "Friday game"}, user=alice)
+    assert submitted.ephemeral and submitted.content == "Named Friday game"
+    with pytest.raises(UserCannotDoThat, match="not answered with a modal"):
+        await fake.submit(submitted, {"name": "again"}, user=alice)
 
 
 async def test_an_unknown_route_is_a_problem(

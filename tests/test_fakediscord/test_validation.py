@@ -18,6 +18,7 @@ from tests.fakediscord.validation import (
     validate_components,
     validate_embeds,
     validate_message,
+    validate_modal,
 )
 
 JSON = dict[str, Any]
@@ -69,6 +70,23 @@ def test_components_are_rows_of_buttons() -> None:
     assert select.code == 50035  # a string select needs options (see test_selects)
     user_select = refused(validate_components, [row({"type": 5, "custom_id": "u"})])
     assert "does not model component type 5" in user_select.message
+
+
+def test_a_modal_holds_rows_of_one_text_input() -> None:
+    def text_input(custom_id: str = "f", label: str = "Label") -> JSON:
+        return {"type": 4, "custom_id": custom_id, "label": label, "style": 1}
+
+    validate_modal({"custom_id": "m", "title": "T", "components": [row(text_input())]})
+    bad: list[JSON] = [
+        {"custom_id": "m", "title": "x" * 46, "components": [row(text_input())]},
+        {"custom_id": "m", "title": "T", "components": []},
+        {"custom_id": "m", "title": "T", "components": [row(text_input(str(i))) for i in range(6)]},
+        {"custom_id": "m", "title": "T", "components": [row(text_input(label=""))]},
+    ]
+    for modal in bad:
+        assert refused(validate_modal, modal).code == 50035, modal
+    select = {"custom_id": "m", "title": "T", "components": [row({"type": 3, "custom_id": "s"})]}
+    assert "does not model a modal component" in refused(validate_modal, select).message
 
 
 def test_embeds() -> None:

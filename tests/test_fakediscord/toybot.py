@@ -79,9 +79,12 @@ class LaterButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lat
 
 
 class NameModal(discord.ui.Modal, title="Name your game"):
-    """Modals are not modelled: the fake refuses to show one."""
+    """A modal with one text input: the fake shows it and the member submits it."""
 
     game_name: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Name", custom_id="name")
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(f"Named {self.game_name.value}", ephemeral=True)
 
 
 class ToyBot(commands.Bot):
@@ -276,7 +279,7 @@ class ToyBot(commands.Bot):
                 errors.append(exc)
                 await interaction.response.send_message("(shortened)")
 
-        @tree.command(description="Show a modal (not modelled)")
+        @tree.command(description="Show a modal")
         async def rename(interaction: discord.Interaction[Any]) -> None:
             try:
                 await interaction.response.send_modal(NameModal())

@@ -1,6 +1,6 @@
 """A player's own settings: `/preferences`, whether `/move` asks to confirm first, which
 direct messages they get (each turn, a daily digest, none), their time zone and quiet
-hours.
+hours, and whether their finished games may become mate problems (`/tsume`).
 
 They are the player's, in every server, so the answer is private and in the member's
 language. Each use stores the member's Discord language too: a direct message answers
@@ -62,7 +62,7 @@ class PreferencesFeature(Feature):
     """What each player chooses for themselves."""
 
     @command("preferences")
-    @app_commands.choices(confirm=SWITCHES, notifications=NOTIFICATIONS)
+    @app_commands.choices(confirm=SWITCHES, notifications=NOTIFICATIONS, problems=SWITCHES)
     async def preferences(
         self,
         interaction: Interaction,
@@ -71,11 +71,12 @@ class PreferencesFeature(Feature):
         digest_hour: Range[int, 0, 23] | None = None,
         time_zone: Range[str, 1, LONGEST_NAME] | None = None,
         quiet_hours: Range[str, 1, LONGEST_QUIET_HOURS] | None = None,
+        problems: str | None = None,
     ) -> None:
         """Change what is given and show all the settings; with no option, only show."""
         lang = reader_language(interaction)
         user_id = interaction.user.id
-        options = (confirm, notifications, digest_hour, time_zone, quiet_hours)
+        options = (confirm, notifications, digest_hour, time_zone, quiet_hours, problems)
         changing = any(option is not None for option in options)
         quiet = None if quiet_hours is None else read_quiet_hours(quiet_hours)
         if time_zone is None and (notifications == Notifications.DIGEST.value or quiet):
@@ -101,7 +102,11 @@ class PreferencesFeature(Feature):
             zone = await self.bot.server_zone(interaction.guild_id)
         else:
             zone = zone_named(chosen.time_zone)
+        if problems is not None:  # mate problems from their games: theirs to refuse
+            await self.bot.service.problems.opt_out(user_id, problems == "off")
+        shared = not await self.bot.service.problems.opted_out(user_id)
         answer = text.preferences_text(lang, chosen, changed=changing, zone=zone)
+        answer += "\n" + text.sharing_text(lang, shared)
         await Reply(interaction).send(answer, ephemeral=True)
 
     async def _zone_to_keep(self, interaction: Interaction) -> str | None:

@@ -67,6 +67,73 @@ V20_POSTGRES = (
     )""",
 )
 
+# Mate problems from the club's own games (`bot.services.problems`).
+# problem_scans: one row per finished game to search for problems, queued in the
+# transaction that ends it (or by an administrator's request for older games), claimed by
+# one process on a lease, and marked scanned with the problems it found, so that every
+# game is scanned once across restarts and processes.
+# problems: a position of a game where the side to move mates in `plies` with a unique
+# first move, its solution `line` (USI, space-separated); one per position.
+# problem_opt_outs: players who do not want their games made into problems.
+# problem_schedules: where and at what local hour a server's daily problem is posted, and
+# the last day's moment claimed (so each day's post is claimed once).
+# problem_posts: each problem posted (a problem is posted once), its message, and when its
+# solution was revealed; problem_answers: each member's one counted answer to a post.
+V21 = (
+    """CREATE TABLE problem_scans (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        guild_id INTEGER NOT NULL,
+        queued_at INTEGER NOT NULL,
+        claimed_by TEXT,
+        claimed_until INTEGER,
+        scanned_at INTEGER,
+        found INTEGER
+    )""",
+    "CREATE INDEX problem_scans_waiting ON problem_scans (queued_at) WHERE scanned_at IS NULL",
+    "CREATE INDEX problem_scans_by_server ON problem_scans (guild_id, scanned_at)",
+    """CREATE TABLE problems (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        ply INTEGER NOT NULL,
+        sfen TEXT NOT NULL,
+        plies INTEGER NOT NULL CHECK (plies >= 1),
+        line TEXT NOT NULL,
+        found_at INTEGER NOT NULL,
+        UNIQUE (game_id, ply)
+    )""",
+    "CREATE INDEX problems_by_server ON problems (guild_id, id)",
+    """CREATE TABLE problem_opt_outs (
+        user_id INTEGER PRIMARY KEY,
+        opted_out_at INTEGER NOT NULL
+    )""",
+    """CREATE TABLE problem_schedules (
+        guild_id INTEGER PRIMARY KEY,
+        channel_id INTEGER NOT NULL,
+        hour INTEGER NOT NULL CHECK (hour >= 0 AND hour < 24),
+        chosen_at INTEGER NOT NULL,
+        posted_for INTEGER
+    )""",
+    """CREATE TABLE problem_posts (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        problem_id INTEGER NOT NULL UNIQUE REFERENCES problems (id),
+        channel_id INTEGER NOT NULL,
+        posted_for INTEGER NOT NULL,
+        message_id INTEGER,
+        revealed_at INTEGER
+    )""",
+    "CREATE INDEX problem_posts_by_server ON problem_posts (guild_id, posted_for)",
+    """CREATE TABLE problem_answers (
+        post_id INTEGER NOT NULL REFERENCES problem_posts (id),
+        user_id INTEGER NOT NULL,
+        answer TEXT NOT NULL,
+        correct INTEGER NOT NULL,
+        answered_at INTEGER NOT NULL,
+        PRIMARY KEY (post_id, user_id)
+    )""",
+)
+
 # Openings and castles named in each game (`rules.openings`): one row per side and name,
 # with the ply at which it became clear, stored by the move that made it clear (the key
 # keeps it once, whichever process stores it). `named_games` lists the games named to

@@ -4,11 +4,17 @@ one shard scope (None: every server)."""
 
 from __future__ import annotations
 
-from bot.db import ShardScope
+from collections.abc import Awaitable, Callable
+
+from bot.db import OutboxRow, ShardScope
 
 from ..club.challenges import Challenges
 from ..play.store import GameStore
+from .sends import Send
 from .vacations import Vacations
+
+#: Delivers an outbox row of a kind a feature takes care of (a server's daily problem).
+Deliverer = Callable[[OutboxRow], Awaitable[None]]
 
 
 class Clockwork:
@@ -28,3 +34,5 @@ class Clockwork:
         self._vacations = vacations
         #: The shards whose servers this process settles (None: all of them).
         self.scope = scope
+        #: The outbox's rows that features deliver, by kind (see `Outbox.deliver_with`).
+        self._deliverers: dict[Send, Deliverer] = {}

@@ -26,7 +26,7 @@ from bot.db import OutboxRow
 
 from ..errors import ServiceError
 from ..play.store import ENDING_LEASE
-from .clockwork import Clockwork
+from .clockwork import Clockwork, Deliverer
 from .sends import URGENCY, Send
 
 log = logging.getLogger(__name__)
@@ -36,6 +36,13 @@ ABANDONED = timedelta(minutes=10)
 
 class Outbox(Clockwork):
     """The queue of this process's sends (of its servers, and those of no server)."""
+
+    def deliver_with(self, kind: Send, deliverer: Deliverer | None) -> None:
+        """Who delivers the rows of `kind` (a feature's; None: nobody, so they are dropped)."""
+        if deliverer is None:
+            self._deliverers.pop(kind, None)
+        else:
+            self._deliverers[kind] = deliverer
 
     def listen(self, listener: Callable[[], None]) -> None:
         """`listener()` is called whenever this process queued a send."""
@@ -85,7 +92,10 @@ class Outbox(Clockwork):
     async def deliver(self, row: OutboxRow) -> None:
         """Hand a claimed row to the Discord layer (the store's events), checked again."""
         kind, events = Send(row.kind), self._store.events
-        if kind in (Send.MESSAGE, Send.TURN, Send.DIGEST):
+        deliverer = self._deliverers.get(kind)
+        if deliverer is not None:
+            await deliverer(row)
+        elif kind in (Send.MESSAGE, Send.TURN, Send.DIGEST):
             assert row.user_id is not None and row.content is not None
             await events.direct_message(row.user_id, row.content, silent=row.silent)
         elif kind is Send.EXPIRY:

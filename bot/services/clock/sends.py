@@ -4,7 +4,8 @@ sends, their urgency, and the bell a producer rings once its queued send is comm
 Urgency is one small table, here: an ending by the clock goes before a reminder (a
 player still has time to act on it), a reminder before a closed challenge or a vacation
 that ran out, those before direct messages of events, then of turns, and a daily digest
-last (it lists what waits anyway). Within one urgency, the oldest first.
+and a server's daily problem last (they list or show what waits anyway). Within one
+urgency, the oldest first.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class Send(StrEnum):
     MESSAGE = "direct_message"  # a direct message of an event (an ending, an offer, ...)
     TURN = "turn_message"  # a direct message that a player's turn began
     DIGEST = "digest"  # a player's daily digest
+    PROBLEM = "daily_problem"  # a server's daily problem, and the reveal of the last one
 
 
 #: Smaller goes first.
@@ -40,6 +42,7 @@ URGENCY: dict[Send, int] = {
     Send.MESSAGE: 3,
     Send.TURN: 4,
     Send.DIGEST: 5,
+    Send.PROBLEM: 5,
 }
 
 

@@ -246,7 +246,7 @@ class Moves:
                 changes = await rate_ending(tx, row, ending, now, plies=plies)
                 await mirror_ending(tx, row.id, ending)  # a tournament's, for its table
                 # This process posts the ending; another takes it over only if it dies.
-                await self._store.claim_ending(tx, row.id, now)
+                await self._store.claim_ending(tx, row, now)
             if renamed is not None:
                 await tx.players.upsert(renamed, now)
             return reply, changes
@@ -310,4 +310,6 @@ class Moves:
         self._store.remember(played.latest)
         if due is not None:
             self._store.deadline_set(due)
+        if played.latest.outcome is not None:
+            self._store.ending_bell.ring()
         return played

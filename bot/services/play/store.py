@@ -117,6 +117,8 @@ class GameStore:
         self._games = GameCache(cache_size)
         self._deadline_listeners: list[Callable[[datetime | None], None]] = []
         self.doorbell = Doorbell()  # rung when a send is queued (the outbox's sender wakes)
+        #: Rung once a game's ending is committed (its scan for problems is queued with it).
+        self.ending_bell = Doorbell()
 
     @property
     def cache_size(self) -> int:
@@ -311,7 +313,7 @@ class GameStore:
                 expected_ply=expected_ply,
             )
             if done:
-                await self.claim_ending(tx, row.id, self.now())
+                await self.claim_ending(tx, row, self.now())
                 if queued:
                     await queue_for_game(tx, Send.ENDING, row.id, self.now())
                 await tx.deadlines.clear(row.id)
@@ -326,6 +328,7 @@ class GameStore:
         if not done:
             self._games.drop(row.id)
             return None
+        self.ending_bell.ring()
         finished = replace(
             row,
             status="finished",
@@ -339,14 +342,16 @@ class GameStore:
         self._games.put(ended)
         return ended
 
-    async def claim_ending(self, tx: Session, game_id: int, now: datetime) -> None:
+    async def claim_ending(self, tx: Session, row: GameRow, now: datetime) -> None:
         """In the transaction that ends a game: this process will post the ending, and
         holds it for `ENDING_LEASE`; another process takes it over only if this one dies
         before posting it (see `Deadlines.post_left_over_endings`). Every transaction
-        that ends a game calls this, so the game's moves go into the explorer's index
-        here too, with the ending (`explorer.ending`)."""
-        await tx.ending_claims.claim(game_id, self.worker, now, now + ENDING_LEASE)
-        await index_ending(tx, game_id)
+        that ends a game calls this, so what is kept of every finished game is written
+        here, with the ending: its moves in the explorer's index (`explorer.ending`) and
+        its scan for mate problems queued (`bot.services.problems`)."""
+        await tx.ending_claims.claim(row.id, self.worker, now, now + ENDING_LEASE)
+        await index_ending(tx, row.id)
+        await tx.problems.queue_scan(row.id, row.guild_id, now)
 
     async def finish_or_refuse(
         self, game: GameSnapshot, outcome: Outcome, *, expected_ply: int | None

@@ -97,9 +97,18 @@ class ReaderPool:
     limit: `await pool.run(read_position, data, move)`. `close()` when the bot stops."""
 
     def __init__(
-        self, processes: int = READER_PROCESSES, time_limit: float = READ_TIME_LIMIT
+        self,
+        processes: int = READER_PROCESSES,
+        time_limit: float = READ_TIME_LIMIT,
+        *,
+        niceness: int = 0,
     ) -> None:
+        """`niceness` lowers the workers' priority (as `nice` does): work in the background
+        (the scan of finished games) then takes the CPU only when the bot leaves it idle."""
         self.time_limit = time_limit
+        self._worker = (
+            _WORKER if niceness == 0 else f"import os; os.nice({int(niceness)}); {_WORKER}"
+        )
         self._slots = asyncio.Semaphore(processes)
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
@@ -154,7 +163,7 @@ class ReaderPool:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",
-            _WORKER,
+            self._worker,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
             env=environment,

@@ -38,6 +38,7 @@ BUTTON_LABELS = {
     "nx": N_("Next"),
     "mv": N_("Move"),
     "pb": N_("Back"),
+    "tz": N_("Answer"),
 }
 
 
@@ -76,6 +77,7 @@ COMMANDS = {
     "analyse": "Analyse a finished game with the engine: mistakes, best moves, a chart.",
     "next": "Your game to play first: the nearest deadline, with its board and a Next button.",
     "explorer": "The moves played from a position in this server's finished games, with results.",
+    "tsume": "The daily mate problem from this server's games: see it, answer it, the table.",
 }
 OPTIONS = {
     "opponent": "The member you want to play (leave it out: anyone here may accept)",
@@ -137,6 +139,11 @@ OPTIONS = {
     "computer_time": "Your time per move (default: unlimited); the computer answers at once",
     "explorer_game": "A game to explore from, at at_move (default: the usual start)",
     "explorer_position": "An SFEN or a pasted record (KIF, KI2, CSA, USI) to explore from",
+    "problems": "Let your finished games become mate problems of their server (default: on)",
+    "tsume_action": "What to do (default: see today's problem)",
+    "tsume_move": "Your first move: Western (R*5b), Japanese (５二飛) or USI; privately judged",
+    "channel": "The channel of the daily problem (default: this one)",
+    "tsume_hour": "The hour of the daily problem, 0-23 in the server's time zone",
 }
 STATUS_NAMES = {"active": "Active", "finished": "Finished", "all": "All"}
 VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}
@@ -161,6 +168,14 @@ RULE_CHOICE_NOTES = {
     ImpasseRule.COUNT_24: "classic rules",
 }
 SWITCH_NAMES = {"on": "On", "off": "Off"}
+TSUME_ACTIONS = {
+    "today": "Today's problem",
+    "answer": "Answer",
+    "table": "This month's solvers",
+    "schedule": "Post daily here (administrators)",
+    "stop": "Stop the daily problem (administrators)",
+    "scan": "Search older games for problems (administrators)",
+}
 NOTIFICATION_NAMES = {
     Notifications.EACH_TURN: "At each turn",
     Notifications.DIGEST: "A daily digest",

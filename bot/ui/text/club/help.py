@@ -76,7 +76,9 @@ HELP_SECTIONS = (
         N_("For server managers"),
         N_(
             "`/language` sets the language of the bot's posts in this server; `/timezone` "
-            "the time zone its records and digests are dated in."
+            "the time zone its records and digests are dated in.\n"
+            "`/tsume` posts a daily mate problem from this server's games in the channel and "
+            "at the hour you choose; members answer it privately."
         ),
     ),
 )
