@@ -206,11 +206,9 @@ class BoardRenderer:
         self, position: Position, arrows: Sequence[Arrow], lang: str, alt: str
     ) -> discord.File:
         """`position` with `arrows` (the explorer's board), its sides named in `lang`."""
-        names = {c: text.side_label(lang, c) for c in Color}
+        sente, gote = (text.side_label(lang, color) for color in (Color.SENTE, Color.GOTE))
         png = await self._run(
-            lambda: render_arrows(
-                position, arrows, sente_name=names[Color.SENTE], gote_name=names[Color.GOTE]
-            )
+            lambda: render_arrows(position, arrows, sente_name=sente, gote_name=gote)
         )
         return discord.File(io.BytesIO(png), filename="explorer.png", description=alt)
 

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import EvaluationRow, PreferencesRow, PublicationRow, open_database
+from bot.db import Database, EvaluationRow, PreferencesRow, PublicationRow, open_database
 from bot.db.__main__ import main
 from bot.db.copying import OWN_TABLES, CopyFailed, CopyRefused, copy_database
 from bot.db.limiters import Pace, PostgresBucket, bucket_key
 from bot.services import GameService
+from bot.services.records.readers import ReaderPool
 from bot.services.tournaments.model import Runner
 from rules import Handicap
 
@@ -32,6 +33,7 @@ from .conftest import (
     play_all,
     start_game,
 )
+from .test_problems import MATE_IN_3, MATING_GAME
 
 pytestmark = pytest.mark.postgres
 
@@ -72,6 +74,7 @@ async def a_club(path: Path) -> None:
         timed = await start_game(service, time_control="1d")  # aborted by time, no move
         clock.advance(days=2)
         await service.deadlines.check()
+        await a_daily_problem(service, clock, db)
         await service.rematches.ask(rated.id, ALICE.user_id)
         await service.challenges.offer(
             guild_id=GUILD,
@@ -128,6 +131,28 @@ async def a_club(path: Path) -> None:
         del timed
     finally:
         await db.close()
+
+
+async def a_daily_problem(service: GameService, clock: FakeClock, db: Database) -> None:
+    """A mate problem found in a finished game, posted, answered; a player opted out."""
+    pool = ReaderPool(processes=1, time_limit=60.0)
+    try:
+        service.problems.scan_with(pool)
+        service.daily_problems.run_with(pool, None)
+        mated = await start_game(service, start_sfen=MATE_IN_3, rated=False)
+        await play_all(service, mated.id, MATING_GAME)
+        await service.problems.check()
+        first = await service.daily_problems.schedule(GUILD, 1, clock().hour)
+        clock.now = first + timedelta(seconds=1)
+        await service.daily_problems.check()  # queued in the outbox, which keeps its row
+        delivery = await service.daily_problems.delivery(GUILD)
+        assert delivery.post is not None
+        await service.daily_problems.posted(delivery.post.id, 5001)
+        await service.daily_problems.answer(GUILD, None, ALICE.user_id, "R*5b")
+        async with db.transaction() as tx:
+            await tx.problems.opt_out(CAROL.user_id, clock())
+    finally:
+        await pool.close()
 
 
 def counts(path: Path) -> dict[str, int]:
