@@ -57,6 +57,7 @@ EXTENSIONS = (
     "bot.cogs.computer.analysis",
     "bot.cogs.play.your_move",
     "bot.cogs.explorer.explorer",
+    "bot.cogs.tournaments.tournaments",
 )
 WARM_UP_GAMES = 200
 

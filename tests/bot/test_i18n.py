@@ -233,6 +233,7 @@ _TREE_TABLES = {
     "PERSPECTIVE_NAMES",
     "STYLE_NAMES",
     "FORMAT_NAMES",
+    "TOURNAMENT_FORMAT_NAMES",
     "LANGUAGE_NAMES",
 }
 #: Prose: two words of letters, or any kana, or kanji other than numerals.
