@@ -170,3 +170,114 @@ async def test_a_round_robin_is_played_to_its_final_post_in_japanese(japanese_cl
     assert "棋戦：春季リーグ" in record
     assert club.bot is not None
     await club.bot.sends_settled()  # the turns' and endings' direct messages have gone out
+
+
+async def test_a_knockout_replays_a_draw_and_survives_a_restart_in_english(club: Club) -> None:
+    players = [club.alice, club.bob, club.carol] + [
+        club.fake.add_member(club.guild, name) for name in ("dan", "eve", "fay", "gus", "hal")
+    ]
+    index = {member.id: number for number, member in enumerate(players)}
+    club.make_manager(club.alice)
+    assert club.bot is not None
+    zone = await club.bot.server_zone(club.guild.id)
+    created = await club.fake.slash(
+        "tournament",
+        {
+            "name": "Autumn Cup",
+            "format": "knockout",
+            "starts": start_text(club, zone),  # type: ignore[arg-type]
+            "max_players": 8,
+            "closes": (club.clock.now + timedelta(hours=1))
+            .astimezone(zone)
+            .strftime("%Y-%m-%d %H:%M"),
+        },
+        user=club.alice,
+        channel=club.channel,
+    )
+    assert created.ephemeral and "Tournament #" in created.content, created.content
+    posted = await announcement(club, "Autumn Cup")
+    await join_all(club, posted, players)
+    await club.fake.wait_for(lambda: "8 of 8 players" in posted.content, what="a full field")
+    one_more = club.fake.add_member(club.guild, "ivy")
+    join = next(c for c in posted.custom_ids if c.startswith("tj:join:"))
+    full = await club.fake.click(posted, join, user=one_more)
+    assert full.ephemeral and "full" in full.content, full.content
+    club.clock.advance(timedelta(hours=2))  # registration has closed, the start is to come
+    late = await club.fake.click(posted, join, user=one_more)
+    assert late.ephemeral and "closed" in late.content, late.content
+
+    started = await club.fake.slash("tournament_start", user=club.alice, channel=club.channel)
+    assert started.ephemeral, started.content
+    await club.posts(club.channel, "has started")
+    [running] = await club.service.tournaments.in_server(club.guild.id, [State.RUNNING])
+
+    # Join after the start (the button is gone, a modified client still sends it), and a
+    # forged id: one sentence each.
+    await club.fake.wait_for(lambda: posted.custom_ids == [], what="Join and Leave gone")
+    gone = await club.fake.forge_click(posted, join, user=one_more, channel=club.channel)
+    await gone.wait_final()
+    assert gone.ephemeral and "no longer works" in gone.content, gone.content
+    forged = await club.fake.forge_click(
+        posted, "tj:join:99999999999999999999999", user=one_more, channel=club.channel
+    )
+    await forged.wait_final()
+    assert forged.ephemeral and forged.content, forged.content
+
+    handled: set[int] = set()
+    drawn: int | None = None
+    restarted = False
+    for _ in range(60):
+        if club.bot_posts(club.channel, "Congratulations"):
+            break
+        rows = await club.service.tournaments.schedule_of(running.id)
+        waiting = [r for r in rows if r.game_id is not None and r.game_id not in handled]
+        if not waiting:
+            await club.fake.wait_quiet(0.2)
+            continue
+        for row in waiting:
+            assert row.game_id is not None
+            table = await table_of(club, row.game_id)
+            heading = table.start.content
+            assert f"round {row.game.round}, board {row.game.board}" in heading, heading
+            sente, gote = club.member(row.game.sente_id), club.member(row.game.gote_id)
+            handled.add(row.game_id)
+            if drawn is None:  # the first game is drawn by repetition, and replayed
+                drawn = row.game_id
+                shuffle = [(sente, "5i5h"), (gote, "5a5b"), (sente, "5h5i"), (gote, "5b5a")]
+                await club.play(table, shuffle * 3)
+                await club.posts(table.thread, "Sennichite")
+                continue
+            _, high = sorted((row.game.sente_id, row.game.gote_id), key=index.__getitem__)
+            await club.resign(table, club.member(high))
+            await club.posts(table.thread, "resign")
+            if not restarted:
+                restarted = True
+                await club.restart()
+    [final] = await club.posts(club.channel, "Congratulations")
+    assert "Winner: alice" in final.content
+    assert any(a.filename.endswith(".zip") for a in final.attachments)
+
+    # The bracket in the announcement: each match won by the one listed earlier, and a
+    # replayed draw counted once.
+    rows = await club.service.tournaments.schedule_of(running.id)
+    assert len(rows) == 8 and sum(1 for r in rows if r.result == "draw") == 1
+    names = {member.id: member.user.username for member in players}
+    await club.fake.wait_for(lambda: "alice won" in posted.content, what="the final bracket")
+    matches = {}
+    for row in rows:
+        pair = frozenset((row.game.sente_id, row.game.gote_id))
+        matches[pair] = min(pair, key=index.__getitem__)
+    assert len(matches) == 7 and restarted
+    shown = {
+        (frozenset((found["first"], found["second"])), found["winner"])
+        for found in re.finditer(
+            r"^(?P<first>\w+) against (?P<second>\w+): (?P<winner>\w+) won$",
+            posted.content,
+            re.MULTILINE,
+        )
+    }
+    assert shown == {
+        (frozenset(names[p] for p in pair), names[winner]) for pair, winner in matches.items()
+    }
+    assert club.bot is not None
+    await club.bot.sends_settled()
