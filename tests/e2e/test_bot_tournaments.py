@@ -168,6 +168,14 @@ async def test_a_round_robin_is_played_to_its_final_post_in_japanese(japanese_cl
     assert len(kif) == 13  # 15 games, less the 2 of the withdrawn player never finished
     record = zipfile.ZipFile(io.BytesIO(archive.data)).read(kif[0]).decode()
     assert "棋戦：春季リーグ" in record
+    exported = await club.fake.slash(
+        "export",
+        {"game": str(schedule[0].game_id), "format": "kifu"},
+        user=club.alice,
+        channel=club.channel,
+    )
+    [one] = exported.files
+    assert "棋戦：春季リーグ" in one.data.decode()  # its tournament, not the server
     assert club.bot is not None
     await club.bot.sends_settled()  # the turns' and endings' direct messages have gone out
 
