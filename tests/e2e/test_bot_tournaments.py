@@ -176,6 +176,10 @@ async def test_a_round_robin_is_played_to_its_final_post_in_japanese(japanese_cl
     )
     [one] = exported.files
     assert "棋戦：春季リーグ" in one.data.decode()  # its tournament, not the server
+    profile = await club.fake.slash("profile", user=club.bob, channel=club.channel)
+    place = ranked.index(club.bob.id) + 1
+    assert "参加した大会：" in profile.content, profile.content
+    assert f"春季リーグ：{place}位（終了）" in profile.content, profile.content
     assert club.bot is not None
     await club.bot.sends_settled()  # the turns' and endings' direct messages have gone out
 

@@ -215,6 +215,17 @@ def game_cap_text(lang: str, cap: int | None) -> str:
     return _("Tournament games under way at once: at most {count}.").format(count=cap)
 
 
+def profile_tournaments(lang: str, entered: Sequence[tuple[Tournament, int | None]]) -> str:
+    """The lines `/profile` ends with: the member's tournaments, newest first (nothing
+    for a member who entered none)."""
+    if not entered:
+        return ""
+    _ = translator(lang)
+    lines = [_("Tournaments:")]
+    lines += [f"• {profile_line(lang, tournament, rank)}" for tournament, rank in entered]
+    return "\n" + "\n".join(lines)
+
+
 def profile_line(lang: str, tournament: Tournament, rank: int | None) -> str:
     """A member's tournament in their profile: its name, and their rank or its state."""
     _ = translator(lang)
