@@ -1,11 +1,12 @@
-"""The tournament commands: `/tournament` creates one and announces it in the channel,
-`/tournament_start`, `/tournament_cancel`, `/tournament_withdraw`,
-`/tournament_standings`, and `/tournament_settings` (the organizer role and the cap on
-tournament games under way, for members who may manage the server).
+"""Tournaments: `/tournament` creates one and announces it in the channel, with Join and
+Leave (restart-proof buttons); `/tournament_start`, `/tournament_cancel`,
+`/tournament_withdraw`, `/tournament_standings`, and `/tournament_settings` (the organizer
+role and the cap on tournament games under way, for members who may manage the server).
 
 Who may run a tournament is the service's decision: the command passes whether the
 member may manage the server and their roles. Every change the service returns is
-posted by `announcements.Posts`.
+posted by `bot.ui.tournaments.Posts` (rounds, games' threads, standings, the final post),
+also after a game's ending and for what the clock did.
 """
 
 from __future__ import annotations
@@ -30,19 +31,64 @@ from bot.services.tournaments.model import (
 from bot.services.tournaments.pairings import MAX_PLAYERS
 from bot.ui import text
 from bot.ui.commands import command
-from bot.ui.errors import OptionError
-from bot.ui.host import Feature, GameBot, Interaction
+from bot.ui.errors import GameButton, OptionError
+from bot.ui.host import Feature, GameBot, Interaction, host_of
+from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import server_of
 from bot.ui.replies import Reply, player_of, reader_language, send_ephemeral
 from bot.ui.text.tournaments.crosstable import crosstable_words
+from bot.ui.tournaments import Posts
 from render.crosstable import describe_crosstable
-
-from .announcements import FEATURE, EntryButton, Posts
 
 log = logging.getLogger(__name__)
 #: The longest date and time typed for a start (`2026-12-01 20:00` and some room).
 MAX_WHEN = 40
 _WHEN_FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y/%m/%d %H:%M")
+
+
+class EntryButton(GameButton, template=r"tj:(?P<action>join|leave):(?P<tournament_id>\d+)"):
+    """Join or Leave under a tournament's announcement while registration is open; who
+    may is the service's decision (a closed registration, a full field, a rating band)."""
+
+    def __init__(self, action: str, tournament_id: int, lang: str = SOURCE_LANGUAGE) -> None:
+        style = discord.ButtonStyle.success if action == "join" else discord.ButtonStyle.secondary
+        self.show(f"tj:{action}:{tournament_id}", text.button_label(lang, f"tj:{action}"), style)
+        self.action = action
+        self.tournament_id = tournament_id
+
+    async def press(self, interaction: Interaction) -> None:
+        bot = host_of(interaction)
+        tournaments = bot.service.tournaments
+        guild_id = server_of(interaction)
+        reader = reader_language(interaction)
+        if self.action == "join":
+            joined = await tournaments.join(
+                self.tournament_id, player_of(interaction), guild_id=guild_id
+            )
+            await send_ephemeral(interaction, text.joined_text(reader, joined))
+        else:
+            left = await tournaments.leave(
+                self.tournament_id, interaction.user.id, guild_id=guild_id
+            )
+            await send_ephemeral(interaction, text.left_text(reader, left))
+        await _posts_of(bot).refresh(self.tournament_id)
+
+
+def entry_buttons(tournament: Tournament, lang: str) -> discord.ui.View | None:
+    if tournament.state is not State.REGISTRATION:
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in ("join", "leave"):
+        view.add_item(EntryButton(action, tournament.id, lang))
+    return view
+
+
+def _posts_of(bot: GameBot) -> Posts:
+    """The tournaments' posts of this bot (made when the feature loads)."""
+    feature = bot.get_cog(TournamentsFeature.__name__)
+    if not isinstance(feature, TournamentsFeature):
+        raise RuntimeError("the tournaments feature is not loaded")
+    return feature.posts
 
 
 class TournamentsFeature(Feature):
@@ -52,7 +98,7 @@ class TournamentsFeature(Feature):
 
     def __init__(self, bot: GameBot) -> None:
         super().__init__(bot)
-        self.posts = Posts(bot)
+        self.posts = Posts(bot, entry_buttons)
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -278,6 +324,4 @@ def _when(typed: str, zone: tzinfo) -> datetime:
 
 
 async def setup(bot: GameBot) -> None:
-    feature = TournamentsFeature(bot)
-    assert type(feature).__name__ == FEATURE
-    await bot.add_cog(feature)
+    await bot.add_cog(TournamentsFeature(bot))

@@ -1,11 +1,12 @@
-"""A tournament's posts in its channel: the announcement with Join and Leave (its
-entrants, then its standings, edited into the one message on every change), a post when
-a round starts, each game's thread with its first post naming the tournament, round and
-board, and the final post with the winners and every game's records as a ZIP.
+"""A tournament's posts in its channel: the announcement with its buttons (its entrants,
+then its standings, edited into the one message on every change), a post when a round
+starts, each game's thread with its first post naming the tournament, round and board,
+and the final post with the winners and every game's records as a ZIP.
 
 Every change the service returns (`TournamentChange`) is posted by `Posts.post_change`:
-from a command, a button, the ending of one of its games (`after_ending`, registered on
-the bot), or the clock's own work (the service's listener).
+from a command, a button, the ending of one of its games (`after_ending`, which the
+tournaments feature registers on the bot), or the clock's own work (the service's
+listener).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import asyncio
 import io
 import logging
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -26,58 +28,19 @@ from bot.services.records.archive import (
     archived_game,
 )
 from bot.services.tournaments.model import Format, State, Tournament, TournamentChange
-from bot.ui import text
-from bot.ui.errors import GameButton
-from bot.ui.host import GameBot, Interaction, host_of
-from bot.ui.i18n import SOURCE_LANGUAGE
-from bot.ui.options import server_of
-from bot.ui.replies import player_of, reader_language, send_ephemeral
-from bot.ui.text.tournaments.crosstable import crosstable_words
-from bot.ui.threads import begin_game
 from render.crosstable import Crosstable, describe_crosstable, render_crosstable
 
+from . import text
+from .host import GameBot
+from .text.tournaments.crosstable import crosstable_words
+from .threads import begin_game
+
 log = logging.getLogger(__name__)
-#: The name of the cog that holds the posts (`bot.cogs.tournaments.tournaments`).
-FEATURE = "TournamentsFeature"
+#: The buttons under an announcement, for the tournament as it is, in a language (Join and
+#: Leave while registration is open; None once there is nothing to press).
+EntryButtons = Callable[[Tournament, str], discord.ui.View | None]
 #: Discord's longest alt text of an attachment.
 MAX_ALT_TEXT = 1024
-
-
-class EntryButton(GameButton, template=r"tj:(?P<action>join|leave):(?P<tournament_id>\d+)"):
-    """Join or Leave under a tournament's announcement while registration is open; who
-    may is the service's decision (a closed registration, a full field, a rating band)."""
-
-    def __init__(self, action: str, tournament_id: int, lang: str = SOURCE_LANGUAGE) -> None:
-        style = discord.ButtonStyle.success if action == "join" else discord.ButtonStyle.secondary
-        self.show(f"tj:{action}:{tournament_id}", text.button_label(lang, f"tj:{action}"), style)
-        self.action = action
-        self.tournament_id = tournament_id
-
-    async def press(self, interaction: Interaction) -> None:
-        bot = host_of(interaction)
-        tournaments = bot.service.tournaments
-        guild_id = server_of(interaction)
-        reader = reader_language(interaction)
-        if self.action == "join":
-            joined = await tournaments.join(
-                self.tournament_id, player_of(interaction), guild_id=guild_id
-            )
-            await send_ephemeral(interaction, text.joined_text(reader, joined))
-        else:
-            left = await tournaments.leave(
-                self.tournament_id, interaction.user.id, guild_id=guild_id
-            )
-            await send_ephemeral(interaction, text.left_text(reader, left))
-        await posts_of(bot).refresh(self.tournament_id)
-
-
-def entry_buttons(tournament: Tournament, lang: str) -> discord.ui.View | None:
-    if tournament.state is not State.REGISTRATION:
-        return None
-    view = discord.ui.View(timeout=None)
-    for action in ("join", "leave"):
-        view.add_item(EntryButton(action, tournament.id, lang))
-    return view
 
 
 class Posts:
@@ -85,8 +48,9 @@ class Posts:
     time: a change while it is being edited asks for one more edit, so a hundred
     presses of Join cost at most two edits at once, never a hundred."""
 
-    def __init__(self, bot: GameBot) -> None:
+    def __init__(self, bot: GameBot, buttons: EntryButtons) -> None:
         self.bot = bot
+        self._buttons = buttons
         self._editing: set[int] = set()
         self._again: set[int] = set()
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -129,7 +93,7 @@ class Posts:
             else:
                 files = await self.standings_files(tournament_id, lang)
         content = text.truncate(content)
-        view = entry_buttons(tournament, lang)
+        view = self._buttons(tournament, lang)
         channel = await self._channel(setup.channel_id)
         kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
         message_id = tournament.row.message_id
@@ -311,12 +275,3 @@ async def _crosstable_file(table: Crosstable, lang: str, index: int) -> discord.
     if len(alt) > MAX_ALT_TEXT:
         alt = alt[: MAX_ALT_TEXT - 1] + "…"
     return discord.File(io.BytesIO(png), filename=f"standings-{index + 1}.png", description=alt)
-
-
-def posts_of(bot: GameBot) -> Posts:
-    """The tournaments' posts of this bot (made when the feature loads)."""
-    feature = bot.get_cog(FEATURE)
-    posts = getattr(feature, "posts", None)
-    if not isinstance(posts, Posts):
-        raise RuntimeError("the tournaments feature is not loaded")
-    return posts
