@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 #: The buttons under an announcement, for the tournament as it is, in a language (Join and
 #: Leave while registration is open; None once there is nothing to press).
 EntryButtons = Callable[[Tournament, str], discord.ui.View | None]
+#: The most left-over games opened after a restart (more than any server's cap on games
+#: under way; a game left without a thread still has its posts in the channel).
+LEFT_OVER_LIMIT = 1000
 #: Discord's longest alt text of an attachment.
 MAX_ALT_TEXT = 1024
 
@@ -186,6 +189,27 @@ class Posts:
             await self._final_post(tournament, change, lang, channel)
         elif change.standings_changed or change.round_started is not None:
             await self.refresh(tournament.id)
+
+    async def open_left_over(self) -> int:
+        """Open the threads of tournament games created before the last stop that never
+        got theirs (the process stopped between the two), in turn; how many. Their posts
+        meanwhile went to the tournament's channel."""
+        opened = 0
+        service = self.bot.service.tournaments
+        scope = getattr(self.bot, "scope", None)
+        for game_id in await service.without_thread(LEFT_OVER_LIMIT, scope):
+            if self.bot.is_closed():
+                break
+            placed = await service.placement(game_id)
+            if placed is None:
+                continue
+            try:
+                await self.open_game(await service.get(placed[0].id), game_id)
+            except Exception:
+                log.exception("could not open left-over tournament game %s", game_id)
+                continue
+            opened += 1
+        return opened
 
     async def open_game(self, tournament: Tournament, game_id: int) -> None:
         """A tournament game's thread in its channel, opened as an accepted challenge's

@@ -13,7 +13,7 @@ from datetime import timedelta, tzinfo
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
-from bot.services.tournaments.model import State
+from bot.services.tournaments.model import Runner, State
 from tests.fakediscord import FakeChannel, FakeMember, FakeMessage
 from tests.support.club import Club, Table
 
@@ -293,3 +293,36 @@ async def test_a_knockout_replays_a_draw_and_survives_a_restart_in_english(club:
     }
     assert club.bot is not None
     await club.bot.sends_settled()
+
+
+async def test_games_created_before_a_stop_get_their_threads_after_the_restart(
+    club: Club,
+) -> None:
+    """The tournament starts (its games stored) but the process stops before it opens
+    their threads: as the service alone does it, below the Discord layer. The next start
+    opens each game's thread with its first post."""
+    club.make_manager(club.alice)
+    assert club.bot is not None
+    zone = await club.bot.server_zone(club.guild.id)
+    await club.fake.slash(
+        "tournament",
+        {"name": "Cup", "format": "round_robin", "starts": start_text(club, zone)},
+        user=club.alice,
+        channel=club.channel,
+    )
+    posted = await announcement(club, "Cup")
+    await join_all(club, posted, [club.alice, club.bob, club.carol])
+    [tournament] = await club.service.tournaments.in_server(club.guild.id, [State.REGISTRATION])
+    await club.bot.wait_until_ready()  # its own look for left-over games is done
+    await club.fake.wait_quiet(0.2)
+    change = await club.service.tournaments.start(
+        tournament.id, Runner(club.alice.id, True), guild_id=club.guild.id
+    )
+    assert len(change.games_created) == 3
+    assert club.fake.threads(club.channel) == []
+    await club.restart()
+    await club.fake.wait_for(lambda: len(club.fake.threads(club.channel)) == 3, what="3 threads")
+    for game_id in change.games_created:
+        table = await table_of(club, game_id)
+        assert "Cup**, round" in table.start.content, table.start.content
+    assert len(club.fake.threads(club.channel)) == 3

@@ -17,6 +17,7 @@ from datetime import datetime, tzinfo
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, Range
+from discord.ext import commands
 
 from bot.services import ImpasseRule, TakebackPolicy
 from bot.services.tournaments.handicaps import HandicapTable
@@ -99,6 +100,7 @@ class TournamentsFeature(Feature):
     def __init__(self, bot: GameBot) -> None:
         super().__init__(bot)
         self.posts = Posts(bot, entry_buttons)
+        self._recovered = False
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -108,6 +110,17 @@ class TournamentsFeature(Feature):
     async def cog_unload(self) -> None:
         self.bot.after_endings.remove(self.posts.after_ending)
         await super().cog_unload()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once connected, the first time: open the threads of games created before a
+        stop that came before their threads were opened."""
+        if self._recovered:
+            return
+        self._recovered = True
+        opened = await self.posts.open_left_over()
+        if opened:
+            log.info("opened the threads of %s tournament games left over", opened)
 
     @command(
         "tournament",

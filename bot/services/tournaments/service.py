@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection
 
-from bot.db import ScheduledGameRow, Session
+from bot.db import ScheduledGameRow, Session, ShardScope
 from render.crosstable import Crosstable
 
 from ..play.store import GameStore
@@ -128,6 +128,12 @@ class Tournaments(Registration, Progress):
         if row is None:
             return None
         return Tournament(row, ()), scheduled
+
+    async def without_thread(self, limit: int, scope: ShardScope | None = None) -> list[int]:
+        """Games of running tournaments being played without a thread (their process
+        stopped between creating them and opening their threads): the oldest `limit`."""
+        async with self._store.db.read() as tx:
+            return await tx.tournaments.without_thread(limit, scope)
 
     async def schedule_of(self, tournament_id: int) -> list[ScheduledGameRow]:
         """Every scheduled game of the tournament, as stored."""
