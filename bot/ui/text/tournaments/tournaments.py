@@ -57,7 +57,8 @@ def state_name(lang: str, state: State) -> str:
 
 def announcement_text(lang: str, tournament: Tournament, names: Mapping[int, str]) -> str:
     """The tournament's announcement: name, terms, state and entrants (edited on every
-    change)."""
+    change; once it starts, the entrants are counted, and named by the standings or the
+    bracket the post adds)."""
     _ = translator(lang)
     _n = plural_translator(lang)
     setup = tournament.row.setup
@@ -93,10 +94,9 @@ def announcement_text(lang: str, tournament: Tournament, names: Mapping[int, str
             count=count, most=setup.max_players
         )
     )
-    shown = []
-    for entrant in entrants[:LISTED_ENTRANTS]:
-        name = safe(names.get(entrant.user_id, str(entrant.user_id)))
-        shown.append(_("{name} (withdrawn)").format(name=name) if entrant.withdrawn else name)
+    if state is not State.REGISTRATION:
+        return "\n".join(lines)  # the standings or the bracket below name them all
+    shown = [safe(names.get(e.user_id, str(e.user_id))) for e in entrants[:LISTED_ENTRANTS]]
     if shown:
         lines.append(_(", ").join(shown))
     if count > LISTED_ENTRANTS:
@@ -184,10 +184,12 @@ def no_standings_text(lang: str, tournament: Tournament) -> str:
 
 
 def bracket_lines(lang: str, rounds: Sequence[Sequence[tuple[str, str, str | None]]]) -> list[str]:
-    """A knockout's matches round by round: the two players and the winner once decided."""
+    """A knockout's matches round by round, the latest first (a post cut at Discord's
+    2,000 characters loses the early rounds, not the final): the two players (their names
+    escaped by the caller) and the winner once decided."""
     _ = translator(lang)
     lines = []
-    for number, matches in enumerate(rounds, start=1):
+    for number, matches in reversed(list(enumerate(rounds, start=1))):
         lines.append(_("Round {round}:").format(round=number))
         for first, second, winner in matches:
             if winner is None:
