@@ -99,6 +99,10 @@ async def test_a_hostile_entrant_gets_one_sentence_and_stalls_nothing(club: Club
             club, posted
         ) - before < PRESSES // 2  # changes while an edit is under way wait for one more
 
+        elsewhere = await club.fake.slash(
+            "tournament_standings", {"tournament": 2**53 - 1}, user=attacker, channel=club.channel
+        )
+        assert "no such tournament" in one_sentence(elsewhere)
         for forged in ("tj:join:99999999999999999999999", "tj:join:12", "tj:explode:1"):
             result = await club.fake.forge_click(
                 posted, forged, user=attacker, channel=club.channel

@@ -42,6 +42,8 @@ from bot.ui.tournaments import Posts
 from render.crosstable import describe_crosstable
 
 log = logging.getLogger(__name__)
+#: The largest tournament number a command takes: Discord's largest integer option.
+MAX_TOURNAMENT_ID = 2**53 - 1
 #: The longest date and time typed for a start (`2026-12-01 20:00` and some room).
 MAX_WHEN = 40
 _WHEN_FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y/%m/%d %H:%M")
@@ -189,7 +191,7 @@ class TournamentsFeature(Feature):
 
     @command("tournament_start")
     async def tournament_start(
-        self, interaction: Interaction, tournament: int | None = None
+        self, interaction: Interaction, tournament: Range[int, 1, MAX_TOURNAMENT_ID] | None = None
     ) -> None:
         """Start the tournament now, before its time (its organizer, or a manager)."""
         chosen = await self._chosen(interaction, tournament, (State.REGISTRATION,))
@@ -203,7 +205,7 @@ class TournamentsFeature(Feature):
 
     @command("tournament_cancel")
     async def tournament_cancel(
-        self, interaction: Interaction, tournament: int | None = None
+        self, interaction: Interaction, tournament: Range[int, 1, MAX_TOURNAMENT_ID] | None = None
     ) -> None:
         """Cancel a tournament before it starts (its organizer, or a manager)."""
         chosen = await self._chosen(interaction, tournament, (State.REGISTRATION,))
@@ -216,7 +218,7 @@ class TournamentsFeature(Feature):
 
     @command("tournament_withdraw")
     async def tournament_withdraw(
-        self, interaction: Interaction, tournament: int | None = None
+        self, interaction: Interaction, tournament: Range[int, 1, MAX_TOURNAMENT_ID] | None = None
     ) -> None:
         """Withdraw from a tournament under way: your games left are forfeited."""
         chosen = await self._chosen(interaction, tournament, (State.RUNNING,))
@@ -233,7 +235,7 @@ class TournamentsFeature(Feature):
 
     @command("tournament_standings")
     async def tournament_standings(
-        self, interaction: Interaction, tournament: int | None = None
+        self, interaction: Interaction, tournament: Range[int, 1, MAX_TOURNAMENT_ID] | None = None
     ) -> None:
         """The standings, privately: the crosstable image and its text for screen
         readers, in as many messages as Discord's 2,000 characters need."""
