@@ -58,6 +58,7 @@ EXTENSIONS = (
     "bot.cogs.play.your_move",
     "bot.cogs.explorer.explorer",
     "bot.cogs.problems.tsume",
+    "bot.cogs.tournaments.tournaments",
 )
 WARM_UP_GAMES = 200
 

@@ -199,6 +199,20 @@ class TournamentRepository(Repository):
         row = await self._one(f"SELECT {SCHEDULED} WHERE s.game_id = ?", (game_id,))
         return None if row is None else scheduled_of(row)
 
+    async def without_thread(self, limit: int, scope: ShardScope | None = None) -> list[int]:
+        """Up to `limit` games of running tournaments (of `scope`) still being played that
+        have no thread: created, then the process stopped before it opened their threads."""
+        clause, params = scope_sql(scope, "g.guild_id")
+        rows = await self._all(
+            "SELECT g.id FROM tournament_games s JOIN games g ON g.id = s.game_id"
+            " JOIN tournaments t ON t.id = s.tournament_id"
+            " WHERE t.state = 'running' AND g.status = 'active' AND g.thread_id IS NULL"
+            + clause
+            + " ORDER BY g.id LIMIT ?",
+            (*params, limit),
+        )
+        return [row[0] for row in rows]
+
     async def waiting(self, guild_id: int, limit: int) -> list[ScheduledGameRow]:
         """Up to `limit` scheduled games of the server's running tournaments that have no
         game yet and no withdrawn player, the earliest tournament's earliest round first."""

@@ -35,6 +35,8 @@ Interaction = discord.Interaction[Any]
 EndingButton = Callable[[GameSnapshot, str], discord.ui.Item[Any] | None]
 #: A button a feature puts under the board of a game going on (Move, say): the same shape.
 TurnButton = EndingButton
+#: What a feature does once a game's ending is posted (a tournament acts on its result).
+AfterEnding = Callable[[GameSnapshot], Awaitable[None]]
 
 
 class PlayMove(Protocol):
@@ -63,17 +65,19 @@ class GameBot(commands.Bot):
     (the worker processes that read members' records), `direct_messages` (every direct
     message: turns, endings, offers, see `notify`), `ending_buttons` (what features put
     under an ending, wherever it is posted), `turn_buttons` (what they put under the board
-    of a game going on), `bot_turns` (what features do when the bot's own turn begins in a
-    game against it), `play_move` (the moves feature's path of a move, for the others),
-    `open_picker` (the picker's, for `/move` without text), `rejections` (Discord's 4xx
-    answers to every request, counted) and `pacing` (the global limit every request waits
-    for, this process's own bucket until a shared one is put in with `pacing.use`)."""
+    of a game going on), `after_endings` (what they do once an ending is posted),
+    `bot_turns` (what features do when the bot's own turn begins in a game against it),
+    `play_move` (the moves feature's path of a move, for the others), `open_picker` (the
+    picker's, for `/move` without text), `rejections` (Discord's 4xx answers to every
+    request, counted) and `pacing` (the global limit every request waits for, this
+    process's own bucket until a shared one is put in with `pacing.use`)."""
 
     boards: BoardRenderer
     readers: ReaderPool
     direct_messages: DirectMessages
     ending_buttons: list[EndingButton]
     turn_buttons: list[TurnButton]
+    after_endings: list[AfterEnding]
     bot_turns: list[BotTurn]
     play_move: PlayMove | None
     open_picker: OpenPicker | None
@@ -92,6 +96,7 @@ class GameBot(commands.Bot):
         self.direct_messages = DirectMessages(self)
         self.ending_buttons = []
         self.turn_buttons = []
+        self.after_endings = []
         self.bot_turns = []
         self.play_move = None
         self.open_picker = None

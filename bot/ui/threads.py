@@ -219,6 +219,11 @@ async def ending_posted(bot: GameBot, game: GameSnapshot) -> None:
     await bot.service.deadlines.ending_posted(game.id)
     await withdraw_lapsed(bot, game.id)  # before the thread is archived
     await close_thread(bot, game)
+    for follow_up in bot.after_endings:  # a tournament's standings, say
+        try:
+            await follow_up(game)
+        except Exception:
+            log.exception("game %s: what follows its ending failed", game.id)
 
 
 async def begin_game(
@@ -228,8 +233,10 @@ async def begin_game(
     *,
     by: int,
     challenge: Challenge | None = None,
+    heading: Wording | None = None,
 ) -> None:
-    """A game just started (by `by`: who accepted `challenge`, or who asked the computer):
+    """A game just started (by `by`: who accepted `challenge`, or who asked the computer;
+    a tournament's, whose first post begins with its `heading`):
     its thread on `message` (the challenge's, or the one announcing the game), the start
     board there with a mention of the member to move first and of the challenger, then
     the direct messages: the challenger hears it was accepted (and whose move it is), the
@@ -246,9 +253,12 @@ async def begin_game(
     if challenge is not None:
         accepted = audience(Event.CHALLENGE_ACCEPTED, Cast.of_challenge(challenge, actor=by))
     try:
-        await post_board(
-            bot, started, lambda lang: text.game_start_text(lang, started), told=turn | accepted
-        )
+
+        def first_post(lang: str) -> str:
+            start = text.game_start_text(lang, started)
+            return start if heading is None else f"{heading(lang)}\n{start}"
+
+        await post_board(bot, started, first_post, told=turn | accepted)
     finally:  # after the thread's post, whose link the message gives
         _tell_start(bot, started, challenge, by=by, accepted=accepted)
 

@@ -85,7 +85,7 @@ async def test_without_an_engine_the_engine_commands_are_not_published(club: Clu
     )
     assert suggested.response_type == ResponseType.AUTOCOMPLETE_RESULT
     assert suggested.choices == []
-    gone = await removed_command(club, "tournament", [], channel=club.channel)
+    gone = await removed_command(club, "withdrawn_long_ago", [], channel=club.channel)
     assert gone.ephemeral and "no longer offers that command" in gone.content
 
 
@@ -96,7 +96,7 @@ async def test_without_an_engine_a_japanese_member_is_told_in_japanese(japanese_
     asked = await removed_command(club, "computer", level, channel=club.channel)
     assert asked.ephemeral and "将棋ソフト" in asked.content, asked.content
     assert_japanese(asked)
-    gone = await removed_command(club, "tournament", [], channel=club.channel)
+    gone = await removed_command(club, "withdrawn_long_ago", [], channel=club.channel)
     assert gone.ephemeral and "コマンド" in gone.content, gone.content
     assert_japanese(gone)
 

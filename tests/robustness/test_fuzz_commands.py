@@ -350,6 +350,7 @@ BUTTON_SHAPES = (
     "tb:accept:{id}:0:1", "tb:decline:{game}:0:{id}", "rp:next:{id}:0", "rp:last:{game}:{id}",
     "nx:{id}:{game}:0", "nx:0:{id}:{id}", "mv:{id}:0:h00000000", "pb:{game}:{id}:h00000000",
     "tz:{id}",
+    "tj:join:{id}", "tj:leave:{id}",
 )  # fmt: skip
 #: Every select's custom_id (the picker's), each chosen with every value of `HOSTILE_VALUES`.
 SELECT_SHAPES = (

@@ -506,3 +506,24 @@ async def test_a_knockout_winner_who_withdraws_keeps_the_win_and_loses_the_next_
     assert [view.winner for view in shown.rounds[1]] == [two]
     async with service.store.db.read() as tx:
         assert await tx.games.count() == 2  # the final was never created
+
+
+async def test_games_without_a_thread_are_found_until_they_get_one(
+    shared_location: str | Path, clock: FakeClock
+) -> None:
+    """What the Discord layer opens after a restart: the running tournaments' games still
+    being played that have no thread, and no others."""
+    async with club(shared_location, clock) as c:
+        assert c.service is not None
+        t = await entered(c.service, clock, PLAYERS[:4], format="round_robin")
+        assert await c.service.tournaments.without_thread(10) == []
+        change = await c.service.tournaments.start(
+            t.id, Runner(ORGANIZER.user_id, True), guild_id=GUILD
+        )
+        created = sorted(change.games_created)
+        assert len(created) == 6
+        assert await c.service.tournaments.without_thread(10) == created
+        assert await c.service.tournaments.without_thread(2) == created[:2]
+        await c.service.games.set_thread(created[0], 4242)
+        await resign_for(c.service, created[1], Color.SENTE)
+        assert await c.service.tournaments.without_thread(10) == created[2:]

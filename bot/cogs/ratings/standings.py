@@ -45,19 +45,22 @@ class RatingsFeature(Feature):
     async def profile(
         self, interaction: Interaction, member: discord.Member | None = None, public: bool = False
     ) -> None:
-        """A member's games, rating with its chart, and favourite openings."""
+        """A member's games, rating with its chart, favourite openings and tournaments."""
         reply = Reply(interaction)
         who = as_player(member or interaction.user)  # the asker by default
         user_id, name = who.user_id, who.name
-        found = await self.bot.service.ratings.profile(server_of(interaction), user_id)
-        played = await self.bot.service.openings.results(server_of(interaction), user_id)
+        guild_id = server_of(interaction)
+        found = await self.bot.service.ratings.profile(guild_id, user_id)
+        played = await self.bot.service.openings.results(guild_id, user_id)
+        entered = await self.bot.service.tournaments.of_member(guild_id, user_id)
         lang = await answer_language(self.bot, interaction, public=public)
         extra: dict[str, Any] = {}
         if found.history:
             chart = self.bot.boards.rating_chart(found, name, lang)
             extra["file"] = await reply.within(chart, ephemeral=not public)
-        shown = text.profile_text(lang, name, found, openings=played)
-        await reply.send(shown, ephemeral=not public, **extra)
+        said = text.profile_text(lang, name, found, openings=played)
+        said += text.profile_tournaments(lang, entered)
+        await reply.send(said, ephemeral=not public, **extra)
         log.info("profile of %s shown", user_id)
 
 

@@ -208,3 +208,11 @@ def _zip(entries: Sequence[Entry]) -> bytes:
             info.compress_type = zipfile.ZIP_DEFLATED
             archive.writestr(info, data)
     return out.getvalue()
+
+
+def archive_in_worker(
+    event: str, games: Sequence[ArchivedGame], limit: int
+) -> tuple[ArchivePart, ...]:
+    """`tournament_archive` with its arguments in order, as a worker process is asked to
+    run it (`ReaderPool.run` passes no keywords)."""
+    return tournament_archive(event, games, limit=limit)

@@ -127,7 +127,8 @@ class Exports:
         member whose private notes go into the record as comments at their plies (KIF, KI2,
         CSA). Only a record shown to that member alone may carry them: a record posted for
         everyone is asked without. `zone`: the time zone its dates are written in (records
-        have no place to name one); `event` and `site`: its `棋戦` and `場所`.
+        have no place to name one); `event` and `site`: its `棋戦` and `場所` (a
+        tournament's game names its tournament as its `棋戦`, whatever `event` says).
 
         Example: `(await service.exports.file(1, "kif")).filename` is `"game-1.kif"`.
         """
@@ -139,6 +140,15 @@ class Exports:
         loaded = await self._store.current(game_id, guild_id=guild_id)
         row = loaded.row
         comments = None if notes_of is None else await self._notes.by_ply(game_id, notes_of)
+        async with self._store.db.read() as tx:
+            scheduled = await tx.tournaments.of_game(game_id)
+            tournament = (
+                None
+                if scheduled is None
+                else await tx.tournaments.get(scheduled.game.tournament_id)
+            )
+        if tournament is not None:
+            event = tournament.setup.name
         headers = record_headers(
             row, zone=zone, finished=not loaded.is_active, event=event, site=site
         )

@@ -4,14 +4,30 @@ withdrawal, end) over the one game store, with the views it posts (standings, br
 
 from __future__ import annotations
 
-from bot.db import ScheduledGameRow, Session
+from collections import defaultdict
+from collections.abc import Collection
+
+from bot.db import ScheduledGameRow, Session, ShardScope
+from render.crosstable import Crosstable
 
 from ..play.store import GameStore
-from .model import Format, Tournament, entrant_of
+from .model import Format, State, Tournament, entrant_of
 from .progress import Progress
-from .ranking import Standing
+from .ranking import Game, Standing
 from .registration import Registration
-from .schedule import Bracket, Field, bracket, field_of, group_standings
+from .schedule import (
+    RESULTS,
+    Bracket,
+    Field,
+    bracket,
+    field_of,
+    group_standings,
+    latest_attempts,
+)
+from .tables import crosstable
+
+#: How many of a server's latest tournaments a member's profile looks through.
+PROFILE_LOOKBACK = 20
 
 
 class Tournaments(Registration, Progress):
@@ -57,6 +73,97 @@ class Tournaments(Registration, Progress):
             return bracket(tournament.row, field.entrants, rows, field.withdrawn)
 
         return await self._store.db.run(read, write=False)
+
+    async def crosstables(self, tournament_id: int) -> list[Crosstable]:
+        """A round robin's crosstables, one a group (titled by its number when there are
+        several), each player named as the bot last saw them; empty before the start and
+        for a knockout."""
+
+        async def read(tx: Session) -> list[Crosstable]:
+            tournament, field, rows = await _everything(tx, tournament_id)
+            if tournament is None or tournament.format == Format.KNOCKOUT or not rows:
+                return []
+            tables = group_standings(
+                tournament.row, field.entrants, field.groups, rows, field.withdrawn
+            )
+            names = await _names(tx, [e.player for e in field.entrants])
+            games: dict[int, list[Game]] = defaultdict(list)
+            for row in latest_attempts(rows):
+                result = None if row.result is None else RESULTS.get(row.result)
+                games[row.game.group_number].append(
+                    Game(row.game.sente_id, row.game.gote_id, result)
+                )
+            per_pair = 2 if tournament.format == Format.DOUBLE_ROUND_ROBIN else 1
+            drawn = []
+            for group in sorted(tables):
+                if len(tables[group]) < 2:
+                    continue
+                title = str(group) if len(tables) > 1 else None
+                drawn.append(
+                    crosstable(
+                        tables[group],
+                        games[group],
+                        names,
+                        withdrawn=field.withdrawn,
+                        games_per_pair=per_pair,
+                        title=title,
+                    )
+                )
+            return drawn
+
+        return await self._store.db.run(read, write=False)
+
+    async def names(self, user_ids: Collection[int]) -> dict[int, str]:
+        """The players' names as the bot last saw them (their id for one never seen)."""
+        return await self._store.db.run(lambda tx: _names(tx, user_ids), write=False)
+
+    async def placement(self, game_id: int) -> tuple[Tournament, ScheduledGameRow] | None:
+        """The tournament a game belongs to and its place there (round, board), or None
+        for a game of no tournament."""
+        async with self._store.db.read() as tx:
+            scheduled = await tx.tournaments.of_game(game_id)
+            if scheduled is None:
+                return None
+            row = await tx.tournaments.get(scheduled.game.tournament_id)
+        if row is None:
+            return None
+        return Tournament(row, ()), scheduled
+
+    async def without_thread(self, limit: int, scope: ShardScope | None = None) -> list[int]:
+        """Games of running tournaments being played without a thread (their process
+        stopped between creating them and opening their threads): the oldest `limit`."""
+        async with self._store.db.read() as tx:
+            return await tx.tournaments.without_thread(limit, scope)
+
+    async def schedule_of(self, tournament_id: int) -> list[ScheduledGameRow]:
+        """Every scheduled game of the tournament, as stored."""
+        async with self._store.db.read() as tx:
+            return await tx.tournaments.scheduled(tournament_id)
+
+    async def of_member(self, guild_id: int, user_id: int) -> list[tuple[Tournament, int | None]]:
+        """The server's tournaments `user_id` entered, newest first, each with the rank
+        they hold in its table (a round robin under way or finished; None otherwise)."""
+        async with self._store.db.read() as tx:
+            rows = await tx.tournaments.in_guild(guild_id, [state.value for state in State])
+        found: list[tuple[Tournament, int | None]] = []
+        for row in reversed(rows[-PROFILE_LOOKBACK:]):
+            tournament = await self.get(row.id)
+            if all(e.user_id != user_id for e in tournament.entrants):
+                continue
+            rank = None
+            if tournament.format != Format.KNOCKOUT:
+                for table in (await self.standings(row.id)).values():
+                    rank = next((s.rank for s in table if s.player == user_id), rank)
+            found.append((tournament, rank))
+        return found
+
+
+async def _names(tx: Session, user_ids: Collection[int]) -> dict[int, str]:
+    names = {}
+    for user_id in user_ids:
+        player = await tx.players.get(user_id)
+        names[user_id] = str(user_id) if player is None else player.name
+    return names
 
 
 _Everything = tuple[Tournament | None, Field, list[ScheduledGameRow]]

@@ -27,6 +27,7 @@ near the end, and `sides` (which `base` imports) last.
 
 # isort: off
 from .problems.tsume import *  # noqa: F403
+from .tournaments.tournaments import *  # noqa: F403
 from .play.your_move import *  # noqa: F403
 from .computer.opponent import *  # noqa: F403
 from .computer.analysis import *  # noqa: F403

@@ -39,6 +39,8 @@ BUTTON_LABELS = {
     "mv": N_("Move"),
     "pb": N_("Back"),
     "tz": N_("Answer"),
+    "tj:join": N_("Join"),
+    "tj:leave": N_("Leave"),
 }
 
 
@@ -78,6 +80,12 @@ COMMANDS = {
     "next": "Your game to play first: the nearest deadline, with its board and a Next button.",
     "explorer": "The moves played from a position in this server's finished games, with results.",
     "tsume": "The daily mate problem from this server's games: see it, answer it, the table.",
+    "tournament": "Create a tournament here: round robin or knockout, announced with Join.",
+    "tournament_start": "Start a tournament now, before its time (organizers).",
+    "tournament_cancel": "Cancel a tournament that has not started (organizers).",
+    "tournament_withdraw": "Withdraw from a tournament under way (your games left are lost).",
+    "tournament_standings": "A tournament's standings: the crosstable, with its text.",
+    "tournament_settings": "Who may run tournaments here, and how many of their games at once.",
 }
 OPTIONS = {
     "opponent": "The member you want to play (leave it out: anyone here may accept)",
@@ -144,6 +152,27 @@ OPTIONS = {
     "tsume_move": "Your first move: Western (R*5b), Japanese (５二飛) or USI; privately judged",
     "channel": "The channel of the daily problem (default: this one)",
     "tsume_hour": "The hour of the daily problem, 0-23 in the server's time zone",
+    "name": "The tournament's name (up to 100 characters)",
+    "tournament_format": "Round robin (once or twice each) or knockout",
+    "tournament_start": "When it starts, in the server's time zone, e.g. 2026-12-01 20:00",
+    "registration_closes": "When registration closes, same form (default: at the start)",
+    "max_players": "The most players it takes (default: 32)",
+    "group_size": "A round robin's largest group (default: one group; needed above 40)",
+    "pairing_games": "A knockout's games a pairing, 1 or 2 (default: 1)",
+    "min_rating": "The lowest rating that may enter (default: any)",
+    "max_rating": "The highest rating that may enter (default: any)",
+    "tournament_rated": "Count its games for ratings (default: yes; never with handicaps)",
+    "handicaps": "Play handicap games by rating difference (round robins; default: no)",
+    "tournament_takebacks": "May a player ask to take back a move (default: never)",
+    "tournament": "The tournament's number (default: this server's only one)",
+    "organizer_role": "The role whose members may create and run tournaments",
+    "remove_role": "Take the organizer role away: only managers run tournaments",
+    "game_cap": "Tournament games under way at once, at most 900 (0: the default, 500)",
+}
+TOURNAMENT_FORMAT_NAMES = {
+    "round_robin": "Round robin",
+    "double_round_robin": "Double round robin",
+    "knockout": "Knockout",
 }
 STATUS_NAMES = {"active": "Active", "finished": "Finished", "all": "All"}
 VACATION_ACTIONS = {"status": "Status", "start": "Start", "end": "End"}

@@ -73,6 +73,16 @@ HELP_SECTIONS = (
         ),
     ),
     (
+        N_("Tournaments"),
+        N_(
+            "`/tournament` creates a round robin or a knockout and posts it here with Join "
+            "and Leave; its organizer starts it early with `/tournament_start` or cancels it "
+            "with `/tournament_cancel`. `/tournament_withdraw` leaves one under way, and "
+            "`/tournament_standings` shows its crosstable. Managers choose who may organize "
+            "with `/tournament_settings`."
+        ),
+    ),
+    (
         N_("For server managers"),
         N_(
             "`/language` sets the language of the bot's posts in this server; `/timezone` "

@@ -1,0 +1,301 @@
+"""A tournament's posts in its channel: the announcement with its buttons (its entrants,
+then its standings, edited into the one message on every change), a post when a round
+starts, each game's thread with its first post naming the tournament, round and board,
+and the final post with the winners and every game's records as a ZIP.
+
+Every change the service returns (`TournamentChange`) is posted by `Posts.post_change`:
+from a command, a button, the ending of one of its games (`after_ending`, which the
+tournaments feature registers on the bot), or the clock's own work (the service's
+listener).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.services import GameSnapshot
+from bot.services.records.archive import (
+    ArchivedGame,
+    ArchivePart,
+    archive_in_worker,
+    archived_game,
+)
+from bot.services.tournaments.model import Format, State, Tournament, TournamentChange
+from render.crosstable import Crosstable, describe_crosstable, render_crosstable
+
+from . import text
+from .host import GameBot
+from .text.tournaments.crosstable import crosstable_words
+from .threads import begin_game
+
+log = logging.getLogger(__name__)
+#: The buttons under an announcement, for the tournament as it is, in a language (Join and
+#: Leave while registration is open; None once there is nothing to press).
+EntryButtons = Callable[[Tournament, str], discord.ui.View | None]
+#: The most left-over games opened after a restart (more than any server's cap on games
+#: under way; a game left without a thread still has its posts in the channel).
+LEFT_OVER_LIMIT = 1000
+#: Discord's longest alt text of an attachment.
+MAX_ALT_TEXT = 1024
+
+
+class Posts:
+    """The tournaments' posts of one bot. An announcement is edited by one task at a
+    time: a change while it is being edited asks for one more edit, so a hundred
+    presses of Join cost at most two edits at once, never a hundred."""
+
+    def __init__(self, bot: GameBot, buttons: EntryButtons) -> None:
+        self.bot = bot
+        self._buttons = buttons
+        self._editing: set[int] = set()
+        self._again: set[int] = set()
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # ------------------------------------------------------------ the announcement
+
+    async def announce(self, tournament: Tournament) -> None:
+        """Post a new tournament's announcement and remember it."""
+        await self.refresh(tournament.id)
+
+    async def refresh(self, tournament_id: int) -> None:
+        """Edit the announcement to the tournament as it is now (posted anew if gone)."""
+        if tournament_id in self._editing:
+            self._again.add(tournament_id)
+            return
+        self._editing.add(tournament_id)
+        try:
+            while True:
+                self._again.discard(tournament_id)
+                try:
+                    await self._refresh_once(tournament_id)
+                except (discord.HTTPException, LookupError):
+                    log.warning("could not edit tournament %s's post", tournament_id, exc_info=True)
+                if tournament_id not in self._again:
+                    return
+        finally:
+            self._editing.discard(tournament_id)
+
+    async def _refresh_once(self, tournament_id: int) -> None:
+        service = self.bot.service.tournaments
+        tournament = await service.get(tournament_id)
+        setup = tournament.row.setup
+        lang = await self.bot.post_language(setup.guild_id)
+        names = await service.names([e.user_id for e in tournament.entrants])
+        content = text.announcement_text(lang, tournament, names)
+        files: list[discord.File] = []
+        if tournament.state in (State.RUNNING, State.FINISHED):
+            if tournament.format is Format.KNOCKOUT:
+                content += "\n" + "\n".join(await self.bracket_lines(tournament, names, lang))
+            else:
+                files = await self.standings_files(tournament_id, lang)
+        content = text.truncate(content)
+        view = self._buttons(tournament, lang)
+        channel = await self._channel(setup.channel_id)
+        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions.none()}
+        message_id = tournament.row.message_id
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(
+                    content=content, attachments=files, view=view, **kwargs
+                )
+                return
+            except discord.NotFound:
+                log.info("tournament %s's announcement is gone: posted anew", tournament_id)
+        if view is not None:
+            kwargs["view"] = view
+        message = await channel.send(content, files=files, **kwargs)
+        await service.set_message(tournament_id, message.id)
+
+    async def standings_files(self, tournament_id: int, lang: str) -> list[discord.File]:
+        """The round robin's crosstables as PNG files, each with its text as alt text."""
+        tables = await self.bot.service.tournaments.crosstables(tournament_id)
+        return [await _crosstable_file(table, lang, index) for index, table in enumerate(tables)]
+
+    async def bracket_lines(
+        self, tournament: Tournament, names: dict[int, str], lang: str
+    ) -> list[str]:
+        state = await self.bot.service.tournaments.bracket(tournament.id)
+        if state is None:
+            return []
+
+        def named(user_id: int | None) -> str | None:
+            return None if user_id is None else text.safe(names.get(user_id, str(user_id)))
+
+        rounds = [
+            [
+                (
+                    named(view.match.upper) or "",
+                    named(view.match.lower) or "",
+                    named(view.winner),
+                )
+                for view in matches
+                if view.match.lower is not None
+            ]
+            for matches in state.rounds
+        ]
+        return text.bracket_lines(lang, rounds)
+
+    async def _channel(self, channel_id: int) -> discord.TextChannel:
+        channel = await self.bot.channel(channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise LookupError(f"channel {channel_id} is no text channel")
+        return channel
+
+    # ------------------------------------------------------------ changes
+
+    async def after_ending(self, game: GameSnapshot) -> None:
+        """Once any game's ending is posted: if it is a tournament's, act on it."""
+        for change in await self.bot.service.tournaments.game_ended(game.id):
+            await self.post_change(change)
+
+    async def post_change(self, change: TournamentChange) -> None:
+        """Post what one action did: the round begun, its games' threads, the standings
+        edited in, the final post, or the cancellation. One tournament's changes are
+        posted in turn, in the order they came."""
+        async with self._locks[change.tournament_id]:
+            await self._post_change(change)
+
+    async def _post_change(self, change: TournamentChange) -> None:
+        tournament = await self.bot.service.tournaments.get(change.tournament_id)
+        setup = tournament.row.setup
+        lang = await self.bot.post_language(setup.guild_id)
+        channel = await self._channel(setup.channel_id)
+        quiet = discord.AllowedMentions.none()
+        if change.cancelled:
+            await self.refresh(tournament.id)
+            await channel.send(text.cancelled_text(lang, tournament), allowed_mentions=quiet)
+            return
+        if change.round_started is not None:
+            count = len(change.games_created)
+            if change.round_started == 1:
+                said = text.started_text(lang, tournament, count)
+            else:
+                said = text.round_text(lang, tournament, change.round_started, count)
+            await channel.send(said, allowed_mentions=quiet)
+        for game_id in change.games_created:
+            try:
+                await self.open_game(tournament, game_id)
+            except Exception:
+                log.exception("tournament %s: could not open game %s", tournament.id, game_id)
+        if change.finished:
+            await self.refresh(tournament.id)
+            await self._final_post(tournament, change, lang, channel)
+        elif change.standings_changed or change.round_started is not None:
+            await self.refresh(tournament.id)
+
+    async def open_left_over(self) -> int:
+        """Open the threads of tournament games created before the last stop that never
+        got theirs (the process stopped between the two), in turn; how many. Their posts
+        meanwhile went to the tournament's channel."""
+        opened = 0
+        service = self.bot.service.tournaments
+        scope = getattr(self.bot, "scope", None)
+        for game_id in await service.without_thread(LEFT_OVER_LIMIT, scope):
+            if self.bot.is_closed():
+                break
+            placed = await service.placement(game_id)
+            if placed is None:
+                continue
+            try:
+                await self.open_game(await service.get(placed[0].id), game_id)
+            except Exception:
+                log.exception("could not open left-over tournament game %s", game_id)
+                continue
+            opened += 1
+        return opened
+
+    async def open_game(self, tournament: Tournament, game_id: int) -> None:
+        """A tournament game's thread in its channel, opened as an accepted challenge's
+        is, its first post naming the tournament, round and board."""
+        placed = await self.bot.service.tournaments.placement(game_id)
+        if placed is None:
+            return
+        _, scheduled = placed
+        game = await self.bot.service.games.get(game_id)
+        if game.thread_id is not None:
+            return  # opened already (by another process, or before a restart)
+        me = self.bot.user
+        await begin_game(
+            self.bot,
+            game,
+            None,
+            by=0 if me is None else me.id,
+            heading=lambda lang: text.game_heading(
+                lang, tournament, scheduled.game.round, scheduled.game.board
+            ),
+        )
+
+    async def _final_post(
+        self,
+        tournament: Tournament,
+        change: TournamentChange,
+        lang: str,
+        channel: discord.TextChannel,
+    ) -> None:
+        """The winners, the final standings and the games' records as a ZIP (more than
+        one when they pass the server's upload limit: the first with the post, the
+        others after it)."""
+        service = self.bot.service.tournaments
+        names = await service.names(change.winners)
+        said = text.final_text(lang, tournament, [names[w] for w in change.winners])
+        files: list[discord.File] = []
+        if tournament.format is not Format.KNOCKOUT:
+            files = await self.standings_files(tournament.id, lang)
+        limit = channel.guild.filesize_limit
+        parts = await self._archive(tournament, limit)
+        quiet = discord.AllowedMentions.none()
+        first = [discord.File(io.BytesIO(p.data), filename=p.filename) for p in parts[:1]]
+        await channel.send(said, files=files + first, allowed_mentions=quiet)
+        for part in parts[1:]:
+            await channel.send(
+                files=[discord.File(io.BytesIO(part.data), filename=part.filename)],
+                allowed_mentions=quiet,
+            )
+
+    async def _archive(self, tournament: Tournament, limit: int) -> tuple[ArchivePart, ...]:
+        """Every finished game's records, written in a worker process (a season's records
+        hold the interpreter for seconds); none if that fails (the post goes without)."""
+        rows = await self.bot.service.tournaments.schedule_of(tournament.id)
+        played = [r for r in rows if r.game_id is not None and r.result not in (None, "void")]
+        zone = await self.bot.server_zone(tournament.row.setup.guild_id)
+        boards: dict[tuple[int, int, int], int] = {}
+        numbers: dict[tuple[int, int], int] = defaultdict(int)
+        games: list[ArchivedGame] = []
+        for row in sorted(played, key=lambda r: (r.game.round, r.game.group_number, r.game.board)):
+            key = (row.game.round, row.game.group_number, row.game.board)
+            board = boards.setdefault(key, 1 + sum(1 for k in boards if k[0] == row.game.round))
+            numbers[(row.game.round, board)] += 1
+            assert row.game_id is not None
+            snapshot = await self.bot.service.games.get(row.game_id)
+            games.append(
+                archived_game(
+                    snapshot,
+                    round=row.game.round,
+                    board=board,
+                    number=numbers[(row.game.round, board)],
+                    zone=zone,
+                )
+            )
+        if not games:
+            return ()
+        try:
+            return await self.bot.readers.run(archive_in_worker, tournament.name, games, limit)
+        except Exception:
+            log.exception("tournament %s: could not write its archive", tournament.id)
+            return ()
+
+
+async def _crosstable_file(table: Crosstable, lang: str, index: int) -> discord.File:
+    words = crosstable_words(lang)
+    png = await asyncio.to_thread(render_crosstable, table, words=words)
+    alt = describe_crosstable(table, words=words)
+    if len(alt) > MAX_ALT_TEXT:
+        alt = alt[: MAX_ALT_TEXT - 1] + "…"
+    return discord.File(io.BytesIO(png), filename=f"standings-{index + 1}.png", description=alt)
