@@ -111,7 +111,7 @@ class Words:
     drawn: str = "The match is drawn."
     drawn_early: str = "The match is drawn whatever happens (games left: {remaining})."
     board_line: str = "Board {board}: {first} against {second}, {first_points} to {second_points}."
-    game_line: str = "Game {game}, {sente} with sente: {result}."
+    game_line: str = "Game {game}, {sente} with Sente: {result}."
     won_by: str = "{name} won"
     won_by_forfeit: str = "{name} won by forfeit"
     drew: str = "drawn"
@@ -158,8 +158,8 @@ def describe_scoreboard(board: Scoreboard, *, words: Words = Words()) -> str:
     Board points: Red 1, Blue 0.
     Red has won the match.
     Board 1: Ann against Bo, 1½ to ½.
-    Game 1, Bo with sente: Ann won.
-    Game 2, Ann with sente: drawn.
+    Game 1, Bo with Sente: Ann won.
+    Game 2, Ann with Sente: drawn.
     """
     first, second = clipped(board.first_team), clipped(board.second_team)
     head = [

@@ -133,12 +133,12 @@ def test_the_text_in_english_and_japanese() -> None:
     assert describe_scoreboard(drawn, words=scoreboard_words("en")).splitlines() == [
         "Team match: 赤組 v Blue. Game points: 赤組 2½, Blue 2½. "
         "Board points: 赤組 1½, Blue ½. 赤組 leads (games left: 1).",
-        "Board 1: 山田太郎 against 佐藤花子, 1½ to ½. Game 1, 山田太郎 with sente: 山田太郎 won. "
-        "Game 2, 佐藤花子 with sente: drawn.",
-        "Board 2: Alice against Bob, 1 to 1. Game 1, Bob with sente: Bob won. "
-        "Game 2, Alice with sente: Alice won.",
-        "Board 3: はなこ🌸 against Cy, 0 to 1. Game 1, はなこ🌸 with sente: Cy won by forfeit. "
-        "Game 2, Cy with sente: not played yet.",
+        "Board 1: 山田太郎 against 佐藤花子, 1½ to ½. Game 1, 山田太郎 with Sente: 山田太郎 won. "
+        "Game 2, 佐藤花子 with Sente: drawn.",
+        "Board 2: Alice against Bob, 1 to 1. Game 1, Bob with Sente: Bob won. "
+        "Game 2, Alice with Sente: Alice won.",
+        "Board 3: はなこ🌸 against Cy, 0 to 1. Game 1, はなこ🌸 with Sente: Cy won by forfeit. "
+        "Game 2, Cy with Sente: not played yet.",
         "Sitting out: Dvořák.",
     ]
     assert describe_scoreboard(drawn, words=scoreboard_words("ja")).splitlines() == [

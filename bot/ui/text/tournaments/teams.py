@@ -30,7 +30,7 @@ def scoreboard_words(lang: str) -> Words:
         drawn=_("The match is drawn."),
         drawn_early=_("The match is drawn whatever happens (games left: {remaining})."),
         board_line=_("Board {board}: {first} against {second}, {first_points} to {second_points}."),
-        game_line=_("Game {game}, {sente} with sente: {result}."),
+        game_line=_("Game {game}, {sente} with Sente: {result}."),
         won_by=_("{name} won"),
         won_by_forfeit=_("{name} won by forfeit"),
         drew=_("drawn"),
