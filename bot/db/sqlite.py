@@ -19,6 +19,7 @@ waits for the lock instead of failing at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -134,11 +135,11 @@ class SqliteDatabase(Database):
         that reads and then writes can never fail halfway on another process's lock.
         """
         async with self._lock:
-            await self._connection.execute("BEGIN IMMEDIATE")
             try:
+                await self._connection.execute("BEGIN IMMEDIATE")
                 yield self._session
             except BaseException:
-                await self._connection.execute("ROLLBACK")
+                await self._end_begun()
                 raise
             await self._connection.execute("COMMIT")
 
@@ -153,11 +154,19 @@ class SqliteDatabase(Database):
     async def read(self) -> AsyncIterator[Session]:
         """A read-only transaction: several queries see one consistent snapshot."""
         async with self._lock:
-            await self._connection.execute("BEGIN")
             try:
+                await self._connection.execute("BEGIN")
                 yield self._session
             finally:
-                await self._connection.execute("ROLLBACK")
+                await self._end_begun()
+
+    async def _end_begun(self) -> None:
+        """Roll back the transaction a block began, whichever await it left at. aiosqlite
+        runs a statement in its thread even when the task awaiting it is cancelled, so a
+        block cancelled while its BEGIN was on the way has a transaction all the same: left
+        open, every later block would fail to begin its own. A BEGIN that failed left none."""
+        with contextlib.suppress(sqlite3.OperationalError):  # no transaction is active
+            await self._connection.execute("ROLLBACK")
 
     async def run(self, work: Callable[[Session], Awaitable[T]], *, write: bool = True) -> T:
         """`work(session)` as one transaction, in one round trip to the database's thread.

@@ -140,3 +140,29 @@ async def test_runs_and_blocks_from_many_tasks_never_interleave(db: Database) ->
     await asyncio.gather(*(db.run(next_move) if i % 2 else with_block() for i in range(40)))
     async with db.query() as q:
         assert len(await q.moves.usi_list(game_id)) == 40
+
+
+async def test_a_block_cancelled_at_any_step_leaves_the_database_usable(db: Database) -> None:
+    """A task cancelled inside `transaction()` or `read()` (a send cut short as the bot
+    stops), at whichever await it has reached, ends its transaction: the next block
+    begins its own instead of failing inside a transaction left open."""
+    game_id = await db.run(new_game)
+
+    async def write() -> None:
+        async with db.transaction() as tx:
+            await tx.moves.insert(move(game_id, 1, "7g7f"))
+            await tx.moves.delete_after(game_id, 0)
+
+    async def read() -> None:
+        async with db.read() as q:
+            await q.moves.usi_list(game_id)
+
+    for steps in range(12):
+        for block in (write, read):
+            task = asyncio.create_task(block())
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            async with db.transaction() as tx:  # fails if the cancelled block left one open
+                assert await tx.moves.usi_list(game_id) == []
