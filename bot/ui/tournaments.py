@@ -25,6 +25,7 @@ from bot.services.records.archive import (
     ArchivedGame,
     ArchivePart,
     archive_in_worker,
+    archive_seconds,
     archived_game,
 )
 from bot.services.tournaments.model import Format, State, Tournament, TournamentChange
@@ -286,7 +287,13 @@ class Posts:
         if not games:
             return ()
         try:
-            return await self.bot.readers.run(archive_in_worker, tournament.name, games, limit)
+            return await self.bot.readers.run(
+                archive_in_worker,
+                tournament.name,
+                games,
+                limit,
+                time_limit=archive_seconds(len(games)),
+            )
         except Exception:
             log.exception("tournament %s: could not write its archive", tournament.id)
             return ()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import doctest
 import io
 import random
+import time
 import zipfile
 from collections.abc import AsyncIterator
 from datetime import UTC
@@ -26,9 +27,11 @@ from bot.services.records.archive import (
     ARCHIVE_KINDS,
     NAME_CHARS,
     ArchivedGame,
+    archive_seconds,
     archived_game,
     tournament_archive,
 )
+from bot.services.records.readers import READ_TIME_LIMIT
 from rules import Color, Game, Termination
 from rules.notation import Record, read_record
 from tests.notation.support import RECORDS
@@ -215,6 +218,23 @@ def test_a_large_tournament_is_split_into_parts_within_the_limit() -> None:
     assert sum(p.games for p in parts) == 60
     exact = tournament_archive("Cup", entries[:1], limit=LIMIT)[0]
     assert tournament_archive("Cup", entries[:1], limit=len(exact.data))[0].data == exact.data
+
+
+def test_a_leagues_archive_is_given_the_time_its_games_take() -> None:
+    """The worker's time limit grows with the games: a 30-player double round robin's 870
+    games take seconds to write on a busy machine, past the limit of a member's read, and
+    an archive given up is a final post without its records."""
+    sources = long_games()
+    entries = [
+        ArchivedGame(1 + i // 10, 1 + i % 10, Record(sources[i % len(sources)], sente="P"))
+        for i in range(30)
+    ]
+    started = time.perf_counter()
+    tournament_archive("Cup", entries, limit=LIMIT)
+    per_game = (time.perf_counter() - started) / len(entries)
+    for games in (1, 870, 9_000):
+        assert archive_seconds(games) >= READ_TIME_LIMIT
+        assert archive_seconds(games) >= 3 * per_game * games
 
 
 def test_a_game_alone_over_the_limit_and_no_game_are_refused() -> None:

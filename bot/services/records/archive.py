@@ -210,6 +210,23 @@ def _zip(entries: Sequence[Entry]) -> bytes:
     return out.getvalue()
 
 
+#: Seconds an archive is given in its worker before it is given up, at the least, and for
+#: each game: a generous multiple of what writing a game's five files costs on a busy
+#: machine. A member's read gets `READ_TIME_LIMIT`, which a league's archive passes.
+ARCHIVE_BASE_SECONDS = 10.0
+ARCHIVE_SECONDS_PER_GAME = 0.05
+
+
+def archive_seconds(games: int) -> float:
+    """The time limit of archiving `games` games in a worker (`ReaderPool.run`'s
+    `time_limit`): it grows with the games, so a large event's archive is not lost.
+
+    >>> archive_seconds(0) < archive_seconds(870)
+    True
+    """
+    return ARCHIVE_BASE_SECONDS + ARCHIVE_SECONDS_PER_GAME * games
+
+
 def archive_in_worker(
     event: str, games: Sequence[ArchivedGame], limit: int
 ) -> tuple[ArchivePart, ...]:
