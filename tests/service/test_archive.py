@@ -31,6 +31,7 @@ from bot.services.records.archive import (
     archive_in_worker,
     archive_seconds,
     archived_game,
+    packed,
     tournament_archive,
 )
 from bot.services.records.readers import READ_TIME_LIMIT, ReaderPool
@@ -253,11 +254,12 @@ async def test_a_leagues_games_go_to_the_worker_without_holding_the_loop() -> No
         )
         for i in range(870)
     ]
+    games = [packed(entry) for entry in entries]  # as the Discord layer reads them
     pool = ReaderPool(processes=1)
     try:
         async with LoopProbe() as probe:
             parts = await pool.run(
-                archive_in_worker, "Cup", entries, LIMIT, time_limit=archive_seconds(870)
+                archive_in_worker, "Cup", games, LIMIT, time_limit=archive_seconds(870)
             )
         assert sum(part.games for part in parts) == 870
         assert probe.worst < 0.1, probe.report()

@@ -127,8 +127,7 @@ class ReaderPool:
         limit = self.time_limit if time_limit is None else time_limit
         if self._closed:
             raise RuntimeError("the reader pool is closed")
-        # In a thread: an archive's games are megabytes to pack, which would hold the loop.
-        request = await asyncio.to_thread(pickle.dumps, (function, args), pickle.HIGHEST_PROTOCOL)
+        request = pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL)
         async with self._slots:
             if self._closed:  # waited for a worker while the pool closed: start none
                 raise RuntimeError("the reader pool is closed")
