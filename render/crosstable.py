@@ -148,9 +148,14 @@ def render_crosstable(table: Crosstable, *, words: Words = Words()) -> bytes:
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
     """
-    image = Grid(table, words).image()
-    # A few flat colours and the text's edges: a palette of exactly those keeps the file a
-    # tenth of the size and is quicker to encode than the full colour image.
+    return encoded(Grid(table, words).image())
+
+
+def encoded(image: Image.Image) -> bytes:
+    """An image drawn in the crosstable's inks on its grounds (the crosstable, a team
+    match's scoreboard) as a PNG: a few flat colours and the text's edges, so a palette of
+    exactly those keeps the file a tenth of the size and is quicker to encode than the full
+    colour image."""
     small = image.quantize(palette=palette(), dither=Image.Dither.NONE)
     out = io.BytesIO()
     small.save(out, format="PNG", compress_level=COMPRESSION)

@@ -15,7 +15,6 @@ any name is safe; the number of boards is bounded (`MAX_BOARDS`), which bounds t
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -30,8 +29,8 @@ from .crosstable import (
     TEXT,
     WIN,
     Mark,
+    encoded,
     number,
-    palette,
     stamp,
 )
 from .fonts import clipped, fit_text, printable, text_width
@@ -45,8 +44,6 @@ ROW = 28
 PAD = 14
 NAME_MIN, NAME_MAX = 110, 220
 TITLE_MAX = 760
-#: zlib's level for the PNG: the scoreboard's flat colours compress well without searching.
-COMPRESSION = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,12 +223,8 @@ def render_scoreboard(board: Scoreboard, *, words: Words = Words()) -> bytes:
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
     """
-    image = Layout(board, words).image()
     # The crosstable's inks on its grounds: its palette holds every colour drawn here.
-    small = image.quantize(palette=palette(), dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    small.save(out, format="PNG", compress_level=COMPRESSION)
-    return out.getvalue()
+    return encoded(Layout(board, words).image())
 
 
 class Layout:

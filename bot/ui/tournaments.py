@@ -22,10 +22,11 @@ import discord
 
 from bot.services import GameSnapshot
 from bot.services.records.archive import (
-    ArchivedGame,
     ArchivePart,
     archive_in_worker,
+    archive_seconds,
     archived_game,
+    packed,
 )
 from bot.services.tournaments.model import Format, State, Tournament, TournamentChange
 from render.crosstable import Crosstable, describe_crosstable, render_crosstable
@@ -267,26 +268,31 @@ class Posts:
         zone = await self.bot.server_zone(tournament.row.setup.guild_id)
         boards: dict[tuple[int, int, int], int] = {}
         numbers: dict[tuple[int, int], int] = defaultdict(int)
-        games: list[ArchivedGame] = []
+        games: list[bytes] = []
         for row in sorted(played, key=lambda r: (r.game.round, r.game.group_number, r.game.board)):
             key = (row.game.round, row.game.group_number, row.game.board)
             board = boards.setdefault(key, 1 + sum(1 for k in boards if k[0] == row.game.round))
             numbers[(row.game.round, board)] += 1
             assert row.game_id is not None
             snapshot = await self.bot.service.games.get(row.game_id)
-            games.append(
-                archived_game(
-                    snapshot,
-                    round=row.game.round,
-                    board=board,
-                    number=numbers[(row.game.round, board)],
-                    zone=zone,
-                )
+            archived = archived_game(
+                snapshot,
+                round=row.game.round,
+                board=board,
+                number=numbers[(row.game.round, board)],
+                zone=zone,
             )
+            games.append(packed(archived))  # each on its own: all at once holds the loop
         if not games:
             return ()
         try:
-            return await self.bot.readers.run(archive_in_worker, tournament.name, games, limit)
+            return await self.bot.readers.run(
+                archive_in_worker,
+                tournament.name,
+                games,
+                limit,
+                time_limit=archive_seconds(len(games)),
+            )
         except Exception:
             log.exception("tournament %s: could not write its archive", tournament.id)
             return ()

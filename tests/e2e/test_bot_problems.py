@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from bot.cogs.problems.tsume import TsumeFeature
-from tests.fakediscord import BotRunner, E2EGuard, FakeDiscord, FakeMessage
+from tests.fakediscord import CREATE_MESSAGE, BotRunner, E2EGuard, FakeDiscord, FakeMessage
 from tests.support.clock import FakeClock
 from tests.support.club import JAPANESE, Club, Table
 
@@ -175,3 +175,36 @@ async def test_a_player_who_opts_out_in_preferences_keeps_their_games_out(
     assert (progress.scanned, progress.problems) == (1, 0)
     shown = await club.prefer(club.bob)
     assert "mate problems (`/tsume`): off" in (shown.content or "")
+
+
+async def test_a_reveal_discord_refuses_does_not_cost_the_days_new_problem(
+    fake_discord: FakeDiscord, bot_runner: BotRunner, e2e_guard: E2EGuard, tmp_path: Path
+) -> None:
+    """The second day's delivery reveals the first problem, then posts the second: when
+    Discord refuses the reveal (a permission taken away, say), the new problem is posted
+    all the same, instead of being skipped and revealed the day after unseen."""
+    club = Club(fake_discord, bot_runner, e2e_guard, tmp_path, clock=FakeClock(START))
+    await club.start()
+    await mated_game(club)
+    await mated_game(club)
+    for _ in range(600):  # the second scan, in its worker process
+        if (await club.service.problems.progress(club.guild.id)).problems == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert (await club.service.problems.progress(club.guild.id)).problems == 2
+    club.make_manager(club.alice)
+    chosen = await club.fake.slash(
+        "tsume", {"action": "schedule", "hour": 9}, user=club.alice, channel=club.channel
+    )
+    found = re.search(r"<t:(\d+):f>", chosen.content or "")
+    assert found is not None, chosen.content
+    first = datetime.fromtimestamp(int(found.group(1)), UTC)
+    await at(club, first)
+    assert len(await club.posts(club.channel, "Problem of the day #")) == 1
+
+    club.fake.inject_fault(CREATE_MESSAGE, status=403)  # the reveal, sent first
+    club.guard.expect_error_log("could not reveal daily problem")
+    await at(club, first + timedelta(days=1))
+    posts = await club.posts(club.channel, "Problem of the day #")
+    assert len(posts) == 2, [p.content for p in posts]
+    assert club.bot_posts(club.channel, "Solution of problem #") == []

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import doctest
 import io
+import pickle
 import random
+import time
 import zipfile
 from collections.abc import AsyncIterator
 from datetime import UTC
@@ -26,12 +28,17 @@ from bot.services.records.archive import (
     ARCHIVE_KINDS,
     NAME_CHARS,
     ArchivedGame,
+    archive_in_worker,
+    archive_seconds,
     archived_game,
+    packed,
     tournament_archive,
 )
+from bot.services.records.readers import READ_TIME_LIMIT, ReaderPool
 from rules import Color, Game, Termination
 from rules.notation import Record, read_record
 from tests.notation.support import RECORDS
+from tests.support.stall import LoopProbe
 
 from .conftest import BOB, FakeClock, RecordingEvents, play_all, start_game
 
@@ -215,6 +222,49 @@ def test_a_large_tournament_is_split_into_parts_within_the_limit() -> None:
     assert sum(p.games for p in parts) == 60
     exact = tournament_archive("Cup", entries[:1], limit=LIMIT)[0]
     assert tournament_archive("Cup", entries[:1], limit=len(exact.data))[0].data == exact.data
+
+
+def test_a_leagues_archive_is_given_the_time_its_games_take() -> None:
+    """The worker's time limit grows with the games: a 30-player double round robin's 870
+    games take seconds to write on a busy machine, past the limit of a member's read, and
+    an archive given up is a final post without its records."""
+    sources = long_games()
+    entries = [
+        ArchivedGame(1 + i // 10, 1 + i % 10, Record(sources[i % len(sources)], sente="P"))
+        for i in range(30)
+    ]
+    started = time.perf_counter()
+    tournament_archive("Cup", entries, limit=LIMIT)
+    per_game = (time.perf_counter() - started) / len(entries)
+    for games in (1, 870, 9_000):
+        assert archive_seconds(games) >= READ_TIME_LIMIT
+        assert archive_seconds(games) >= 3 * per_game * games
+
+
+async def test_a_leagues_games_go_to_the_worker_without_holding_the_loop() -> None:
+    """870 real games (megabytes once pickled) are handed to the worker while the loop
+    goes on answering: packing them on it held every server's moves for a few tenths of a
+    second."""
+    sources = long_games()
+    entries = [
+        ArchivedGame(
+            1 + i // 15,
+            1 + i % 15,
+            Record(pickle.loads(pickle.dumps(sources[i % len(sources)])), sente=f"P{i}"),
+        )
+        for i in range(870)
+    ]
+    games = [packed(entry) for entry in entries]  # as the Discord layer reads them
+    pool = ReaderPool(processes=1)
+    try:
+        async with LoopProbe() as probe:
+            parts = await pool.run(
+                archive_in_worker, "Cup", games, LIMIT, time_limit=archive_seconds(870)
+            )
+        assert sum(part.games for part in parts) == 870
+        assert probe.worst < 0.1, probe.report()
+    finally:
+        await pool.close()
 
 
 def test_a_game_alone_over_the_limit_and_no_game_are_refused() -> None:

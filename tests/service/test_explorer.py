@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.db import BulkGame, Database, MoveRow, NewGame, PlayerRow, Terms, open_database
+from bot.db.explorer import ExplorerMoveRow, ExplorerRepository
 from bot.services import Exploration, GameService, ServiceError, position_hash
 from bot.services.explorer.ending import index_ending
 from rules import Color, Game, Handicap, Position
@@ -215,6 +216,30 @@ async def test_older_games_are_indexed_on_first_use_in_bounded_batches(
     assert {usi: t[0] for usi, t in tallies(explored).items()} == dict(firsts)
     async with db.query() as q:
         assert await q.explorer.count(GUILD) == 30
+
+
+async def test_a_backfill_batch_counts_its_positions_in_one_order(
+    service: GameService, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch of older games is counted in one transaction: its counts are written in one
+    order over the whole batch, as an ending writes its own, so on PostgreSQL a batch and a
+    game ending at once never hold each other's rows in opposite orders (a deadlock that
+    would fail the member's ending or the explorer's use). Game by game in order, a later
+    game's first position comes after an earlier game's last."""
+    written: list[tuple[int, str]] = []
+    add = ExplorerRepository.add
+
+    async def recording(
+        self: ExplorerRepository, guild_id: int, rows: Sequence[ExplorerMoveRow]
+    ) -> None:
+        written.extend(sorted({(row.position, row.move) for row in rows}))
+        await add(self, guild_id, rows)
+
+    monkeypatch.setattr(ExplorerRepository, "add", recording)
+    await store_bulk(db, bulk_games(12))
+    assert await service.explorer.backfill(GUILD, limit=100) == 0
+    assert len(written) > 12  # every game's moves, the start's shared
+    assert written == sorted(written)
 
 
 async def test_two_processes_backfilling_at_once_count_each_game_once(

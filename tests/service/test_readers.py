@@ -60,6 +60,18 @@ async def test_a_read_past_the_limit_is_refused_and_its_worker_replaced() -> Non
         await pool.close()
 
 
+async def test_work_the_bot_sized_runs_under_its_own_limit() -> None:
+    """An archive is given more than a member's read: the pool's limit is only a default."""
+    pool = ReaderPool(processes=1, time_limit=0.5)
+    try:
+        assert await pool.run(sleep_then, 1.5, "written", time_limit=30) == "written"
+        assert pool.overruns == 0
+        with pytest.raises(ReadTooLong):
+            await pool.run(sleep_then, 60, "never", time_limit=1.0)
+    finally:
+        await pool.close()
+
+
 async def test_a_cancelled_read_kills_its_worker_and_closing_leaves_nothing() -> None:
     pool = ReaderPool(processes=2)
     busy = asyncio.ensure_future(pool.run(sleep_then, 60, "never"))

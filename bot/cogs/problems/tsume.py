@@ -129,12 +129,17 @@ class TsumeFeature(Feature):
     # ------------------------------------------------------------------ the post
 
     async def deliver(self, row: OutboxRow) -> None:
-        """A server's day: reveal the posts before, then post the new problem."""
+        """A server's day: reveal the posts before, then post the new problem. A reveal
+        Discord refuses (its channel's permission taken away, say) is logged and the day
+        goes on: the new problem is posted all the same."""
         assert row.guild_id is not None
         delivery = await self.bot.service.daily_problems.delivery(row.guild_id)
         lang = await self.bot.post_language(row.guild_id)
         for post, solvers in delivery.reveals:
-            await self._reveal(post, solvers, lang)
+            try:
+                await self._reveal(post, solvers, lang)
+            except discord.HTTPException:
+                log.exception("could not reveal daily problem %s", post.id)
         if delivery.post is not None:
             await self._post(delivery.post, lang)
 

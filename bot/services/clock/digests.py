@@ -78,6 +78,25 @@ def hours_around(now: datetime, hour: int, zone: tzinfo) -> tuple[datetime, date
     return last, following
 
 
+def hour_due(
+    now: datetime, hour: int, zone: tzinfo, chosen_at: datetime, done_for: datetime | None
+) -> tuple[datetime | None, datetime]:
+    """For a daily send at `hour` in `zone`, chosen at `chosen_at` and last done for the
+    moment `done_for`: the moment to do it for now (None: that hour came before the choice
+    or was done already), and the next one.
+
+    >>> tokyo = zoneinfo.ZoneInfo("Asia/Tokyo")
+    >>> now = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> hour_due(now, 8, tokyo, now - timedelta(days=2), None)[0].isoformat()
+    '2025-12-31T23:00:00+00:00'
+    >>> hour_due(now, 8, tokyo, now - timedelta(hours=1), None)[0] is None
+    True
+    """
+    last, following = hours_around(now, hour, zone)
+    floor = chosen_at if done_for is None else max(chosen_at, done_for)
+    return (last if last > floor else None), following
+
+
 class Digests:
     """Sends the digests that are due and says when the next one is."""
 
@@ -128,12 +147,15 @@ class Digests:
             if index % _BATCH == _BATCH - 1:
                 await asyncio.sleep(0)  # let members' commands run between batches
             try:
-                last, following = hours_around(now, subscriber.hour, await self._zone(subscriber))
-                floor = subscriber.chosen_at
-                if subscriber.last_sent_for is not None:
-                    floor = max(floor, subscriber.last_sent_for)
-                if last > floor:
-                    await self._send(subscriber, last)
+                due, following = hour_due(
+                    now,
+                    subscriber.hour,
+                    await self._zone(subscriber),
+                    subscriber.chosen_at,
+                    subscriber.last_sent_for,
+                )
+                if due is not None:
+                    await self._send(subscriber, due)
                 upcoming.append(following)
             except Exception:
                 log.exception("could not send the digest of %s", subscriber.user_id)

@@ -174,10 +174,16 @@ class Explorer:
         indexed = await asyncio.to_thread(_rows_of, games)
 
         async def write(tx: Session) -> None:
+            # The games claimed, then all their moves counted at once: `add` writes the
+            # counts in one order over the batch, as an ending writes its game's, so the two
+            # never wait for each other's rows in opposite orders on PostgreSQL.
+            claimed: dict[int, list[ExplorerMoveRow]] = {}
             for row, rows in indexed:
                 assert row.finished_at is not None
                 if await tx.explorer.claim(row.id, row.guild_id, row.finished_at):
-                    await tx.explorer.add(row.guild_id, rows)
+                    claimed.setdefault(row.guild_id, []).extend(rows)
+            for guild_id, rows in sorted(claimed.items()):
+                await tx.explorer.add(guild_id, rows)
 
         await self._store.db.run(write)
 

@@ -26,7 +26,7 @@ from bot.db.problem_posts import PostRow, ScheduleRow
 from bot.db.problems import ProblemRow
 from rules import Color, Move, Position, Sentence
 
-from ..clock.digests import hours_around
+from ..clock.digests import hour_due, hours_around
 from ..clock.sends import URGENCY, Send
 from ..errors import NotFound, ServiceError
 from ..play.game import MoveText
@@ -146,14 +146,15 @@ class DailyProblems:
             if index % 100 == 99:
                 await asyncio.sleep(0)
             try:
-                last, following = hours_around(
-                    now, schedule.hour, await self._zone(schedule.guild_id)
+                due, following = hour_due(
+                    now,
+                    schedule.hour,
+                    await self._zone(schedule.guild_id),
+                    schedule.chosen_at,
+                    schedule.posted_for,
                 )
-                floor = schedule.chosen_at
-                if schedule.posted_for is not None:
-                    floor = max(floor, schedule.posted_for)
-                if last > floor:
-                    await self._claim(schedule, last)
+                if due is not None:
+                    await self._claim(schedule, due)
                 upcoming.append(following)
             except Exception:
                 log.exception("could not post the daily problem of server %s", schedule.guild_id)

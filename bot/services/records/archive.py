@@ -24,6 +24,7 @@ in a worker process, as members' records are read (`readers`).
 from __future__ import annotations
 
 import io
+import pickle
 import re
 import unicodedata
 import zipfile
@@ -210,9 +211,38 @@ def _zip(entries: Sequence[Entry]) -> bytes:
     return out.getvalue()
 
 
-def archive_in_worker(
-    event: str, games: Sequence[ArchivedGame], limit: int
-) -> tuple[ArchivePart, ...]:
-    """`tournament_archive` with its arguments in order, as a worker process is asked to
-    run it (`ReaderPool.run` passes no keywords)."""
-    return tournament_archive(event, games, limit=limit)
+#: Seconds an archive is given in its worker before it is given up, at the least, and for
+#: each game: a generous multiple of what writing a game's five files costs on a busy
+#: machine. A member's read gets `READ_TIME_LIMIT`, which a league's archive passes.
+ARCHIVE_BASE_SECONDS = 10.0
+ARCHIVE_SECONDS_PER_GAME = 0.05
+
+
+def archive_seconds(games: int) -> float:
+    """The time limit of archiving `games` games in a worker (`ReaderPool.run`'s
+    `time_limit`): it grows with the games, so a large event's archive is not lost.
+
+    >>> archive_seconds(0) < archive_seconds(870)
+    True
+    """
+    return ARCHIVE_BASE_SECONDS + ARCHIVE_SECONDS_PER_GAME * games
+
+
+def packed(game: ArchivedGame) -> bytes:
+    """A game as the archive's worker receives it (`archive_in_worker`), packed on its own
+    as it is read: the pickle of a whole event's games at once is megabytes that hold the
+    event loop (and the interpreter, in any thread) for tenths of a second, where a list
+    of packed games is copied in a few milliseconds."""
+    return pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def archive_in_worker(event: str, games: Sequence[bytes], limit: int) -> tuple[ArchivePart, ...]:
+    """`tournament_archive` of the `packed` games, with its arguments in order, as a
+    worker process is asked to run it (`ReaderPool.run` passes no keywords).
+
+    >>> from rules import Game
+    >>> game = ArchivedGame(1, 1, Record(Game(moves=["7g7f"]), sente="A", gote="B"))
+    >>> [part.games for part in archive_in_worker("Cup", [packed(game)], 10_000_000)]
+    [1]
+    """
+    return tournament_archive(event, [pickle.loads(data) for data in games], limit=limit)

@@ -117,10 +117,14 @@ class ReaderPool:
         #: Reads that overran and whose worker was killed (the operator may want to know).
         self.overruns = 0
 
-    async def run(self, function: Callable[..., T], *args: Any) -> T:
+    async def run(
+        self, function: Callable[..., T], *args: Any, time_limit: float | None = None
+    ) -> T:
         """`function(*args)` in a worker: its result, its `ServiceError` (as a plain
-        `ServiceError` with the same sentence), or `ReadTooLong` past the time limit.
+        `ServiceError` with the same sentence), or `ReadTooLong` past the time limit (the
+        pool's, or `time_limit` for work whose size the bot chose, such as an archive).
         `function` must be importable by name (a module's top-level function)."""
+        limit = self.time_limit if time_limit is None else time_limit
         if self._closed:
             raise RuntimeError("the reader pool is closed")
         request = pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL)
@@ -133,10 +137,10 @@ class ReaderPool:
                 raise RuntimeError("the reader pool is closed")
             self._busy.add(worker)
             try:
-                reply = await asyncio.wait_for(worker.call(request), self.time_limit)
+                reply = await asyncio.wait_for(worker.call(request), limit)
             except TimeoutError:
                 self.overruns += 1
-                log.warning("a read overran %.1f s: its worker is replaced", self.time_limit)
+                log.warning("a read overran %.1f s: its worker is replaced", limit)
                 await worker.kill()
                 self._replace()
                 raise ReadTooLong() from None
