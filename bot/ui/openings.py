@@ -61,11 +61,6 @@ class Opener:
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run())
 
-    async def idle(self) -> None:
-        """Until nothing waits (for tests and benchmarks)."""
-        while self._task is not None and not self._task.done():
-            await asyncio.shield(self._task)
-
     async def stop(self) -> None:
         task, self._task = self._task, None
         if task is not None and not task.done():
