@@ -24,6 +24,13 @@ from .host import GameBot
 
 log = logging.getLogger(__name__)
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week, the longest Discord allows
+#: Discord's error code when a server has as many active threads as it may.
+ACTIVE_THREAD_CAP = 160006
+
+
+class ThreadCapReached(Exception):
+    """The server has as many active threads as Discord allows: no thread until some are
+    archived."""
 
 
 async def game_channel(bot: GameBot, game: GameSnapshot) -> discord.abc.Messageable:
@@ -48,9 +55,13 @@ async def open_thread(
     game: GameSnapshot,
     message: discord.Message | discord.PartialMessage | None,
     name: str,
+    *,
+    cap_raises: bool = False,
 ) -> discord.Thread | None:
     """A thread on the message, or in the game's channel; None where threads are
-    impossible (a channel that takes none, a permission or a limit Discord refused)."""
+    impossible (a channel that takes none, a permission or a limit Discord refused).
+    With `cap_raises`, the server's cap on active threads raises `ThreadCapReached`
+    instead: the caller waits for threads to be archived rather than play on without."""
     try:
         if message is not None:
             return await message.create_thread(
@@ -63,7 +74,9 @@ async def open_thread(
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
                 type=discord.ChannelType.public_thread,
             )
-    except discord.HTTPException:
+    except discord.HTTPException as error:
+        if cap_raises and error.code == ACTIVE_THREAD_CAP:
+            raise ThreadCapReached(name) from error
         log.warning("could not open a thread for %s", name, exc_info=True)
     return None
 

@@ -234,15 +234,20 @@ async def begin_game(
     by: int,
     challenge: Challenge | None = None,
     heading: Wording | None = None,
+    cap_raises: bool = False,
 ) -> None:
     """A game just started (by `by`: who accepted `challenge`, or who asked the computer;
     a tournament's, whose first post begins with its `heading`):
     its thread on `message` (the challenge's, or the one announcing the game), the start
     board there with a mention of the member to move first and of the challenger, then
     the direct messages: the challenger hears it was accepted (and whose move it is), the
-    member to move first, if another, that it is their move."""
+    member to move first, if another, that it is their move. With `cap_raises`, a
+    server at Discord's cap on active threads raises `ThreadCapReached` before anything
+    is posted (the game waits for its thread)."""
     lang = await bot.post_language(game.guild_id)
-    thread = await open_thread(bot, game, message, text.thread_name(lang, game))
+    thread = await open_thread(
+        bot, game, message, text.thread_name(lang, game), cap_raises=cap_raises
+    )
     if thread is not None:
         await bot.service.games.set_thread(game.id, thread.id)
         game = await bot.service.games.get(game.id)

@@ -33,6 +33,7 @@ from render.crosstable import Crosstable, describe_crosstable, render_crosstable
 
 from . import text
 from .host import GameBot
+from .openings import Opener
 from .text.tournaments.crosstable import crosstable_words
 from .threads import begin_game
 
@@ -40,9 +41,6 @@ log = logging.getLogger(__name__)
 #: The buttons under an announcement, for the tournament as it is, in a language (Join and
 #: Leave while registration is open; None once there is nothing to press).
 EntryButtons = Callable[[Tournament, str], discord.ui.View | None]
-#: The most left-over games opened after a restart (more than any server's cap on games
-#: under way; a game left without a thread still has its posts in the channel).
-LEFT_OVER_LIMIT = 1000
 #: Discord's longest alt text of an attachment.
 MAX_ALT_TEXT = 1024
 
@@ -58,6 +56,7 @@ class Posts:
         self._editing: set[int] = set()
         self._again: set[int] = set()
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.opener = Opener(bot, self.open_game)
 
     # ------------------------------------------------------------ the announcement
 
@@ -152,9 +151,12 @@ class Posts:
     # ------------------------------------------------------------ changes
 
     async def after_ending(self, game: GameSnapshot) -> None:
-        """Once any game's ending is posted: if it is a tournament's, act on it."""
+        """Once any game's ending is posted (its thread archived, a place freed under
+        Discord's cap on active threads): if it is a tournament's, act on it."""
         for change in await self.bot.service.tournaments.game_ended(game.id):
             await self.post_change(change)
+        if self.opener.at_cap:
+            self.opener.wake()
 
     async def post_change(self, change: TournamentChange) -> None:
         """Post what one action did: the round begun, its games' threads, the standings
@@ -180,48 +182,28 @@ class Posts:
             else:
                 said = text.round_text(lang, tournament, change.round_started, count)
             await channel.send(said, allowed_mentions=quiet)
-        for game_id in change.games_created:
-            try:
-                await self.open_game(tournament, game_id)
-            except Exception:
-                log.exception("tournament %s: could not open game %s", tournament.id, game_id)
+        if change.games_created:
+            self.opener.wake()  # opened in the background, at Discord's pace
         if change.finished:
             await self.refresh(tournament.id)
             await self._final_post(tournament, change, lang, channel)
         elif change.standings_changed or change.round_started is not None:
             await self.refresh(tournament.id)
 
-    async def open_left_over(self) -> int:
-        """Open the threads of tournament games created before the last stop that never
-        got theirs (the process stopped between the two), in turn; how many. Their posts
-        meanwhile went to the tournament's channel."""
-        opened = 0
-        service = self.bot.service.tournaments
-        scope = getattr(self.bot, "scope", None)
-        for game_id in await service.without_thread(LEFT_OVER_LIMIT, scope):
-            if self.bot.is_closed():
-                break
-            placed = await service.placement(game_id)
-            if placed is None:
-                continue
-            try:
-                await self.open_game(await service.get(placed[0].id), game_id)
-            except Exception:
-                log.exception("could not open left-over tournament game %s", game_id)
-                continue
-            opened += 1
-        return opened
-
-    async def open_game(self, tournament: Tournament, game_id: int) -> None:
+    async def open_game(self, game_id: int) -> bool:
         """A tournament game's thread in its channel, opened as an accepted challenge's
-        is, its first post naming the tournament, round and board."""
-        placed = await self.bot.service.tournaments.placement(game_id)
+        is, its first post naming the tournament, round and board; False if it got no
+        thread (its posts go to the channel). Raises `ThreadCapReached` at Discord's cap
+        on active threads, before anything is posted."""
+        service = self.bot.service.tournaments
+        placed = await service.placement(game_id)
         if placed is None:
-            return
-        _, scheduled = placed
+            return False
+        held, scheduled = placed
         game = await self.bot.service.games.get(game_id)
         if game.thread_id is not None:
-            return  # opened already (by another process, or before a restart)
+            return True  # opened already (by another process, or before a restart)
+        tournament = await service.get(held.id)
         me = self.bot.user
         await begin_game(
             self.bot,
@@ -231,7 +213,9 @@ class Posts:
             heading=lambda lang: text.game_heading(
                 lang, tournament, scheduled.game.round, scheduled.game.board
             ),
+            cap_raises=True,
         )
+        return (await self.bot.service.games.get(game_id)).thread_id is not None
 
     async def _final_post(
         self,

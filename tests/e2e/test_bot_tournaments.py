@@ -6,6 +6,7 @@ of the final post checked against a computation of the test's own."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import zipfile
@@ -13,11 +14,20 @@ from datetime import timedelta, tzinfo
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from bot.services.tournaments.model import Runner, State
 from tests.fakediscord import FakeChannel, FakeMember, FakeMessage
 from tests.support.club import Club, Table
 
 TOKYO = ZoneInfo("Asia/Tokyo")
+
+
+@pytest.fixture(autouse=True)
+def quick_openings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games' threads opened a few a second, not Discord's one (the fake has no other
+    traffic to leave room for)."""
+    monkeypatch.setattr("bot.ui.openings.OPEN_INTERVAL", 0.05)
 
 
 def start_text(club: Club, zone: tzinfo, *, days: int = 1) -> str:
@@ -43,7 +53,12 @@ def thread_of(club: Club, thread_id: int | None) -> FakeChannel:
 
 
 async def table_of(club: Club, game_id: int) -> Table:
-    game = await club.game(game_id)
+    """The game's thread and first post, once opened (in the background after a start)."""
+    for _ in range(400):
+        game = await club.game(game_id)
+        if game.thread_id is not None:
+            break
+        await asyncio.sleep(0.05)
     thread = thread_of(club, game.thread_id)
     await club.fake.wait_for(
         lambda: any(m.attachments for m in club.fake.channel_history(thread)),

@@ -111,18 +111,18 @@ class TournamentsFeature(Feature):
 
     async def cog_unload(self) -> None:
         self.bot.after_endings.remove(self.posts.after_ending)
+        await self.posts.opener.stop()
         await super().cog_unload()
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """Once connected, the first time: open the threads of games created before a
-        stop that came before their threads were opened."""
+        stop that came before their threads were opened (in the background, as after a
+        start)."""
         if self._recovered:
             return
         self._recovered = True
-        opened = await self.posts.open_left_over()
-        if opened:
-            log.info("opened the threads of %s tournament games left over", opened)
+        self.posts.opener.wake()
 
     @command(
         "tournament",
@@ -200,7 +200,10 @@ class TournamentsFeature(Feature):
         change = await self.bot.service.tournaments.start(
             chosen.id, _runner(interaction), guild_id=server_of(interaction)
         )
-        await send_ephemeral(interaction, text.started_answer(reader_language(interaction), chosen))
+        count = len(change.games_created)
+        await send_ephemeral(
+            interaction, text.started_text(reader_language(interaction), chosen, count)
+        )
         await self.posts.post_change(change)
 
     @command("tournament_cancel")

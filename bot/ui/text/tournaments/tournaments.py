@@ -173,11 +173,6 @@ def tournament_withdrawn_text(lang: str, tournament: Tournament) -> str:
     return _("You have withdrawn from **{name}**.").format(name=safe(tournament.name))
 
 
-def started_answer(lang: str, tournament: Tournament) -> str:
-    _ = translator(lang)
-    return _("**{name}** is starting.").format(name=safe(tournament.name))
-
-
 def no_standings_text(lang: str, tournament: Tournament) -> str:
     _ = translator(lang)
     return _("**{name}** has no standings yet.").format(name=safe(tournament.name))
