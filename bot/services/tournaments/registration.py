@@ -184,11 +184,7 @@ class Registration:
     async def require_organizer(
         self, tx: Session, guild_id: int, may_manage: bool, role_ids: Collection[int]
     ) -> None:
-        if may_manage:
-            return
-        role, _ = await tx.tournaments.settings(guild_id)
-        if role is None or role not in role_ids:
-            raise ServiceError(NOT_AN_ORGANIZER)
+        await require_organizer(tx, guild_id, may_manage, role_ids)
 
     async def get(self, tournament_id: int, *, guild_id: int | None = None) -> Tournament:
         """The tournament and its entrants; with `guild_id`, another server's does not
@@ -350,3 +346,15 @@ def _band(low: int | None, high: int | None, rating: float) -> Sentence:
         high=high,
         rating=shown,
     )
+
+
+async def require_organizer(
+    tx: Session, guild_id: int, may_manage: bool, role_ids: Collection[int]
+) -> None:
+    """Inside `tx`: refuse a member who may not manage the server and lacks its organizer
+    role (tournaments and team matches alike)."""
+    if may_manage:
+        return
+    role, _ = await tx.tournaments.settings(guild_id)
+    if role is None or role not in role_ids:
+        raise ServiceError(NOT_AN_ORGANIZER)
