@@ -31,6 +31,7 @@ from bot.services.tournaments.model import Format, State, Tournament, Tournament
 from render.crosstable import Crosstable, describe_crosstable, render_crosstable
 
 from . import text
+from .coalesce import OneEditAtATime
 from .host import GameBot
 from .text.tournaments.crosstable import crosstable_words
 from .threads import begin_game
@@ -54,8 +55,7 @@ class Posts:
     def __init__(self, bot: GameBot, buttons: EntryButtons) -> None:
         self.bot = bot
         self._buttons = buttons
-        self._editing: set[int] = set()
-        self._again: set[int] = set()
+        self._refresh = OneEditAtATime(self._refresh_once, log_as="tournament")
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     # ------------------------------------------------------------ the announcement
@@ -66,21 +66,7 @@ class Posts:
 
     async def refresh(self, tournament_id: int) -> None:
         """Edit the announcement to the tournament as it is now (posted anew if gone)."""
-        if tournament_id in self._editing:
-            self._again.add(tournament_id)
-            return
-        self._editing.add(tournament_id)
-        try:
-            while True:
-                self._again.discard(tournament_id)
-                try:
-                    await self._refresh_once(tournament_id)
-                except (discord.HTTPException, LookupError):
-                    log.warning("could not edit tournament %s's post", tournament_id, exc_info=True)
-                if tournament_id not in self._again:
-                    return
-        finally:
-            self._editing.discard(tournament_id)
+        await self._refresh(tournament_id)
 
     async def _refresh_once(self, tournament_id: int) -> None:
         service = self.bot.service.tournaments

@@ -200,7 +200,7 @@ async def test_refusals_are_one_sentence_each_and_store_nothing(
         ({"first_team": "西軍"}, "different names"),
         ({"first_team": "x" * 101}, "1 to 100"),
         ({"second": [PlayerRef(9, "Bot", is_bot=True)]}, "not bots"),
-        ({"may_manage": False}, "organizer role"),
+        ({"may_manage": False}, "set up a team match"),
     ]
     for change, words in attempts:
         with pytest.raises(ServiceError, match=words):

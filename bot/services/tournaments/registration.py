@@ -349,12 +349,16 @@ def _band(low: int | None, high: int | None, rating: float) -> Sentence:
 
 
 async def require_organizer(
-    tx: Session, guild_id: int, may_manage: bool, role_ids: Collection[int]
+    tx: Session,
+    guild_id: int,
+    may_manage: bool,
+    role_ids: Collection[int],
+    refusal: Sentence = NOT_AN_ORGANIZER,
 ) -> None:
-    """Inside `tx`: refuse a member who may not manage the server and lacks its organizer
-    role (tournaments and team matches alike)."""
+    """Inside `tx`: refuse (with `refusal`) a member who may not manage the server and
+    lacks its organizer role (tournaments and team matches alike)."""
     if may_manage:
         return
     role, _ = await tx.tournaments.settings(guild_id)
     if role is None or role not in role_ids:
-        raise ServiceError(NOT_AN_ORGANIZER)
+        raise ServiceError(refusal)

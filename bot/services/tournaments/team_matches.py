@@ -39,6 +39,10 @@ from .teams import MAX_TEAM, Board, Lineup, MatchScore, Side, lineup, score
 MAX_RUNNING_MATCHES = 5
 
 NO_SUCH_MATCH = Sentence("There is no such team match in this server.")
+NOT_A_TEAM_ORGANIZER = Sentence(
+    "Only a member who may manage this server, or who has its tournament organizer role, "
+    "can set up a team match."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +150,7 @@ class TeamMatches:
         )
 
         async def store(tx: Session) -> tuple[int, datetime | None]:
-            await require_organizer(tx, guild_id, may_manage, role_ids)
+            await require_organizer(tx, guild_id, may_manage, role_ids, NOT_A_TEAM_ORGANIZER)
             await tx.tournaments.lock_server(guild_id)  # two creations count in turn
             if await tx.team_matches.count_running(guild_id) >= MAX_RUNNING_MATCHES:
                 raise ServiceError(
@@ -205,6 +209,11 @@ class TeamMatches:
         if found is None or (guild_id is not None and found.row.setup.guild_id != guild_id):
             raise NotFound(NO_SUCH_MATCH)
         return found
+
+    async def set_message(self, match_id: int, message_id: int | None) -> None:
+        """Remember the announcement (the scoreboard is edited into it)."""
+        async with self._store.db.transaction() as tx:
+            await tx.team_matches.set_message(match_id, message_id)
 
     async def of_game(self, game_id: int) -> TeamMatch | None:
         """The match a game belongs to, if any (for its thread's heading)."""
