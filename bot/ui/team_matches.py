@@ -24,7 +24,7 @@ from render.team_match import describe_scoreboard, render_scoreboard
 from .coalesce import OneEditAtATime
 from .host import GameBot
 from .text import truncate
-from .text.tournaments.teams import (
+from .text.tournaments.team_matches import (
     scoreboard_of,
     scoreboard_words,
     team_announcement_text,
@@ -32,7 +32,7 @@ from .text.tournaments.teams import (
     team_final_text,
     team_game_heading,
 )
-from .threads import begin_game
+from .threads import begin_scheduled_game
 
 log = logging.getLogger(__name__)
 #: Discord's longest alt text of an attachment.
@@ -84,16 +84,12 @@ class TeamPosts:
         """A match game's thread, opened as an accepted challenge's is, its first post
         naming the match, the board and the game."""
         place = match.place_of(game_id)
+        if place is None:
+            return
         game = await self.bot.service.games.get(game_id)
-        if place is None or game.thread_id is not None:
-            return  # not this match's, or opened already
-        me = self.bot.user
-        await begin_game(
-            self.bot,
-            game,
-            None,
-            by=0 if me is None else me.id,
-            heading=lambda lang: team_game_heading(lang, match, place.board, place.game_number),
+        board, number = place.board, place.game_number
+        await begin_scheduled_game(
+            self.bot, game, lambda lang: team_game_heading(lang, match, board, number)
         )
 
     async def after_ending(self, game: GameSnapshot) -> None:

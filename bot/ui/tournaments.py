@@ -34,7 +34,7 @@ from . import text
 from .coalesce import OneEditAtATime
 from .host import GameBot
 from .text.tournaments.crosstable import crosstable_words
-from .threads import begin_game
+from .threads import begin_scheduled_game
 
 log = logging.getLogger(__name__)
 #: The buttons under an announcement, for the tournament as it is, in a language (Join and
@@ -205,17 +205,11 @@ class Posts:
             return
         _, scheduled = placed
         game = await self.bot.service.games.get(game_id)
-        if game.thread_id is not None:
-            return  # opened already (by another process, or before a restart)
-        me = self.bot.user
-        await begin_game(
+        round_number, board = scheduled.game.round, scheduled.game.board
+        await begin_scheduled_game(
             self.bot,
             game,
-            None,
-            by=0 if me is None else me.id,
-            heading=lambda lang: text.game_heading(
-                lang, tournament, scheduled.game.round, scheduled.game.board
-            ),
+            lambda lang: text.game_heading(lang, tournament, round_number, board),
         )
 
     async def _final_post(

@@ -26,7 +26,7 @@ from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import server_of
 from bot.ui.replies import Reply, as_player, player_of, reader_language, send_ephemeral
 from bot.ui.team_matches import TeamPosts
-from bot.ui.text.tournaments.teams import (
+from bot.ui.text.tournaments.team_matches import (
     TEAM_GIVEN_TWICE,
     TEAM_MISSING,
     not_a_member,

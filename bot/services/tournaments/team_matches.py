@@ -18,7 +18,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.db import NewGame, NewTeamMatch, Session, TeamGameRow, TeamMatchRow, TeamPlayerRow, Terms
+from bot.db import NewGame, NewTeamMatch, Session, TeamGameRow, TeamMatchRow, TeamPlayerRow
 from rules import Handicap, Sentence
 
 from ..clock.clocks import TimeControl
@@ -30,7 +30,7 @@ from ..ratings.glicko2 import DEFAULT
 from .model import MAX_NAME
 from .pairings import Entrant
 from .ranking import Game
-from .registration import require_organizer
+from .registration import even_terms, require_organizer
 from .schedule import RESULTS
 from .teams import MAX_TEAM, Board, Lineup, MatchScore, Side, lineup, score
 
@@ -93,15 +93,15 @@ class TeamMatches:
     async def create(
         self,
         *,
+        first_team: str,
+        second_team: str,
         guild_id: int,
         channel_id: int,
+        first: Sequence[PlayerRef],
+        second: Sequence[PlayerRef],
         organizer: PlayerRef,
         may_manage: bool,
         role_ids: Collection[int] = (),
-        first_team: str,
-        second_team: str,
-        first: Sequence[PlayerRef],
-        second: Sequence[PlayerRef],
         time_control: TimeControl | str = "3d",
         impasse_rule: ImpasseRule | str = "27",
         takebacks: TakebackPolicy | str = TakebackPolicy.NEVER,
@@ -130,21 +130,14 @@ class TeamMatches:
         ids = [member.user_id for team in (first, second) for member in team]
         if len(set(ids)) != len(ids):
             raise ServiceError(Sentence("A member plays for one team, once."))
-        control = TimeControl.parse(time_control)
+        terms = even_terms(time_control, impasse_rule, takebacks, rated)
         now = self._store.now()
         new = NewTeamMatch(
             guild_id=guild_id,
             channel_id=channel_id,
             first_team=names[0],
             second_team=names[1],
-            terms=Terms(
-                bank=control.bank,
-                period=control.period,
-                handicap=Handicap.EVEN.id,
-                impasse_rule=ImpasseRule.parse(impasse_rule).value,
-                takebacks=TakebackPolicy.parse(takebacks).value,
-                rated=rated,
-            ),
+            terms=terms,
             organizer_id=organizer.user_id,
             created_at=now,
         )
