@@ -212,3 +212,25 @@ async def test_refusals_are_one_sentence_each_and_store_nothing(
     match = await created(service, may_manage=False, role_ids=[77])
     with pytest.raises(ServiceError, match="no such team match"):
         await service.team_matches.get(match.id, guild_id=GUILD + 1)
+
+
+async def test_a_match_game_is_never_aborted_and_a_resignation_before_moving_loses(
+    service: GameService, clock: FakeClock
+) -> None:
+    match = await created(service)
+    first, second = match.games[0], match.games[1]
+    assert first.game_id is not None and second.game_id is not None
+    with pytest.raises(ServiceError, match="cannot be aborted"):
+        await service.endings.abort(first.game_id, first.sente_id)
+    await service.endings.resign(second.game_id, second.gote_id)  # no move played yet
+    change = await service.team_matches.game_ended(second.game_id)
+    assert change is not None
+    [row] = [g for g in change.match.games if g.id == second.id]
+    assert row.result == "sente"
+    # A game nobody moves in is lost on time by its first mover, not aborted.
+    clock.advance(days=4)
+    await checked(service)
+    change = await service.team_matches.game_ended(first.game_id)
+    assert change is not None
+    [row] = [g for g in change.match.games if g.id == first.id]
+    assert row.result == "gote"
