@@ -59,6 +59,7 @@ EXTENSIONS = (
     "bot.cogs.explorer.explorer",
     "bot.cogs.problems.tsume",
     "bot.cogs.tournaments.tournaments",
+    "bot.cogs.tournaments.team_matches",
 )
 WARM_UP_GAMES = 200
 

@@ -37,6 +37,7 @@ from .rows import (
     VacationRow,
 )
 from .shards import ShardScope, shard_of
+from .team_matches import NewTeamMatch, TeamGameRow, TeamMatchRow, TeamPlayerRow
 from .tournament_rows import (
     EntrantRow,
     NewScheduledGame,
@@ -72,6 +73,7 @@ __all__ = [
     "NewGame",
     "NewScheduledGame",
     "NewTakeback",
+    "NewTeamMatch",
     "NewTournament",
     "NoteRow",
     "OpeningTally",
@@ -88,6 +90,9 @@ __all__ = [
     "Session",
     "ShardScope",
     "TakebackRow",
+    "TeamGameRow",
+    "TeamMatchRow",
+    "TeamPlayerRow",
     "Terms",
     "TournamentRow",
     "VacationRow",

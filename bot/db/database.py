@@ -35,6 +35,7 @@ from .rate_limits import RateLimitRepository
 from .ratings import ProfileRepository, RatingRepository
 from .servers import ServerRepository
 from .takebacks import TakebackRepository
+from .team_matches import TeamMatchRepository
 from .tournaments import TournamentRepository
 from .vacations import VacationRepository
 
@@ -69,6 +70,7 @@ class Session:
         self.rate_limits = RateLimitRepository(statements)
         self.explorer = ExplorerRepository(statements)
         self.tournaments = TournamentRepository(statements)
+        self.team_matches = TeamMatchRepository(statements)
         self.openings = OpeningRepository(statements)
         self.problems = ProblemRepository(statements)
         self.problem_posts = ProblemPostRepository(statements)

@@ -43,6 +43,7 @@ from .ratings.standings import Ratings
 from .records.exports import Exports
 from .records.openings import GameOpenings
 from .tournaments.service import Tournaments
+from .tournaments.team_matches import TeamMatches
 
 
 class GameService:
@@ -110,6 +111,8 @@ class GameService:
         # Tournaments start at their time and act on left-over results in the deadline check.
         self.tournaments = Tournaments(self.store)
         self.deadlines.add_due_work(self.tournaments)
+        # Team matches: two teams' games created at once, each result acted on once.
+        self.team_matches = TeamMatches(self.store)
 
     def report_to(self, events: GameEvents | None) -> None:
         """Send the service's events (time-outs, reminders, expiries) to `events`."""

@@ -226,6 +226,21 @@ async def ending_posted(bot: GameBot, game: GameSnapshot) -> None:
             log.exception("game %s: what follows its ending failed", game.id)
 
 
+async def begin_scheduled_game(
+    bot: GameBot, game: GameSnapshot, heading: Wording, *, cap_raises: bool = False
+) -> None:
+    """A game the bot created for an event (a tournament's, a team match's): its thread
+    in its channel, as an accepted challenge's, its first post under `heading`; nothing
+    if it has its thread already (opened by another process, or before a restart).
+    `cap_raises` as for `begin_game`."""
+    if game.thread_id is not None:
+        return
+    me = bot.user
+    await begin_game(
+        bot, game, None, by=0 if me is None else me.id, heading=heading, cap_raises=cap_raises
+    )
+
+
 async def begin_game(
     bot: GameBot,
     game: GameSnapshot,

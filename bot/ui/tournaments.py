@@ -32,10 +32,11 @@ from bot.services.tournaments.model import Format, State, Tournament, Tournament
 from render.crosstable import Crosstable, describe_crosstable, render_crosstable
 
 from . import text
+from .coalesce import OneEditAtATime
 from .host import GameBot
 from .openings import Opener
 from .text.tournaments.crosstable import crosstable_words
-from .threads import begin_game
+from .threads import begin_scheduled_game
 
 log = logging.getLogger(__name__)
 #: The buttons under an announcement, for the tournament as it is, in a language (Join and
@@ -53,8 +54,7 @@ class Posts:
     def __init__(self, bot: GameBot, buttons: EntryButtons) -> None:
         self.bot = bot
         self._buttons = buttons
-        self._editing: set[int] = set()
-        self._again: set[int] = set()
+        self._refresh = OneEditAtATime(self._refresh_once, log_as="tournament")
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.opener = Opener(bot, self.open_game)
 
@@ -66,21 +66,7 @@ class Posts:
 
     async def refresh(self, tournament_id: int) -> None:
         """Edit the announcement to the tournament as it is now (posted anew if gone)."""
-        if tournament_id in self._editing:
-            self._again.add(tournament_id)
-            return
-        self._editing.add(tournament_id)
-        try:
-            while True:
-                self._again.discard(tournament_id)
-                try:
-                    await self._refresh_once(tournament_id)
-                except (discord.HTTPException, LookupError):
-                    log.warning("could not edit tournament %s's post", tournament_id, exc_info=True)
-                if tournament_id not in self._again:
-                    return
-        finally:
-            self._editing.discard(tournament_id)
+        await self._refresh(tournament_id)
 
     async def _refresh_once(self, tournament_id: int) -> None:
         service = self.bot.service.tournaments
@@ -201,18 +187,12 @@ class Posts:
             return False
         held, scheduled = placed
         game = await self.bot.service.games.get(game_id)
-        if game.thread_id is not None:
-            return True  # opened already (by another process, or before a restart)
         tournament = await service.get(held.id)
-        me = self.bot.user
-        await begin_game(
+        round_number, board = scheduled.game.round, scheduled.game.board
+        await begin_scheduled_game(
             self.bot,
             game,
-            None,
-            by=0 if me is None else me.id,
-            heading=lambda lang: text.game_heading(
-                lang, tournament, scheduled.game.round, scheduled.game.board
-            ),
+            lambda lang: text.game_heading(lang, tournament, round_number, board),
             cap_raises=True,
         )
         return (await self.bot.service.games.get(game_id)).thread_id is not None

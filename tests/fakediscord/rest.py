@@ -332,6 +332,16 @@ class RestApi:
 
     # -- channels and messages ------------------------------------------------------------------
 
+    async def get_member(self, req: Request) -> Reply:
+        """One member of a guild, as Discord gives it without the members intent."""
+        world = self.world
+        guild = world.guild_or_404(req.params["guild_id"])
+        raw = req.params["user_id"]
+        member = guild.members.get(int(raw)) if raw.isdigit() else None
+        if member is None:
+            raise DiscordHTTPError(404, ErrorCode.UNKNOWN_MEMBER, "Unknown Member")
+        return Reply(200, member.payload())
+
     async def get_channel(self, req: Request) -> Reply:
         return Reply(200, self.world.channel_or_404(req.params["channel_id"]).payload())
 
@@ -519,6 +529,7 @@ ROUTES: Final[tuple[Route, ...]] = (
     _route(
         "DELETE", _WEBHOOK + "/messages/{message_id}", RestApi.delete_webhook_message, auth=False
     ),
+    _route("GET", "/guilds/{guild_id}/members/{user_id}", RestApi.get_member),
     _route("GET", "/channels/{channel_id}", RestApi.get_channel),
     _route("PATCH", "/channels/{channel_id}", RestApi.modify_channel),
     _route("DELETE", "/channels/{channel_id}", RestApi.delete_channel),

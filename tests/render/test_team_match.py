@@ -14,7 +14,7 @@ from PIL import Image
 from bot.services.tournaments.pairings import Entrant
 from bot.services.tournaments.ranking import Game, Result
 from bot.services.tournaments.teams import lineup, score, scoreboard
-from bot.ui.text.tournaments.teams import scoreboard_words
+from bot.ui.text.tournaments.team_matches import scoreboard_words
 from render import team_match
 from render.crosstable import BACKGROUND, STRIPE
 from render.team_match import (

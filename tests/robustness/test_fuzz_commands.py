@@ -544,6 +544,9 @@ async def test_every_option_and_button_answers_hostile_input_with_a_sentence(
 ) -> None:
     club = bench.club
     bench.long = scale.long
+    # A mention of nobody here in /team_match's member lists is looked up, and Discord
+    # answers Unknown Member: the bot says so in one sentence.
+    club.fake.expect_rejections(ErrorCode.UNKNOWN_MEMBER)
     ended = await ended_game(bench)
     elsewhere = await other_server_game(bench)
     tracebacks = Tracebacks()

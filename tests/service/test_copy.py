@@ -105,6 +105,21 @@ async def a_club(path: Path) -> None:
         cup_game = await service.games.get(cup_started.games_created[0])
         await service.endings.resign(cup_game.id, cup_game.sente.user_id)
         await service.tournaments.game_ended(cup_game.id)
+        # A team match under way (Carol sits out), one of its games resigned and acted on.
+        duel = await service.team_matches.create(
+            guild_id=GUILD,
+            channel_id=1,
+            organizer=CAROL,
+            may_manage=True,
+            first_team="東",
+            second_team="西",
+            first=[ALICE, CAROL],
+            second=[BOB],
+        )
+        duel_game = duel.games[0]
+        assert duel_game.game_id is not None
+        await service.endings.resign(duel_game.game_id, duel_game.sente_id)
+        await service.team_matches.game_ended(duel_game.game_id)
         async with db.transaction() as tx:
             chosen = PreferencesRow(ALICE.user_id, True, "digest", "ja", 21, "Asia/Tokyo", 23, 6)
             await tx.preferences.set(chosen, clock())

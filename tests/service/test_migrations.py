@@ -129,6 +129,16 @@ EXPECTED_COLUMNS = {
         "gote_id", "handicap", "game_id", "replay_of", "result", "settled",
     ],
     "tournament_settings": ["guild_id", "organizer_role_id", "game_cap"],
+    "team_matches": [
+        "id", "guild_id", "channel_id", "first_team", "second_team", "bank_us", "period_us",
+        "handicap", "impasse_rule", "takebacks", "rated", "state", "organizer_id",
+        "message_id", "created_at", "finished_at",
+    ],
+    "team_match_players": ["match_id", "user_id", "side", "rating", "board"],
+    "team_match_games": [
+        "id", "match_id", "board", "game_number", "sente_id", "gote_id", "game_id", "result",
+        "settled",
+    ],
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "games_unannounced",
@@ -163,6 +173,8 @@ EXPECTED_INDEXES = {
     "tournaments_by_guild",
     "tournament_games_waiting",
     "tournament_games_unsettled",
+    "team_matches_by_guild",
+    "team_match_games_unsettled",
 }
 
 
@@ -604,6 +616,7 @@ APPLIED_DIGESTS = {
     22: "535aa90c30f3d9f4",
     23: "90e4f9f5882a135b",
     24: "e92052735635724f",
+    25: "b2640a5c76712dee",
 }
 
 

@@ -271,3 +271,50 @@ V24 = (
         game_cap INTEGER CHECK (game_cap >= 1)
     )""",
 )
+
+# Team matches in a server: one row per match (its server and channel, the two teams'
+# names, the terms of its games, who created it, its state, the announcement), one per
+# player entered (their team, the rating they were lined up by, their board or NULL when
+# they sit out), and one per game: its board and game number (1, 2), its players, the game
+# once created, its result mirrored in the ending's transaction and whether the match has
+# acted on it (so each result is acted on once, as a tournament's).
+V25 = (
+    """CREATE TABLE team_matches (
+        id INTEGER PRIMARY KEY,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        first_team TEXT NOT NULL,
+        second_team TEXT NOT NULL,
+        bank_us INTEGER NOT NULL CHECK (bank_us >= 0), period_us INTEGER CHECK (period_us > 0),
+        handicap TEXT NOT NULL, impasse_rule TEXT NOT NULL CHECK (impasse_rule IN ('27', '24')),
+        takebacks TEXT NOT NULL, rated INTEGER NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('running', 'finished')),
+        organizer_id INTEGER NOT NULL REFERENCES players (user_id),
+        message_id INTEGER,
+        created_at INTEGER NOT NULL,
+        finished_at INTEGER
+    )""",
+    "CREATE INDEX team_matches_by_guild ON team_matches (guild_id, state)",
+    """CREATE TABLE team_match_players (
+        match_id INTEGER NOT NULL REFERENCES team_matches (id),
+        user_id INTEGER NOT NULL REFERENCES players (user_id),
+        side TEXT NOT NULL CHECK (side IN ('first', 'second')),
+        rating REAL NOT NULL,
+        board INTEGER CHECK (board >= 1),
+        PRIMARY KEY (match_id, user_id)
+    )""",
+    """CREATE TABLE team_match_games (
+        id INTEGER PRIMARY KEY,
+        match_id INTEGER NOT NULL REFERENCES team_matches (id),
+        board INTEGER NOT NULL CHECK (board >= 1),
+        game_number INTEGER NOT NULL CHECK (game_number IN (1, 2)),
+        sente_id INTEGER NOT NULL REFERENCES players (user_id),
+        gote_id INTEGER NOT NULL REFERENCES players (user_id),
+        game_id INTEGER UNIQUE REFERENCES games (id),
+        result TEXT CHECK (result IN ('sente', 'gote', 'draw', 'void')),
+        settled INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (match_id, board, game_number)
+    )""",
+    "CREATE INDEX team_match_games_unsettled ON team_match_games (match_id)"
+    " WHERE result IS NOT NULL AND settled = 0",
+)

@@ -285,10 +285,12 @@ class GameStore:
         return ended
 
     async def in_tournament(self, game_id: int) -> bool:
-        """Whether the game is one of a tournament's (it then never ends without a
-        result: see `time_out` and `Endings`)."""
+        """Whether the game is one of a tournament's or a team match's (it then never
+        ends without a result: see `time_out` and `Endings`)."""
         async with self.db.query() as q:
-            return await q.tournaments.of_game(game_id) is not None
+            if await q.tournaments.of_game(game_id) is not None:
+                return True
+            return await q.team_matches.of_game(game_id) is not None
 
     async def finish(
         self,

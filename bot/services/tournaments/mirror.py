@@ -24,5 +24,8 @@ def result_of(outcome: Outcome) -> str:
 
 async def mirror_ending(tx: Session, game_id: int, outcome: Outcome) -> bool:
     """In the transaction that stored game `game_id`'s end: its result on its scheduled
-    game, if a tournament's; whether it was one."""
-    return await tx.tournaments.mirror_result(game_id, result_of(outcome))
+    game, if a tournament's or a team match's; whether it was one."""
+    result = result_of(outcome)
+    if await tx.tournaments.mirror_result(game_id, result):
+        return True
+    return await tx.team_matches.mirror_result(game_id, result)

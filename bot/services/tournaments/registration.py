@@ -135,7 +135,6 @@ class Registration:
                 )
             )
         table = None if handicap_table is None else HandicapTable.parse(handicap_table).text()
-        control = TimeControl.parse(time_control)
         new = NewTournament(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -143,14 +142,7 @@ class Registration:
             format=chosen.value,
             group_size=None if chosen is Format.KNOCKOUT else group_size,
             match_games=match_games if chosen is Format.KNOCKOUT else None,
-            terms=Terms(
-                bank=control.bank,
-                period=control.period,
-                handicap=Handicap.EVEN.id,
-                impasse_rule=ImpasseRule.parse(impasse_rule).value,
-                takebacks=TakebackPolicy.parse(takebacks).value,
-                rated=rated and table is None,
-            ),
+            terms=even_terms(time_control, impasse_rule, takebacks, rated and table is None),
             scoring=(scoring_text(win), scoring_text(draw), scoring_text(loss)),
             start_at=start_at,
             registration_closes_at=closes,
@@ -184,11 +176,7 @@ class Registration:
     async def require_organizer(
         self, tx: Session, guild_id: int, may_manage: bool, role_ids: Collection[int]
     ) -> None:
-        if may_manage:
-            return
-        role, _ = await tx.tournaments.settings(guild_id)
-        if role is None or role not in role_ids:
-            raise ServiceError(NOT_AN_ORGANIZER)
+        await require_organizer(tx, guild_id, may_manage, role_ids)
 
     async def get(self, tournament_id: int, *, guild_id: int | None = None) -> Tournament:
         """The tournament and its entrants; with `guild_id`, another server's does not
@@ -349,4 +337,39 @@ def _band(low: int | None, high: int | None, rating: float) -> Sentence:
         low=low,
         high=high,
         rating=shown,
+    )
+
+
+async def require_organizer(
+    tx: Session,
+    guild_id: int,
+    may_manage: bool,
+    role_ids: Collection[int],
+    refusal: Sentence = NOT_AN_ORGANIZER,
+) -> None:
+    """Inside `tx`: refuse (with `refusal`) a member who may not manage the server and
+    lacks its organizer role (tournaments and team matches alike)."""
+    if may_manage:
+        return
+    role, _ = await tx.tournaments.settings(guild_id)
+    if role is None or role not in role_ids:
+        raise ServiceError(refusal)
+
+
+def even_terms(
+    time_control: TimeControl | str,
+    impasse_rule: ImpasseRule | str,
+    takebacks: TakebackPolicy | str,
+    rated: bool,
+) -> Terms:
+    """The terms of an event's even games, from its organizer's options (each parsed, a
+    bad one refused with its sentence): a tournament's and a team match's alike."""
+    control = TimeControl.parse(time_control)
+    return Terms(
+        bank=control.bank,
+        period=control.period,
+        handicap=Handicap.EVEN.id,
+        impasse_rule=ImpasseRule.parse(impasse_rule).value,
+        takebacks=TakebackPolicy.parse(takebacks).value,
+        rated=rated,
     )

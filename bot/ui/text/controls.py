@@ -86,6 +86,7 @@ COMMANDS = {
     "tournament_withdraw": "Withdraw from a tournament under way (your games left are lost).",
     "tournament_standings": "A tournament's standings: the crosstable, with its text.",
     "tournament_settings": "Who may run tournaments here, and how many of their games at once.",
+    "team_match": "Set two teams against each other here: boards by rating, both colours each.",
 }
 OPTIONS = {
     "opponent": "The member you want to play (leave it out: anyone here may accept)",
@@ -168,6 +169,13 @@ OPTIONS = {
     "organizer_role": "The role whose members may create and run tournaments",
     "remove_role": "Take the organizer role away: only managers run tournaments",
     "game_cap": "Tournament games under way at once, at most 900 (0: the default, 500)",
+    "first_team_name": "The first team's name (up to 100 characters)",
+    "second_team_name": "The second team's name (up to 100 characters)",
+    "first_role": "The first team: everyone with this role (or use first_members)",
+    "second_role": "The second team: everyone with this role (or use second_members)",
+    "first_members": "The first team: its members mentioned with @ (or use first_role)",
+    "second_members": "The second team: its members mentioned with @ (or use second_role)",
+    "team_match_rated": "Count its games for ratings (default: yes)",
 }
 TOURNAMENT_FORMAT_NAMES = {
     "round_robin": "Round robin",

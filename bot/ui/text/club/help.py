@@ -79,7 +79,9 @@ HELP_SECTIONS = (
             "and Leave; its organizer starts it early with `/tournament_start` or cancels it "
             "with `/tournament_cancel`. `/tournament_withdraw` leaves one under way, and "
             "`/tournament_standings` shows its crosstable. Managers choose who may organize "
-            "with `/tournament_settings`."
+            "with `/tournament_settings`.\n"
+            "`/team_match` sets two teams (a role or a list each) against each other: boards "
+            "by rating, both colours on each, and a live scoreboard."
         ),
     ),
     (
