@@ -106,7 +106,7 @@ def team_game_heading(lang: str, match: TeamMatch, board: int, game: int) -> str
     """The line above a team match game's first post: the match, the board, the game."""
     _ = translator(lang)
     first, second = (safe(team) for team in match.teams)
-    return _("**Team match {first} v {second}**, board {board}, game {game} of 2.").format(
+    return _("**Team match {first} v {second}**, board {board}, {game} of its 2 games.").format(
         first=first, second=second, board=board, game=game
     )
 
