@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -123,7 +124,10 @@ async def test_two_processes_together_keep_to_rate_and_burst(kind: str, url: str
     assert [child.returncode for child in children] == [0, 0]
     slots = [at for out, _ in outputs for at in json.loads(out)["slots"]]
     sent = [at for out, _ in outputs for at in json.loads(out)["sent"]]
-    assert len(slots) == len(set(slots)) == 2 * each
+    assert len(slots) == 2 * each
+    # Two reservations may read the server's clock in the same microsecond: within the
+    # burst both are sent at once, so equal slots are allowed, never more than the burst.
+    assert max(Counter(slots).values()) <= burst
     # On the server's clock, which both processes share, the bucket keeps its promise
     # exactly: the slots of the two together are one series, at most `burst` at once,
     # then one per interval.
