@@ -10,12 +10,13 @@ from __future__ import annotations
 import io
 
 import cshogi
+import pytest
 import cshogi.CSA
 import cshogi.KIF
 from PIL import Image
 
 from bot.services import MAX_RECORD_BYTES, read_position
-from bot.ui import text
+from bot.ui import replies, text
 from render import render_board
 from render.layout import name_box
 from rules import Color, Move, Position, Termination
@@ -383,3 +384,20 @@ async def test_a_challenge_from_a_position_shows_its_board_in_japanese(
     assert image.description is not None
     assert alt_text_position("ja", image.description) == board_part(Position.from_sfen(TSUME))
     assert_japanese(challenge)
+
+
+async def test_a_slow_challenge_is_posted_on_its_own_and_accepted_from_there(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A challenge whose start is slow to read is deferred: its post goes as a message of
+    its own (to notify bob) and the "thinking" note is deleted; that post carries the board
+    and the buttons, and accepting it starts the game from the position."""
+    monkeypatch.setattr(replies, "DEFER_AFTER", 0.0)
+    challenge = await club.challenge(club.alice, club.bob, color="sente", start=TSUME)
+    assert challenge.deferred and challenge.original is None
+    posted = challenge.reply
+    assert posted is not None and posted.mentioned_user_ids == [club.bob.user.id]
+    [image] = challenge.files
+    png(image)
+    table = await club.accept(challenge, club.bob)
+    assert (await club.game(table.game_id)).row.start_sfen == TSUME

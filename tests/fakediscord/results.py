@@ -142,13 +142,31 @@ class InteractionResult:
         return [self.fake.messages[i] for i in self.interaction.followup_ids]
 
     @property
+    def posted_instead(self) -> FakeMessage | None:
+        """After a public "thinking" note the bot deleted, with no follow-up: the answer it
+        posted as a message of its own in the channel (a post that must notify someone
+        cannot be the note's edit), the first it sent there after the interaction."""
+        if self.response_type != ResponseType.DEFERRED_CHANNEL_MESSAGE:
+            return None
+        if self.original is not None or self.interaction.followup_ids:
+            return None
+        channel_id = self.interaction.channel_id
+        return next(
+            (m for m in self.sent if m.channel_id == channel_id and not m.ephemeral), None
+        )
+
+    @property
     def messages(self) -> list[FakeMessage]:
-        """The messages of this interaction: the response's own, then the follow-ups."""
+        """The messages of this interaction: the response's own (or the post made instead
+        of it), then the follow-ups."""
         original = self.original
         own = original is not None and (
             original.interaction_id == self.interaction.id
             or self.response_type == ResponseType.UPDATE_MESSAGE
         )
+        instead = self.posted_instead
+        if instead is not None:
+            return [instead]
         return ([original] if own and original is not None else []) + self.followups
 
     @property
@@ -156,7 +174,7 @@ class InteractionResult:
         if self.response_type in (4, 5, 7) and self.original is not None:
             return self.original
         followups = self.followups
-        return followups[0] if followups else None
+        return followups[0] if followups else self.posted_instead
 
     @property
     def content(self) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -157,3 +159,22 @@ async def test_a_replacement_that_cannot_start_is_said_once_and_the_next_read_st
         assert await pool.run(sleep_then, 0, "next") == "next" and starts == 3
     finally:
         await pool.close()
+
+
+def test_a_worker_whose_bot_is_gone_ends_quietly() -> None:
+    """A bot killed while its worker starts leaves the worker's replies a broken pipe: the
+    worker ends as when its input ends, with nothing in the log the two share."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the bot is gone before its worker says it is ready
+    try:
+        ended = subprocess.run(
+            [sys.executable, "-c", "from bot.services.records.readers import serve; serve()"],
+            stdin=subprocess.DEVNULL,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert (ended.returncode, ended.stderr.decode()) == (0, "")

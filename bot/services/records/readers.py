@@ -211,10 +211,21 @@ class ReaderPool:
 
 def serve(requests: BinaryIO | None = None, replies: BinaryIO | None = None) -> None:
     """A worker's loop: read a request, run it, write the reply, until its input ends.
-    Anything the work prints goes to stderr, so it cannot garble a reply."""
+    Anything the work prints goes to stderr, so it cannot garble a reply. A bot killed
+    while its worker starts or works leaves the worker a broken pipe to write to: the
+    worker ends quietly then, as when its input ends (nobody is left to read a traceback
+    but the log the two share)."""
     requests = requests or sys.stdin.buffer
     replies = replies or sys.stdout.buffer
     sys.stdout = sys.stderr
+    try:
+        _serve(requests, replies)
+    except BrokenPipeError:
+        with contextlib.suppress(OSError, ValueError):  # what is left unflushed goes nowhere
+            os.dup2(os.open(os.devnull, os.O_WRONLY), replies.fileno())
+
+
+def _serve(requests: BinaryIO, replies: BinaryIO) -> None:
     replies.write(_READY)
     replies.flush()
     while True:
