@@ -10,9 +10,9 @@ from __future__ import annotations
 import io
 
 import cshogi
-import pytest
 import cshogi.CSA
 import cshogi.KIF
+import pytest
 from PIL import Image
 
 from bot.services import MAX_RECORD_BYTES, read_position

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import AsyncIterator
 from types import TracebackType
 
 #: How often the probe wakes: short enough to see a stall of a few tens of milliseconds.
@@ -31,14 +32,30 @@ class LoopProbe:
         self.interval = interval
         self.worst = 0.0
         self.wakes = 0
+        self._paused = False
+        self._epoch = 0
         self._task: asyncio.Task[None] | None = None
 
     async def _watch(self) -> None:
         while True:
             due = time.perf_counter() + self.interval
+            epoch = self._epoch
             await asyncio.sleep(self.interval)
-            self.worst = max(self.worst, time.perf_counter() - due)
+            if epoch == self._epoch and not self._paused:
+                self.worst = max(self.worst, time.perf_counter() - due)
             self.wakes += 1
+
+    @contextlib.asynccontextmanager
+    async def paused(self) -> AsyncIterator[None]:
+        """Not measuring while the block runs: for what the test itself does on the loop
+        that no member can cause (stopping and starting the bot in its process)."""
+        self._paused = True
+        self._epoch += 1
+        try:
+            yield
+        finally:
+            self._paused = False
+            self._epoch += 1
 
     async def __aenter__(self) -> LoopProbe:
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="loop-probe")
