@@ -151,9 +151,7 @@ class InteractionResult:
         if self.original is not None or self.interaction.followup_ids:
             return None
         channel_id = self.interaction.channel_id
-        return next(
-            (m for m in self.sent if m.channel_id == channel_id and not m.ephemeral), None
-        )
+        return next((m for m in self.sent if m.channel_id == channel_id and not m.ephemeral), None)
 
     @property
     def messages(self) -> list[FakeMessage]:
