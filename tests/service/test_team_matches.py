@@ -220,7 +220,7 @@ async def test_a_match_game_is_never_aborted_and_a_resignation_before_moving_los
     match = await created(service)
     first, second = match.games[0], match.games[1]
     assert first.game_id is not None and second.game_id is not None
-    with pytest.raises(ServiceError, match="cannot be aborted"):
+    with pytest.raises(ServiceError, match=r"^A team match game cannot be aborted"):
         await service.endings.abort(first.game_id, first.sente_id)
     await service.endings.resign(second.game_id, second.gote_id)  # no move played yet
     change = await service.team_matches.game_ended(second.game_id)
