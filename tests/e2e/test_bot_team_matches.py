@@ -8,7 +8,9 @@ of the test's own."""
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from fractions import Fraction
 
 from tests.fakediscord import ErrorCode, FakeMember
@@ -124,8 +126,22 @@ async def test_a_three_board_match_is_played_to_its_final_post_in_japanese(
     assert found is not None, final.content
     shown = tuple(figure(found[n]) for n in range(1, 5))
     assert shown == (points["east"], points["west"], boards["east"], boards["west"])
-    [picture] = final.attachments
+    [picture, archive] = final.attachments
     assert picture.filename.endswith(".png") and picture.description
+    # Every game's records, filed by board and game, sente first, each naming the match.
+    assert archive.filename == "team-match.zip", archive.filename
+    zipped = zipfile.ZipFile(io.BytesIO(archive.data))
+    kifu = sorted(name for name in zipped.namelist() if name.endswith(".kifu"))
+    named = {member.id: member.user.username for member in east + west}
+    expected_files = []
+    for place in sorted(match.games, key=lambda g: (g.board, g.game_number)):
+        sente, gote = named[place.sente_id], named[place.gote_id]
+        expected_files.append(
+            f"kifu/R01-B{place.board:02d}-{place.game_number} ▲{sente} △{gote}.kifu"
+        )
+    assert kifu == expected_files
+    record = zipped.read(kifu[0]).decode()
+    assert "棋戦：団体戦 東軍 対 西軍" in record and "投了" in record, record
     # Decided early: East's fourth game point came with games still to play.
     [decided] = await club.posts(club.channel, "の勝利が決まりました")
     assert "東軍" in decided.content and "残りの" in decided.content

@@ -111,6 +111,13 @@ def team_game_heading(lang: str, match: TeamMatch, board: int, game: int) -> str
     )
 
 
+def team_event_name(lang: str, match: TeamMatch) -> str:
+    """The match as its games' records name their event (plain text, not Markdown)."""
+    _ = translator(lang)
+    first, second = match.teams
+    return _("Team match {first} v {second}").format(first=first, second=second)
+
+
 def team_created_text(lang: str, match: TeamMatch) -> str:
     _ = translator(lang)
     return _("Team match #{id} created: its {count} games start now, each in its thread.").format(
