@@ -150,5 +150,33 @@ async def test_a_three_board_match_is_played_to_its_final_post_in_japanese(
         lambda: "勝利" in announcement.content and bool(announcement.attachments),
         what="the final scoreboard in the announcement",
     )
+
+    # Each player's profile lists the match: their team, board and its score, the result.
+    def board_of(member: FakeMember) -> tuple[int, Fraction, Fraction]:
+        side = "east" if member in east else "west"
+        other = "west" if side == "east" else "east"
+        [number] = {g.board for g in match.games if member.id in (g.sente_id, g.gote_id)}
+        return number, by_board[number][side], by_board[number][other]
+
+    mine = await club.fake.slash("profile", user=east[0], channel=club.channel)
+    number, ours, theirs = board_of(east[0])
+    ours_total, theirs_total = (figure(found[1]), figure(found[2]))
+    assert "出場した団体戦：" in mine.content, mine.content
+    assert (
+        f"東軍 対 西軍（東軍・{number}将 {ours}対{theirs}）："
+        f"{ours_total}対{theirs_total}で{'勝ち' if winner == '東軍' else '負け'}"
+    ) in mine.content, mine.content
+    club.alice.user.locale = "en-US"  # an English reader looks a player up
+    looked_up = await club.fake.slash(
+        "profile", {"member": west[1]}, user=club.alice, channel=club.channel
+    )
+    number, ours, theirs = board_of(west[1])
+    outcome = "lost" if winner == "東軍" else "won"
+    assert "Team matches:" in looked_up.content, looked_up.content
+    assert (
+        f"東軍 v 西軍 (西軍, board {number}: {ours} to {theirs}): "
+        f"{outcome} {theirs_total} to {ours_total}"
+    ) in looked_up.content, looked_up.content
+
     assert club.bot is not None
     await club.bot.sends_settled()
