@@ -33,10 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.databases import on_each_database
 from bench.timing import Clock, lap, ratio, report
-from bot.cogs.tournaments.tournaments import SUGGESTION_WINDOW
 from bot.db import Database
 from bot.services import GameService, PlayerRef
 from bot.services.tournaments.model import State
+from bot.ui.tournament_options import SUGGESTION_WINDOW
 
 ORGANIZER = PlayerRef(1, "Organizer")
 STATES = (State.REGISTRATION, State.RUNNING, State.FINISHED)

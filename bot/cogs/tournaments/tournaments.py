@@ -12,7 +12,6 @@ also after a game's ending and for what the clock did.
 from __future__ import annotations
 
 import logging
-import unicodedata
 from datetime import datetime, tzinfo
 
 import discord
@@ -36,9 +35,10 @@ from bot.ui.commands import command
 from bot.ui.errors import GameButton, OptionError
 from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
-from bot.ui.options import MAX_CHOICES, server_of
+from bot.ui.options import server_of
 from bot.ui.replies import Reply, player_of, reader_language, send_ephemeral
 from bot.ui.text.tournaments.crosstable import crosstable_words
+from bot.ui.tournament_options import suggested
 from bot.ui.tournaments import Posts
 from render.crosstable import describe_crosstable
 
@@ -47,11 +47,6 @@ log = logging.getLogger(__name__)
 MAX_TOURNAMENT_ID = 2**53 - 1
 #: The longest date and time typed for a start (`2026-12-01 20:00` and some room).
 MAX_WHEN = 40
-#: How many of a server's newest tournaments in each state the suggestions look through.
-SUGGESTION_WINDOW = 50
-#: The longest text typed that a suggestion can hold (a number, a name of 100 characters
-#: and the state); what is longer matches nothing and is not looked at.
-MAX_TYPED = 200
 _WHEN_FORMATS = ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y/%m/%d %H:%M")
 
 
@@ -305,19 +300,19 @@ class TournamentsFeature(Feature):
     @tournament_start.autocomplete("tournament")
     async def start_suggestions(self, interaction: Interaction, current: str) -> list[Choice[int]]:
         """The tournaments still taking entries: those a start may start."""
-        return await self._suggested(interaction, current, (State.REGISTRATION,))
+        return await suggested(interaction, current, (State.REGISTRATION,))
 
     @tournament_cancel.autocomplete("tournament")
     async def cancel_suggestions(self, interaction: Interaction, current: str) -> list[Choice[int]]:
         """The tournaments still taking entries: those a cancellation may cancel."""
-        return await self._suggested(interaction, current, (State.REGISTRATION,))
+        return await suggested(interaction, current, (State.REGISTRATION,))
 
     @tournament_withdraw.autocomplete("tournament")
     async def withdraw_suggestions(
         self, interaction: Interaction, current: str
     ) -> list[Choice[int]]:
         """The tournaments under way: those a player may withdraw from."""
-        return await self._suggested(interaction, current, (State.RUNNING,))
+        return await suggested(interaction, current, (State.RUNNING,))
 
     @tournament_standings.autocomplete("tournament")
     async def standings_suggestions(
@@ -325,30 +320,7 @@ class TournamentsFeature(Feature):
     ) -> list[Choice[int]]:
         """Every tournament but a cancelled one (which never has standings)."""
         states = (State.REGISTRATION, State.RUNNING, State.FINISHED)
-        return await self._suggested(interaction, current, states)
-
-    async def _suggested(
-        self, interaction: Interaction, current: str, states: tuple[State, ...]
-    ) -> list[Choice[int]]:
-        """The server's tournaments in `states` whose suggestion holds what is typed (a
-        number or part of a name), newest first, the one numbered as typed first: read
-        from the newest `SUGGESTION_WINDOW` of each state, so a server with thousands of
-        tournaments costs what one with fifty does."""
-        if len(current) > MAX_TYPED:
-            return []  # longer than any suggestion: nothing can hold it
-        typed = _folded(current)
-        digits = typed.lstrip("#")
-        number = int(digits) if digits.isascii() and digits.isdigit() and len(digits) < 16 else None
-        found = await self.bot.service.tournaments.latest(
-            server_of(interaction), states, limit=SUGGESTION_WINDOW, number=number
-        )
-        lang = reader_language(interaction)
-        choices = []
-        for tournament in found:
-            name = text.tournament_choice(lang, tournament)
-            if typed in _folded(name):
-                choices.append(Choice(name=name, value=tournament.id))
-        return choices[:MAX_CHOICES]
+        return await suggested(interaction, current, states)
 
     async def _chosen(
         self,
@@ -374,12 +346,6 @@ class TournamentsFeature(Feature):
         if len(found) > 1:
             raise OptionError(text.NAME_THE_TOURNAMENT)
         return await service.get(found[0].id, guild_id=guild_id)
-
-
-def _folded(typed: str) -> str:
-    """Text as suggestions compare it: width and case folded (`ＳＰＲＩＮＧ　１２` as
-    `spring 12`), spaces collapsed, so a name is found however it is typed."""
-    return " ".join(unicodedata.normalize("NFKC", typed).casefold().split())
 
 
 def _runner(interaction: Interaction) -> Runner:
