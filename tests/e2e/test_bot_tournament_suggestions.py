@@ -64,7 +64,7 @@ async def test_each_command_suggests_the_tournaments_it_can_act_on(club: Club) -
     await service.cancel(dropped.id, Runner(club.alice.id, True), guild_id=guild)
     spring = await created(club, "Spring league")
     long = await created(club, LONG_NAME)
-    await created(club, "Elsewhere open", guild_id=guild + 1)  # another server's
+    elsewhere = await created(club, "Elsewhere open", guild_id=guild + 1)  # another server's
 
     start = await suggested(club, "tournament_start", "")
     assert [c.value for c in start] == [long.id, spring.id]  # newest first
@@ -101,6 +101,7 @@ async def test_each_command_suggests_the_tournaments_it_can_act_on(club: Club) -
     ] == [spring.id]
     assert await suggested(club, "tournament_start", "Autumn") == []  # not taking entries
     assert await suggested(club, "tournament_start", "Elsewhere") == []
+    assert await suggested(club, "tournament_start", str(elsewhere.id)) == []  # by number
     assert await suggested(club, "tournament_standings", str(dropped.id + 100)) == []
 
     # In the reader's language.
