@@ -136,6 +136,24 @@ class TeamMatchRepository(Repository):
         )
         return [TeamPlayerRow(*row) for row in rows]
 
+    async def player(self, match_id: int, user_id: int) -> TeamPlayerRow | None:
+        """The member's place in the match, if they play in it."""
+        row = await self._one(
+            "SELECT user_id, side, rating, board FROM team_match_players"
+            " WHERE match_id = ? AND user_id = ?",
+            (match_id, user_id),
+        )
+        return None if row is None else TeamPlayerRow(*row)
+
+    async def latest_in_guild(self, guild_id: int, state: str, limit: int) -> list[TeamMatchRow]:
+        """The server's newest `limit` matches in one state, newest first: read along the
+        index on (server, state) and stopped at `limit`, however many the server has."""
+        rows = await self._all(
+            f"SELECT {_MATCH} WHERE m.guild_id = ? AND m.state = ? ORDER BY m.id DESC LIMIT ?",
+            (guild_id, state, limit),
+        )
+        return [_match_of(row) for row in rows]
+
     async def add_game(
         self, match_id: int, board: int, game_number: int, sente_id: int, gote_id: int, game_id: int
     ) -> None:

@@ -82,6 +82,15 @@ class TournamentRepository(Repository):
         )
         return [tournament_of(row) for row in rows]
 
+    async def latest_in_guild(self, guild_id: int, state: str, limit: int) -> list[TournamentRow]:
+        """The server's newest `limit` tournaments in one state, newest first: read along
+        the index on (server, state) and stopped at `limit`, however many the server has."""
+        rows = await self._all(
+            f"SELECT {TOURNAMENT} WHERE t.guild_id = ? AND t.state = ? ORDER BY t.id DESC LIMIT ?",
+            (guild_id, state, limit),
+        )
+        return [tournament_of(row) for row in rows]
+
     async def change_state(self, tournament_id: int, before: str, after: str, at: datetime) -> bool:
         """Move the tournament from state `before` to `after` at `at` (the start time of
         a running one, the end of a finished or cancelled one); False if it was not in

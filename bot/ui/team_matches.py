@@ -21,6 +21,7 @@ from bot.services import GameSnapshot
 from bot.services.tournaments.team_matches import TeamMatch, TeamMatchChange
 from render.team_match import describe_scoreboard, render_scoreboard
 
+from .archives import Placed, event_archive, send_with_archive
 from .coalesce import OneEditAtATime
 from .host import GameBot
 from .text import truncate
@@ -29,6 +30,7 @@ from .text.tournaments.team_matches import (
     scoreboard_words,
     team_announcement_text,
     team_decided_text,
+    team_event_name,
     team_final_text,
     team_game_heading,
 )
@@ -107,11 +109,32 @@ class TeamPosts:
             channel = await self._channel(match.row.setup.channel_id)
             quiet = discord.AllowedMentions.none()
             if change.finished_now:
-                said = team_final_text(lang, match)
-                file = await scoreboard_file(match, lang)
-                await channel.send(said, files=[file], allowed_mentions=quiet)
+                await self._final_post(match, lang, channel)
             elif change.decided_now:
                 await channel.send(team_decided_text(lang, match), allowed_mentions=quiet)
+
+    async def _final_post(self, match: TeamMatch, lang: str, channel: discord.TextChannel) -> None:
+        """The winner, the final scoreboard and the games' records as a ZIP, as a
+        tournament's final post has them (more than one past the server's upload limit:
+        the first with the post, the others after it)."""
+        said = team_final_text(lang, match)
+        files = [await scoreboard_file(match, lang)]
+        played = [
+            Placed(game.game_id, 1, game.board, game.game_number)
+            for game in sorted(match.games, key=lambda g: (g.board, g.game_number))
+            if game.game_id is not None and game.result not in (None, "void")
+        ]
+        setup = match.row.setup
+        parts = await event_archive(
+            self.bot,
+            team_event_name(lang, match),
+            played,
+            zone=await self.bot.server_zone(setup.guild_id),
+            limit=channel.guild.filesize_limit,
+            stem="team-match",
+            about=f"team_match {match.id}",
+        )
+        await send_with_archive(channel, said, files, parts)
 
     async def _channel(self, channel_id: int) -> discord.TextChannel:
         channel = await self.bot.channel(channel_id)

@@ -21,17 +21,12 @@ from typing import Any
 import discord
 
 from bot.services import GameSnapshot
-from bot.services.records.archive import (
-    ArchivePart,
-    archive_in_worker,
-    archive_seconds,
-    archived_game,
-    packed,
-)
+from bot.services.records.archive import ArchivePart
 from bot.services.tournaments.model import Format, State, Tournament, TournamentChange
 from render.crosstable import Crosstable, describe_crosstable, render_crosstable
 
 from . import text
+from .archives import Placed, event_archive, send_with_archive
 from .coalesce import OneEditAtATime
 from .host import GameBot
 from .openings import Opener
@@ -215,51 +210,33 @@ class Posts:
             files = await self.standings_files(tournament.id, lang)
         limit = channel.guild.filesize_limit
         parts = await self._archive(tournament, limit)
-        quiet = discord.AllowedMentions.none()
-        first = [discord.File(io.BytesIO(p.data), filename=p.filename) for p in parts[:1]]
-        await channel.send(said, files=files + first, allowed_mentions=quiet)
-        for part in parts[1:]:
-            await channel.send(
-                files=[discord.File(io.BytesIO(part.data), filename=part.filename)],
-                allowed_mentions=quiet,
-            )
+        await send_with_archive(channel, said, files, parts)
 
     async def _archive(self, tournament: Tournament, limit: int) -> tuple[ArchivePart, ...]:
-        """Every finished game's records, written in a worker process (a season's records
-        hold the interpreter for seconds); none if that fails (the post goes without)."""
+        """Every finished game's records (`archives.event_archive`), filed by round,
+        board within the round and game of the pairing."""
         rows = await self.bot.service.tournaments.schedule_of(tournament.id)
         played = [r for r in rows if r.game_id is not None and r.result not in (None, "void")]
         zone = await self.bot.server_zone(tournament.row.setup.guild_id)
         boards: dict[tuple[int, int, int], int] = {}
         numbers: dict[tuple[int, int], int] = defaultdict(int)
-        games: list[bytes] = []
+        games: list[Placed] = []
         for row in sorted(played, key=lambda r: (r.game.round, r.game.group_number, r.game.board)):
             key = (row.game.round, row.game.group_number, row.game.board)
             board = boards.setdefault(key, 1 + sum(1 for k in boards if k[0] == row.game.round))
             numbers[(row.game.round, board)] += 1
             assert row.game_id is not None
-            snapshot = await self.bot.service.games.get(row.game_id)
-            archived = archived_game(
-                snapshot,
-                round=row.game.round,
-                board=board,
-                number=numbers[(row.game.round, board)],
-                zone=zone,
-            )
-            games.append(packed(archived))  # each on its own: all at once holds the loop
-        if not games:
-            return ()
-        try:
-            return await self.bot.readers.run(
-                archive_in_worker,
-                tournament.name,
-                games,
-                limit,
-                time_limit=archive_seconds(len(games)),
-            )
-        except Exception:
-            log.exception("tournament %s: could not write its archive", tournament.id)
-            return ()
+            number = numbers[(row.game.round, board)]
+            games.append(Placed(row.game_id, row.game.round, board, number))
+        return await event_archive(
+            self.bot,
+            tournament.name,
+            games,
+            zone=zone,
+            limit=limit,
+            stem="tournament",
+            about=f"tournament {tournament.id}",
+        )
 
 
 async def _crosstable_file(table: Crosstable, lang: str, index: int) -> discord.File:

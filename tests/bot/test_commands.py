@@ -93,6 +93,21 @@ async def test_every_game_option_suggests_games(bot: ShogiBot) -> None:
     assert with_game >= 6
 
 
+async def test_every_tournament_option_suggests_tournaments(bot: ShogiBot) -> None:
+    """A member picks a tournament from a list wherever a command takes one."""
+    with_tournament = [
+        command["name"]
+        for command in payloads(bot)
+        for option in options_of(command)
+        if option["name"] == "tournament"
+    ]
+    assert len(with_tournament) >= 4
+    for command in payloads(bot):
+        for option in options_of(command):
+            if option["name"] == "tournament":
+                assert option.get("autocomplete"), f"/{command['name']} tournament"
+
+
 async def test_every_button_is_registered_to_survive_restarts(bot: ShogiBot) -> None:
     """Each feature registers its buttons; a button class nobody registered would answer
     "interaction failed" after a restart."""

@@ -4,6 +4,7 @@ progress), and the final post greets several winners alike, not the last one alo
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -11,8 +12,14 @@ import pytest
 from bot.db.rows import Terms
 from bot.db.tournament_rows import NewTournament, TournamentRow
 from bot.services.tournaments.model import State, Tournament
+from bot.ui.text.answers import units
 from bot.ui.text.base import say
-from bot.ui.text.tournaments.tournaments import NO_TOURNAMENT_HERE, final_text, state_name
+from bot.ui.text.tournaments.tournaments import (
+    NO_TOURNAMENT_HERE,
+    final_text,
+    state_name,
+    tournament_choice,
+)
 
 START = datetime(2026, 12, 1, 20, tzinfo=UTC)
 
@@ -54,3 +61,25 @@ def test_the_final_post_greets_every_winner_alike(winners: list[str]) -> None:
             assert name in post
         # An honorific after the list's last name only would single that winner out.
         assert post.count("さん") in (0, len(winners)), post
+
+
+@pytest.mark.parametrize(
+    ("name", "kept"),
+    [
+        ("春季リーグ", "春季リーグ"),
+        ("杯" * 100, "杯" * 80),  # a kanji counts one, as a Latin letter
+        ("𠮷" * 100, "𠮷" * 40),  # beyond the Basic Multilingual Plane: two each
+        ("e\u0301" * 100, "e\u0301" * 40),  # a mark stays with its letter
+        ("👨\u200d👩\u200d👧" * 30, "👨\u200d👩\u200d👧" * 10),  # whole families only
+        ("line\nbreak\x1b[31m", "line break [31m"),
+    ],
+)
+def test_a_suggestions_name_is_cut_within_discords_limit_keeping_number_and_state(
+    name: str, kept: str
+) -> None:
+    for lang, state in (("en", "finished"), ("ja", "終了")):
+        shown = tournament_choice(lang, _tournament(name))
+        assert units(shown) <= 100 and len(shown) <= 100, shown
+        assert shown.startswith("#7 " + kept) and shown.endswith(state), shown
+        cut = shown.removeprefix("#7 ").rsplit(" · " if lang == "en" else "・", 1)[0]
+        assert not unicodedata.combining(cut[-1]) and cut[-1] not in "\u200d\ufe0f", cut

@@ -8,7 +8,9 @@ of the test's own."""
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from fractions import Fraction
 
 from tests.fakediscord import ErrorCode, FakeMember
@@ -124,8 +126,22 @@ async def test_a_three_board_match_is_played_to_its_final_post_in_japanese(
     assert found is not None, final.content
     shown = tuple(figure(found[n]) for n in range(1, 5))
     assert shown == (points["east"], points["west"], boards["east"], boards["west"])
-    [picture] = final.attachments
+    [picture, archive] = final.attachments
     assert picture.filename.endswith(".png") and picture.description
+    # Every game's records, filed by board and game, sente first, each naming the match.
+    assert archive.filename == "team-match.zip", archive.filename
+    zipped = zipfile.ZipFile(io.BytesIO(archive.data))
+    kifu = sorted(name for name in zipped.namelist() if name.endswith(".kifu"))
+    named = {member.id: member.user.username for member in east + west}
+    expected_files = []
+    for place in sorted(match.games, key=lambda g: (g.board, g.game_number)):
+        sente, gote = named[place.sente_id], named[place.gote_id]
+        expected_files.append(
+            f"kifu/R01-B{place.board:02d}-{place.game_number} ▲{sente} △{gote}.kifu"
+        )
+    assert kifu == expected_files
+    record = zipped.read(kifu[0]).decode()
+    assert "棋戦：団体戦 東軍 対 西軍" in record and "投了" in record, record
     # Decided early: East's fourth game point came with games still to play.
     [decided] = await club.posts(club.channel, "の勝利が決まりました")
     assert "東軍" in decided.content and "残りの" in decided.content
@@ -134,5 +150,33 @@ async def test_a_three_board_match_is_played_to_its_final_post_in_japanese(
         lambda: "勝利" in announcement.content and bool(announcement.attachments),
         what="the final scoreboard in the announcement",
     )
+
+    # Each player's profile lists the match: their team, board and its score, the result.
+    def board_of(member: FakeMember) -> tuple[int, Fraction, Fraction]:
+        side = "east" if member in east else "west"
+        other = "west" if side == "east" else "east"
+        [number] = {g.board for g in match.games if member.id in (g.sente_id, g.gote_id)}
+        return number, by_board[number][side], by_board[number][other]
+
+    mine = await club.fake.slash("profile", user=east[0], channel=club.channel)
+    number, ours, theirs = board_of(east[0])
+    ours_total, theirs_total = (figure(found[1]), figure(found[2]))
+    assert "出場した団体戦：" in mine.content, mine.content
+    assert (
+        f"東軍 対 西軍（東軍・{number}将 {ours}対{theirs}）："
+        f"{ours_total}対{theirs_total}で{'勝ち' if winner == '東軍' else '負け'}"
+    ) in mine.content, mine.content
+    club.alice.user.locale = "en-US"  # an English reader looks a player up
+    looked_up = await club.fake.slash(
+        "profile", {"member": west[1]}, user=club.alice, channel=club.channel
+    )
+    number, ours, theirs = board_of(west[1])
+    outcome = "lost" if winner == "東軍" else "won"
+    assert "Team matches:" in looked_up.content, looked_up.content
+    assert (
+        f"東軍 v 西軍 (西軍, board {number}: {ours} to {theirs}): "
+        f"{outcome} {theirs_total} to {ours_total}"
+    ) in looked_up.content, looked_up.content
+
     assert club.bot is not None
     await club.bot.sends_settled()

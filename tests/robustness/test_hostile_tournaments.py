@@ -8,9 +8,12 @@ the event loop never stalls more than 100 ms."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
+from dataclasses import replace
 from datetime import timedelta
 
-from tests.fakediscord import FakeMessage, InteractionResult
+from bot.services import PlayerRef
+from tests.fakediscord import Choice, FakeMessage, InteractionResult
 from tests.support.club import Club
 from tests.support.stall import LoopProbe
 
@@ -110,3 +113,80 @@ async def test_a_hostile_entrant_gets_one_sentence_and_stalls_nothing(club: Club
             await result.wait_final()
             one_sentence(result)
     assert probe.worst < STALL, f"the event loop stalled {probe.worst * 1000:.0f} ms"
+
+
+async def stored_tournaments(club: Club, count: int) -> int:
+    """`count` tournaments stored at once as a server that ran a tournament a day for
+    years would have them: all finished but every tenth, cancelled, then one taking
+    entries. Returns the newest finished one's number."""
+    first = await club.service.tournaments.create(
+        guild_id=club.guild.id,
+        channel_id=club.channel.id,
+        organizer=PlayerRef(club.alice.id, "alice"),
+        may_manage=True,
+        name="Cup 0",
+        format="round_robin",
+        start_at=club.clock.now + timedelta(days=2),
+    )
+    newest = 0
+    at = club.clock.now
+    async with club.service.store.db.transaction() as tx:
+        for n in range(1, count + 1):
+            setup = replace(first.row.setup, name=f"Cup {n} " + "杯" * 80)
+            made = await tx.tournaments.create(setup)
+            if n % 10 == 0:
+                await tx.tournaments.change_state(made, "registration", "cancelled", at)
+                continue
+            await tx.tournaments.change_state(made, "registration", "running", at)
+            await tx.tournaments.change_state(made, "running", "finished", at)
+            newest = made
+        await tx.tournaments.change_state(first.id, "registration", "cancelled", at)
+    await club.service.tournaments.create(
+        guild_id=club.guild.id,
+        channel_id=club.channel.id,
+        organizer=PlayerRef(club.alice.id, "alice"),
+        may_manage=True,
+        name="Open " + "x" * 95,
+        format="round_robin",
+        start_at=club.clock.now + timedelta(days=2),
+    )
+    return newest
+
+
+async def test_suggestions_stay_bounded_on_a_server_with_thousands_of_tournaments(
+    club: Club,
+) -> None:
+    """A hundred requests for suggestions at once, each a 6,000-character value or an
+    empty one, on a server with 4,000 tournaments: each answer is within Discord's limits
+    (the fake refuses a 26th choice or a 101-character name), the newest first, another
+    member's move is answered with its board meanwhile, and the loop never stalls."""
+    attacker = club.carol
+    newest = await stored_tournaments(club, 4000)
+    table = await club.new_game()
+
+    def asked(typed: str) -> Awaitable[list[Choice]]:
+        return club.fake.autocomplete(
+            "tournament_standings",
+            {"tournament": typed},
+            focused="tournament",
+            user=attacker,
+            channel=club.channel,
+        )
+
+    async with LoopProbe() as probe:
+        typed = ["杯" * 6000 if n % 2 else "" for n in range(PRESSES)]
+        asks = asyncio.gather(*(asked(value) for value in typed))
+        reply = await club.move(club.alice, MOVES[0], table)
+        answers = await asks
+        assert not reply.ephemeral and reply.files, reply.content
+    assert probe.worst < STALL, f"the event loop stalled {probe.worst * 1000:.0f} ms"
+    for value, answer in zip(typed, answers, strict=True):
+        if value:
+            assert answer == [], answer[:1]
+            continue
+        assert len(answer) == 25
+        values = [int(choice.value) for choice in answer]
+        assert values[1] == newest and values == sorted(values, reverse=True)
+        assert "registration open" in answer[0].name and "finished" in answer[1].name
+    by_number = await asked(str(newest - 3000))
+    assert [int(c.value) for c in by_number][:1] == [newest - 3000]

@@ -17,7 +17,8 @@ import pytest
 
 from bot.db import Database, RatingRow, open_database
 from bot.services import GameService, PlayerRef, ServiceError
-from bot.services.tournaments.team_matches import TeamMatch
+from bot.services.tournaments.team_matches import PROFILE_MATCHES, TeamMatch
+from bot.services.tournaments.teams import Side
 from rules import Color
 
 from .conftest import GUILD, FakeClock, RecordingEvents, checked, play_all
@@ -220,7 +221,7 @@ async def test_a_match_game_is_never_aborted_and_a_resignation_before_moving_los
     match = await created(service)
     first, second = match.games[0], match.games[1]
     assert first.game_id is not None and second.game_id is not None
-    with pytest.raises(ServiceError, match="cannot be aborted"):
+    with pytest.raises(ServiceError, match=r"^A team match game cannot be aborted"):
         await service.endings.abort(first.game_id, first.sente_id)
     await service.endings.resign(second.game_id, second.gote_id)  # no move played yet
     change = await service.team_matches.game_ended(second.game_id)
@@ -234,3 +235,35 @@ async def test_a_match_game_is_never_aborted_and_a_resignation_before_moving_los
     assert change is not None
     [row] = [g for g in change.match.games if g.id == first.id]
     assert row.result == "gote"
+
+
+async def test_a_members_matches_for_their_profile(service: GameService, clock: FakeClock) -> None:
+    """Newest first, each with the member's team and board (none: sitting out) and its
+    score, bounded to the latest few; another server's matches and others' are left out."""
+    await rated(service.store.db, clock)
+    first = await created(service)
+    [board_one] = [b for b in first.lineup.boards if b.number == 1]
+    one = next(g for g in first.games if g.board == 1 and g.game_number == 1)
+    assert one.game_id is not None
+    winner = board_one.second  # W2 beats E2 in the board's first game
+    await service.endings.resign(one.game_id, board_one.first)
+    await service.team_matches.game_ended(one.game_id)
+    await created(service, guild_id=GUILD + 1)  # elsewhere: never listed here
+    for _ in range(PROFILE_MATCHES):  # newer ones, played to their end
+        small = await created(service, first=EAST[:1], second=WEST[2:])
+        for game in small.games:
+            assert game.game_id is not None
+            await service.endings.resign(game.game_id, game.sente_id)
+            await service.team_matches.game_ended(game.game_id)
+
+    [played] = await service.team_matches.of_member(GUILD, winner)
+    assert played.match.id == first.id and played.side is Side.SECOND
+    assert played.board is not None and played.board.board.number == 1
+    assert (played.board.first_points, played.board.second_points) == (Fraction(0), Fraction(1))
+    [sitting] = await service.team_matches.of_member(GUILD, 204)  # E4, the weakest of four
+    assert sitting.side is Side.FIRST and sitting.board is None
+    listed = await service.team_matches.of_member(GUILD, EAST[0].user_id)
+    ids = [p.match.id for p in listed]
+    assert len(listed) == PROFILE_MATCHES and ids == sorted(ids, reverse=True)
+    assert first.id not in ids  # the oldest falls off the list
+    assert await service.team_matches.of_member(GUILD, ORGANIZER.user_id) == []

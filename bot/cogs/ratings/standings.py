@@ -17,6 +17,7 @@ from bot.ui.commands import command
 from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import answer_language, server_of
 from bot.ui.replies import Reply, as_player
+from bot.ui.text.tournaments.team_matches import profile_team_matches
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ class RatingsFeature(Feature):
         found = await self.bot.service.ratings.profile(guild_id, user_id)
         played = await self.bot.service.openings.results(guild_id, user_id)
         entered = await self.bot.service.tournaments.of_member(guild_id, user_id)
+        matches = await self.bot.service.team_matches.of_member(guild_id, user_id)
         lang = await answer_language(self.bot, interaction, public=public)
         extra: dict[str, Any] = {}
         if found.history:
@@ -60,6 +62,7 @@ class RatingsFeature(Feature):
             extra["file"] = await reply.within(chart, ephemeral=not public)
         said = text.profile_text(lang, name, found, openings=played)
         said += text.profile_tournaments(lang, entered)
+        said += profile_team_matches(lang, matches)
         await reply.send(said, ephemeral=not public, **extra)
         log.info("profile of %s shown", user_id)
 

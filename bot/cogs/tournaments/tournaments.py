@@ -38,6 +38,7 @@ from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import server_of
 from bot.ui.replies import Reply, player_of, reader_language, send_ephemeral
 from bot.ui.text.tournaments.crosstable import crosstable_words
+from bot.ui.tournament_options import suggested
 from bot.ui.tournaments import Posts
 from render.crosstable import describe_crosstable
 
@@ -296,6 +297,31 @@ class TournamentsFeature(Feature):
         for change in changes:
             await self.posts.post_change(change)
 
+    @tournament_start.autocomplete("tournament")
+    async def start_suggestions(self, interaction: Interaction, current: str) -> list[Choice[int]]:
+        """The tournaments still taking entries: those a start may start."""
+        return await suggested(interaction, current, (State.REGISTRATION,))
+
+    @tournament_cancel.autocomplete("tournament")
+    async def cancel_suggestions(self, interaction: Interaction, current: str) -> list[Choice[int]]:
+        """The tournaments still taking entries: those a cancellation may cancel."""
+        return await suggested(interaction, current, (State.REGISTRATION,))
+
+    @tournament_withdraw.autocomplete("tournament")
+    async def withdraw_suggestions(
+        self, interaction: Interaction, current: str
+    ) -> list[Choice[int]]:
+        """The tournaments under way: those a player may withdraw from."""
+        return await suggested(interaction, current, (State.RUNNING,))
+
+    @tournament_standings.autocomplete("tournament")
+    async def standings_suggestions(
+        self, interaction: Interaction, current: str
+    ) -> list[Choice[int]]:
+        """Every tournament but a cancelled one (which never has standings)."""
+        states = (State.REGISTRATION, State.RUNNING, State.FINISHED)
+        return await suggested(interaction, current, states)
+
     async def _chosen(
         self,
         interaction: Interaction,
@@ -310,10 +336,11 @@ class TournamentsFeature(Feature):
         service = self.bot.service.tournaments
         if tournament_id is not None:
             return await service.get(tournament_id, guild_id=guild_id)
-        found = await service.in_server(guild_id, states)
+        found = await service.latest(guild_id, states, limit=2)  # one, or more than one
         if latest_finished:
             running = [t for t in found if t.state is State.RUNNING]
-            found = running or found[-1:]
+            finished = [t for t in found if t.state is State.FINISHED]
+            found = running or finished[:1]
         if not found:
             raise OptionError(text.NO_TOURNAMENT_HERE)
         if len(found) > 1:

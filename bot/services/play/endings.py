@@ -7,7 +7,7 @@ from rules import Outcome, Sentence, Termination
 from ..errors import ServiceError
 from ..ratings.rated import both_have_moved
 from .game import GameSnapshot, PlayerRef
-from .store import GameStore
+from .store import GameStore, Scheduler
 
 
 class Endings:
@@ -54,7 +54,12 @@ class Endings:
                     "A game can only be aborted before both players have moved; resign instead."
                 )
             )
-        if await self._store.in_tournament(game.id):
+        scheduler = await self._store.scheduled_by(game.id)
+        if scheduler is Scheduler.TEAM_MATCH:
+            raise ServiceError(
+                Sentence("A team match game cannot be aborted; resign it if you cannot play.")
+            )
+        if scheduler is Scheduler.TOURNAMENT:
             raise ServiceError(
                 Sentence("A tournament game cannot be aborted; resign it if you cannot play.")
             )

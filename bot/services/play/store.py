@@ -17,6 +17,7 @@ import socket
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from enum import Enum
 from typing import TypedDict
 
 from bot.db import Database, GameRow, RatingEntry, Session
@@ -80,6 +81,13 @@ def no_such_game(game_id: int) -> NotFound:
     """The one refusal for a game that does not exist or belongs to another server: game
     ids are small numbers anyone can guess, and other servers' games are none of theirs."""
     return NotFound(Sentence("There is no game #{game_id} in this server.", game_id=game_id))
+
+
+class Scheduler(Enum):
+    """What created a game that was not a challenge, for the refusals that name it."""
+
+    TOURNAMENT = "tournament"
+    TEAM_MATCH = "team_match"
 
 
 class StoreOptions(TypedDict, total=False):
@@ -287,10 +295,17 @@ class GameStore:
     async def in_tournament(self, game_id: int) -> bool:
         """Whether the game is one of a tournament's or a team match's (it then never
         ends without a result: see `time_out` and `Endings`)."""
+        return await self.scheduled_by(game_id) is not None
+
+    async def scheduled_by(self, game_id: int) -> Scheduler | None:
+        """What scheduled the game: a tournament, a team match, or nothing (a challenge),
+        so that a refusal can name it."""
         async with self.db.query() as q:
             if await q.tournaments.of_game(game_id) is not None:
-                return True
-            return await q.team_matches.of_game(game_id) is not None
+                return Scheduler.TOURNAMENT
+            if await q.team_matches.of_game(game_id) is not None:
+                return Scheduler.TEAM_MATCH
+            return None
 
     async def finish(
         self,

@@ -236,7 +236,9 @@ def packed(game: ArchivedGame) -> bytes:
     return pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def archive_in_worker(event: str, games: Sequence[bytes], limit: int) -> tuple[ArchivePart, ...]:
+def archive_in_worker(
+    event: str, games: Sequence[bytes], limit: int, stem: str = "tournament"
+) -> tuple[ArchivePart, ...]:
     """`tournament_archive` of the `packed` games, with its arguments in order, as a
     worker process is asked to run it (`ReaderPool.run` passes no keywords).
 
@@ -245,4 +247,4 @@ def archive_in_worker(event: str, games: Sequence[bytes], limit: int) -> tuple[A
     >>> [part.games for part in archive_in_worker("Cup", [packed(game)], 10_000_000)]
     [1]
     """
-    return tournament_archive(event, [pickle.loads(data) for data in games], limit=limit)
+    return tournament_archive(event, [pickle.loads(data) for data in games], limit=limit, stem=stem)

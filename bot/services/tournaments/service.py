@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection
 
-from bot.db import ScheduledGameRow, Session, ShardScope
+from bot.db import ScheduledGameRow, Session, ShardScope, TournamentRow
 from render.crosstable import Crosstable
 
 from ..play.store import GameStore
@@ -140,13 +140,42 @@ class Tournaments(Registration, Progress):
         async with self._store.db.read() as tx:
             return await tx.tournaments.scheduled(tournament_id)
 
+    async def latest(
+        self, guild_id: int, states: Collection[State], *, limit: int, number: int | None = None
+    ) -> list[Tournament]:
+        """The server's newest `limit` tournaments in these states, newest first (without
+        entrants), the one numbered `number` first when it is one of them: what a
+        command's `tournament` option suggests. Each state is read newest first and
+        stopped at `limit`, so a server with thousands of finished tournaments costs no
+        more than one with a few.
+
+        Example: `await tournaments.latest(guild, [State.REGISTRATION], limit=25)` lists
+        the tournaments `/tournament_start` may start, the newest first."""
+        wanted = [state.value for state in states]
+
+        async def read(tx: Session) -> tuple[TournamentRow | None, list[TournamentRow]]:
+            named = None if number is None else await tx.tournaments.get(number)
+            if named is not None and (
+                named.setup.guild_id != guild_id or named.state not in wanted
+            ):
+                named = None
+            newest = []
+            for state in wanted:
+                newest += await tx.tournaments.latest_in_guild(guild_id, state, limit)
+            return named, newest
+
+        named, newest = await self._store.db.run(read, write=False)
+        newest.sort(key=lambda row: row.id, reverse=True)
+        chosen = [] if named is None else [named]
+        chosen += [row for row in newest if named is None or row.id != named.id]
+        return [Tournament(row, ()) for row in chosen[:limit]]
+
     async def of_member(self, guild_id: int, user_id: int) -> list[tuple[Tournament, int | None]]:
         """The server's tournaments `user_id` entered, newest first, each with the rank
         they hold in its table (a round robin under way or finished; None otherwise)."""
-        async with self._store.db.read() as tx:
-            rows = await tx.tournaments.in_guild(guild_id, [state.value for state in State])
+        latest = await self.latest(guild_id, list(State), limit=PROFILE_LOOKBACK)
         found: list[tuple[Tournament, int | None]] = []
-        for row in reversed(rows[-PROFILE_LOOKBACK:]):
+        for row in latest:
             tournament = await self.get(row.id)
             if all(e.user_id != user_id for e in tournament.entrants):
                 continue

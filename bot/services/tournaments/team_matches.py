@@ -32,11 +32,15 @@ from .pairings import Entrant
 from .ranking import Game
 from .registration import even_terms, require_organizer
 from .schedule import RESULTS
-from .teams import MAX_TEAM, Board, Lineup, MatchScore, Side, lineup, score
+from .teams import MAX_TEAM, Board, BoardScore, Lineup, MatchScore, Side, lineup, score
 
 #: How many team matches a server may have under way at once: each is up to
 #: 2 × `MAX_TEAM` games with their threads.
 MAX_RUNNING_MATCHES = 5
+#: How many of a server's newest matches in each state a member's profile looks through,
+#: and how many of those it lists.
+PROFILE_LOOKBACK = 20
+PROFILE_MATCHES = 5
 
 NO_SUCH_MATCH = Sentence("There is no such team match in this server.")
 NOT_A_TEAM_ORGANIZER = Sentence(
@@ -72,6 +76,16 @@ class TeamMatch:
     def place_of(self, game_id: int) -> TeamGameRow | None:
         """The board and game number of one of the match's games."""
         return next((game for game in self.games if game.game_id == game_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A member's match as their profile lists it: the match, their team, and their board
+    with its score (None: they sat out)."""
+
+    match: TeamMatch
+    side: Side
+    board: BoardScore | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +228,38 @@ class TeamMatches:
             place = await q.team_matches.of_game(game_id)
             return None if place is None else await _read(q, place.match_id)
 
+    async def of_member(self, guild_id: int, user_id: int) -> list[Played]:
+        """The matches `user_id` played in among the server's newest (`PROFILE_LOOKBACK`
+        of each state), newest first, at most `PROFILE_MATCHES`: a profile's list, read
+        in bounded time however many matches the server has had.
+
+        Example: `[(p.match.teams, p.side) for p in await matches.of_member(g, alice)]`
+        is `[(("東", "西"), Side.FIRST)]` for Alice, who played for 東 once."""
+
+        async def read(tx: Session) -> list[Played]:
+            newest = []
+            for state in ("running", "finished"):
+                newest += await tx.team_matches.latest_in_guild(guild_id, state, PROFILE_LOOKBACK)
+            newest.sort(key=lambda row: row.id, reverse=True)
+            found = []
+            for row in newest:
+                place = await tx.team_matches.player(row.id, user_id)
+                if place is None:
+                    continue
+                match = await _read(tx, row.id, named=False)
+                if match is None:
+                    continue
+                board = next(
+                    (b for b in match.score.boards if user_id in (b.board.first, b.board.second)),
+                    None,
+                )
+                found.append(Played(match, Side(place.side), board))
+                if len(found) == PROFILE_MATCHES:
+                    break
+            return found
+
+        return await self._store.db.run(read, write=False)
+
     async def game_ended(self, game_id: int) -> TeamMatchChange | None:
         """After any game's end (the Discord layer calls it once it posted the ending): if
         the game is a team match's and its result not yet acted on, act on every such
@@ -268,7 +314,9 @@ def _played(games: Iterable[TeamGameRow]) -> list[Game]:
     return played
 
 
-async def _read(tx: Session, match_id: int) -> TeamMatch | None:
+async def _read(tx: Session, match_id: int, *, named: bool = True) -> TeamMatch | None:
+    """The match as stored, scored; without `named`, its players' names are not read
+    (a profile names none of them)."""
     row = await tx.team_matches.get(match_id)
     if row is None:
         return None
@@ -290,7 +338,7 @@ async def _read(tx: Session, match_id: int) -> TeamMatch | None:
         None if not sitting else Side(sitting[0].side),
     )
     names = {}
-    for player in players:
+    for player in players if named else ():
         stored = await tx.players.get(player.user_id)
         names[player.user_id] = str(player.user_id) if stored is None else stored.name
     return TeamMatch(row, players, games, lineup, score(lineup, _played(games)), names)

@@ -5,6 +5,9 @@ module."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from bot.services import GameSummary, MoveText
 from rules import Sentence
 from rules.errors import quote
@@ -25,6 +28,11 @@ STALE_BUTTON = Sentence("This button no longer works; use the command again.")
 NOT_OFFERED = Sentence("This bot no longer offers that command; `/help` lists the ones it has.")
 BAD_GAME_OPTION = Sentence("Pick a game from the list, or give its number, e.g. 12.")
 MAX_CHOICE_NAME = 100  # Discord refuses a suggestion with a longer name
+#: Line breaks and other control characters: a suggestion is one line.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+#: What joins the character before it (a variation selector, a zero-width joiner): never
+#: the first character kept after a cut.
+_JOINING = re.compile("[\u200c\u200d\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 
 def out_of_range(low: float, high: float) -> Sentence:
@@ -75,3 +83,32 @@ def typed_time_choice(lang: str, typed: str) -> str:
     characters Discord allows a suggestion's name whatever was typed."""
     _ = translator(lang)
     return _("{typed} (as typed)").format(typed=quote(typed, 60))[:MAX_CHOICE_NAME]
+
+
+def units(text: str) -> int:
+    """`text`'s length as the stricter of the ways Discord may count it: in UTF-16 code
+    units, where a character beyond the Basic Multilingual Plane (an emoji, a rare kanji
+    such as 𠮷) counts two, and a kanji or kana of the plane one, as a Latin letter."""
+    return len(text) + sum(1 for c in text if ord(c) > 0xFFFF)
+
+
+def fit(text: str, limit: int) -> str:
+    """`text` on one line in at most `limit` units (`units`), cut with an ellipsis between
+    whole characters: never between a character and the mark, variation selector or
+    joiner that belongs to it, so a cut name never ends in half a kanji or emoji.
+
+    >>> fit("春季リーグ", 5), fit("春季リーグ決勝", 5), fit("ab   cd", 10)
+    ('春季リーグ', '春季リー…', 'ab cd')
+    """
+    line = " ".join(_CONTROLS.sub(" ", text).split())
+    if units(line) <= limit:
+        return line
+    end, used = 0, 0
+    while end < len(line) and used + units(line[end]) <= limit - 1:
+        used += units(line[end])
+        end += 1
+    while end > 0 and (
+        unicodedata.combining(line[end]) or _JOINING.match(line[end]) or line[end - 1] == "\u200d"
+    ):
+        end -= 1
+    return line[:end].rstrip() + "…"

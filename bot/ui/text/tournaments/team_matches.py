@@ -5,7 +5,9 @@ heading in its thread, the post when the match is decided early and the final po
 
 from __future__ import annotations
 
-from bot.services.tournaments.team_matches import TeamMatch
+from collections.abc import Sequence
+
+from bot.services.tournaments.team_matches import Played, TeamMatch
 from bot.services.tournaments.teams import Side, scoreboard
 from render.crosstable import number
 from render.team_match import Scoreboard, Words, status
@@ -111,6 +113,13 @@ def team_game_heading(lang: str, match: TeamMatch, board: int, game: int) -> str
     )
 
 
+def team_event_name(lang: str, match: TeamMatch) -> str:
+    """The match as its games' records name their event (plain text, not Markdown)."""
+    _ = translator(lang)
+    first, second = match.teams
+    return _("Team match {first} v {second}").format(first=first, second=second)
+
+
 def team_created_text(lang: str, match: TeamMatch) -> str:
     _ = translator(lang)
     return _("Team match #{id} created: its {count} games start now, each in its thread.").format(
@@ -144,6 +153,52 @@ def team_final_text(lang: str, match: TeamMatch) -> str:
         "{second_boards}."
     )
     return _fill(said, match, winner)
+
+
+def profile_team_matches(lang: str, played: Sequence[Played]) -> str:
+    """The lines `/profile` ends with after the tournaments: the member's team matches,
+    newest first, each with their team, their board and its score, and where the match
+    stands for their team (nothing for a member who played in none)."""
+    if not played:
+        return ""
+    _ = translator(lang)
+    lines = [_("Team matches:")]
+    lines += [f"• {_profile_line(lang, entry)}" for entry in played]
+    return "\n" + "\n".join(lines)
+
+
+def _profile_line(lang: str, entry: Played) -> str:
+    _ = translator(lang)
+    match, ours = entry.match, entry.side
+    first, second = (safe(team) for team in match.teams)
+    score = match.score
+    points = (score.first_points, score.second_points)
+    mine, theirs = points if ours is Side.FIRST else points[::-1]
+    if not score.decided and score.remaining:
+        outcome = _("under way, {ours} to {theirs}")
+    elif score.winner is None:
+        outcome = _("drawn {ours} to {theirs}")
+    elif score.winner is ours:
+        outcome = _("won {ours} to {theirs}")
+    else:
+        outcome = _("lost {ours} to {theirs}")
+    outcome = outcome.format(ours=number(mine), theirs=number(theirs))
+    team = first if ours is Side.FIRST else second
+    if entry.board is None:
+        place = _("{team}, sitting out").format(team=team)
+    else:
+        board = entry.board
+        own = (board.first_points, board.second_points)
+        mine_on_board, theirs_on_board = own if ours is Side.FIRST else own[::-1]
+        place = _("{team}, board {board}: {mine} to {theirs}").format(
+            team=team,
+            board=board.board.number,
+            mine=number(mine_on_board),
+            theirs=number(theirs_on_board),
+        )
+    return _("{first} v {second} ({place}): {outcome}").format(
+        first=first, second=second, place=place, outcome=outcome
+    )
 
 
 def _fill(said: str, match: TeamMatch, winner: Side | None, **more: object) -> str:

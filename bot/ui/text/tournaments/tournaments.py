@@ -10,6 +10,7 @@ from bot.services import TimeControl
 from bot.services.tournaments.model import Format, State, Tournament
 from rules import Sentence
 
+from ..answers import MAX_CHOICE_NAME, fit, units
 from ..base import MAX_MESSAGE, plural_translator, safe, time_control_text, timestamp, translator
 
 #: The most entrants an announcement names; the rest are counted (a message holds 2,000
@@ -232,6 +233,18 @@ def profile_line(lang: str, tournament: Tournament, rank: int | None) -> str:
             name=name, rank=rank, state=state_name(lang, tournament.state)
         )
     return _("{name}: {state}").format(name=name, state=state_name(lang, tournament.state))
+
+
+def tournament_choice(lang: str, tournament: Tournament) -> str:
+    """One tournament among a `tournament` option's suggestions: its number, its name and
+    its state, within the 100 characters Discord allows (the name is cut, not the number
+    or the state): `#12 春季リーグ · registration open`, in Japanese
+    `#12 春季リーグ・参加受付中`."""
+    _ = translator(lang)
+    template = _("#{id} {name} · {state}")
+    values = {"id": tournament.id, "state": state_name(lang, tournament.state)}
+    room = MAX_CHOICE_NAME - units(template.format(name="", **values))
+    return fit(template.format(name=fit(tournament.name, room), **values), MAX_CHOICE_NAME)
 
 
 def settings_unchanged(lang: str) -> str:
