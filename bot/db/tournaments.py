@@ -11,7 +11,7 @@ next round or replay clash (`Conflict`) instead of both writing it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from .base import Repository
@@ -199,19 +199,32 @@ class TournamentRepository(Repository):
         row = await self._one(f"SELECT {SCHEDULED} WHERE s.game_id = ?", (game_id,))
         return None if row is None else scheduled_of(row)
 
-    async def without_thread(self, limit: int, scope: ShardScope | None = None) -> list[int]:
-        """Up to `limit` games of running tournaments (of `scope`) still being played that
-        have no thread: created, then the process stopped before it opened their threads."""
+    async def without_thread(
+        self,
+        limit: int,
+        scope: ShardScope | None = None,
+        *,
+        skip_guilds: Collection[int] = (),
+    ) -> list[tuple[int, int]]:
+        """Up to `limit` event games still being played that have no thread, as (game id,
+        server id), oldest first: the games of running tournaments and of team matches
+        under way (of `scope`, leaving out the servers `skip_guilds`). Created, then their
+        threads are opened in the background, or the process stopped before it did."""
         clause, params = scope_sql(scope, "g.guild_id")
+        if skip_guilds:
+            clause += f" AND g.guild_id NOT IN ({', '.join('?' * len(skip_guilds))})"
+            params = (*params, *skip_guilds)
+        waiting = " AND g.status = 'active' AND g.thread_id IS NULL" + clause
         rows = await self._all(
-            "SELECT g.id FROM tournament_games s JOIN games g ON g.id = s.game_id"
-            " JOIN tournaments t ON t.id = s.tournament_id"
-            " WHERE t.state = 'running' AND g.status = 'active' AND g.thread_id IS NULL"
-            + clause
-            + " ORDER BY g.id LIMIT ?",
-            (*params, limit),
+            "SELECT g.id, g.guild_id FROM tournament_games s JOIN games g ON g.id = s.game_id"
+            " JOIN tournaments t ON t.id = s.tournament_id WHERE t.state = 'running'"
+            + waiting
+            + " UNION ALL SELECT g.id, g.guild_id FROM team_match_games s"
+            " JOIN games g ON g.id = s.game_id JOIN team_matches m ON m.id = s.match_id"
+            " WHERE m.state = 'running'" + waiting + " ORDER BY 1 LIMIT ?",
+            (*params, *params, limit),
         )
-        return [row[0] for row in rows]
+        return [(row[0], row[1]) for row in rows]
 
     async def waiting(self, guild_id: int, limit: int) -> list[ScheduledGameRow]:
         """Up to `limit` scheduled games of the server's running tournaments that have no

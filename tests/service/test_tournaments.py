@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database, RatingRow, open_database
+from bot.db import Database, RatingRow, ShardScope, open_database
 from bot.services import GameService, PlayerRef, ServiceError
 from bot.services.tournaments.handicaps import HandicapTable
 from bot.services.tournaments.model import Runner, Tournament, TournamentChange
@@ -511,8 +511,11 @@ async def test_a_knockout_winner_who_withdraws_keeps_the_win_and_loses_the_next_
 async def test_games_without_a_thread_are_found_until_they_get_one(
     shared_location: str | Path, clock: FakeClock
 ) -> None:
-    """What the Discord layer opens after a restart: the running tournaments' games still
-    being played that have no thread, and no others."""
+    """What the Discord layer's opener opens (and opens again after a restart): the
+    running tournaments' and the team matches' games still being played that have no
+    thread, oldest first, as (game, server), of the process's shards, leaving out the
+    servers at their cap on threads; no others."""
+    other = 1 << 22  # a server on shard 1 of 2 (`GUILD` is on shard 0)
     async with club(shared_location, clock) as c:
         assert c.service is not None
         t = await entered(c.service, clock, PLAYERS[:4], format="round_robin")
@@ -522,8 +525,23 @@ async def test_games_without_a_thread_are_found_until_they_get_one(
         )
         created = sorted(change.games_created)
         assert len(created) == 6
-        assert await c.service.tournaments.without_thread(10) == created
-        assert await c.service.tournaments.without_thread(2) == created[:2]
+        match = await c.service.team_matches.create(
+            guild_id=other, channel_id=CHANNEL, organizer=ORGANIZER, may_manage=True,
+            first_team="East", second_team="West", first=PLAYERS[4:6], second=PLAYERS[6:8],
+        )  # fmt: skip
+        paired = sorted(match.game_ids())
+        assert len(paired) == 4
+        ours = [(game, GUILD) for game in created]
+        theirs = [(game, other) for game in paired]
+        assert await c.service.tournaments.without_thread(20) == ours + theirs
+        assert await c.service.tournaments.without_thread(2) == ours[:2]
+        assert await c.service.tournaments.without_thread(20, skip_guilds=[GUILD]) == theirs
+        shard_1 = ShardScope(frozenset({1}), 2)
+        assert await c.service.tournaments.without_thread(20, shard_1) == theirs
+        assert await c.service.tournaments.without_thread(20, shard_1, skip_guilds=[other]) == []
         await c.service.games.set_thread(created[0], 4242)
+        await c.service.games.set_thread(paired[0], 4243)
         await resign_for(c.service, created[1], Color.SENTE)
-        assert await c.service.tournaments.without_thread(10) == created[2:]
+        await resign_for(c.service, paired[1], Color.SENTE)
+        assert await c.service.tournaments.without_thread(20) == ours[2:] + theirs[2:]
+

@@ -1,0 +1,102 @@
+"""Two servers served by one bot, one of them at Discord's cap on active threads: its
+event games wait for a place while the other server's games open at once, and the
+waiting games open as soon as one of the first server's games ends (its thread archived).
+The active-thread cap is the fake Discord's (per server, error 160006), lowered here."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from tests.fakediscord import ErrorCode, FakeChannel, FakeGuild, FakeMember, Limits
+from tests.fakediscord.constants import Perm
+from tests.support.club import Club
+
+from .test_bot_tournaments import table_of
+
+#: Active threads each server may have: fewer than the first server's four games.
+CAP = 3
+#: Seconds the other server's games may take to open: far below the opener's wait at a
+#: server's cap (`CAP_WAIT`, five minutes), which held every server before.
+PROMPT = 20.0
+
+
+@pytest.fixture(autouse=True)
+def openings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games opened a few a second: both matches are created before the first server
+    reaches its cap, so nothing wakes the opener after it."""
+    monkeypatch.setattr("bot.ui.openings.OPEN_INTERVAL", 0.4)
+
+
+def _manager(club: Club, guild: FakeGuild, member: FakeMember) -> None:
+    role = club.fake.add_role(
+        guild, "Managers", permissions=guild.everyone.permissions | Perm.MANAGE_GUILD
+    )
+    member.roles.append(role.id)
+
+
+async def _team_match(
+    club: Club, channel: FakeChannel, organizer: FakeMember, teams: list[list[FakeMember]]
+) -> list[int]:
+    """A team match set up in `channel`: its games, in the order they were created."""
+    first, second = (" ".join(f"<@{m.id}>" for m in team) for team in teams)
+    created = await club.fake.slash(
+        "team_match",
+        {"first_team": "East", "second_team": "West", "first_members": first,
+         "second_members": second},
+        user=organizer,
+        channel=channel,
+    )  # fmt: skip
+    found = re.search(r"#(\d+)", created.content)
+    assert created.ephemeral and found is not None, created.content
+    match = await club.service.team_matches.get(int(found[1]))
+    return sorted(match.game_ids())
+
+
+async def _threaded(club: Club, game_ids: list[int]) -> list[int]:
+    return [g for g in game_ids if (await club.game(g)).thread_id is not None]
+
+
+async def _until_threaded(club: Club, game_ids: list[int], count: int, seconds: float) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if len(await _threaded(club, game_ids)) >= count:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{count} of {game_ids} to be opened, {await _threaded(club, game_ids)}")
+
+
+async def test_a_server_at_its_thread_cap_holds_up_no_other_server(club: Club) -> None:
+    second = club.fake.add_guild("Second Club", channels=("shogi",))
+    elsewhere = club.fake.channel("shogi", second)
+    here = [club.fake.add_member(club.guild, f"h{n}") for n in range(4)]
+    there = [club.fake.add_member(second, f"t{n}") for n in range(3)]
+    club.make_manager(club.alice)
+    _manager(club, second, there[0])
+    await club.restart()  # the bot meets the second server at its connection
+    club.fake.limits = Limits(active_threads=CAP)
+    club.fake.expect_rejections(ErrorCode.MAX_ACTIVE_THREADS)
+
+    # Four games here (two boards, both colours), then two there, created in that order:
+    # the opener reaches the cap here first, then finds the games there.
+    ours = await _team_match(club, club.channel, club.alice, [here[:2], here[2:]])
+    theirs = await _team_match(club, elsewhere, there[0], [there[1:2], there[2:]])
+    assert len(ours) == 4 and len(theirs) == 2 and max(ours) < min(theirs)
+    await _until_threaded(club, ours, CAP, PROMPT)
+    await _until_threaded(club, theirs, 2, PROMPT)  # not held by the first server's cap
+    assert len(club.fake.threads(club.channel)) == CAP
+    assert len(club.fake.threads(elsewhere)) == 2
+    [waiting] = [g for g in ours if g not in await _threaded(club, ours)]
+
+    # A game here ends, its thread is archived: the waiting game opens in its place.
+    opened = await _threaded(club, ours)
+    table = await table_of(club, opened[0])
+    sente = (await club.game(opened[0])).sente.user_id
+    await club.resign(table, club.member(sente))
+    await _until_threaded(club, ours, 4, PROMPT)
+    waited = await table_of(club, waiting)
+    assert "East" in waited.start.content, waited.start.content
+    assert len(club.fake.threads(club.channel)) == 4
+    assert club.bot is not None
+    await club.bot.sends_settled()
