@@ -246,12 +246,15 @@ class TournamentRepository(Repository):
         await self._statements.lock([f"tournament-games:{guild_id}"])
 
     async def count_under_way(self, guild_id: int) -> int:
-        """The server's tournament games created and not yet ended."""
+        """The server's event games created and not yet ended: its tournaments' and its
+        team matches' (each has a thread the bot opened, under the same cap)."""
         row = await self._one(
-            "SELECT COUNT(*) FROM tournament_games s JOIN tournaments t"
+            "SELECT (SELECT COUNT(*) FROM tournament_games s JOIN tournaments t"
             " ON t.id = s.tournament_id WHERE t.guild_id = ? AND s.game_id IS NOT NULL"
-            " AND s.result IS NULL",
-            (guild_id,),
+            " AND s.result IS NULL) + (SELECT COUNT(*) FROM team_match_games s"
+            " JOIN team_matches m ON m.id = s.match_id WHERE m.guild_id = ?"
+            " AND s.game_id IS NOT NULL AND s.result IS NULL)",
+            (guild_id, guild_id),
         )
         return 0 if row is None else int(row[0])
 

@@ -80,6 +80,8 @@ class TeamPosts:
         """Once any game's ending is posted: if it is a team match's, act on it."""
         change = await self.bot.service.team_matches.game_ended(game.id)
         if change is not None:
+            if change.games_created:  # tournament games, in the room this game left
+                self.bot.opener.wake()
             await self.post_change(change)
 
     async def post_change(self, change: TeamMatchChange) -> None:

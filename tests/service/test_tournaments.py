@@ -545,3 +545,29 @@ async def test_games_without_a_thread_are_found_until_they_get_one(
         await resign_for(c.service, paired[1], Color.SENTE)
         assert await c.service.tournaments.without_thread(20) == ours[2:] + theirs[2:]
 
+
+async def test_team_match_games_count_under_the_servers_cap(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A team match's games have threads the bot opens, as a tournament's: they count
+    under the server's cap of event games under way, so a tournament's waves leave room
+    for them, and one ending makes room for a tournament's waiting game."""
+    await service.tournaments.set_game_cap(GUILD, 5)
+    match = await service.team_matches.create(
+        guild_id=GUILD, channel_id=CHANNEL, organizer=ORGANIZER, may_manage=True,
+        first_team="East", second_team="West", first=PLAYERS[5:6], second=PLAYERS[6:7],
+    )  # fmt: skip
+    assert len(match.game_ids()) == 2
+    t = await entered(service, clock, PLAYERS[:5], format="round_robin")
+    change = await service.tournaments.start(t.id, Runner(ORGANIZER.user_id, True), guild_id=GUILD)
+    assert len(change.games_created) == 3  # 5 under way: 2 of the match, 3 of the tournament
+    first, second = match.game_ids()
+    await resign_for(service, first, Color.SENTE)
+    ended = await service.team_matches.game_ended(first)
+    assert ended is not None and len(ended.games_created) == 1
+    [waiting] = ended.games_created
+    assert (await service.tournaments.placement(waiting)) is not None
+    assert waiting not in change.games_created
+    await resign_for(service, second, Color.SENTE)
+    again = await service.team_matches.game_ended(second)
+    assert again is not None and again.finished_now and len(again.games_created) == 1
