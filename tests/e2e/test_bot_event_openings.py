@@ -1,7 +1,10 @@
-"""Two servers served by one bot, one of them at Discord's cap on active threads: its
-event games wait for a place while the other server's games open at once, and the
-waiting games open as soon as one of the first server's games ends (its thread archived).
-The active-thread cap is the fake Discord's (per server, error 160006), lowered here."""
+"""The one background opener of event games' threads, through the real bot and the fake
+Discord: two servers, one of them at Discord's cap on active threads (the fake's, per
+server, error 160006, lowered here), whose games wait for a place while the other
+server's games open at once, the waiting games opening as soon as one of the first
+server's games ends (its thread archived); and a gateway session lost in the middle of an
+opening (a second `on_ready`) while features wake the opener again and again, which must
+leave every game with one thread and one first post, never two."""
 
 from __future__ import annotations
 
@@ -99,4 +102,33 @@ async def test_a_server_at_its_thread_cap_holds_up_no_other_server(club: Club) -
     assert "East" in waited.start.content, waited.start.content
     assert len(club.fake.threads(club.channel)) == 4
     assert club.bot is not None
+    await club.bot.sends_settled()
+
+
+async def test_a_second_ready_and_many_wakes_open_no_game_twice(club: Club) -> None:
+    east = [club.fake.add_member(club.guild, f"e{n}") for n in range(3)]
+    west = [club.fake.add_member(club.guild, f"w{n}") for n in range(3)]
+    club.make_manager(club.alice)
+    assert club.bot is not None
+    club.bot.opener.interval = 1.5  # the opening outlasts discord.py's 5 s before IDENTIFY
+    game_ids = await _team_match(club, club.channel, club.alice, [east, west])
+    assert len(game_ids) == 6
+    await _until_threaded(club, game_ids, 1, PROMPT)
+    # The session cannot be resumed: discord.py identifies again, and `on_ready` comes a
+    # second time in the middle of the opening; meanwhile every feature's wake.
+    await club.fake.drop_gateway(resumable=False)
+    for _ in range(5):
+        club.bot.opener.wake()
+    await club.fake.wait_connected(identifies=2, timeout=20)
+    assert len(await _threaded(club, game_ids)) < 6  # the second ready came mid-opening
+    for _ in range(5):
+        club.bot.opener.wake()
+    await _until_threaded(club, game_ids, 6, PROMPT)
+    await club.fake.wait_quiet(1.0)
+    threads = club.fake.threads(club.channel)
+    assert len(threads) == 6, [t.name for t in threads]
+    assert {(await club.game(g)).thread_id for g in game_ids} == {t.id for t in threads}
+    for thread in threads:
+        firsts = [m for m in club.bot_posts(thread, "East") if m.attachments]
+        assert len(firsts) == 1, [m.content for m in firsts]
     await club.bot.sends_settled()
