@@ -207,21 +207,25 @@ class TournamentRepository(Repository):
         skip_guilds: Collection[int] = (),
     ) -> list[tuple[int, int]]:
         """Up to `limit` event games still being played that have no thread, as (game id,
-        server id), oldest first: the games of running tournaments and of team matches
-        under way (of `scope`, leaving out the servers `skip_guilds`). Created, then their
-        threads are opened in the background, or the process stopped before it did."""
+        server id): the games of running tournaments and of team matches under way (of
+        `scope`, leaving out the servers `skip_guilds`), created and waiting for their
+        threads, or whose process stopped before it opened them. The servers take turns,
+        each oldest first (every server's first game, then every server's second, ...), so
+        that one server's thousand games hold up no other server's few."""
         clause, params = scope_sql(scope, "g.guild_id")
         if skip_guilds:
             clause += f" AND g.guild_id NOT IN ({', '.join('?' * len(skip_guilds))})"
             params = (*params, *skip_guilds)
         waiting = " AND g.status = 'active' AND g.thread_id IS NULL" + clause
         rows = await self._all(
-            "SELECT g.id, g.guild_id FROM tournament_games s JOIN games g ON g.id = s.game_id"
-            " JOIN tournaments t ON t.id = s.tournament_id WHERE t.state = 'running'"
-            + waiting
-            + " UNION ALL SELECT g.id, g.guild_id FROM team_match_games s"
+            "SELECT id, guild_id FROM (SELECT w.id, w.guild_id, ROW_NUMBER() OVER"
+            " (PARTITION BY w.guild_id ORDER BY w.id) AS turn FROM ("
+            "SELECT g.id AS id, g.guild_id AS guild_id FROM tournament_games s"
+            " JOIN games g ON g.id = s.game_id JOIN tournaments t ON t.id = s.tournament_id"
+            " WHERE t.state = 'running'" + waiting + " UNION ALL"
+            " SELECT g.id AS id, g.guild_id AS guild_id FROM team_match_games s"
             " JOIN games g ON g.id = s.game_id JOIN team_matches m ON m.id = s.match_id"
-            " WHERE m.state = 'running'" + waiting + " ORDER BY 1 LIMIT ?",
+            " WHERE m.state = 'running'" + waiting + ") w) r ORDER BY turn, id LIMIT ?",
             (*params, *params, limit),
         )
         return [(row[0], row[1]) for row in rows]

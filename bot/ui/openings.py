@@ -9,7 +9,8 @@ is opened by one function (`bot.ui.event_games.open_event_game`) that finds the 
 belongs to and heads its first post with it.
 
 There is one path: the event games being played that have no thread yet, as the database
-lists them (`without_thread`, scoped to this process's shards). A restart in the middle
+lists them (`without_thread`, scoped to this process's shards, the servers in turn so
+that one server's big start holds up no other's). A restart in the middle
 loses none, since the next ready bot wakes the opener and it finds the rest; the database
 is the queue, so no outbox row of its own is needed. A stop lets the game being opened
 finish (its thread stored) rather than cut it between Discord's thread and the database's

@@ -1,7 +1,7 @@
 """The one background opener of event games' threads, through the real bot and the fake
 Discord: two servers, one of them at Discord's cap on active threads (the fake's, per
 server, error 160006, lowered here), whose games wait for a place while the other
-server's games open at once, the waiting games opening as soon as one of the first
+server's games open in their turn, the waiting games opening as soon as one of the first
 server's games ends (its thread archived); and a gateway session lost in the middle of an
 opening (a second `on_ready`) while features wake the opener again and again, which must
 leave every game with one thread and one first post, never two."""
@@ -19,8 +19,8 @@ from tests.support.club import Club
 
 from .test_bot_tournaments import table_of
 
-#: Active threads each server may have: fewer than the first server's four games.
-CAP = 3
+#: Active threads each server may have: the first server's members' game and one more.
+CAP = 2
 #: Seconds the other server's games may take to open: far below the opener's wait at a
 #: server's cap (`CAP_WAIT`, five minutes), which held every server before.
 PROMPT = 20.0
@@ -74,33 +74,35 @@ async def test_a_server_at_its_thread_cap_holds_up_no_other_server(club: Club) -
     second = club.fake.add_guild("Second Club", channels=("shogi",))
     elsewhere = club.fake.channel("shogi", second)
     here = [club.fake.add_member(club.guild, f"h{n}") for n in range(4)]
-    there = [club.fake.add_member(second, f"t{n}") for n in range(3)]
+    there = [club.fake.add_member(second, f"t{n}") for n in range(2)]
     club.make_manager(club.alice)
     _manager(club, second, there[0])
     await club.restart()  # the bot meets the second server at its connection
+    await club.new_game(club.alice, club.bob)  # the members' own game, in its thread here
     club.fake.limits = Limits(active_threads=CAP)
     club.fake.expect_rejections(ErrorCode.MAX_ACTIVE_THREADS)
 
-    # Four games here (two boards, both colours), then two there, created in that order:
-    # the opener reaches the cap here first, then finds the games there.
+    # Four games here (two boards, both colours), then two there. The servers take turns:
+    # a game here, one there, the second here reaches the cap, the second there is next.
     ours = await _team_match(club, club.channel, club.alice, [here[:2], here[2:]])
-    theirs = await _team_match(club, elsewhere, there[0], [there[1:2], there[2:]])
+    theirs = await _team_match(club, elsewhere, there[0], [there[:1], there[1:]])
     assert len(ours) == 4 and len(theirs) == 2 and max(ours) < min(theirs)
-    await _until_threaded(club, ours, CAP, PROMPT)
     await _until_threaded(club, theirs, 2, PROMPT)  # not held by the first server's cap
+    assert len(await _threaded(club, ours)) == CAP - 1
     assert len(club.fake.threads(club.channel)) == CAP
     assert len(club.fake.threads(elsewhere)) == 2
-    [waiting] = [g for g in ours if g not in await _threaded(club, ours)]
 
-    # A game here ends, its thread is archived: the waiting game opens in its place.
-    opened = await _threaded(club, ours)
-    table = await table_of(club, opened[0])
-    sente = (await club.game(opened[0])).sente.user_id
+    # A game here ends, its thread is archived: the next game here opens in its place.
+    [opened] = await _threaded(club, ours)
+    table = await table_of(club, opened)
+    sente = (await club.game(opened)).sente.user_id
     await club.resign(table, club.member(sente))
-    await _until_threaded(club, ours, 4, PROMPT)
-    waited = await table_of(club, waiting)
-    assert "East" in waited.start.content, waited.start.content
-    assert len(club.fake.threads(club.channel)) == 4
+    await _until_threaded(club, ours, 2, PROMPT)
+    [_, waited] = await _threaded(club, ours)
+    started = await table_of(club, waited)
+    assert "East" in started.start.content, started.start.content
+    await club.fake.wait_quiet(1.0)
+    assert len(await _threaded(club, ours)) == 2  # and the cap holds the other two
     assert club.bot is not None
     await club.bot.sends_settled()
 

@@ -513,8 +513,8 @@ async def test_games_without_a_thread_are_found_until_they_get_one(
 ) -> None:
     """What the Discord layer's opener opens (and opens again after a restart): the
     running tournaments' and the team matches' games still being played that have no
-    thread, oldest first, as (game, server), of the process's shards, leaving out the
-    servers at their cap on threads; no others."""
+    thread, as (game, server), the servers in turn and each oldest first, of the process's
+    shards, leaving out the servers at their cap on threads; no others."""
     other = 1 << 22  # a server on shard 1 of 2 (`GUILD` is on shard 0)
     async with club(shared_location, clock) as c:
         assert c.service is not None
@@ -533,8 +533,12 @@ async def test_games_without_a_thread_are_found_until_they_get_one(
         assert len(paired) == 4
         ours = [(game, GUILD) for game in created]
         theirs = [(game, other) for game in paired]
-        assert await c.service.tournaments.without_thread(20) == ours + theirs
-        assert await c.service.tournaments.without_thread(2) == ours[:2]
+        # The servers take turns, each oldest first: the later server's games are not
+        # held up behind all of the first's.
+        in_turn = [ours[0], theirs[0], ours[1], theirs[1], ours[2], theirs[2]]
+        in_turn += [ours[3], theirs[3], ours[4], ours[5]]
+        assert await c.service.tournaments.without_thread(20) == in_turn
+        assert await c.service.tournaments.without_thread(3) == in_turn[:3]
         assert await c.service.tournaments.without_thread(20, skip_guilds=[GUILD]) == theirs
         shard_1 = ShardScope(frozenset({1}), 2)
         assert await c.service.tournaments.without_thread(20, shard_1) == theirs
@@ -543,7 +547,8 @@ async def test_games_without_a_thread_are_found_until_they_get_one(
         await c.service.games.set_thread(paired[0], 4243)
         await resign_for(c.service, created[1], Color.SENTE)
         await resign_for(c.service, paired[1], Color.SENTE)
-        assert await c.service.tournaments.without_thread(20) == ours[2:] + theirs[2:]
+        in_turn = [ours[2], theirs[2], ours[3], theirs[3], ours[4], ours[5]]
+        assert await c.service.tournaments.without_thread(20) == in_turn
 
 
 async def test_team_match_games_count_under_the_servers_cap(
