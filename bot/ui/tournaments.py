@@ -1,7 +1,8 @@
 """A tournament's posts in its channel: the announcement with its buttons (its entrants,
 then its standings, edited into the one message on every change), a post when a round
-starts, each game's thread with its first post naming the tournament, round and board,
-and the final post with the winners and every game's records as a ZIP.
+starts, and the final post with the winners and every game's records as a ZIP. Each
+game's thread, its first post naming the tournament, round and board, is opened in the
+background by the bot's `opener` (`bot.ui.event_games`), which new games wake.
 
 Every change the service returns (`TournamentChange`) is posted by `Posts.post_change`:
 from a command, a button, the ending of one of its games (`after_ending`, which the

@@ -5,8 +5,9 @@ role and the cap on tournament games under way, for members who may manage the s
 
 Who may run a tournament is the service's decision: the command passes whether the
 member may manage the server and their roles. Every change the service returns is
-posted by `bot.ui.tournaments.Posts` (rounds, games' threads, standings, the final post),
-also after a game's ending and for what the clock did.
+posted by `bot.ui.tournaments.Posts` (rounds, standings, the final post; the games'
+threads through the bot's `opener`), also after a game's ending and for what the clock
+did.
 """
 
 from __future__ import annotations
