@@ -4,7 +4,9 @@ server, error 160006, lowered here), whose games wait for a place while the othe
 server's games open in their turn, the waiting games opening as soon as one of the first
 server's games ends (its thread archived); and a gateway session lost in the middle of an
 opening (a second `on_ready`) while features wake the opener again and again, which must
-leave every game with one thread and one first post, never two."""
+leave every game with one thread and one first post, never two; and a team match's games
+counted under the server's cap of event games, one's end starting a tournament's waiting
+game and waking the opener for its thread."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import re
 
 import pytest
 
+from bot.services.tournaments.model import State
 from tests.fakediscord import ErrorCode, FakeChannel, FakeGuild, FakeMember, Limits
 from tests.fakediscord.constants import Perm
 from tests.support.club import Club
@@ -133,4 +136,50 @@ async def test_a_second_ready_and_many_wakes_open_no_game_twice(club: Club) -> N
     for thread in threads:
         firsts = [m for m in club.bot_posts(thread, "East") if m.attachments]
         assert len(firsts) == 1, [m.content for m in firsts]
+    await club.bot.sends_settled()
+
+
+async def test_a_team_match_game_ending_starts_a_waiting_tournament_game(club: Club) -> None:
+    """The server's cap of event games under way counts the team match's: a tournament
+    started beside a match gets only the room left, and a match game's end starts the
+    tournament's next waiting game, whose thread the opener opens."""
+    club.make_manager(club.alice)
+    settings = await club.fake.slash(
+        "tournament_settings", {"game_cap": 3}, user=club.alice, channel=club.channel
+    )
+    assert settings.ephemeral, settings.content
+    east, west = club.fake.add_member(club.guild, "east"), club.fake.add_member(club.guild, "west")
+    paired = await _team_match(club, club.channel, club.alice, [[east], [west]])
+    assert len(paired) == 2
+    await club.fake.slash(
+        "tournament",
+        {"name": "Season", "format": "round_robin", "starts": "2099-01-01 10:00"},
+        user=club.alice,
+        channel=club.channel,
+    )
+    [posted] = await club.posts(club.channel, "Season")
+    join = next(c for c in posted.custom_ids if c.startswith("tj:join:"))
+    for member in (club.alice, club.bob, club.carol):
+        await club.fake.click(posted, join, user=member)
+    started = await club.fake.slash("tournament_start", user=club.alice, channel=club.channel)
+    assert started.ephemeral, started.content
+    [running] = await club.service.tournaments.in_server(club.guild.id, [State.RUNNING])
+    schedule = await club.service.tournaments.schedule_of(running.id)
+    assert len(schedule) == 3
+    created = [row.game_id for row in schedule if row.game_id is not None]
+    assert len(created) == 1  # the match's two games and one of the tournament's: 3
+    await _until_threaded(club, paired + created, 3, PROMPT)
+    table = await table_of(club, paired[0])
+    await club.fake.wait_quiet(1.0)  # the opener has found nothing more and stopped
+    await club.resign(table, club.member((await club.game(paired[0])).sente.user_id))
+    for _ in range(100):
+        schedule = await club.service.tournaments.schedule_of(running.id)
+        now = [row.game_id for row in schedule if row.game_id is not None]
+        if len(now) == 2:
+            break
+        await asyncio.sleep(0.05)
+    [waited] = [game for game in now if game not in created]
+    opened = await table_of(club, waited)  # woken by the match game's end
+    assert "Season" in opened.start.content, opened.start.content
+    assert club.bot is not None
     await club.bot.sends_settled()
