@@ -45,8 +45,10 @@ OPEN_INTERVAL = 1.0
 CAP_WAIT = 300.0
 #: How many games are read from the database at a time.
 BATCH = 50
-#: Seconds a stop waits for the game being opened (a few requests) before cutting it.
-STOP_WAIT = 30.0
+#: Seconds a stop waits for the game being opened (a few requests, well under a second
+#: unless Discord is slow) before cutting it: a small part of the 10 s `docker stop` gives
+#: a stopping process before it kills it.
+STOP_WAIT = 5.0
 
 #: Open one game's thread and first post: False if it got no thread (posted in its
 #: channel instead); raises `ThreadCapReached` at the cap.
