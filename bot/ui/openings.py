@@ -99,18 +99,14 @@ class Opener:
         self._stopping.set()
         self._wake.set()
         task, self._task = self._task, None
-        if task is None or task.done():
+        if task is None:
             return
         await asyncio.wait({task}, timeout=STOP_WAIT)
         if not task.done():
             log.warning("the opener was cut in the middle of a game")
             task.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError):
             await task
-        except asyncio.CancelledError:
-            pass
-        except Exception:
-            log.exception("the opener failed")
 
     def _going(self) -> bool:
         return not self._stopping.is_set() and not self.bot.is_closed()
@@ -121,6 +117,14 @@ class Opener:
             await asyncio.wait_for(event.wait(), max(seconds, 0.0))
 
     async def _run(self) -> None:
+        """Open what waits until nothing does; a failure to read the queue (the database
+        gone away) ends this run, and the next wake starts another."""
+        try:
+            await self._open_waiting()
+        except Exception:
+            log.exception("the opener stopped: the next wake starts it again")
+
+    async def _open_waiting(self) -> None:
         service = self.bot.service.tournaments
         scope = getattr(self.bot, "scope", None)
         loop = asyncio.get_running_loop()
