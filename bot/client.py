@@ -9,6 +9,7 @@ like against a fake Discord.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -27,8 +28,10 @@ from .services.budgets import from_settings as budgets_from
 from .services.play.store import ENDING_LEASE, utc_now
 from .services.stats import Timing
 from .ui.errors import GameTree, answer_unknown_button
+from .ui.event_games import open_event_game
 from .ui.host import GameBot
 from .ui.i18n import CommandTranslator
+from .ui.openings import Opener
 from .ui.pacing import shared_limiter
 
 log = logging.getLogger(__name__)
@@ -98,6 +101,8 @@ class ShogiBot(GameBot):
         self.sync_global = sync_global
         #: The shards this process runs (None: all of them, in one process).
         self.scope = scope
+        self.opener = Opener(self, functools.partial(open_event_game, self))
+        self.after_endings.append(self.opener.after_ending)  # a place under the cap
         self._clock = clock
         self._database = database
         self._owns_database = database is None
@@ -231,6 +236,10 @@ class ShogiBot(GameBot):
         if not self._announced:
             self._announced = True
             announce_ready(self, self._publication, publishes=self.publishes_commands)
+        # The event games created before a stop that came before their threads were
+        # opened (in the background, as after a start). Again after a reconnect: the one
+        # opener task finds what waits, or is already at it.
+        self.opener.wake()
 
     async def close(self) -> None:
         """Stop everything once, in order, the database last. Close can be asked twice (a
@@ -244,6 +253,7 @@ class ShogiBot(GameBot):
         await asyncio.shield(self._closing_down)
 
     async def _close_down(self) -> None:
+        await self.opener.stop()  # the game being opened gets its thread stored first
         if self._monitor is not None:
             await self._monitor.stop()
             self._monitor = None

@@ -11,7 +11,7 @@ next round or replay clash (`Conflict`) instead of both writing it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from .base import Repository
@@ -208,19 +208,36 @@ class TournamentRepository(Repository):
         row = await self._one(f"SELECT {SCHEDULED} WHERE s.game_id = ?", (game_id,))
         return None if row is None else scheduled_of(row)
 
-    async def without_thread(self, limit: int, scope: ShardScope | None = None) -> list[int]:
-        """Up to `limit` games of running tournaments (of `scope`) still being played that
-        have no thread: created, then the process stopped before it opened their threads."""
+    async def without_thread(
+        self,
+        limit: int,
+        scope: ShardScope | None = None,
+        *,
+        skip_guilds: Collection[int] = (),
+    ) -> list[tuple[int, int]]:
+        """Up to `limit` event games still being played that have no thread, as (game id,
+        server id): the games of running tournaments and of team matches under way (of
+        `scope`, leaving out the servers `skip_guilds`), created and waiting for their
+        threads, or whose process stopped before it opened them. The servers take turns,
+        each oldest first (every server's first game, then every server's second, ...), so
+        that one server's thousand games hold up no other server's few."""
         clause, params = scope_sql(scope, "g.guild_id")
+        if skip_guilds:
+            clause += f" AND g.guild_id NOT IN ({', '.join('?' * len(skip_guilds))})"
+            params = (*params, *skip_guilds)
+        waiting = " AND g.status = 'active' AND g.thread_id IS NULL" + clause
         rows = await self._all(
-            "SELECT g.id FROM tournament_games s JOIN games g ON g.id = s.game_id"
-            " JOIN tournaments t ON t.id = s.tournament_id"
-            " WHERE t.state = 'running' AND g.status = 'active' AND g.thread_id IS NULL"
-            + clause
-            + " ORDER BY g.id LIMIT ?",
-            (*params, limit),
+            "SELECT id, guild_id FROM (SELECT w.id, w.guild_id, ROW_NUMBER() OVER"
+            " (PARTITION BY w.guild_id ORDER BY w.id) AS turn FROM ("
+            "SELECT g.id AS id, g.guild_id AS guild_id FROM tournament_games s"
+            " JOIN games g ON g.id = s.game_id JOIN tournaments t ON t.id = s.tournament_id"
+            " WHERE t.state = 'running'" + waiting + " UNION ALL"
+            " SELECT g.id AS id, g.guild_id AS guild_id FROM team_match_games s"
+            " JOIN games g ON g.id = s.game_id JOIN team_matches m ON m.id = s.match_id"
+            " WHERE m.state = 'running'" + waiting + ") w) r ORDER BY turn, id LIMIT ?",
+            (*params, *params, limit),
         )
-        return [row[0] for row in rows]
+        return [(row[0], row[1]) for row in rows]
 
     async def waiting(self, guild_id: int, limit: int) -> list[ScheduledGameRow]:
         """Up to `limit` scheduled games of the server's running tournaments that have no
@@ -242,12 +259,15 @@ class TournamentRepository(Repository):
         await self._statements.lock([f"tournament-games:{guild_id}"])
 
     async def count_under_way(self, guild_id: int) -> int:
-        """The server's tournament games created and not yet ended."""
+        """The server's event games created and not yet ended: its tournaments' and its
+        team matches' (each has a thread the bot opened, under the same cap)."""
         row = await self._one(
-            "SELECT COUNT(*) FROM tournament_games s JOIN tournaments t"
+            "SELECT (SELECT COUNT(*) FROM tournament_games s JOIN tournaments t"
             " ON t.id = s.tournament_id WHERE t.guild_id = ? AND s.game_id IS NOT NULL"
-            " AND s.result IS NULL",
-            (guild_id,),
+            " AND s.result IS NULL) + (SELECT COUNT(*) FROM team_match_games s"
+            " JOIN team_matches m ON m.id = s.match_id WHERE m.guild_id = ?"
+            " AND s.game_id IS NOT NULL AND s.result IS NULL)",
+            (guild_id, guild_id),
         )
         return 0 if row is None else int(row[0])
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import zoneinfo
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar, Protocol, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
 
 import discord
 from discord.ext import commands
@@ -23,6 +23,9 @@ from .i18n import SOURCE_LANGUAGE, language_of
 from .notify import BotTurn, DirectMessages
 from .pacing import Pacing
 from .rejections import Rejections
+
+if TYPE_CHECKING:
+    from .openings import Opener
 
 log = logging.getLogger(__name__)
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel or thread that does not exist (any more)
@@ -68,9 +71,11 @@ class GameBot(commands.Bot):
     of a game going on), `after_endings` (what they do once an ending is posted),
     `bot_turns` (what features do when the bot's own turn begins in a game against it),
     `play_move` (the moves feature's path of a move, for the others), `open_picker` (the
-    picker's, for `/move` without text), `rejections` (Discord's 4xx answers to every
-    request, counted) and `pacing` (the global limit every request waits for, this
-    process's own bucket until a shared one is put in with `pacing.use`)."""
+    picker's, for `/move` without text), `opener` (the one task opening the threads of
+    the games the bot created for an event: features `wake` it), `rejections`
+    (Discord's 4xx answers to every request, counted) and `pacing` (the global limit
+    every request waits for, this process's own bucket until a shared one is put in with
+    `pacing.use`)."""
 
     boards: BoardRenderer
     readers: ReaderPool
@@ -81,6 +86,7 @@ class GameBot(commands.Bot):
     bot_turns: list[BotTurn]
     play_move: PlayMove | None
     open_picker: OpenPicker | None
+    opener: Opener
     rejections: Rejections
     pacing: Pacing
 

@@ -1,8 +1,9 @@
 """A team match's posts in its channel: the announcement with the lineup and the live
 scoreboard (its image, with the whole score as the image's text for screen readers),
-edited into the one message after every result; each game's thread with its first post
-naming the match, the board and the game; a post when a result decides the match early
-(its games still played out), and the final post with the winner.
+edited into the one message after every result; a post when a result decides the match
+early (its games still played out), and the final post with the winner. Each game's
+thread, its first post naming the match, the board and the game, is opened in the
+background by the bot's `opener` (`bot.ui.event_games`), as a tournament's games are.
 
 The team matches feature calls `TeamPosts.after_ending` after every game's ending (via
 `GameBot.after_endings`), as the tournaments' posts do.
@@ -32,9 +33,7 @@ from .text.tournaments.team_matches import (
     team_decided_text,
     team_event_name,
     team_final_text,
-    team_game_heading,
 )
-from .threads import begin_scheduled_game
 
 log = logging.getLogger(__name__)
 #: Discord's longest alt text of an attachment.
@@ -50,13 +49,10 @@ class TeamPosts:
         self._locks: dict[int, asyncio.Lock] = {}
 
     async def announce(self, match: TeamMatch) -> None:
-        """Post a new match's announcement, then open each game's thread."""
+        """Post a new match's announcement; its games' threads are opened in the
+        background, at Discord's pace and under its cap, as a tournament's are."""
         await self.refresh(match.id)
-        for game_id in match.game_ids():
-            try:
-                await self.open_game(match, game_id)
-            except Exception:
-                log.exception("team match %s: could not open game %s", match.id, game_id)
+        self.bot.opener.wake()
 
     async def refresh(self, match_id: int) -> None:
         """Edit the announcement to the match as it is now (posted anew if gone)."""
@@ -82,22 +78,12 @@ class TeamPosts:
         message = await channel.send(content, files=files, **quiet)
         await self.bot.service.team_matches.set_message(match_id, message.id)
 
-    async def open_game(self, match: TeamMatch, game_id: int) -> None:
-        """A match game's thread, opened as an accepted challenge's is, its first post
-        naming the match, the board and the game."""
-        place = match.place_of(game_id)
-        if place is None:
-            return
-        game = await self.bot.service.games.get(game_id)
-        board, number = place.board, place.game_number
-        await begin_scheduled_game(
-            self.bot, game, lambda lang: team_game_heading(lang, match, board, number)
-        )
-
     async def after_ending(self, game: GameSnapshot) -> None:
         """Once any game's ending is posted: if it is a team match's, act on it."""
         change = await self.bot.service.team_matches.game_ended(game.id)
         if change is not None:
+            if change.games_created:  # tournament games, in the room this game left
+                self.bot.opener.wake()
             await self.post_change(change)
 
     async def post_change(self, change: TeamMatchChange) -> None:

@@ -1,7 +1,8 @@
 """A tournament's posts in its channel: the announcement with its buttons (its entrants,
 then its standings, edited into the one message on every change), a post when a round
-starts, each game's thread with its first post naming the tournament, round and board,
-and the final post with the winners and every game's records as a ZIP.
+starts, and the final post with the winners and every game's records as a ZIP. Each
+game's thread, its first post naming the tournament, round and board, is opened in the
+background by the bot's `opener` (`bot.ui.event_games`), which new games wake.
 
 Every change the service returns (`TournamentChange`) is posted by `Posts.post_change`:
 from a command, a button, the ending of one of its games (`after_ending`, which the
@@ -29,9 +30,7 @@ from . import text
 from .archives import Placed, event_archive, send_with_archive
 from .coalesce import OneEditAtATime
 from .host import GameBot
-from .openings import Opener
 from .text.tournaments.crosstable import crosstable_words
-from .threads import begin_scheduled_game
 
 log = logging.getLogger(__name__)
 #: The buttons under an announcement, for the tournament as it is, in a language (Join and
@@ -51,7 +50,6 @@ class Posts:
         self._buttons = buttons
         self._refresh = OneEditAtATime(self._refresh_once, log_as="tournament")
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self.opener = Opener(bot, self.open_game)
 
     # ------------------------------------------------------------ the announcement
 
@@ -136,8 +134,6 @@ class Posts:
         Discord's cap on active threads): if it is a tournament's, act on it."""
         for change in await self.bot.service.tournaments.game_ended(game.id):
             await self.post_change(change)
-        if self.opener.at_cap:
-            self.opener.wake()
 
     async def post_change(self, change: TournamentChange) -> None:
         """Post what one action did: the round begun, its games' threads, the standings
@@ -164,33 +160,12 @@ class Posts:
                 said = text.round_text(lang, tournament, change.round_started, count)
             await channel.send(said, allowed_mentions=quiet)
         if change.games_created:
-            self.opener.wake()  # opened in the background, at Discord's pace
+            self.bot.opener.wake()  # opened in the background, at Discord's pace
         if change.finished:
             await self.refresh(tournament.id)
             await self._final_post(tournament, change, lang, channel)
         elif change.standings_changed or change.round_started is not None:
             await self.refresh(tournament.id)
-
-    async def open_game(self, game_id: int) -> bool:
-        """A tournament game's thread in its channel, opened as an accepted challenge's
-        is, its first post naming the tournament, round and board; False if it got no
-        thread (its posts go to the channel). Raises `ThreadCapReached` at Discord's cap
-        on active threads, before anything is posted."""
-        service = self.bot.service.tournaments
-        placed = await service.placement(game_id)
-        if placed is None:
-            return False
-        held, scheduled = placed
-        game = await self.bot.service.games.get(game_id)
-        tournament = await service.get(held.id)
-        round_number, board = scheduled.game.round, scheduled.game.board
-        await begin_scheduled_game(
-            self.bot,
-            game,
-            lambda lang: text.game_heading(lang, tournament, round_number, board),
-            cap_raises=True,
-        )
-        return (await self.bot.service.games.get(game_id)).thread_id is not None
 
     async def _final_post(
         self,

@@ -1,17 +1,22 @@
 """A team match played through the real bot against the fake Discord, in a Japanese
 server, to its final post: created with `/団体戦` from two lists of members, the
-announcement naming the lineup, each game opened in its own thread with the match and the
-board in its first post, results by resignation, the scoreboard edited into the
+announcement naming the lineup, each game opened in the background in its own thread with
+the match and the board in its first post, the bot restarted in the middle of the opening
+(a thread being created as it stops) and every game then with exactly one thread and one
+first post, results by resignation, the scoreboard edited into the
 announcement after every result (its image with the score as alt text), the post when
 the match is decided early and the final post, whose figures are checked against a count
 of the test's own."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import zipfile
 from fractions import Fraction
+
+import pytest
 
 from tests.fakediscord import ErrorCode, FakeMember
 from tests.support.club import Club, Table
@@ -20,6 +25,10 @@ from .test_bot_tournaments import table_of
 
 EAST_NAMES = ("佐藤", "鈴木", "高橋")
 WEST_NAMES = ("田中", "伊藤", "渡辺")
+#: Discord's route that opens a thread in a channel (an event game's).
+CHANNEL_THREAD = "POST /channels/{channel_id}/threads"
+#: Seconds between two games' threads: long enough to restart between two of them.
+INTERVAL = 0.3
 
 
 def mentions(members: list[FakeMember]) -> str:
@@ -30,10 +39,21 @@ def figure(text: str) -> Fraction:
     return Fraction(text.replace("½", "")) + (Fraction(1, 2) if "½" in text else 0)
 
 
+async def _threads_stored(club: Club, game_ids: list[int], count: int) -> None:
+    for _ in range(300):
+        stored = [(await club.game(g)).thread_id for g in game_ids]
+        if sum(t is not None for t in stored) >= count:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{count} threads expected, {stored} stored")
+
+
 async def test_a_three_board_match_is_played_to_its_final_post_in_japanese(
-    japanese_club: Club,
+    japanese_club: Club, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr("bot.ui.openings.OPEN_INTERVAL", INTERVAL)
     club = japanese_club
+    await club.restart()  # an opener at this test's pace
     east = [club.fake.add_member(club.guild, name) for name in EAST_NAMES]
     west = [club.fake.add_member(club.guild, name) for name in WEST_NAMES]
     for member in east + west:
@@ -76,15 +96,27 @@ async def test_a_three_board_match_is_played_to_its_final_post_in_japanese(
     match_id = int(re.search(r"団体戦#(\d+)", created.content)[1])  # type: ignore[index]
     match = await club.service.team_matches.get(match_id)
     assert len(match.games) == 6
-    await club.fake.wait_for(
-        lambda: len(club.fake.threads(club.channel)) == 6, what="the six games' threads"
-    )
+    game_ids = match.game_ids()
+    # The threads open in the background, a game at a time. The bot stops after two,
+    # while Discord is creating the next one (its answer slow): once started again, it
+    # finds the rest in the database and opens each once.
+    await _threads_stored(club, game_ids, 2)
+    slow = club.fake.inject_fault(CHANNEL_THREAD, delay=1.0)
+    await club.fake.wait_for(lambda: slow.hits == 1, what="a thread being created")
+    await club.restart()
+    await _threads_stored(club, game_ids, 6)
+    await club.fake.wait_quiet(3 * INTERVAL)
+    threads = club.fake.threads(club.channel)
+    assert len(threads) == 6, [t.name for t in threads]
+    assert {(await club.game(g)).thread_id for g in game_ids} == {t.id for t in threads}
     tables: dict[int, Table] = {}
     for place in match.games:
         assert place.game_id is not None
         tables[place.game_id] = await table_of(club, place.game_id)
         heading = tables[place.game_id].start.content
         assert "団体戦 東軍 対 西軍" in heading and f"{place.board}将" in heading, heading
+        firsts = club.bot_posts(tables[place.game_id].thread, "団体戦 東軍 対 西軍")
+        assert len(firsts) == 1, [m.content for m in firsts]
 
     # Who wins each game, by board: East both on board 1, the boards 2 and 3 split. East
     # wins 4 to 2 on game points, 2 to 1 on board points; its fourth point, with a game

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db import Database, RatingRow, open_database
+from bot.db import Database, RatingRow, ShardScope, open_database
 from bot.services import GameService, PlayerRef, ServiceError
 from bot.services.tournaments.handicaps import HandicapTable
 from bot.services.tournaments.model import Runner, Tournament, TournamentChange
@@ -511,8 +511,11 @@ async def test_a_knockout_winner_who_withdraws_keeps_the_win_and_loses_the_next_
 async def test_games_without_a_thread_are_found_until_they_get_one(
     shared_location: str | Path, clock: FakeClock
 ) -> None:
-    """What the Discord layer opens after a restart: the running tournaments' games still
-    being played that have no thread, and no others."""
+    """What the Discord layer's opener opens (and opens again after a restart): the
+    running tournaments' and the team matches' games still being played that have no
+    thread, as (game, server), the servers in turn and each oldest first, of the process's
+    shards, leaving out the servers at their cap on threads; no others."""
+    other = 1 << 22  # a server on shard 1 of 2 (`GUILD` is on shard 0)
     async with club(shared_location, clock) as c:
         assert c.service is not None
         t = await entered(c.service, clock, PLAYERS[:4], format="round_robin")
@@ -522,8 +525,54 @@ async def test_games_without_a_thread_are_found_until_they_get_one(
         )
         created = sorted(change.games_created)
         assert len(created) == 6
-        assert await c.service.tournaments.without_thread(10) == created
-        assert await c.service.tournaments.without_thread(2) == created[:2]
+        match = await c.service.team_matches.create(
+            guild_id=other, channel_id=CHANNEL, organizer=ORGANIZER, may_manage=True,
+            first_team="East", second_team="West", first=PLAYERS[4:6], second=PLAYERS[6:8],
+        )  # fmt: skip
+        paired = sorted(match.game_ids())
+        assert len(paired) == 4
+        ours = [(game, GUILD) for game in created]
+        theirs = [(game, other) for game in paired]
+        # The servers take turns, each oldest first: the later server's games are not
+        # held up behind all of the first's.
+        in_turn = [ours[0], theirs[0], ours[1], theirs[1], ours[2], theirs[2]]
+        in_turn += [ours[3], theirs[3], ours[4], ours[5]]
+        assert await c.service.tournaments.without_thread(20) == in_turn
+        assert await c.service.tournaments.without_thread(3) == in_turn[:3]
+        assert await c.service.tournaments.without_thread(20, skip_guilds=[GUILD]) == theirs
+        shard_1 = ShardScope(frozenset({1}), 2)
+        assert await c.service.tournaments.without_thread(20, shard_1) == theirs
+        assert await c.service.tournaments.without_thread(20, shard_1, skip_guilds=[other]) == []
         await c.service.games.set_thread(created[0], 4242)
+        await c.service.games.set_thread(paired[0], 4243)
         await resign_for(c.service, created[1], Color.SENTE)
-        assert await c.service.tournaments.without_thread(10) == created[2:]
+        await resign_for(c.service, paired[1], Color.SENTE)
+        in_turn = [ours[2], theirs[2], ours[3], theirs[3], ours[4], ours[5]]
+        assert await c.service.tournaments.without_thread(20) == in_turn
+
+
+async def test_team_match_games_count_under_the_servers_cap(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A team match's games have threads the bot opens, as a tournament's: they count
+    under the server's cap of event games under way, so a tournament's waves leave room
+    for them, and one ending makes room for a tournament's waiting game."""
+    await service.tournaments.set_game_cap(GUILD, 5)
+    match = await service.team_matches.create(
+        guild_id=GUILD, channel_id=CHANNEL, organizer=ORGANIZER, may_manage=True,
+        first_team="East", second_team="West", first=PLAYERS[5:6], second=PLAYERS[6:7],
+    )  # fmt: skip
+    assert len(match.game_ids()) == 2
+    t = await entered(service, clock, PLAYERS[:5], format="round_robin")
+    change = await service.tournaments.start(t.id, Runner(ORGANIZER.user_id, True), guild_id=GUILD)
+    assert len(change.games_created) == 3  # 5 under way: 2 of the match, 3 of the tournament
+    first, second = match.game_ids()
+    await resign_for(service, first, Color.SENTE)
+    ended = await service.team_matches.game_ended(first)
+    assert ended is not None and len(ended.games_created) == 1
+    [waiting] = ended.games_created
+    assert (await service.tournaments.placement(waiting)) is not None
+    assert waiting not in change.games_created
+    await resign_for(service, second, Color.SENTE)
+    again = await service.team_matches.game_ended(second)
+    assert again is not None and again.finished_now and len(again.games_created) == 1

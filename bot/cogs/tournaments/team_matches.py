@@ -1,8 +1,9 @@
 """Team matches: `/team_match` (`/団体戦`) sets two teams against each other in this
 channel, each given by a role or by a list of members mentioned with @; the service lines
 them up by rating and creates every game at once; `bot.ui.team_matches.TeamPosts` posts
-the announcement with the lineup and the live scoreboard, each game's thread, and the
-final post, and acts on every ending of a match's game.
+the announcement with the lineup and the live scoreboard and the final post, and acts on
+every ending of a match's game; the games' threads are opened in the background by the
+bot's `opener`, which the command wakes.
 
 Who may create a match is the service's decision, as for a tournament: the command
 passes whether the member may manage the server and their roles.

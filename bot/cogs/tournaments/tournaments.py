@@ -5,8 +5,9 @@ role and the cap on tournament games under way, for members who may manage the s
 
 Who may run a tournament is the service's decision: the command passes whether the
 member may manage the server and their roles. Every change the service returns is
-posted by `bot.ui.tournaments.Posts` (rounds, games' threads, standings, the final post),
-also after a game's ending and for what the clock did.
+posted by `bot.ui.tournaments.Posts` (rounds, standings, the final post; the games'
+threads through the bot's `opener`), also after a game's ending and for what the clock
+did.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from datetime import datetime, tzinfo
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, Range
-from discord.ext import commands
 
 from bot.services import ImpasseRule, TakebackPolicy
 from bot.services.tournaments.handicaps import HandicapTable
@@ -103,7 +103,6 @@ class TournamentsFeature(Feature):
     def __init__(self, bot: GameBot) -> None:
         super().__init__(bot)
         self.posts = Posts(bot, entry_buttons)
-        self._recovered = False
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -112,18 +111,7 @@ class TournamentsFeature(Feature):
 
     async def cog_unload(self) -> None:
         self.bot.after_endings.remove(self.posts.after_ending)
-        await self.posts.opener.stop()
         await super().cog_unload()
-
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Once connected, the first time: open the threads of games created before a
-        stop that came before their threads were opened (in the background, as after a
-        start)."""
-        if self._recovered:
-            return
-        self._recovered = True
-        self.posts.opener.wake()
 
     @command(
         "tournament",

@@ -16,10 +16,11 @@ from bot.db import EntrantRow, TournamentRow
 
 from .ranking import Standing
 
-#: How many tournament games may be under way at once in a server unless it chooses
-#: otherwise: every game has a thread, and Discord keeps at most 1000 threads active per
-#: server, the club's own conversations included; half of that leaves room for them and
-#: for the members' other games, and a tournament's waiting games start as games end.
+#: How many event games (tournaments' and team matches') may be under way at once in a
+#: server unless it chooses otherwise: every game has a thread, and Discord keeps at most
+#: 1000 threads active per server, the club's own conversations included; half of that
+#: leaves room for them and for the members' other games, and a tournament's waiting games
+#: start as games end.
 DEFAULT_GAME_CAP = 500
 #: The most a server may choose: below Discord's 1000 active threads, with room left.
 MAX_GAME_CAP = 900

@@ -4,6 +4,11 @@ games created as normal games (`open_game`, as a tournament's), each result mirr
 the ending's transaction (`mirror`) and acted on once here, the score recomputed from the
 stored results, and the match finished when its last game ends.
 
+A match's games count under the server's cap of event games under way (`waves.fill`): a
+match is not refused at the cap (it is bounded by `MAX_RUNNING_MATCHES` and `MAX_TEAM`),
+but a tournament's next wave leaves its games room, and each of its endings gives a
+tournament's waiting game its place, in the transaction that acts on it.
+
 A match decided early (`MatchScore.decided`) plays on: its remaining games are normal
 games and still count on their boards; the Discord layer says it is decided.
 
@@ -33,6 +38,7 @@ from .ranking import Game
 from .registration import even_terms, require_organizer
 from .schedule import RESULTS
 from .teams import MAX_TEAM, Board, BoardScore, Lineup, MatchScore, Side, lineup, score
+from .waves import fill
 
 #: How many team matches a server may have under way at once: each is up to
 #: 2 × `MAX_TEAM` games with their threads.
@@ -91,11 +97,13 @@ class Played:
 @dataclass(frozen=True, slots=True)
 class TeamMatchChange:
     """What acting on a result changed: the match after it, whether this result decided
-    it, and whether it finished it (its last game ended)."""
+    it, whether it finished it (its last game ended), and the server's tournament games
+    created in the room the ended games left under its cap (their threads to open)."""
 
     match: TeamMatch
     decided_now: bool
     finished_now: bool
+    games_created: tuple[int, ...] = ()
 
 
 class TeamMatches:
@@ -275,7 +283,7 @@ class TeamMatches:
         match: the score before and after them, the end once every game is over. None
         when another process (or an earlier call) acted on them already."""
 
-        async def store(tx: Session) -> TeamMatchChange | None:
+        async def store(tx: Session) -> tuple[TeamMatchChange, datetime | None] | None:
             row = await tx.team_matches.hold(match_id)
             if row is None:
                 return None
@@ -291,9 +299,19 @@ class TeamMatches:
             after = await _read(tx, match_id)
             assert after is not None
             decided_now = after.score.decided and not _decided_without(before, settled)
-            return TeamMatchChange(after, decided_now, finished)
+            # The ended games counted under the server's cap: its tournaments' waiting
+            # games take their places, as when a tournament game ends.
+            created, due = await fill(tx, row.setup.guild_id, self._store.now())
+            games = tuple(game for ids in created.values() for game in ids)
+            return TeamMatchChange(after, decided_now, finished, games), due
 
-        return await self._store.db.run(store)
+        done = await self._store.db.run(store)
+        if done is None:
+            return None
+        change, due = done
+        if due is not None:
+            self._store.deadline_set(due)
+        return change
 
 
 def _decided_without(match: TeamMatch, fresh: Sequence[TeamGameRow]) -> bool:

@@ -1,7 +1,8 @@
 """Creating a tournament's scheduled games as normal games, in waves: at most the server's
-cap of tournament games under way at once (`DEFAULT_GAME_CAP`), the next waiting games
-created as games end. Each game is created the way an accepted challenge creates one
-(`open_game`): its row, its first deadline; its thread is the Discord layer's."""
+cap of event games under way at once (`DEFAULT_GAME_CAP`; its team matches' games count
+too, each with a thread the bot opens), the next waiting games created as games end. Each
+game is created the way an accepted challenge creates one (`open_game`): its row, its
+first deadline; its thread is the Discord layer's."""
 
 from __future__ import annotations
 
