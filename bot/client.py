@@ -101,7 +101,7 @@ class ShogiBot(GameBot):
         self.sync_global = sync_global
         #: The shards this process runs (None: all of them, in one process).
         self.scope = scope
-        self.opener = Opener(self, functools.partial(open_event_game, self))
+        self.opener: Opener = Opener(self, functools.partial(open_event_game, self))
         self.after_endings.append(self.opener.after_ending)  # a place under the cap
         self._clock = clock
         self._database = database

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import zoneinfo
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, cast
+from typing import Any, ClassVar, Protocol, cast
 
 import discord
 from discord.ext import commands
@@ -23,9 +23,6 @@ from .i18n import SOURCE_LANGUAGE, language_of
 from .notify import BotTurn, DirectMessages
 from .pacing import Pacing
 from .rejections import Rejections
-
-if TYPE_CHECKING:
-    from .openings import Opener
 
 log = logging.getLogger(__name__)
 UNKNOWN_CHANNEL = 10003  # Discord's code for a channel or thread that does not exist (any more)
@@ -63,6 +60,15 @@ class PlayMove(Protocol):
 OpenPicker = Callable[[discord.Interaction[Any], int | None], Awaitable[None]]
 
 
+class EventOpener(Protocol):
+    """The one task opening the threads of the games the bot created for an event
+    (`bot.ui.openings.Opener`, which imports this module): what features ask of it."""
+
+    def wake(self) -> None:
+        """New games may be waiting for their threads: open them in the background."""
+        ...
+
+
 class GameBot(commands.Bot):
     """What every feature needs: `service` (set up in `setup_hook`), `boards`, `readers`
     (the worker processes that read members' records), `direct_messages` (every direct
@@ -86,7 +92,7 @@ class GameBot(commands.Bot):
     bot_turns: list[BotTurn]
     play_move: PlayMove | None
     open_picker: OpenPicker | None
-    opener: Opener
+    opener: EventOpener
     rejections: Rejections
     pacing: Pacing
 
