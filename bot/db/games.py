@@ -27,7 +27,8 @@ from .rows import BulkGame, GameAdvance, GameRewind, GameRow, NewGame, duration_
 
 class GameRepository(Repository):
     async def create(self, new: NewGame) -> int:
-        """A new active game at ply 0, both banks full, the first player's clock running."""
+        """A new active game at ply 0, both banks full, the first player's clock running
+        (or, with `new.clock_waits`, waiting for the game's first post)."""
         row = await self._one(INSERT_GAME, insert_params(new))
         assert row is not None
         return int(row[0])
@@ -110,6 +111,16 @@ class GameRepository(Repository):
     async def set_thread(self, game_id: int, thread_id: int | None) -> bool:
         sql = "UPDATE games SET thread_id = ? WHERE id = ?"
         return await self._landed(sql, (thread_id, game_id))
+
+    async def start_clock(self, game_id: int, at: datetime) -> bool:
+        """Start the clock of an active game that waits for its first post: its start and
+        its first turn's are `at`. False if it was not waiting (started already, by this
+        process or another, or never waited): so a clock starts once and never restarts."""
+        return await self._landed(
+            "UPDATE games SET clock_waits = 0, started_at = ?, turn_started_at = ?"
+            " WHERE id = ? AND clock_waits = 1 AND status = 'active'",
+            (to_us(at), to_us(at), game_id),
+        )
 
     async def move_thread(self, game_id: int, old_thread_id: int, new_thread_id: int) -> bool:
         """Point an active game at a new thread, only if it still names `old_thread_id`:
@@ -210,10 +221,11 @@ class GameRepository(Repository):
         gote_bank: timedelta,
         turn_started_at: datetime,
     ) -> bool:
-        """Rewrite the clock state without a move (giving time)."""
+        """Rewrite the clock state without a move (giving time, a vacation's end); never
+        of a game whose clock waits for its first post (`start_clock` starts it)."""
         return await self._landed(
             "UPDATE games SET sente_bank_us = ?, gote_bank_us = ?, turn_started_at = ?"
-            " WHERE id = ? AND ply = ? AND status = 'active'",
+            " WHERE id = ? AND ply = ? AND status = 'active' AND clock_waits = 0",
             (
                 duration_us(sente_bank),
                 duration_us(gote_bank),
