@@ -24,6 +24,9 @@ from .game_rows import (
 )
 from .rows import BulkGame, GameAdvance, GameRewind, GameRow, NewGame, duration_us, to_us
 
+#: The game's clock has started (it does not wait for the game's first post).
+_CLOCK_RUNS = "g.clock_waits = 0"
+
 
 class GameRepository(Repository):
     async def create(self, new: NewGame) -> int:
@@ -71,18 +74,21 @@ class GameRepository(Repository):
     async def to_move_for(self, user_id: int, *, limit: int) -> list[GameRow]:
         """The player's active games, in every server, where it is their move: the nearest
         deadline first (as `deadline_of` puts it, past their vacation), games without one
-        last, at most `limit`."""
+        last, at most `limit`. Not a game whose clock waits for its first post: no move
+        can be made there yet."""
         rows = await self._all(
-            f"SELECT {GAME_COLUMNS} WHERE g.status = 'active' AND {TO_MOVE}"
+            f"SELECT {GAME_COLUMNS} WHERE g.status = 'active' AND {TO_MOVE} AND {_CLOCK_RUNS}"
             f" ORDER BY (d.due_at IS NULL), {DUE_PAST_VACATION}, g.id LIMIT ?",
             (user_id, user_id, limit),
         )
         return [game_row(row) for row in rows]
 
     async def count_to_move(self, user_id: int) -> int:
-        """How many active games, in every server, wait for the player's move."""
+        """How many active games, in every server, wait for the player's move (as
+        `to_move_for` counts them)."""
         row = await self._one(
-            f"SELECT COUNT(*) FROM games g WHERE g.status = 'active' AND {TO_MOVE}",
+            f"SELECT COUNT(*) FROM games g WHERE g.status = 'active' AND {TO_MOVE}"
+            f" AND {_CLOCK_RUNS}",
             (user_id, user_id),
         )
         return 0 if row is None else int(row[0])

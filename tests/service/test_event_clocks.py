@@ -102,6 +102,11 @@ async def test_a_game_waiting_for_its_thread_keeps_its_full_time_until_its_first
         mover, opponent = game.sente.user_id, game.gote.user_id
         assert game.deadline is None and await deadline_row(service, waiting) is None
 
+        # Listed among their games, as waiting for its thread, but not as a move to make.
+        [listed] = [g for g in await service.games.active_for(mover) if g.id == waiting]
+        assert listed.clock_waits and listed.deadline is None
+        assert waiting not in [g.id for g in (await service.games.to_move(mover)).games]
+
         # Nothing runs while its players cannot see it: no move, no time given, no
         # reminder, no time-out however long the thread takes (days, at Discord's cap).
         with pytest.raises(ClockWaits, match="thread is still being opened"):
@@ -129,6 +134,7 @@ async def test_a_game_waiting_for_its_thread_keeps_its_full_time_until_its_first
         assert row is not None and row.player_id == mover and row.due_at == posted + DAY
         assert posted < row.remind_at < posted + DAY
         assert woken == [posted + DAY]
+        assert waiting in [g.id for g in (await service.games.to_move(mover)).games]
         # Recorded again later (a retry, after a restart): the clock is not restarted.
         clock.advance(hours=5)
         await service.games.set_thread(waiting, 880_001)

@@ -333,4 +333,5 @@ def line_of(record: GameRow, user_id: int, now: datetime | None = None) -> GameS
         numbering=Numbering.of_sfen(record.start_sfen),
         handicap=Handicap.parse(record.terms.handicap),
         banks=banks_left(record, now) if record.status == "active" else None,
+        clock_waits=record.status == "active" and record.clock_waits,
     )
