@@ -336,6 +336,18 @@ async def test_games_created_before_a_stop_get_their_threads_after_the_restart(
     )
     assert len(change.games_created) == 3
     assert club.fake.threads(club.channel) == []
+    # Before its thread: a move is refused with one sentence, /games says why no deadline.
+    waiting = await club.game(change.games_created[0])
+    assert waiting.to_move is not None
+    early = await club.fake.slash(
+        "move",
+        {"move": "7g7f", "game": str(waiting.id)},
+        user=club.member(waiting.to_move.user_id),
+        channel=club.channel,
+    )
+    assert early.ephemeral and "thread is still being opened" in early.content, early.content
+    listed = await club.fake.slash("games", user=club.alice, channel=club.channel)
+    assert "its thread is being opened" in listed.content, listed.content
     club.clock.advance(timedelta(days=5))  # longer than any turn: the bot was down
     club.wake_deadlines()
     await club.fake.wait_quiet(0.5)

@@ -1,8 +1,9 @@
 """An event's game (a tournament's, a team match's) is created with its clock waiting and
 starts it with its first post, on real SQLite files and PostgreSQL: a game whose thread
-is not open yet cannot run out of time, gets no reminder and takes no move or gift of
-time, and a vacation does not start it; its first post starts it from then, once, however
-many processes or restarts record the thread again."""
+is not open yet cannot run out of time, gets no reminder, takes no move (typed or picked)
+or gift of time, is no move to make in `/next`, and a vacation does not start it; its
+first post starts it from then, once, however many processes or restarts record the
+thread again."""
 
 from __future__ import annotations
 
@@ -113,6 +114,8 @@ async def test_a_game_waiting_for_its_thread_keeps_its_full_time_until_its_first
             await service.moves.play(waiting, mover, "7g7f")
         with pytest.raises(ClockWaits, match="thread is still being opened"):
             await service.extra_time.give(waiting, opponent)
+        with pytest.raises(ClockWaits, match="thread is still being opened"):
+            await service.pointing.choices(waiting, mover, guild_id=GUILD)  # the picker
         await service.vacations.start(mover)  # a vacation's end restarts running clocks
         clock.advance(hours=2)
         await service.vacations.end(mover)
