@@ -187,7 +187,7 @@ async def test_a_challenge_game_keeps_its_clock_when_its_thread_is_recorded(
     shared_location: str | Path, clock: FakeClock
 ) -> None:
     """Only an event's game waits: an accepted challenge's clock runs from the accept, and
-    its thread's recording leaves it."""
+    its thread's recording leaves it; a first post in the channel keeps a thread recorded."""
     async with opened(shared_location, clock) as service:
         challenge = await service.challenges.offer(
             guild_id=GUILD,
@@ -204,4 +204,6 @@ async def test_a_challenge_game_keeps_its_clock_when_its_thread_is_recorded(
         await service.games.set_thread(game.id, 880_002)
         again = await service.games.get(game.id)
         assert again.deadline == accepted + DAY and again.started_at == accepted
+        await service.games.set_thread(game.id, None)  # a post in its channel keeps it
+        assert (await service.games.get(game.id)).thread_id == 880_002
         await service.moves.play(game.id, PLAYERS[0].user_id, "7g7f")

@@ -222,7 +222,8 @@ class Games:
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
         """Remember where the game is played as its first post is about to be made: its
-        thread (its moves are typed there), or None for its channel. A game whose clock
+        thread (its moves are typed there), or None for its channel (a thread recorded
+        before is kept: only its clock is started, if it waits). A game whose clock
         waited for that post (an event's) starts it now, in the same transaction: from
         now, its first deadline and reminder set, and the deadline task told of them.
         Exactly once: a second call (a retry, a restart, another process) finds the clock
@@ -231,7 +232,7 @@ class Games:
         Example: `await games.set_thread(game.id, thread.id)` before the start board."""
 
         async def store(tx: Session) -> datetime | None:
-            if not await tx.games.set_thread(game_id, thread_id):
+            if thread_id is not None and not await tx.games.set_thread(game_id, thread_id):
                 raise no_such_game(game_id)
             return await start_clock(tx, game_id, self._store.now())
 
