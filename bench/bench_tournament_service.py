@@ -12,6 +12,9 @@ benchmark uses when `--database` is not given.)
   the schedule's rows, every game and its first deadline), against the reference of
   `games.bulk_insert` storing the same number of games in one transaction (the least
   storing that many games costs);
+* first post: `games.set_thread` on a game waiting for its thread (the thread recorded
+  and its clock started from now, its first deadline set, in one transaction), against
+  the reference of recording the thread again once the clock runs (the thread alone);
 * result: a game resigned, then `tournaments.game_ended` (the result settled, the
   standings recomputed from every scheduled game and returned, the freed slot offered to
   a waiting game), against the
@@ -95,6 +98,18 @@ async def measure(db: Database, players: int, starts: int, results: int, seed: i
     floor = report("bulk_insert of as many (reference)", storing, tail=0.95)
     started = report("tournaments.start", starting, tail=0.95)
     ratio("start / reference", started, floor)
+
+    starting_clock: list[float] = []
+    recording: list[float] = []
+    for game_id in games[:results]:
+        with lap(starting_clock):
+            await service.games.set_thread(game_id, 10**12 + game_id)
+        with lap(recording):
+            await service.games.set_thread(game_id, 10**12 + game_id)
+        assert (await service.games.get(game_id)).deadline is not None
+    floor = report("thread recorded again (reference)", recording, tail=0.95)
+    first = report("first post: thread and clock", starting_clock, tail=0.95)
+    ratio("first post / reference", first, floor)
 
     reading: list[float] = []
     acting: list[float] = []

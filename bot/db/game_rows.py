@@ -32,7 +32,7 @@ GAME_COLUMNS = f"""
     g.status, g.termination, g.winner, g.ply, g.sfen, g.sente_bank_us, g.gote_bank_us,
     g.turn_started_at, g.count_proposed_by, g.started_at, g.finished_at,
     d.player_id, d.due_at, d.remind_at, d.reminded_at,
-    vs.started_at, vs.ends_by, vo.started_at, vo.ends_by
+    vs.started_at, vs.ends_by, vo.started_at, vo.ends_by, g.clock_waits
 FROM games g
 JOIN players s ON s.user_id = g.sente_id
 JOIN players o ON o.user_id = g.gote_id
@@ -102,14 +102,15 @@ def game_row(row: Row) -> GameRow:
         deadline=deadline,
         sente_away=_away(row[33], row[34]),
         gote_away=_away(row[35], row[36]),
+        clock_waits=bool(row[37]),
     )
 
 
 INSERT_GAME = (
     f"INSERT INTO games (guild_id, channel_id, sente_id, gote_id, {TERMS_COLUMNS}, start_sfen,"
     " status, termination, winner, ply, sfen, sente_bank_us, gote_bank_us, turn_started_at,"
-    " started_at, finished_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+    " started_at, finished_at, clock_waits)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 
 
@@ -141,4 +142,5 @@ def insert_params(
         turn_started,
         to_us(new.started_at),
         None if termination is None else turn_started,
+        int(new.clock_waits and termination is None),
     )

@@ -24,10 +24,14 @@ from .game_rows import (
 )
 from .rows import BulkGame, GameAdvance, GameRewind, GameRow, NewGame, duration_us, to_us
 
+#: The game's clock has started (it does not wait for the game's first post).
+_CLOCK_RUNS = "g.clock_waits = 0"
+
 
 class GameRepository(Repository):
     async def create(self, new: NewGame) -> int:
-        """A new active game at ply 0, both banks full, the first player's clock running."""
+        """A new active game at ply 0, both banks full, the first player's clock running
+        (or, with `new.clock_waits`, waiting for the game's first post)."""
         row = await self._one(INSERT_GAME, insert_params(new))
         assert row is not None
         return int(row[0])
@@ -70,18 +74,21 @@ class GameRepository(Repository):
     async def to_move_for(self, user_id: int, *, limit: int) -> list[GameRow]:
         """The player's active games, in every server, where it is their move: the nearest
         deadline first (as `deadline_of` puts it, past their vacation), games without one
-        last, at most `limit`."""
+        last, at most `limit`. Not a game whose clock waits for its first post: no move
+        can be made there yet."""
         rows = await self._all(
-            f"SELECT {GAME_COLUMNS} WHERE g.status = 'active' AND {TO_MOVE}"
+            f"SELECT {GAME_COLUMNS} WHERE g.status = 'active' AND {TO_MOVE} AND {_CLOCK_RUNS}"
             f" ORDER BY (d.due_at IS NULL), {DUE_PAST_VACATION}, g.id LIMIT ?",
             (user_id, user_id, limit),
         )
         return [game_row(row) for row in rows]
 
     async def count_to_move(self, user_id: int) -> int:
-        """How many active games, in every server, wait for the player's move."""
+        """How many active games, in every server, wait for the player's move (as
+        `to_move_for` counts them)."""
         row = await self._one(
-            f"SELECT COUNT(*) FROM games g WHERE g.status = 'active' AND {TO_MOVE}",
+            f"SELECT COUNT(*) FROM games g WHERE g.status = 'active' AND {TO_MOVE}"
+            f" AND {_CLOCK_RUNS}",
             (user_id, user_id),
         )
         return 0 if row is None else int(row[0])
@@ -110,6 +117,16 @@ class GameRepository(Repository):
     async def set_thread(self, game_id: int, thread_id: int | None) -> bool:
         sql = "UPDATE games SET thread_id = ? WHERE id = ?"
         return await self._landed(sql, (thread_id, game_id))
+
+    async def start_clock(self, game_id: int, at: datetime) -> bool:
+        """Start the clock of an active game that waits for its first post: its start and
+        its first turn's are `at`. False if it was not waiting (started already, by this
+        process or another, or never waited): so a clock starts once and never restarts."""
+        return await self._landed(
+            "UPDATE games SET clock_waits = 0, started_at = ?, turn_started_at = ?"
+            " WHERE id = ? AND clock_waits = 1 AND status = 'active'",
+            (to_us(at), to_us(at), game_id),
+        )
 
     async def move_thread(self, game_id: int, old_thread_id: int, new_thread_id: int) -> bool:
         """Point an active game at a new thread, only if it still names `old_thread_id`:
@@ -210,10 +227,11 @@ class GameRepository(Repository):
         gote_bank: timedelta,
         turn_started_at: datetime,
     ) -> bool:
-        """Rewrite the clock state without a move (giving time)."""
+        """Rewrite the clock state without a move (giving time, a vacation's end); never
+        of a game whose clock waits for its first post (`start_clock` starts it)."""
         return await self._landed(
             "UPDATE games SET sente_bank_us = ?, gote_bank_us = ?, turn_started_at = ?"
-            " WHERE id = ? AND ply = ? AND status = 'active'",
+            " WHERE id = ? AND ply = ? AND status = 'active' AND clock_waits = 0",
             (
                 duration_us(sente_bank),
                 duration_us(gote_bank),

@@ -134,6 +134,9 @@ class NewGame:
     terms: Terms
     start_sfen: str
     started_at: datetime
+    #: The clock waits for the game's first post (an event's game, whose thread is opened
+    #: later): no deadline until then (see `GameRepository.start_clock`).
+    clock_waits: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +186,8 @@ class GameRow:
     # The players' vacations under way, read with the row: their clocks stand still.
     sente_away: AwayRow | None = None
     gote_away: AwayRow | None = None
+    #: Its clock has not started: it waits for the game's first post (see `NewGame`).
+    clock_waits: bool = False
 
 
 @dataclass(frozen=True, slots=True)

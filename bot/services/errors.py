@@ -60,6 +60,10 @@ class AlreadyStarted(ServiceError):
         self.thread_id = thread_id
 
 
+class ClockWaits(ServiceError):
+    """The game's clock has not started: its thread is still being opened."""
+
+
 class PositionChanged(ServiceError):
     """The game moved on since the user looked (a race lost, or a stale button)."""
 

@@ -258,14 +258,16 @@ async def begin_game(
     the direct messages: the challenger hears it was accepted (and whose move it is), the
     member to move first, if another, that it is their move. With `cap_raises`, a
     server at Discord's cap on active threads raises `ThreadCapReached` before anything
-    is posted (the game waits for its thread)."""
+    is posted (the game waits for its thread, and an event's game's clock with it: it
+    starts as the first post is made, in its thread or, without one, in its channel)."""
     lang = await bot.post_language(game.guild_id)
     thread = await open_thread(
         bot, game, message, text.thread_name(lang, game), cap_raises=cap_raises
     )
-    if thread is not None:
-        await bot.service.games.set_thread(game.id, thread.id)
-        game = await bot.service.games.get(game.id)
+    # Recorded before the first post (where the game is played, and an event's game's
+    # clock started), so that the post shows the deadline running from now.
+    await bot.service.games.set_thread(game.id, None if thread is None else thread.id)
+    game = await bot.service.games.get(game.id)
     log.info("game %s started", game.id)
     started = game
     turn = audience(Event.TURN_BEGAN, Cast.of_game(started, actor=by))

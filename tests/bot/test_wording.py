@@ -146,6 +146,23 @@ def test_a_list_of_games_is_set_with_its_languages_comma(
 
 
 @pytest.mark.parametrize(
+    ("lang", "waiting"),
+    [
+        ("en", "**your turn**, its thread is being opened"),
+        ("ja", "**あなたの手番**、スレッド準備中"),
+    ],
+)
+def test_a_game_waiting_for_its_thread_is_listed_without_a_deadline(
+    lang: str, waiting: str
+) -> None:
+    """An event's game whose thread is not open yet: its clock has not started, and the
+    line says why it shows no deadline."""
+    listed = _listed(clock_waits=True, deadline=None, ply=0)
+    shown = text.games_list_text(lang, ALICE, listed, ListedStatus.ACTIVE, own=True)
+    assert shown.endswith(waiting), shown
+
+
+@pytest.mark.parametrize(
     ("typed", "english", "japanese"),
     [
         ("7d+1d", "Time: 7 days, then 1 day per move.", "持ち時間：7日、切れたら1手1日"),

@@ -117,6 +117,12 @@ async def test_a_three_board_match_is_played_to_its_final_post_in_japanese(
         assert "団体戦 東軍 対 西軍" in heading and f"{place.board}将" in heading, heading
         firsts = club.bot_posts(tables[place.game_id].thread, "団体戦 東軍 対 西軍")
         assert len(firsts) == 1, [m.content for m in firsts]
+        # Its clock started as this first post was made, so the post shows its deadline.
+        game = await club.game(place.game_id)
+        control = game.time_control
+        assert control.period is not None and game.deadline is not None
+        assert game.deadline == game.started_at + control.bank + control.period
+        assert f"<t:{int(game.deadline.timestamp())}:R>" in heading, heading
 
     # Who wins each game, by board: East both on board 1, the boards 2 and 3 split. East
     # wins 4 to 2 on game points, 2 to 1 on board points; its fourth point, with a game

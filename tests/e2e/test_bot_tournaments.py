@@ -314,8 +314,9 @@ async def test_games_created_before_a_stop_get_their_threads_after_the_restart(
     club: Club,
 ) -> None:
     """The tournament starts (its games stored) but the process stops before it opens
-    their threads: as the service alone does it, below the Discord layer. The next start
-    opens each game's thread with its first post."""
+    their threads: as the service alone does it, below the Discord layer. The next start,
+    days later, opens each game's thread with its first post, and each game's clock
+    starts then, with its full time: none of it ran while nobody could see the game."""
     club.make_manager(club.alice)
     assert club.bot is not None
     zone = await club.bot.server_zone(club.guild.id)
@@ -335,9 +336,31 @@ async def test_games_created_before_a_stop_get_their_threads_after_the_restart(
     )
     assert len(change.games_created) == 3
     assert club.fake.threads(club.channel) == []
+    # Before its thread: a move is refused with one sentence, /games says why no deadline.
+    waiting = await club.game(change.games_created[0])
+    assert waiting.to_move is not None
+    early = await club.fake.slash(
+        "move",
+        {"move": "7g7f", "game": str(waiting.id)},
+        user=club.member(waiting.to_move.user_id),
+        channel=club.channel,
+    )
+    assert early.ephemeral and "thread is still being opened" in early.content, early.content
+    listed = await club.fake.slash("games", user=club.alice, channel=club.channel)
+    assert "its thread is being opened" in listed.content, listed.content
+    club.clock.advance(timedelta(days=5))  # longer than any turn: the bot was down
+    club.wake_deadlines()
+    await club.fake.wait_quiet(0.5)
     await club.restart()
+    opened_at = club.clock.now
     await club.fake.wait_for(lambda: len(club.fake.threads(club.channel)) == 3, what="3 threads")
     for game_id in change.games_created:
         table = await table_of(club, game_id)
         assert "Cup**, round" in table.start.content, table.start.content
+        game = await club.game(game_id)
+        control = game.time_control
+        assert game.is_active and control.period is not None
+        assert game.started_at == opened_at
+        assert game.deadline == opened_at + control.bank + control.period
+        assert f"<t:{int(game.deadline.timestamp())}:R>" in table.start.content
     assert len(club.fake.threads(club.channel)) == 3

@@ -171,6 +171,13 @@ async def start_game(
     return await service.challenges.accept(challenge.id, opponent.user_id)
 
 
+async def first_posts(service: GameService, *game_ids: int) -> None:
+    """What the Discord layer does as each game's first post is made: its thread recorded
+    (a made-up one here), which starts the clock of an event's game that waited for it."""
+    for game_id in game_ids:
+        await service.games.set_thread(game_id, 900_000 + game_id)
+
+
 async def play_all(service: GameService, game_id: int, moves: Iterable[str]) -> PlayedMove:
     """Play `moves`, each by whoever is to move; returns the last result."""
     result = None

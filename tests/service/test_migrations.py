@@ -49,7 +49,7 @@ EXPECTED_COLUMNS = {
         "handicap", "start_sfen", "bank_us", "period_us", "impasse_rule", "status",
         "termination", "winner", "ply", "sfen", "sente_bank_us", "gote_bank_us",
         "turn_started_at", "count_proposed_by", "started_at", "finished_at", "end_announced_at",
-        "takebacks", "rated",
+        "takebacks", "rated", "clock_waits",
     ],
     "challenges": [
         "id", "guild_id", "channel_id", "challenger_id", "opponent_id", "color", "bank_us",
@@ -617,6 +617,7 @@ APPLIED_DIGESTS = {
     23: "90e4f9f5882a135b",
     24: "e92052735635724f",
     25: "b2640a5c76712dee",
+    26: "51019e07ede2600a",
 }
 
 

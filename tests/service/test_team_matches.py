@@ -21,7 +21,7 @@ from bot.services.tournaments.team_matches import PROFILE_MATCHES, TeamMatch
 from bot.services.tournaments.teams import Side
 from rules import Color
 
-from .conftest import GUILD, FakeClock, RecordingEvents, checked, play_all
+from .conftest import GUILD, FakeClock, RecordingEvents, checked, first_posts, play_all
 
 CHANNEL = 778
 ORGANIZER = PlayerRef(5, "Organizer")
@@ -116,6 +116,7 @@ async def test_a_match_is_lined_up_by_rating_and_played_to_its_end_with_a_restar
     assert len(match.games) == 6 and len(set(match.game_ids())) == 6
     results: dict[int, tuple[int, int, str]] = {}
     async with opened(shared_location, clock) as service:
+        await first_posts(service, *match.game_ids())
         for place in match.games:
             game = await service.games.get(place.game_id or 0)
             assert (game.sente.user_id, game.gote.user_id) == (place.sente_id, place.gote_id)
@@ -229,6 +230,7 @@ async def test_a_match_game_is_never_aborted_and_a_resignation_before_moving_los
     [row] = [g for g in change.match.games if g.id == second.id]
     assert row.result == "sente"
     # A game nobody moves in is lost on time by its first mover, not aborted.
+    await first_posts(service, first.game_id)
     clock.advance(days=4)
     await checked(service)
     change = await service.team_matches.game_ended(first.game_id)

@@ -24,7 +24,7 @@ from bot.services.tournaments.handicaps import HandicapTable
 from bot.services.tournaments.model import Runner, Tournament, TournamentChange
 from rules import Color, Termination
 
-from .conftest import GUILD, FakeClock, RecordingEvents, checked, play_all
+from .conftest import GUILD, FakeClock, RecordingEvents, checked, first_posts, play_all
 
 CHANNEL = 777
 ORGANIZER = PlayerRef(5, "Organizer")
@@ -124,6 +124,7 @@ async def test_a_six_player_round_robin_runs_to_its_end(
         (started,) = c.heard
         assert started.round_started == 1 and len(started.games_created) == 15
         games = list(started.games_created)
+        await first_posts(c.service, *games)
         pairs = [await players_of(c.service, g) for g in games]
         assert sorted(tuple(sorted(p)) for p in pairs) == sorted(
             (a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]
@@ -228,6 +229,7 @@ async def test_an_eight_player_knockout_replays_a_sennichite_and_crowns_a_champi
             t.id, Runner(ORGANIZER.user_id, False), guild_id=GUILD
         )
         assert change.round_started == 1 and len(change.games_created) == 4
+        await first_posts(service, *change.games_created)
         # Seeds by rating (all equal: the order they joined): 1 v 8, 4 v 5, 2 v 7, 3 v 6.
         seed = {p.user_id: n for n, p in enumerate(eight, start=1)}
         firsts = change.games_created
@@ -243,6 +245,7 @@ async def test_an_eight_player_knockout_replays_a_sennichite_and_crowns_a_champi
         (replay,) = await service.tournaments.game_ended(drawn)
         assert not replay.standings_changed and len(replay.games_created) == 1
         again = replay.games_created[0]
+        await first_posts(service, again)
         assert await players_of(service, again) == (drawn_gote, drawn_sente)
         for game_id in (firsts[0], firsts[2], firsts[3]):
             sente, gote = await players_of(service, game_id)
@@ -257,6 +260,7 @@ async def test_an_eight_player_knockout_replays_a_sennichite_and_crowns_a_champi
         await resign_for(service, again, Color.SENTE if sente == five else Color.GOTE)
         (semis,) = await service.tournaments.game_ended(again)
         assert semis.round_started == 2 and len(semis.games_created) == 2
+        await first_posts(service, *semis.games_created)
         seeds = [sorted(seed[x] for x in await players_of(service, g)) for g in semis.games_created]
         assert seeds == [[1, 5], [2, 3]]
 

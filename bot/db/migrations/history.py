@@ -7,7 +7,7 @@ from __future__ import annotations
 from .migration import Migration
 from .versions_1_to_9 import V1, V2, V3, V4, V5, V6, V7, V8, V9
 from .versions_10_to_16 import V10, V10_POSTGRES, V11, V12, V13, V14, V15, V16
-from .versions_17_on import V17, V18, V19, V20, V20_POSTGRES, V21, V22, V23, V24, V25
+from .versions_17_on import V17, V18, V19, V20, V20_POSTGRES, V21, V22, V23, V24, V25, V26
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "players, challenges, games, moves, deadlines", V1),
@@ -46,5 +46,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(23, "explorer: the moves of each server's finished games, by position", V23),
     Migration(24, "tournaments: entrants, scheduled games and their results, settings", V24),
     Migration(25, "team matches: two teams' players, boards and games, and their results", V25),
+    Migration(26, "games.clock_waits: an event's game whose clock starts with its first post", V26),
 )
 LATEST_VERSION = MIGRATIONS[-1].version

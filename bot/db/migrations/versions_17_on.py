@@ -318,3 +318,16 @@ V25 = (
     "CREATE INDEX team_match_games_unsettled ON team_match_games (match_id)"
     " WHERE result IS NOT NULL AND settled = 0",
 )
+
+# A game whose clock waits for its first post: an event's game (a tournament's, a team
+# match's) is created at once with hundreds of others, and its thread opened later at
+# Discord's pace, minutes or (at the cap on active threads) days after. Until its first
+# post its players cannot see it, so its clock has not started: no deadline, no reminder,
+# no move. The post starts it, claimed once by the conditional update of this flag. A flag
+# on the row rather than the absence of a deadline row: the clock's state (the turn's
+# start, the banks) is the row's, which every reader of the clock has at hand; an untimed
+# game never has a deadline; and a vacation's end or a gift of time writes deadlines.
+V26 = (
+    "ALTER TABLE games ADD COLUMN clock_waits INTEGER NOT NULL DEFAULT 0"
+    " CHECK (clock_waits IN (0, 1))",
+)

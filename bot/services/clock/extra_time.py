@@ -39,6 +39,7 @@ class ExtraTime:
             raise ServiceError(
                 Sentence("This game has no time limit, so there is no time to give.")
             )
+        self._store.require_clock_started(loaded)
         if loaded.game.position.turn is color:
             raise ServiceError(Sentence("It is your move; your opponent's clock is not running."))
         now = self._store.now()

@@ -70,9 +70,12 @@ def _year_bounds(moment: datetime) -> tuple[datetime, datetime]:
 
 def resumed(game: GameRow, user_id: int, vacation: VacationRow, at: datetime) -> GameRow | None:
     """`game`'s clock once `user_id`'s vacation ends `at`: if they are to move, their turn
-    began later by the time the clock stood still; None if their clock was not running."""
+    began later by the time the clock stood still; None if their clock was not running
+    (nor had started: a game waiting for its first post starts its clock then)."""
     color = color_of(game, user_id)
     if game.status != "active" or color is None or turn_of(game.sfen) is not color:
+        return None
+    if game.clock_waits:
         return None
     paused_from = max(vacation.started_at, game.turn_started_at)
     bank = game.sente_bank if color is Color.SENTE else game.gote_bank

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from datetime import datetime
 
 from bot.db import GameRow, Session
 from rules import Sentence
@@ -13,6 +14,7 @@ from ..choices import ChooseGame
 from ..errors import NotFound, ServiceError
 from ..records.replays import ReplayStep, step_at
 from .game import GameSnapshot, MoveText
+from .new_games import start_clock
 from .snapshots import color_of, line_of
 from .store import GameStore, no_such_game
 from .summaries import GameList, GameSummary, ListedStatus
@@ -219,12 +221,26 @@ class Games:
         return self._store.legal.get(game.game.position, game.last_move, own_last)
 
     async def set_thread(self, game_id: int, thread_id: int | None) -> None:
-        """Remember the thread the game is played in (its moves are typed there)."""
-        async with self._store.db.transaction() as tx:
-            if not await tx.games.set_thread(game_id, thread_id):
+        """Remember where the game is played as its first post is about to be made: its
+        thread (its moves are typed there), or None for its channel (a thread recorded
+        before is kept: only its clock is started, if it waits). A game whose clock
+        waited for that post (an event's) starts it now, in the same transaction: from
+        now, its first deadline and reminder set, and the deadline task told of them.
+        Exactly once: a second call (a retry, a restart, another process) finds the clock
+        running and leaves it so.
+
+        Example: `await games.set_thread(game.id, thread.id)` before the start board."""
+
+        async def store(tx: Session) -> datetime | None:
+            if thread_id is not None and not await tx.games.set_thread(game_id, thread_id):
                 raise no_such_game(game_id)
+            return await start_clock(tx, game_id, self._store.now())
+
+        due = await self._store.db.run(store)
         for old in [t for t, (game, _) in self._threads.items() if game == game_id]:
             del self._threads[old]
+        if due is not None:
+            self._store.deadline_set(due)
 
     async def move_thread(self, game_id: int, old_thread_id: int, new_thread_id: int) -> bool:
         """Move an active game from a thread that is gone to a new one; False if it had

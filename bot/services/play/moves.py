@@ -168,6 +168,7 @@ class Moves:
         loaded = await self._store.current(game_id, guild_id=guild_id, now=now)
         color = self._store.player_color(loaded, user_id)
         self._store.require_active(loaded)
+        self._store.require_clock_started(loaded)
         expected_ply, expected_position = seen
         if expected_ply is not None and expected_ply != loaded.ply:
             raise PositionChanged(MOVED_ON)

@@ -166,10 +166,12 @@ class Pointing:
 
     async def choices(self, game_id: int, user_id: int, *, guild_id: int | None) -> Picker:
         """The current position's moves for `user_id` grouped by piece; refused as
-        `/move` refuses a spectator, the waiting player or a finished game."""
+        `/move` refuses a spectator, the waiting player, a finished game or one whose
+        clock waits for its first post."""
         game = await self._store.current(game_id, guild_id=guild_id)
         color = self._store.player_color(game, user_id)
         self._store.require_active(game)
+        self._store.require_clock_started(game)
         self._store.require_turn(game, color)
         played = game.game.moves
         own_last = played[-2] if len(played) >= 2 else None

@@ -123,7 +123,7 @@ def banks_left(record: GameRow, now: datetime | None = None) -> tuple[timedelta,
     if record.terms.period is None or not record.terms.bank:
         return None
     banks = {Color.SENTE: record.sente_bank, Color.GOTE: record.gote_bank}
-    if now is not None and record.status == "active":
+    if now is not None and record.status == "active" and not record.clock_waits:
         color = turn_of(record.sfen)
         banks[color] = bank_after(banks[color], thinking_time(record, color, now))
     return banks[Color.SENTE], banks[Color.GOTE]
@@ -144,8 +144,10 @@ def clock_state(record: GameRow) -> tuple[object, ...]:
 
 
 def current_deadline(record: GameRow) -> datetime | None:
-    """The running deadline of an active game, from the clock state on the game row."""
-    if record.status != "active":
+    """The running deadline of an active game, from the clock state on the game row; None
+    while its clock waits for the game's first post (nothing runs out before its players
+    can see it)."""
+    if record.status != "active" or record.clock_waits:
         return None
     return deadline_of(record, turn_of(record.sfen))
 
@@ -331,4 +333,5 @@ def line_of(record: GameRow, user_id: int, now: datetime | None = None) -> GameS
         numbering=Numbering.of_sfen(record.start_sfen),
         handicap=Handicap.parse(record.terms.handicap),
         banks=banks_left(record, now) if record.status == "active" else None,
+        clock_waits=record.status == "active" and record.clock_waits,
     )

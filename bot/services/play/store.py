@@ -26,6 +26,7 @@ from rules import Color, Outcome, Sentence, Termination
 from ..clock.sends import Doorbell, Send, queue_for_game
 from ..errors import (
     AlreadyStarted,
+    ClockWaits,
     GameOver,
     NotAPlayer,
     NotFound,
@@ -58,6 +59,10 @@ log = logging.getLogger(__name__)
 
 MOVED_ON = Sentence(
     "The position changed: a move was just played in this game. Look at the board again."
+)
+#: A game whose clock waits for its first post (an event's, its thread opened later).
+CLOCK_WAITS = Sentence(
+    "This game's thread is still being opened: play and the clock begin with its first post."
 )
 
 
@@ -268,6 +273,15 @@ class GameStore:
     def require_active(game: GameSnapshot) -> None:
         if not game.is_active:
             raise GameOver(stored_outcome(game.row))
+
+    @staticmethod
+    def require_clock_started(game: GameSnapshot) -> None:
+        """Refuse what needs the clock running (a move, time given) in a game whose clock
+        waits for its first post. A move is refused rather than allowed to start the
+        clock: the opponent could not see the game either, and their clock would then
+        run for a game they have not seen, which is what waiting is there to prevent."""
+        if game.row.clock_waits:
+            raise ClockWaits(CLOCK_WAITS)
 
     # ----------------------------------------------------------------- endings
 

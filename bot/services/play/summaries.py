@@ -43,6 +43,8 @@ class GameSummary:
     #: What is left of sente's and gote's banks in an active game whose time control has
     #: one (`banks_left`), else None.
     banks: tuple[timedelta, timedelta] | None = None
+    #: An active game whose clock waits for its first post: its thread is being opened.
+    clock_waits: bool = False
 
     @property
     def is_active(self) -> bool:

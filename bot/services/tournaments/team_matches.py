@@ -202,6 +202,7 @@ class TeamMatches:
                     terms=new.terms,
                     start_sfen=Handicap.EVEN.sfen,
                     started_at=now,
+                    clock_waits=True,  # until its first post (`Games.set_thread`)
                 )
                 game_id, due = await open_game(tx, game)
                 await tx.team_matches.add_game(

@@ -1,8 +1,10 @@
 """Creating a tournament's scheduled games as normal games, in waves: at most the server's
 cap of event games under way at once (`DEFAULT_GAME_CAP`; its team matches' games count
 too, each with a thread the bot opens), the next waiting games created as games end. Each
-game is created the way an accepted challenge creates one (`open_game`): its row, its
-first deadline; its thread is the Discord layer's."""
+game is created the way an accepted challenge creates one (`open_game`), but with its clock
+waiting: its thread is the Discord layer's, opened at Discord's pace (minutes later, or days
+at the cap on active threads), and its clock starts with its first post
+(`Games.set_thread`), when its players can see it."""
 
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ from .model import DEFAULT_GAME_CAP
 
 def new_game(tournament: TournamentRow, scheduled: ScheduledGameRow, now: datetime) -> NewGame:
     """The game of a scheduled game: the tournament's terms with its handicap (a handicap
-    game is never rated), in the tournament's channel, starting `now`."""
+    game is never rated), in the tournament's channel, created `now`, its clock waiting
+    for its first post."""
     setup = tournament.setup
     handicap = Handicap.parse(scheduled.game.handicap)
     terms = replace(
@@ -34,6 +37,7 @@ def new_game(tournament: TournamentRow, scheduled: ScheduledGameRow, now: dateti
         terms=terms,
         start_sfen=handicap.sfen,
         started_at=now,
+        clock_waits=True,
     )
 
 
@@ -41,7 +45,8 @@ async def fill(
     tx: Session, guild_id: int, now: datetime
 ) -> tuple[dict[int, list[int]], datetime | None]:
     """Inside `tx`: create waiting games of the server's running tournaments up to its
-    cap; the games created by tournament, and the earliest first deadline among them.
+    cap; the games created by tournament, and the earliest first deadline among them
+    (None: their clocks wait for their first posts, which set their deadlines).
     The server's games are counted under a lock of the server's, so two processes filling
     at once never pass the cap together."""
     await tx.tournaments.lock_server(guild_id)

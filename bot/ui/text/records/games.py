@@ -149,6 +149,8 @@ def _active_line(lang: str, summary: GameSummary, *, own: bool) -> str:
     else:
         line = _("• {where}: playing {color} against {opponent}, move {move_number}, {turn}")
     deadline = _(", ") + timestamp(summary.deadline) if summary.deadline else ""
+    if summary.clock_waits:  # an event's game: its clock starts with its first post
+        deadline = _(", its thread is being opened")
     banks = ""
     if summary.banks is not None:
         banks = _(", main time ☗{sente} · ☖{gote}").format(
