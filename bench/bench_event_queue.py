@@ -1,5 +1,5 @@
 """Benchmark of the queue of event games waiting for their threads on a real database: the
-opener's read of the next batch (`tournaments.without_thread`), which lists the games of
+opener's read of the next batch (`tournaments.awaiting_first_post`), which lists the games of
 running tournaments and of team matches under way that have no thread, the servers in
 turn (a window over every waiting game), with a backlog of several servers' starts.
 
@@ -14,8 +14,8 @@ created at once under the largest cap) and set up a 64-against-64 team match (12
 games): every game waits for its thread. Timed, against the reference of reading one
 tournament's scheduled games (what acting on every result reads already):
 
-* `without_thread(50)`: the opener's batch, the servers in turn;
-* `without_thread(50)` skipping every server but one (the others at their cap).
+* `awaiting_first_post(50)`: the opener's batch, the servers in turn;
+* `awaiting_first_post(50)` skipping every server but one (the others at their cap).
 
 The opener reads a batch once every 50 games opened, about once a minute; it prints the
 medians and 95th percentiles, and the ratios.
@@ -78,7 +78,7 @@ async def measure(db: Database, servers: int, players: int, reads: int, seed: in
     async with db.transaction() as tx:
         await tx.players.upsert(ORGANIZER.to_row(), clock())
     tournament_id, *guilds = await backlog(service, clock, servers, players)
-    waiting = await service.tournaments.without_thread(100_000)
+    waiting = await service.tournaments.awaiting_first_post(100_000)
     print(f"{servers} servers, {len(waiting)} event games waiting for their threads")
     assert len({guild for _, guild in waiting[:servers]}) == servers  # in turn
 
@@ -90,15 +90,15 @@ async def measure(db: Database, servers: int, players: int, reads: int, seed: in
             async with db.read() as tx:
                 await tx.tournaments.scheduled(tournament_id)
         with lap(batch):
-            found = await service.tournaments.without_thread(BATCH)
+            found = await service.tournaments.awaiting_first_post(BATCH)
         assert len(found) == BATCH
         with lap(alone):
-            one = await service.tournaments.without_thread(BATCH, skip_guilds=guilds[1:])
+            one = await service.tournaments.awaiting_first_post(BATCH, skip_guilds=guilds[1:])
         assert {guild for _, guild in one} == {guilds[0]}
     floor = report("scheduled games read (reference)", reading, tail=0.95)
-    turns = report("without_thread(50), in turn", batch, tail=0.95)
+    turns = report("awaiting_first_post(50), in turn", batch, tail=0.95)
     ratio("batch / reference", turns, floor)
-    skipped = report("without_thread(50), others capped", alone, tail=0.95)
+    skipped = report("awaiting_first_post(50), others capped", alone, tail=0.95)
     ratio("skipping / reference", skipped, floor)
 
 

@@ -208,24 +208,26 @@ class TournamentRepository(Repository):
         row = await self._one(f"SELECT {SCHEDULED} WHERE s.game_id = ?", (game_id,))
         return None if row is None else scheduled_of(row)
 
-    async def without_thread(
+    async def awaiting_first_post(
         self,
         limit: int,
         scope: ShardScope | None = None,
         *,
         skip_guilds: Collection[int] = (),
     ) -> list[tuple[int, int]]:
-        """Up to `limit` event games still being played that have no thread, as (game id,
-        server id): the games of running tournaments and of team matches under way (of
-        `scope`, leaving out the servers `skip_guilds`), created and waiting for their
-        threads, or whose process stopped before it opened them. The servers take turns,
+        """Up to `limit` event games still being played that wait for their thread and
+        first post (their clock waits with them), as (game id, server id): the games of
+        running tournaments and of team matches under way (of `scope`, leaving out the
+        servers `skip_guilds`), just created, or whose process stopped before it opened
+        them. A game that got no thread and was posted in its channel instead has its clock
+        started, so it is not posted again after a restart. The servers take turns,
         each oldest first (every server's first game, then every server's second, ...), so
         that one server's thousand games hold up no other server's few."""
         clause, params = scope_sql(scope, "g.guild_id")
         if skip_guilds:
             clause += f" AND g.guild_id NOT IN ({', '.join('?' * len(skip_guilds))})"
             params = (*params, *skip_guilds)
-        waiting = " AND g.status = 'active' AND g.thread_id IS NULL" + clause
+        waiting = " AND g.status = 'active' AND g.clock_waits = 1" + clause
         rows = await self._all(
             "SELECT id, guild_id FROM (SELECT w.id, w.guild_id, ROW_NUMBER() OVER"
             " (PARTITION BY w.guild_id ORDER BY w.id) AS turn FROM ("

@@ -9,7 +9,7 @@ is opened by one function (`bot.ui.event_games.open_event_game`) that finds the 
 belongs to and heads its first post with it.
 
 There is one path: the event games being played that have no thread yet, as the database
-lists them (`without_thread`, scoped to this process's shards, the servers in turn so
+lists them (`awaiting_first_post`, scoped to this process's shards, the servers in turn so
 that one server's big start holds up no other's). A restart in the middle
 loses none, since the next ready bot wakes the opener and it finds the rest; the database
 is the queue, so no outbox row of its own is needed. A stop lets the game being opened
@@ -132,7 +132,7 @@ class Opener:
             self._wake.clear()
             now = loop.time()
             self._capped = {guild: until for guild, until in self._capped.items() if until > now}
-            found = await service.without_thread(
+            found = await service.awaiting_first_post(
                 BATCH + len(self._failed), scope, skip_guilds=sorted(self._capped)
             )
             waiting = [(game, guild) for game, guild in found if game not in self._failed]

@@ -207,3 +207,23 @@ async def test_a_challenge_game_keeps_its_clock_when_its_thread_is_recorded(
         await service.games.set_thread(game.id, None)  # a post in its channel keeps it
         assert (await service.games.get(game.id)).thread_id == 880_002
         await service.moves.play(game.id, PLAYERS[0].user_id, "7g7f")
+
+
+@pytest.mark.parametrize("event", ["tournament", "team match"])
+async def test_the_opener_queue_holds_the_games_waiting_for_their_first_post(
+    shared_location: str | Path, clock: FakeClock, event: str
+) -> None:
+    """A game leaves the opener's queue with its first post, in a thread or, where none
+    could be opened, in its channel: after a restart it is not posted a second time."""
+    async with opened(shared_location, clock) as service:
+        if event == "tournament":
+            games = await tournament_games(service, clock)
+        else:
+            games = await team_match_games(service)
+        queued = {game_id for game_id, _ in await service.tournaments.awaiting_first_post(50)}
+        assert queued == set(games)
+        await service.games.set_thread(games[0], 1)  # in its thread
+        await service.games.set_thread(games[1], None)  # in its channel instead
+    async with opened(shared_location, clock) as restarted:
+        queued = {game_id for game_id, _ in await restarted.tournaments.awaiting_first_post(50)}
+        assert queued == set(games[2:])

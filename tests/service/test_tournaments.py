@@ -523,7 +523,7 @@ async def test_games_without_a_thread_are_found_until_they_get_one(
     async with club(shared_location, clock) as c:
         assert c.service is not None
         t = await entered(c.service, clock, PLAYERS[:4], format="round_robin")
-        assert await c.service.tournaments.without_thread(10) == []
+        assert await c.service.tournaments.awaiting_first_post(10) == []
         change = await c.service.tournaments.start(
             t.id, Runner(ORGANIZER.user_id, True), guild_id=GUILD
         )
@@ -541,18 +541,19 @@ async def test_games_without_a_thread_are_found_until_they_get_one(
         # held up behind all of the first's.
         in_turn = [ours[0], theirs[0], ours[1], theirs[1], ours[2], theirs[2]]
         in_turn += [ours[3], theirs[3], ours[4], ours[5]]
-        assert await c.service.tournaments.without_thread(20) == in_turn
-        assert await c.service.tournaments.without_thread(3) == in_turn[:3]
-        assert await c.service.tournaments.without_thread(20, skip_guilds=[GUILD]) == theirs
+        assert await c.service.tournaments.awaiting_first_post(20) == in_turn
+        assert await c.service.tournaments.awaiting_first_post(3) == in_turn[:3]
+        assert await c.service.tournaments.awaiting_first_post(20, skip_guilds=[GUILD]) == theirs
         shard_1 = ShardScope(frozenset({1}), 2)
-        assert await c.service.tournaments.without_thread(20, shard_1) == theirs
-        assert await c.service.tournaments.without_thread(20, shard_1, skip_guilds=[other]) == []
+        assert await c.service.tournaments.awaiting_first_post(20, shard_1) == theirs
+        skipping = await c.service.tournaments.awaiting_first_post(20, shard_1, skip_guilds=[other])
+        assert skipping == []
         await c.service.games.set_thread(created[0], 4242)
         await c.service.games.set_thread(paired[0], 4243)
         await resign_for(c.service, created[1], Color.SENTE)
         await resign_for(c.service, paired[1], Color.SENTE)
         in_turn = [ours[2], theirs[2], ours[3], theirs[3], ours[4], ours[5]]
-        assert await c.service.tournaments.without_thread(20) == in_turn
+        assert await c.service.tournaments.awaiting_first_post(20) == in_turn
 
 
 async def test_team_match_games_count_under_the_servers_cap(

@@ -129,15 +129,15 @@ class Tournaments(Registration, Progress):
             return None
         return Tournament(row, ()), scheduled
 
-    async def without_thread(
+    async def awaiting_first_post(
         self, limit: int, scope: ShardScope | None = None, *, skip_guilds: Collection[int] = ()
     ) -> list[tuple[int, int]]:
-        """Event games being played without a thread, as (game id, server id), the oldest
-        `limit`: the games of running tournaments and of team matches under way, created
-        and waiting for the Discord layer's opener (or whose process stopped first),
+        """Event games waiting for their thread and first post, as (game id, server id),
+        the oldest `limit`: the games of running tournaments and of team matches under way,
+        created and waiting for the Discord layer's opener (or whose process stopped first),
         leaving out the servers `skip_guilds` (at Discord's cap on active threads)."""
         async with self._store.db.read() as tx:
-            return await tx.tournaments.without_thread(limit, scope, skip_guilds=skip_guilds)
+            return await tx.tournaments.awaiting_first_post(limit, scope, skip_guilds=skip_guilds)
 
     async def schedule_of(self, tournament_id: int) -> list[ScheduledGameRow]:
         """Every scheduled game of the tournament, as stored."""
