@@ -358,7 +358,7 @@ def _mark(outcome: Outcome, side: Side) -> tuple[str, tuple[int, int, int]]:
 
 def _text(
     image: Image.Image,
-    text: str,
+    label: str,
     left: int,
     width: int,
     y: int,
@@ -368,7 +368,7 @@ def _text(
     right: bool = False,
 ) -> None:
     """A label fitted into `width` pixels from `left` on the line from `y`."""
-    shown = fit_text(printable(clipped(text)), SIZE, max(width - 8, 1))
+    shown = fit_text(printable(clipped(label)), SIZE, max(width - 8, 1))
     spare = width - text_width(shown, SIZE)
     x = left + spare / 2 if centred else left + spare if right else left + 4
     stamp(image, shown, SIZE, (x, y + (LINE - SIZE) // 2 - 3), colour)
