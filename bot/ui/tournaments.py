@@ -1,7 +1,8 @@
 """A tournament's posts in its channel: the announcement with its buttons (its entrants,
-then its standings, edited into the one message on every change), a post when a round
-starts, each game's thread with its first post naming the tournament, round and board,
-and the final post with the winners and every game's records as a ZIP.
+then its standings, a round robin's crosstable or a knockout's bracket, edited into the
+one message on every change), a post when a round starts, each game's thread with its
+first post naming the tournament, round and board, and the final post with the winners,
+the final standings and every game's records as a ZIP.
 
 Every change the service returns (`TournamentChange`) is posted by `Posts.post_change`:
 from a command, a button, the ending of one of its games (`after_ending`, which the
@@ -29,12 +30,14 @@ from bot.services.records.archive import (
     packed,
 )
 from bot.services.tournaments.model import Format, State, Tournament, TournamentChange
+from render.bracket import Bracket, describe_bracket, render_bracket
 from render.crosstable import Crosstable, describe_crosstable, render_crosstable
 
 from . import text
 from .coalesce import OneEditAtATime
 from .host import GameBot
 from .openings import Opener
+from .text.tournaments.bracket import bracket_words
 from .text.tournaments.crosstable import crosstable_words
 from .threads import begin_scheduled_game
 
@@ -78,7 +81,10 @@ class Posts:
         files: list[discord.File] = []
         if tournament.state in (State.RUNNING, State.FINISHED):
             if tournament.format is Format.KNOCKOUT:
-                content += "\n" + "\n".join(await self.bracket_lines(tournament, names, lang))
+                files = await self.bracket_files(tournament_id, lang)
+                if not files:  # past the players one image draws: the bracket as text
+                    lines = await self.bracket_lines(tournament, names, lang)
+                    content += "\n" + "\n".join(lines)
             else:
                 files = await self.standings_files(tournament_id, lang)
         content = text.truncate(content)
@@ -103,6 +109,12 @@ class Posts:
         """The round robin's crosstables as PNG files, each with its text as alt text."""
         tables = await self.bot.service.tournaments.crosstables(tournament_id)
         return [await _crosstable_file(table, lang, index) for index, table in enumerate(tables)]
+
+    async def bracket_files(self, tournament_id: int, lang: str) -> list[discord.File]:
+        """The knockout's bracket as a PNG file with its text as alt text; none before the
+        start or past the players one image draws."""
+        drawn = await self.bot.service.tournaments.bracket_drawing(tournament_id)
+        return [] if drawn is None else [await bracket_file(drawn, lang)]
 
     async def bracket_lines(
         self, tournament: Tournament, names: dict[int, str], lang: str
@@ -210,8 +222,9 @@ class Posts:
         service = self.bot.service.tournaments
         names = await service.names(change.winners)
         said = text.final_text(lang, tournament, [names[w] for w in change.winners])
-        files: list[discord.File] = []
-        if tournament.format is not Format.KNOCKOUT:
+        if tournament.format is Format.KNOCKOUT:
+            files = await self.bracket_files(tournament.id, lang)
+        else:
             files = await self.standings_files(tournament.id, lang)
         limit = channel.guild.filesize_limit
         parts = await self._archive(tournament, limit)
@@ -265,7 +278,20 @@ class Posts:
 async def _crosstable_file(table: Crosstable, lang: str, index: int) -> discord.File:
     words = crosstable_words(lang)
     png = await asyncio.to_thread(render_crosstable, table, words=words)
-    alt = describe_crosstable(table, words=words)
+    return _image_file(png, describe_crosstable(table, words=words), f"standings-{index + 1}.png")
+
+
+async def bracket_file(drawn: Bracket, lang: str) -> discord.File:
+    """A knockout's bracket as a PNG file (drawn off the event loop) with its text as alt
+    text, in `lang`."""
+    words = bracket_words(lang)
+    png = await asyncio.to_thread(render_bracket, drawn, words=words)
+    return _image_file(png, describe_bracket(drawn, words=words), "bracket.png")
+
+
+def _image_file(png: bytes, alt: str, filename: str) -> discord.File:
+    """An image with its text as alt text, cut to Discord's length (the texts put what
+    matters most first)."""
     if len(alt) > MAX_ALT_TEXT:
         alt = alt[: MAX_ALT_TEXT - 1] + "…"
-    return discord.File(io.BytesIO(png), filename=f"standings-{index + 1}.png", description=alt)
+    return discord.File(io.BytesIO(png), filename=filename, description=alt)

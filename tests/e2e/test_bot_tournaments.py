@@ -15,6 +15,7 @@ from fractions import Fraction
 from zoneinfo import ZoneInfo
 
 import pytest
+from PIL import Image
 
 from bot.services.tournaments.model import Runner, State
 from tests.fakediscord import FakeChannel, FakeMember, FakeMessage
@@ -65,6 +66,14 @@ async def table_of(club: Club, game_id: int) -> Table:
         what=f"game {game_id}'s first post",
     )
     return Table(game_id, thread, club.fake.channel_history(thread)[0])
+
+
+def bracket_text(posted: FakeMessage) -> str:
+    """The text for screen readers of the bracket image a post carries ("" if none)."""
+    for attachment in posted.attachments:
+        if attachment.filename == "bracket.png":
+            return attachment.description or ""
+    return ""
 
 
 def scores_in(description: str, line: str) -> dict[str, tuple[int, Fraction]]:
@@ -284,12 +293,18 @@ async def test_a_knockout_replays_a_draw_and_survives_a_restart_in_english(club:
     assert "Winner: alice" in final.content
     assert any(a.filename.endswith(".zip") for a in final.attachments)
 
-    # The bracket in the announcement: each match won by the one listed earlier, and a
-    # replayed draw counted once.
+    # The bracket in the announcement and the final post, an image whose text says each
+    # match won by the one listed earlier, and a replayed draw counted once.
     rows = await club.service.tournaments.schedule_of(running.id)
     assert len(rows) == 8 and sum(1 for r in rows if r.result == "draw") == 1
     names = {member.id: member.user.username for member in players}
-    await club.fake.wait_for(lambda: "alice won" in posted.content, what="the final bracket")
+    await club.fake.wait_for(
+        lambda: "alice is the champion." in bracket_text(posted), what="the final bracket"
+    )
+    [picture] = [a for a in final.attachments if a.filename == "bracket.png"]
+    assert picture.description == bracket_text(posted)
+    with Image.open(io.BytesIO(picture.data)) as image:
+        assert image.format == "PNG" and image.width > image.height > 100
     matches = {}
     for row in rows:
         pair = frozenset((row.game.sente_id, row.game.gote_id))
@@ -298,14 +313,16 @@ async def test_a_knockout_replays_a_draw_and_survives_a_restart_in_english(club:
     shown = {
         (frozenset((found["first"], found["second"])), found["winner"])
         for found in re.finditer(
-            r"^(?P<first>\w+) against (?P<second>\w+): (?P<winner>\w+) won$",
-            posted.content,
+            r"^(?P<first>\w+) \(seed \d\) against (?P<second>\w+) \(seed \d\): "
+            r"[^\n]*?(?P<winner>\w+) goes through\.$",
+            bracket_text(posted),
             re.MULTILINE,
         )
     }
     assert shown == {
         (frozenset(names[p] for p in pair), names[winner]) for pair, winner in matches.items()
     }
+    assert bracket_text(posted).count("drawn and replayed") == 1
     assert club.bot is not None
     await club.bot.sends_settled()
 
