@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -35,7 +36,7 @@ from .crosstable import (
     sentences,
     stamp,
 )
-from .fonts import clipped, fit_text, printable, text_width
+from .fonts import ELLIPSIS, clipped, fit_text, printable, text_width
 
 #: The most players a bracket draws (32 pairings in its first round).
 MAX_PLAYERS = 64
@@ -57,6 +58,8 @@ RATING_WIDTH = 44
 MARK_WIDTH = 30
 GAP = 36
 CHAMPION_WIDTH = 190
+#: Fewer pixels than any drawn character takes at `SIZE` (a full stop, a thin space).
+NARROWEST = 2
 #: Two pixels wide, so a line is seen beside the grid's one-pixel rules.
 LINE_WIDTH = 2
 
@@ -368,10 +371,31 @@ def _text(
     right: bool = False,
 ) -> None:
     """A label fitted into `width` pixels from `left` on the line from `y`."""
-    shown = fit_text(printable(clipped(label)), SIZE, max(width - 8, 1))
+    shown = _fitted(clipped(label), max(width - 8, 1))
     spare = width - text_width(shown, SIZE)
     x = left + spare / 2 if centred else left + spare if right else left + 4
     stamp(image, shown, SIZE, (x, y + (LINE - SIZE) // 2 - 3), colour)
+
+
+@lru_cache(maxsize=1024)
+def _fitted(label: str, width: int) -> str:
+    """A `clipped` label shortened to `width` pixels, once per label: a player is drawn in
+    every round they reach. No drawn character is narrower than `NARROWEST` pixels, so
+    the characters past `width / NARROWEST` are cut before measuring (a long name's every
+    measurement is then of a box's worth of characters, not of `clipped`'s 200)."""
+    text = printable(label)
+    most = width // NARROWEST + 1
+    if len(text) > most:
+        text = text[:most] + ELLIPSIS
+    return fit_text(text, SIZE, width)
+
+
+def forget_fitted_names() -> None:
+    """Forget every label fitted before (a benchmark's or a test's first drawing).
+
+    >>> forget_fitted_names()
+    """
+    _fitted.cache_clear()
 
 
 def describe_bracket(bracket: Bracket, *, words: Words = Words()) -> str:
