@@ -17,6 +17,7 @@ import io
 import logging
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -30,8 +31,9 @@ from bot.services.records.archive import (
     packed,
 )
 from bot.services.tournaments.model import Format, State, Tournament, TournamentChange
-from render.bracket import Bracket, describe_bracket, render_bracket
+from render.bracket import Bracket, Player, describe_bracket, render_bracket
 from render.crosstable import Crosstable, describe_crosstable, render_crosstable
+from render.fonts import clipped
 
 from . import text
 from .coalesce import OneEditAtATime
@@ -287,6 +289,27 @@ async def bracket_file(drawn: Bracket, lang: str) -> discord.File:
     words = bracket_words(lang)
     png = await asyncio.to_thread(render_bracket, drawn, words=words)
     return _image_file(png, describe_bracket(drawn, words=words), "bracket.png")
+
+
+def escaped_bracket(drawn: Bracket) -> Bracket:
+    """The bracket with its players' names made inert (`text.safe`), for its text in a
+    message's content (its alt text and image keep the names as written)."""
+
+    def inert(player: Player) -> Player:
+        return replace(player, name=text.safe(clipped(player.name)))
+
+    rounds = tuple(
+        tuple(
+            replace(
+                pairing,
+                upper=inert(pairing.upper),
+                lower=None if pairing.lower is None else inert(pairing.lower),
+            )
+            for pairing in pairings
+        )
+        for pairings in drawn.rounds
+    )
+    return replace(drawn, rounds=rounds)
 
 
 def _image_file(png: bytes, alt: str, filename: str) -> discord.File:

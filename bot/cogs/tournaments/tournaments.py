@@ -39,7 +39,7 @@ from bot.ui.options import server_of
 from bot.ui.replies import Reply, player_of, reader_language, send_ephemeral
 from bot.ui.text.tournaments.bracket import bracket_words
 from bot.ui.text.tournaments.crosstable import crosstable_words
-from bot.ui.tournaments import Posts, bracket_file
+from bot.ui.tournaments import Posts, bracket_file, escaped_bracket
 from render.bracket import describe_bracket
 from render.crosstable import describe_crosstable
 
@@ -253,7 +253,7 @@ class TournamentsFeature(Feature):
         if chosen.format is Format.KNOCKOUT:
             drawn = await self.bot.service.tournaments.bracket_drawing(chosen.id)
             if drawn is not None:
-                said = describe_bracket(drawn, words=bracket_words(lang))
+                said = describe_bracket(escaped_bracket(drawn), words=bracket_words(lang))
                 pieces = text.chunks(said)
                 picture = await bracket_file(drawn, lang)
                 await send_ephemeral(interaction, pieces[0], files=[picture])
