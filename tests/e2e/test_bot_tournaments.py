@@ -323,6 +323,9 @@ async def test_a_knockout_replays_a_draw_and_survives_a_restart_in_english(club:
         (frozenset(names[p] for p in pair), names[winner]) for pair, winner in matches.items()
     }
     assert bracket_text(posted).count("drawn and replayed") == 1
+    standings = await club.fake.slash("tournament_standings", user=club.bob, channel=club.channel)
+    assert standings.ephemeral and [f.filename for f in standings.files] == ["bracket.png"]
+    assert standings.content.startswith("Knockout bracket of 8 players.\nalice is the champion.")
     assert club.bot is not None
     await club.bot.sends_settled()
 
@@ -358,3 +361,25 @@ async def test_games_created_before_a_stop_get_their_threads_after_the_restart(
         table = await table_of(club, game_id)
         assert "Cup**, round" in table.start.content, table.start.content
     assert len(club.fake.threads(club.channel)) == 3
+
+
+async def test_a_knockout_past_one_images_players_shows_its_bracket_as_text(club: Club) -> None:
+    """65 players (a first round of 64 pairings, too many for one readable image): the
+    announcement names the pairings as text and carries no image."""
+    club.make_manager(club.alice)
+    assert club.bot is not None
+    zone = await club.bot.server_zone(club.guild.id)
+    await club.fake.slash(
+        "tournament",
+        {"name": "大会", "format": "knockout", "starts": start_text(club, zone), "max_players": 65},
+        user=club.alice,
+        channel=club.channel,
+    )
+    posted = await announcement(club, "大会")
+    members = [club.fake.add_member(club.guild, f"p{n}") for n in range(65)]
+    await join_all(club, posted, members)
+    started = await club.fake.slash("tournament_start", user=club.alice, channel=club.channel)
+    assert started.ephemeral, started.content
+    await club.fake.wait_for(lambda: "Round 1:" in posted.content, what="the bracket as text")
+    assert bracket_text(posted) == "" and not posted.attachments
+    assert "p63 against p64" in posted.content  # seeds 64 and 65: every other has a bye
