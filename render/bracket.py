@@ -90,12 +90,14 @@ class Game:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A player as the bracket shows them: name, seed (1 the highest rating) and the
-    rating they were seeded by (None: none shown)."""
+    """A player as the bracket shows them: name, seed (1 the highest rating), the
+    rating they were seeded by (None: none shown), and whether they withdrew (their name
+    is drawn fainter; the text says so)."""
 
     name: str
     seed: int
     rating: int | None = None
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +114,7 @@ class Pairing:
         """The player going through, if decided (a bye's player always is).
 
         >>> Pairing(Player("Ann", 1)).winning()
-        Player(name='Ann', seed=1, rating=None)
+        Player(name='Ann', seed=1, rating=None, withdrawn=False)
         """
         if self.lower is None:
             return self.upper
@@ -178,6 +180,7 @@ class Words:
     titled_heading: str = "{title}: knockout bracket of {count} players."
     round_line: str = "{round}:"
     player: str = "{name} (seed {seed})"
+    withdrawn_player: str = "{name} (seed {seed}, withdrawn)"
     pairing: str = "{upper} against {lower}"
     with_games: str = "{pairing}: {games}."
     without_games: str = "{pairing}."
@@ -295,7 +298,8 @@ class Layout:
                 if pairing is not None and side is Side.LOWER:
                     _text(image, self.words.bye, left + SEED_WIDTH, NAME_WIDTH, y, FAINT)
                 continue
-            ink = TEXT if winner is None else WIN if player == winner else FAINT
+            faint = winner is not None or player.withdrawn
+            ink = WIN if player == winner else FAINT if faint else TEXT
             _text(image, str(player.seed), left, SEED_WIDTH - 4, y, FAINT, right=True)
             _text(image, player.name, left + SEED_WIDTH, NAME_WIDTH, y, ink)
             if player.rating is not None:
@@ -427,10 +431,9 @@ Ann goes through.
 
 
 def _said(pairing: Pairing, words: Words) -> str:
-    upper = words.player.format(name=clipped(pairing.upper.name), seed=pairing.upper.seed)
     if pairing.lower is None:
         return words.had_bye.format(name=clipped(pairing.upper.name))
-    lower = words.player.format(name=clipped(pairing.lower.name), seed=pairing.lower.seed)
+    upper, lower = _named(pairing.upper, words), _named(pairing.lower, words)
     paired = words.pairing.format(upper=upper, lower=lower)
     names = {Side.UPPER: clipped(pairing.upper.name), Side.LOWER: clipped(pairing.lower.name)}
     games = []
@@ -447,6 +450,11 @@ def _said(pairing: Pairing, words: Words) -> str:
     if winner is not None:
         parts.append(words.advances.format(name=clipped(winner.name)))
     return sentences(parts)
+
+
+def _named(player: Player, words: Words) -> str:
+    said = words.withdrawn_player if player.withdrawn else words.player
+    return said.format(name=clipped(player.name), seed=player.seed)
 
 
 def _game(game: Game, number: int, names: dict[Side, str], words: Words) -> str:

@@ -35,7 +35,7 @@ from render.bracket import (
     render_bracket,
     round_name,
 )
-from render.crosstable import BACKGROUND, GRID, WIN
+from render.crosstable import BACKGROUND, FAINT, GRID, TEXT, WIN
 
 #: The largest bracket image posted: Discord shows it whole, and its encoding stays quick.
 BOUND = (2400, 2000)
@@ -285,3 +285,19 @@ def test_the_text_counts_many_replays_instead_of_naming_each() -> None:
     said = describe_bracket(Bracket(((Pairing(ann, bo, games),),)))
     assert "496 games before" in said and "game 500 drawn and replayed" in said
     assert len(said) < 400
+
+
+def test_a_withdrawn_players_name_is_fainter_and_the_text_says_so() -> None:
+    gone = Player("Ann", 1, 1800, withdrawn=True)
+    pairing = Pairing(gone, Player("Bo", 2, 1700), (Game(True, Outcome.PLAYING),))
+    bracket = Bracket(((pairing,),))
+    layout = Layout(bracket, bracket_words("en"))
+    image = decoded(render_bracket(bracket))
+    left, top, _, _ = layout.box(0, 0)
+    upper = (left + SEED_WIDTH, top + 1, left + SEED_WIDTH + NAME_WIDTH, top + LINE)
+    lower = (left + SEED_WIDTH, top + LINE + 1, left + SEED_WIDTH + NAME_WIDTH, top + BOX)
+    assert inked(image, upper, TEXT) == 0 and inked(image, upper, FAINT) > 5
+    assert inked(image, lower, TEXT) > 5
+    assert "Ann（シード1、棄権） 対 Bo（シード2）" in describe_bracket(
+        bracket, words=bracket_words("ja")
+    )

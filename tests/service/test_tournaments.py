@@ -22,7 +22,7 @@ from bot.db import Database, RatingRow, open_database
 from bot.services import GameService, PlayerRef, ServiceError
 from bot.services.tournaments.handicaps import HandicapTable
 from bot.services.tournaments.model import Runner, Tournament, TournamentChange
-from render.bracket import Outcome, Player, Side
+from render.bracket import Outcome, Player, Side, describe_bracket
 from rules import Color, Termination
 
 from .conftest import GUILD, FakeClock, RecordingEvents, checked, play_all
@@ -524,6 +524,14 @@ async def test_a_knockout_winner_who_withdraws_keeps_the_win_and_loses_the_next_
     assert [view.winner for view in shown.rounds[1]] == [two]
     async with service.store.db.read() as tx:
         assert await tx.games.count() == 2  # the final was never created
+    # As drawn: the final decided without a game, its upper player marked as withdrawn.
+    drawing = await service.tournaments.bracket_drawing(t.id)
+    assert drawing is not None
+    [final] = drawing.rounds[1]
+    assert final.games == () and final.winner is Side.LOWER
+    assert final.upper.withdrawn and final.lower is not None and not final.lower.withdrawn
+    said = describe_bracket(drawing)
+    assert "P1 (seed 1, withdrawn) against P2 (seed 2). P2 goes through." in said, said
 
 
 async def test_a_bracket_past_one_images_players_is_not_drawn(

@@ -88,7 +88,7 @@ class Tournaments(Registration, Progress):
             if len(state.rounds[0]) > drawing.MAX_PLAYERS // 2:
                 return None
             names = await _names(tx, [e.player for e in field.entrants])
-            return drawn_bracket(state, field.entrants, names)
+            return drawn_bracket(state, field.entrants, names, withdrawn=field.withdrawn)
 
         return await self._store.db.run(read, write=False)
 

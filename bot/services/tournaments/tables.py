@@ -72,24 +72,30 @@ def _mark(game: Game, player: int) -> Mark | None:
 
 
 def drawn_bracket(
-    state: Bracket, entrants: Sequence[Entrant], names: Mapping[int, str]
+    state: Bracket,
+    entrants: Sequence[Entrant],
+    names: Mapping[int, str],
+    *,
+    withdrawn: Collection[int] = (),
 ) -> drawing.Bracket | None:
     """The bracket of a knockout's `state` (from `schedule.bracket` over the same
-    `entrants`), each player named by `names` with their seed and rating; None past the
-    players one image draws (`render.bracket.MAX_PLAYERS`).
+    `entrants` and `withdrawn`), each player named by `names` with their seed and rating,
+    those who withdrew marked; None past the players one image draws
+    (`render.bracket.MAX_PLAYERS`).
 
     >>> from bot.services.tournaments.pairings import knockout_bracket
     >>> field = [Entrant(1, 1600.4), Entrant(2, 1500)]
     >>> views = tuple(MatchView(1, 1, m, (), None, None) for m in knockout_bracket(field))
     >>> drawn = drawn_bracket(Bracket((views,), None), field, {1: "Ann", 2: "Bo"})
-    >>> drawn is not None and drawn.rounds[0][0]
-    Pairing(upper=Player(name='Ann', seed=1, rating=1600), \
-lower=Player(name='Bo', seed=2, rating=1500), games=(), winner=None)
+    >>> drawn is not None and [(p.upper.name, p.upper.rating, p.lower) for p in drawn.rounds[0]]
+    [('Ann', 1600, Player(name='Bo', seed=2, rating=1500, withdrawn=False))]
     """
     if len(state.rounds[0]) > drawing.MAX_PLAYERS // 2:
         return None
     players = {
-        entrant.player: drawing.Player(names[entrant.player], seed, round(entrant.rating))
+        entrant.player: drawing.Player(
+            names[entrant.player], seed, round(entrant.rating), entrant.player in withdrawn
+        )
         for seed, entrant in enumerate(by_rating(entrants), start=1)
     }
     rounds = tuple(tuple(_pairing(view, players) for view in views) for views in state.rounds)

@@ -22,6 +22,7 @@ def bracket_words(lang: str) -> Words:
         titled_heading=_("{title}: knockout bracket of {count} players."),
         round_line=_("{round}:"),
         player=_("{name} (seed {seed})"),
+        withdrawn_player=_("{name} (seed {seed}, withdrawn)"),
         pairing=_("{upper} against {lower}"),
         with_games=_("{pairing}: {games}."),
         without_games=_("{pairing}."),
