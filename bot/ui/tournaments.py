@@ -181,7 +181,10 @@ class Posts:
                 said = text.started_text(lang, tournament, count)
             else:
                 said = text.round_text(lang, tournament, change.round_started, count)
-            await channel.send(said, allowed_mentions=quiet)
+            files: list[discord.File] = []
+            if change.round_started > 1 and tournament.format is Format.KNOCKOUT:
+                files = await self.bracket_files(tournament.id, lang)  # who meets whom now
+            await channel.send(said, files=files, allowed_mentions=quiet)
         if change.games_created:
             self.opener.wake()  # opened in the background, at Discord's pace
         if change.finished:

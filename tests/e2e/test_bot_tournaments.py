@@ -323,6 +323,10 @@ async def test_a_knockout_replays_a_draw_and_survives_a_restart_in_english(club:
         (frozenset(names[p] for p in pair), names[winner]) for pair, winner in matches.items()
     }
     assert bracket_text(posted).count("drawn and replayed") == 1
+    # Each later round's post carries the bracket as it was paired: its new round named.
+    for number, name in ((2, "Semifinals:"), (3, "Final:")):
+        [begun] = club.bot_posts(club.channel, f"round {number} begins")
+        assert name in bracket_text(begun) and "champion" not in bracket_text(begun)
     standings = await club.fake.slash("tournament_standings", user=club.bob, channel=club.channel)
     assert standings.ephemeral and [f.filename for f in standings.files] == ["bracket.png"]
     assert standings.content.startswith("Knockout bracket of 8 players.\nalice is the champion.")
