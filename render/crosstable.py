@@ -370,11 +370,15 @@ def describe_crosstable(table: Crosstable, *, words: Words = Words()) -> str:
                 continue  # nothing against oneself, nor against annulled games
             results = words.separator.join(said[mark] for mark in games)
             parts.append(words.against.format(name=names[column], results=results))
-        lines.append(_sentences(parts))
+        lines.append(sentences(parts))
     return "\n".join(lines)
 
 
-def _sentences(parts: list[str]) -> str:
+def sentences(parts: list[str]) -> str:
     """Sentences run together: a space after one that ends in a Latin full stop, none
-    after a Japanese one (。)."""
+    after a Japanese one (。).
+
+    >>> sentences(["Ann won.", "勝ち。", "Bo lost."])
+    'Ann won. 勝ち。Bo lost.'
+    """
     return "".join(part if part.endswith("。") else part + " " for part in parts).rstrip()

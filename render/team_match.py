@@ -31,6 +31,7 @@ from .crosstable import (
     Mark,
     encoded,
     number,
+    sentences,
     stamp,
 )
 from .fonts import clipped, fit_text, printable, text_width
@@ -171,7 +172,7 @@ def describe_scoreboard(board: Scoreboard, *, words: Words = Words()) -> str:
         ),
         status(board, words),
     ]
-    lines = [_sentences(head)]
+    lines = [sentences(head)]
     for index, line in enumerate(board.lines, start=1):
         names = clipped(line.first), clipped(line.second)
         parts = [
@@ -187,7 +188,7 @@ def describe_scoreboard(board: Scoreboard, *, words: Words = Words()) -> str:
             sente = names[0] if line.first_sente == (game == 1) else names[1]
             result = _result(line, game - 1, names, words)
             parts.append(words.game_line.format(game=game, sente=sente, result=result))
-        lines.append(_sentences(parts))
+        lines.append(sentences(parts))
     if board.sitting_out:
         out = words.separator.join(clipped(name) for name in board.sitting_out)
         lines.append(words.sitting_out.format(names=out))
@@ -205,12 +206,6 @@ def _result(line: BoardLine, game: int, names: tuple[str, str], words: Words) ->
     winner = names[0] if first in (Mark.WIN, Mark.FORFEIT_WIN) else names[1]
     forfeit = Mark.FORFEIT_WIN in (first, second)
     return (words.won_by_forfeit if forfeit else words.won_by).format(name=winner)
-
-
-def _sentences(parts: list[str]) -> str:
-    """Sentences run together: a space after one that ends in a Latin full stop, none
-    after a Japanese one (。)."""
-    return "".join(part if part.endswith("。") else part + " " for part in parts).rstrip()
 
 
 def render_scoreboard(board: Scoreboard, *, words: Words = Words()) -> bytes:

@@ -111,6 +111,7 @@ def main() -> int:
     title = "はなこ🌸　レーティング推移"
     write("rating-chart-japanese.png", render_rating_chart(ratings, title=title), alt)
     crosstables()
+    brackets()
     return 0
 
 
@@ -216,6 +217,80 @@ def crosstables() -> None:
         drawn = crosstable(table, games, names, games_per_pair=2, title=title)
         words = crosstable_words(lang)
         write(name, render_crosstable(drawn, words=words), describe_crosstable(drawn, words=words))
+
+
+KNOCKOUT = [
+    ("佐藤 花子 (四段)", "Sato Hanako", 2105),
+    ("鈴木一郎", "Suzuki Ichiro", 1980),
+    ("はなこ🌸", "Hanako🌸", 1942),
+    ("高橋 健", "Takahashi Ken", 1876),
+    ("Łukasz", "Łukasz", 1851),
+    ("田中 美咲", "Tanaka Misaki", 1790),
+    ("伊藤 翔太", "Ito Shota", 1744),
+    ("渡辺 さくら", "Watanabe Sakura", 1702),
+    ("山本 大輝", "Yamamoto Daiki", 1655),
+    ("中村 ゆい", "Nakamura Yui", 1610),
+    ("小林 蓮", "Kobayashi Ren", 1588),
+    ("Mia Schneider", "Mia Schneider", 1523),
+]
+
+
+def brackets() -> None:
+    """A 12-player knockout (four byes) in its semifinals, with a sennichite replayed
+    (指し直し) and a game being played, as the announcement shows it, in Japanese and in
+    English."""
+    from bot.services.tournaments.pairings import Entrant, knockout_bracket, next_round
+    from bot.ui.text.tournaments.bracket import bracket_words
+    from render.bracket import (
+        Bracket,
+        Game,
+        Outcome,
+        Pairing,
+        Player,
+        Side,
+        describe_bracket,
+        render_bracket,
+    )
+
+    entrants = [Entrant(seed, rating) for seed, (_, _, rating) in enumerate(KNOCKOUT, start=1)]
+    rng = random.Random(27)
+    for lang, name, index, title in (
+        ("ja", "bracket.png", 0, "第1回 クラブ選手権（トーナメント）"),
+        ("en", "bracket-english.png", 1, "Club championship 1 (knockout)"),
+    ):
+        players = {
+            seed: Player(japanese if index == 0 else english, seed, rating)
+            for seed, (japanese, english, rating) in enumerate(KNOCKOUT, start=1)
+        }
+        rng.seed(27)
+        rounds: list[tuple[Pairing, ...]] = []
+        matches = knockout_bracket(entrants)
+        for number in range(3):  # two rounds played, the semifinals under way
+            pairings = []
+            for board, match in enumerate(matches):
+                upper = players[match.upper]
+                if match.lower is None:
+                    pairings.append(Pairing(upper))
+                    continue
+                sente = rng.random() < 0.5
+                if number == 2 and board == 1:  # still being played
+                    pairings.append(
+                        Pairing(upper, players[match.lower], (Game(sente, Outcome.PLAYING),))
+                    )
+                    continue
+                upset = rng.random() < 0.3
+                games = [Game(sente, Outcome.LOWER_WON if upset else Outcome.UPPER_WON)]
+                if number == 0 and board == 1:  # a sennichite first, replayed
+                    games.insert(0, Game(not sente, Outcome.REPLAYED))
+                winner = Side.LOWER if upset else Side.UPPER
+                pairings.append(Pairing(upper, players[match.lower], tuple(games), winner))
+            rounds.append(tuple(pairings))
+            through = [p.winning() for p in pairings]
+            if number < 2:
+                matches = next_round([p.seed for p in through if p is not None])
+        drawn = Bracket(tuple(rounds), title=title)
+        words = bracket_words(lang)
+        write(name, render_bracket(drawn, words=words), describe_bracket(drawn, words=words))
 
 
 if __name__ == "__main__":

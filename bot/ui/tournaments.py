@@ -1,8 +1,9 @@
 """A tournament's posts in its channel: the announcement with its buttons (its entrants,
-then its standings, edited into the one message on every change), a post when a round
-starts, and the final post with the winners and every game's records as a ZIP. Each
-game's thread, its first post naming the tournament, round and board, is opened in the
-background by the bot's `opener` (`bot.ui.event_games`), which new games wake.
+then its standings, a round robin's crosstable or a knockout's bracket, edited into the
+one message on every change), a post when a round starts, and the final post with the
+winners, the final standings and every game's records as a ZIP. Each game's thread, its
+first post naming the tournament, round and board, is opened in the background by the
+bot's `opener` (`bot.ui.event_games`), which new games wake.
 
 Every change the service returns (`TournamentChange`) is posted by `Posts.post_change`:
 from a command, a button, the ending of one of its games (`after_ending`, which the
@@ -17,6 +18,7 @@ import io
 import logging
 from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -24,12 +26,15 @@ import discord
 from bot.services import GameSnapshot
 from bot.services.records.archive import ArchivePart
 from bot.services.tournaments.model import Format, State, Tournament, TournamentChange
+from render.bracket import Bracket, Player, describe_bracket, render_bracket
 from render.crosstable import Crosstable, describe_crosstable, render_crosstable
+from render.fonts import clipped
 
 from . import text
 from .archives import Placed, event_archive, send_with_archive
 from .coalesce import OneEditAtATime
 from .host import GameBot
+from .text.tournaments.bracket import bracket_words
 from .text.tournaments.crosstable import crosstable_words
 
 log = logging.getLogger(__name__)
@@ -71,7 +76,10 @@ class Posts:
         files: list[discord.File] = []
         if tournament.state in (State.RUNNING, State.FINISHED):
             if tournament.format is Format.KNOCKOUT:
-                content += "\n" + "\n".join(await self.bracket_lines(tournament, names, lang))
+                files = await self.bracket_files(tournament_id, lang)
+                if not files:  # past the players one image draws: the bracket as text
+                    lines = await self.bracket_lines(tournament, names, lang)
+                    content += "\n" + "\n".join(lines)
             else:
                 files = await self.standings_files(tournament_id, lang)
         content = text.truncate(content)
@@ -96,6 +104,12 @@ class Posts:
         """The round robin's crosstables as PNG files, each with its text as alt text."""
         tables = await self.bot.service.tournaments.crosstables(tournament_id)
         return [await _crosstable_file(table, lang, index) for index, table in enumerate(tables)]
+
+    async def bracket_files(self, tournament_id: int, lang: str) -> list[discord.File]:
+        """The knockout's bracket as a PNG file with its text as alt text; none before the
+        start or past the players one image draws."""
+        drawn = await self.bot.service.tournaments.bracket_drawing(tournament_id)
+        return [] if drawn is None else [await bracket_file(drawn, lang)]
 
     async def bracket_lines(
         self, tournament: Tournament, names: dict[int, str], lang: str
@@ -158,7 +172,10 @@ class Posts:
                 said = text.started_text(lang, tournament, count)
             else:
                 said = text.round_text(lang, tournament, change.round_started, count)
-            await channel.send(said, allowed_mentions=quiet)
+            files: list[discord.File] = []
+            if change.round_started > 1 and tournament.format is Format.KNOCKOUT:
+                files = await self.bracket_files(tournament.id, lang)  # who meets whom now
+            await channel.send(said, files=files, allowed_mentions=quiet)
         if change.games_created:
             self.bot.opener.wake()  # opened in the background, at Discord's pace
         if change.finished:
@@ -180,8 +197,9 @@ class Posts:
         service = self.bot.service.tournaments
         names = await service.names(change.winners)
         said = text.final_text(lang, tournament, [names[w] for w in change.winners])
-        files: list[discord.File] = []
-        if tournament.format is not Format.KNOCKOUT:
+        if tournament.format is Format.KNOCKOUT:
+            files = await self.bracket_files(tournament.id, lang)
+        else:
             files = await self.standings_files(tournament.id, lang)
         limit = channel.guild.filesize_limit
         parts = await self._archive(tournament, limit)
@@ -217,7 +235,41 @@ class Posts:
 async def _crosstable_file(table: Crosstable, lang: str, index: int) -> discord.File:
     words = crosstable_words(lang)
     png = await asyncio.to_thread(render_crosstable, table, words=words)
-    alt = describe_crosstable(table, words=words)
+    return _image_file(png, describe_crosstable(table, words=words), f"standings-{index + 1}.png")
+
+
+async def bracket_file(drawn: Bracket, lang: str) -> discord.File:
+    """A knockout's bracket as a PNG file (drawn off the event loop) with its text as alt
+    text, in `lang`."""
+    words = bracket_words(lang)
+    png = await asyncio.to_thread(render_bracket, drawn, words=words)
+    return _image_file(png, describe_bracket(drawn, words=words), "bracket.png")
+
+
+def escaped_bracket(drawn: Bracket) -> Bracket:
+    """The bracket with its players' names made inert (`text.safe`), for its text in a
+    message's content (its alt text and image keep the names as written)."""
+
+    def inert(player: Player) -> Player:
+        return replace(player, name=text.safe(clipped(player.name)))
+
+    rounds = tuple(
+        tuple(
+            replace(
+                pairing,
+                upper=inert(pairing.upper),
+                lower=None if pairing.lower is None else inert(pairing.lower),
+            )
+            for pairing in pairings
+        )
+        for pairings in drawn.rounds
+    )
+    return replace(drawn, rounds=rounds)
+
+
+def _image_file(png: bytes, alt: str, filename: str) -> discord.File:
+    """An image with its text as alt text, cut to Discord's length (the texts put what
+    matters most first)."""
     if len(alt) > MAX_ALT_TEXT:
         alt = alt[: MAX_ALT_TEXT - 1] + "…"
-    return discord.File(io.BytesIO(png), filename=f"standings-{index + 1}.png", description=alt)
+    return discord.File(io.BytesIO(png), filename=filename, description=alt)

@@ -15,6 +15,7 @@ from fractions import Fraction
 from zoneinfo import ZoneInfo
 
 import pytest
+from PIL import Image
 
 from bot.services.tournaments.model import Runner, State
 from tests.fakediscord import FakeChannel, FakeMember, FakeMessage
@@ -65,6 +66,14 @@ async def table_of(club: Club, game_id: int) -> Table:
         what=f"game {game_id}'s first post",
     )
     return Table(game_id, thread, club.fake.channel_history(thread)[0])
+
+
+def bracket_text(posted: FakeMessage) -> str:
+    """The text for screen readers of the bracket image a post carries ("" if none)."""
+    for attachment in posted.attachments:
+        if attachment.filename == "bracket.png":
+            return attachment.description or ""
+    return ""
 
 
 def scores_in(description: str, line: str) -> dict[str, tuple[int, Fraction]]:
@@ -284,12 +293,18 @@ async def test_a_knockout_replays_a_draw_and_survives_a_restart_in_english(club:
     assert "Winner: alice" in final.content
     assert any(a.filename.endswith(".zip") for a in final.attachments)
 
-    # The bracket in the announcement: each match won by the one listed earlier, and a
-    # replayed draw counted once.
+    # The bracket in the announcement and the final post, an image whose text says each
+    # match won by the one listed earlier, and a replayed draw counted once.
     rows = await club.service.tournaments.schedule_of(running.id)
     assert len(rows) == 8 and sum(1 for r in rows if r.result == "draw") == 1
     names = {member.id: member.user.username for member in players}
-    await club.fake.wait_for(lambda: "alice won" in posted.content, what="the final bracket")
+    await club.fake.wait_for(
+        lambda: "alice is the champion." in bracket_text(posted), what="the final bracket"
+    )
+    [picture] = [a for a in final.attachments if a.filename == "bracket.png"]
+    assert picture.description == bracket_text(posted)
+    with Image.open(io.BytesIO(picture.data)) as image:
+        assert image.format == "PNG" and image.width > image.height > 100
     matches = {}
     for row in rows:
         pair = frozenset((row.game.sente_id, row.game.gote_id))
@@ -298,14 +313,23 @@ async def test_a_knockout_replays_a_draw_and_survives_a_restart_in_english(club:
     shown = {
         (frozenset((found["first"], found["second"])), found["winner"])
         for found in re.finditer(
-            r"^(?P<first>\w+) against (?P<second>\w+): (?P<winner>\w+) won$",
-            posted.content,
+            r"^(?P<first>\w+) \(seed \d\) against (?P<second>\w+) \(seed \d\): "
+            r"[^\n]*?(?P<winner>\w+) goes through\.$",
+            bracket_text(posted),
             re.MULTILINE,
         )
     }
     assert shown == {
         (frozenset(names[p] for p in pair), names[winner]) for pair, winner in matches.items()
     }
+    assert bracket_text(posted).count("drawn and replayed") == 1
+    # Each later round's post carries the bracket as it was paired: its new round named.
+    for number, name in ((2, "Semifinals:"), (3, "Final:")):
+        [begun] = club.bot_posts(club.channel, f"round {number} begins")
+        assert name in bracket_text(begun) and "champion" not in bracket_text(begun)
+    standings = await club.fake.slash("tournament_standings", user=club.bob, channel=club.channel)
+    assert standings.ephemeral and [f.filename for f in standings.files] == ["bracket.png"]
+    assert standings.content.startswith("Knockout bracket of 8 players.\nalice is the champion.")
     assert club.bot is not None
     await club.bot.sends_settled()
 
@@ -364,3 +388,25 @@ async def test_games_created_before_a_stop_get_their_threads_after_the_restart(
         assert game.deadline == opened_at + control.bank + control.period
         assert f"<t:{int(game.deadline.timestamp())}:R>" in table.start.content
     assert len(club.fake.threads(club.channel)) == 3
+
+
+async def test_a_knockout_past_one_images_players_shows_its_bracket_as_text(club: Club) -> None:
+    """65 players (a first round of 64 pairings, too many for one readable image): the
+    announcement names the pairings as text and carries no image."""
+    club.make_manager(club.alice)
+    assert club.bot is not None
+    zone = await club.bot.server_zone(club.guild.id)
+    await club.fake.slash(
+        "tournament",
+        {"name": "大会", "format": "knockout", "starts": start_text(club, zone), "max_players": 65},
+        user=club.alice,
+        channel=club.channel,
+    )
+    posted = await announcement(club, "大会")
+    members = [club.fake.add_member(club.guild, f"p{n}") for n in range(65)]
+    await join_all(club, posted, members)
+    started = await club.fake.slash("tournament_start", user=club.alice, channel=club.channel)
+    assert started.ephemeral, started.content
+    await club.fake.wait_for(lambda: "Round 1:" in posted.content, what="the bracket as text")
+    assert bracket_text(posted) == "" and not posted.attachments
+    assert "p63 against p64" in posted.content  # seeds 64 and 65: every other has a bye

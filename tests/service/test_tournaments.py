@@ -22,6 +22,7 @@ from bot.db import Database, RatingRow, ShardScope, open_database
 from bot.services import GameService, PlayerRef, ServiceError
 from bot.services.tournaments.handicaps import HandicapTable
 from bot.services.tournaments.model import Runner, Tournament, TournamentChange
+from render.bracket import Outcome, Player, Side, describe_bracket
 from rules import Color, Termination
 
 from .conftest import GUILD, FakeClock, RecordingEvents, checked, first_posts, play_all
@@ -291,6 +292,23 @@ async def test_an_eight_player_knockout_replays_a_sennichite_and_crowns_a_champi
         assert shown is not None and shown.champion == five and len(shown.rounds) == 3
         assert one not in {view.winner for view in shown.rounds[1]}
 
+        # The bracket as drawn: seeds and names, the sennichite replayed with colours
+        # swapped and won by the lower seed, the champion the final's upper player.
+        drawing = await service.tournaments.bracket_drawing(t.id)
+        assert drawing is not None and len(drawing.rounds) == 3
+        assert [(p.upper.seed, p.lower and p.lower.seed) for p in drawing.rounds[0]] == [
+            (1, 8), (4, 5), (2, 7), (3, 6),
+        ]  # fmt: skip
+        replayed = drawing.rounds[0][1]
+        assert [g.outcome for g in replayed.games] == [Outcome.REPLAYED, Outcome.LOWER_WON]
+        assert replayed.games[0].upper_sente == (drawn_sente == eight[3].user_id)
+        assert replayed.games[1].upper_sente != replayed.games[0].upper_sente
+        assert replayed.winner is Side.LOWER and replayed.lower == Player("P5", 5, 1500)
+        assert [p.winner for p in drawing.rounds[0]] == [Side.UPPER, Side.LOWER, *[Side.UPPER] * 2]
+        assert drawing.rounds[2][0].winner is Side.UPPER
+        champion = drawing.champion()
+        assert champion is not None and champion.name == "P5"
+
 
 # --------------------------------------------------------------------- races
 
@@ -510,6 +528,28 @@ async def test_a_knockout_winner_who_withdraws_keeps_the_win_and_loses_the_next_
     assert [view.winner for view in shown.rounds[1]] == [two]
     async with service.store.db.read() as tx:
         assert await tx.games.count() == 2  # the final was never created
+    # As drawn: the final decided without a game, its upper player marked as withdrawn.
+    drawing = await service.tournaments.bracket_drawing(t.id)
+    assert drawing is not None
+    [final] = drawing.rounds[1]
+    assert final.games == () and final.winner is Side.LOWER
+    assert final.upper.withdrawn and final.lower is not None and not final.lower.withdrawn
+    said = describe_bracket(drawing)
+    assert "P1 (seed 1, withdrawn) against P2 (seed 2). P2 goes through." in said, said
+
+
+async def test_a_bracket_past_one_images_players_is_not_drawn(
+    service: GameService, clock: FakeClock
+) -> None:
+    """A knockout of 65 players (a first round of 64 pairings) is shown as text: the
+    service gives no drawing for it, and one for 64."""
+    for count, drawable in ((64, True), (65, False)):
+        field = [PlayerRef(1000 + n, f"Q{n}") for n in range(count)]
+        t = await entered(service, clock, field, format="knockout", max_players=count)
+        await service.tournaments.start(t.id, Runner(ORGANIZER.user_id), guild_id=GUILD)
+        drawn = await service.tournaments.bracket_drawing(t.id)
+        assert (drawn is not None) == drawable, count
+        assert drawn is None or drawn.players == 64
 
 
 async def test_games_without_a_thread_are_found_until_they_get_one(

@@ -37,9 +37,11 @@ from bot.ui.host import Feature, GameBot, Interaction, host_of
 from bot.ui.i18n import SOURCE_LANGUAGE
 from bot.ui.options import server_of
 from bot.ui.replies import Reply, player_of, reader_language, send_ephemeral
+from bot.ui.text.tournaments.bracket import bracket_words
 from bot.ui.text.tournaments.crosstable import crosstable_words
 from bot.ui.tournament_options import suggested
-from bot.ui.tournaments import Posts
+from bot.ui.tournaments import Posts, bracket_file, escaped_bracket
+from render.bracket import describe_bracket
 from render.crosstable import describe_crosstable
 
 log = logging.getLogger(__name__)
@@ -229,8 +231,8 @@ class TournamentsFeature(Feature):
     async def tournament_standings(
         self, interaction: Interaction, tournament: Range[int, 1, MAX_TOURNAMENT_ID] | None = None
     ) -> None:
-        """The standings, privately: the crosstable image and its text for screen
-        readers, in as many messages as Discord's 2,000 characters need."""
+        """The standings, privately: the crosstable or bracket image and its text for
+        screen readers, in as many messages as Discord's 2,000 characters need."""
         chosen = await self._chosen(
             interaction, tournament, (State.RUNNING, State.FINISHED), latest_finished=True
         )
@@ -238,6 +240,15 @@ class TournamentsFeature(Feature):
         reply = Reply(interaction)
         await reply.defer(ephemeral=True)
         if chosen.format is Format.KNOCKOUT:
+            drawn = await self.bot.service.tournaments.bracket_drawing(chosen.id)
+            if drawn is not None:
+                said = describe_bracket(escaped_bracket(drawn), words=bracket_words(lang))
+                pieces = text.chunks(said)
+                picture = await bracket_file(drawn, lang)
+                await send_ephemeral(interaction, pieces[0], files=[picture])
+                for piece in pieces[1:]:
+                    await send_ephemeral(interaction, piece)
+                return
             names = await self.bot.service.tournaments.names([e.user_id for e in chosen.entrants])
             lines = await self.posts.bracket_lines(chosen, names, lang)
             for chunk in text.chunks("\n".join(lines) or text.no_standings_text(lang, chosen)):

@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Collection
 
 from bot.db import ScheduledGameRow, Session, ShardScope, TournamentRow
+from render import bracket as drawing
 from render.crosstable import Crosstable
 
 from ..play.store import GameStore
@@ -24,7 +25,7 @@ from .schedule import (
     group_standings,
     latest_attempts,
 )
-from .tables import crosstable
+from .tables import crosstable, drawn_bracket
 
 #: How many of a server's latest tournaments a member's profile looks through.
 PROFILE_LOOKBACK = 20
@@ -71,6 +72,23 @@ class Tournaments(Registration, Progress):
             if tournament is None or tournament.format != Format.KNOCKOUT or not rows:
                 return None
             return bracket(tournament.row, field.entrants, rows, field.withdrawn)
+
+        return await self._store.db.run(read, write=False)
+
+    async def bracket_drawing(self, tournament_id: int) -> drawing.Bracket | None:
+        """A knockout's bracket as it is drawn, each player named as the bot last saw
+        them; None before the start, for a round robin, or past the players one image
+        draws (the bracket is then shown as text)."""
+
+        async def read(tx: Session) -> drawing.Bracket | None:
+            tournament, field, rows = await _everything(tx, tournament_id)
+            if tournament is None or tournament.format != Format.KNOCKOUT or not rows:
+                return None
+            state = bracket(tournament.row, field.entrants, rows, field.withdrawn)
+            if len(state.rounds[0]) > drawing.MAX_PLAYERS // 2:
+                return None
+            names = await _names(tx, [e.player for e in field.entrants])
+            return drawn_bracket(state, field.entrants, names, withdrawn=field.withdrawn)
 
         return await self._store.db.run(read, write=False)
 
