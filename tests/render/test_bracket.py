@@ -257,11 +257,11 @@ def test_the_text_in_english() -> None:
         "Club Cup: knockout bracket of 3 players.",
         "Bo is the champion.",
         "Final:",
-        "Ann (seed 1) against Bo (seed 2): Bo won game 1 with sente. Bo goes through.",
+        "Ann (seed 1) against Bo (seed 2): Bo won Game 1 with Sente. Bo goes through.",
         "Semifinals:",
         "Ann has a bye.",
-        "Bo (seed 2) against Cy (seed 3): game 1 drawn and replayed, "
-        "Bo won game 2 with gote. Bo goes through.",
+        "Bo (seed 2) against Cy (seed 3): Game 1 drawn and replayed, "
+        "Bo won Game 2 with Gote. Bo goes through.",
     ]
 
 
@@ -283,7 +283,7 @@ def test_the_text_counts_many_replays_instead_of_naming_each() -> None:
     ann, bo = Player("Ann", 1), Player("Bo", 2)
     games = tuple(Game(k % 2 == 0, Outcome.REPLAYED) for k in range(500))
     said = describe_bracket(Bracket(((Pairing(ann, bo, games),),)))
-    assert "496 games before" in said and "game 500 drawn and replayed" in said
+    assert "496 games before" in said and "Game 500 drawn and replayed" in said
     assert len(said) < 400
 
 
