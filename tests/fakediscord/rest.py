@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from .constants import (
     ALLOWED_RESPONSES,
+    MAX_MEMBER_PAGE,
     ChannelType,
     ErrorCode,
     InteractionType,
@@ -342,6 +343,27 @@ class RestApi:
             raise DiscordHTTPError(404, ErrorCode.UNKNOWN_MEMBER, "Unknown Member")
         return Reply(200, member.payload())
 
+    async def list_members(self, req: Request) -> Reply:
+        """A page of a guild's members by ascending user id: ``limit`` (1 to 1000, default
+        1) of those whose id is above ``after``. Discord answers only an application whose
+        Server Members intent is on in the developer portal (:attr:`World.members_intent`),
+        whatever intents its gateway session asked for."""
+        world = self.world
+        guild = world.guild_or_404(req.params["guild_id"])
+        if not world.members_intent:
+            raise DiscordHTTPError(403, ErrorCode.MISSING_ACCESS, "Missing Access")
+        limit, after = req.query.get("limit", "1"), req.query.get("after", "0")
+        if not limit.isdigit() or not 1 <= int(limit) <= MAX_MEMBER_PAGE:
+            raise form_error(
+                "limit", f"int value should be <= {MAX_MEMBER_PAGE} and >= 1.", "NUMBER_TYPE_MAX"
+            )
+        if not after.isdigit():
+            raise form_error("after", "Value is not snowflake.", "NUMBER_TYPE_COERCE")
+        page = sorted((m for m in guild.members.values() if m.id > int(after)), key=lambda m: m.id)[
+            : int(limit)
+        ]
+        return Reply(200, [m.payload() for m in page])
+
     async def get_channel(self, req: Request) -> Reply:
         return Reply(200, self.world.channel_or_404(req.params["channel_id"]).payload())
 
@@ -529,6 +551,7 @@ ROUTES: Final[tuple[Route, ...]] = (
     _route(
         "DELETE", _WEBHOOK + "/messages/{message_id}", RestApi.delete_webhook_message, auth=False
     ),
+    _route("GET", "/guilds/{guild_id}/members", RestApi.list_members),
     _route("GET", "/guilds/{guild_id}/members/{user_id}", RestApi.get_member),
     _route("GET", "/channels/{channel_id}", RestApi.get_channel),
     _route("PATCH", "/channels/{channel_id}", RestApi.modify_channel),
