@@ -25,12 +25,13 @@ from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import server_of
 from bot.ui.replies import Reply, as_player, player_of, reader_language, send_ephemeral
+from bot.ui.role_teams import role_team
 from bot.ui.team_matches import TeamPosts
 from bot.ui.text.tournaments.team_matches import (
+    SAME_ROLE_TWICE,
     TEAM_GIVEN_TWICE,
     TEAM_MISSING,
     not_a_member,
-    role_unseen,
     team_created_text,
 )
 
@@ -88,8 +89,10 @@ class TeamMatchesFeature(Feature):
         roles = frozenset(r.id for r in member.roles) if isinstance(member, discord.Member) else ()
         reply = Reply(interaction)
         await reply.defer(ephemeral=True)
-        first = await _team(guild, first_role, first_members)
-        second = await _team(guild, second_role, second_members)
+        if first_role is not None and first_role == second_role:
+            raise OptionError(SAME_ROLE_TWICE)
+        first = await self._team(guild, first_role, first_members)
+        second = await self._team(guild, second_role, second_members)
         match = await self.bot.service.team_matches.create(
             guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,
@@ -108,22 +111,23 @@ class TeamMatchesFeature(Feature):
         await send_ephemeral(interaction, team_created_text(reader_language(interaction), match))
         await self.posts.announce(match)
 
+    async def _team(
+        self, guild: discord.Guild, role: discord.Role | None, members: str | None
+    ) -> list[PlayerRef]:
+        """A team as the command gave it: a role's members who can play, as Discord lists
+        them (`role_teams`), or the members mentioned in a list."""
+        if role is not None and members is not None:
+            raise OptionError(TEAM_GIVEN_TWICE)
+        if role is not None:
+            return await role_team(self.bot.http, guild.id, role, MAX_TEAM)
+        if members is None:
+            raise OptionError(TEAM_MISSING)
+        return await _listed(guild, members)
 
-async def _team(
-    guild: discord.Guild, role: discord.Role | None, members: str | None
-) -> list[PlayerRef]:
-    """A team as the command gave it: a role's members (as the bot sees them), or the
-    members mentioned in a list, each looked up in the server (at most `MAX_TEAM` + 1
-    lookups: one more than a team takes is enough for the service to refuse it)."""
-    if role is not None and members is not None:
-        raise OptionError(TEAM_GIVEN_TWICE)
-    if role is not None:
-        found = [as_player(m) for m in role.members]
-        if not found:
-            raise OptionError(role_unseen(role.name))
-        return found
-    if members is None:
-        raise OptionError(TEAM_MISSING)
+
+async def _listed(guild: discord.Guild, members: str) -> list[PlayerRef]:
+    """The members mentioned in a list, each looked up in the server (at most `MAX_TEAM`
+    + 1 lookups: one more than a team takes is enough for the service to refuse it)."""
     ids = list(dict.fromkeys(int(m) for m in _MENTION.findall(members)))
     if not ids:
         raise OptionError(TEAM_MISSING)

@@ -84,6 +84,23 @@ class TeamMatchChange:
     finished_now: bool
 
 
+def _check_once(first: Sequence[PlayerRef], second: Sequence[PlayerRef]) -> None:
+    """Refuse teams where a member plays twice, naming them: a member in both teams (as
+    when they have both roles) is the organizer's to place, not the bot's to guess."""
+    seen: set[int] = set()
+    for team in (first, second):
+        for member in team:
+            if member.user_id in seen:
+                raise ServiceError(
+                    Sentence(
+                        "{name} is in both teams (or twice in one): a member plays for "
+                        "one team, once.",
+                        name=member.name,
+                    )
+                )
+            seen.add(member.user_id)
+
+
 class TeamMatches:
     """Team matches: create one, act on its games' results, read it."""
 
@@ -127,9 +144,7 @@ class TeamMatches:
                 raise ServiceError(Sentence("A team has 1 to {count} players.", count=MAX_TEAM))
             if any(member.is_bot for member in team):
                 raise ServiceError(Sentence("A team plays with members, not bots."))
-        ids = [member.user_id for team in (first, second) for member in team]
-        if len(set(ids)) != len(ids):
-            raise ServiceError(Sentence("A member plays for one team, once."))
+        _check_once(first, second)
         terms = even_terms(time_control, impasse_rule, takebacks, rated)
         now = self._store.now()
         new = NewTeamMatch(

@@ -1,0 +1,81 @@
+"""A team given as a role: the members who have it, read from Discord's list of the
+server's members.
+
+Why the list and not `Role.members`: a slash command's role option carries the role and
+nothing of who has it, and the bot keeps no members (it runs without the privileged
+members intent, so Discord sends it none). Discord gives the list of a server's members,
+a page at a time by user id, to an application whose Server Members intent is switched on
+in the developer portal, whatever its gateway session asked for; without it Discord
+answers Missing Access, and the member is told to list the team by mention instead.
+discord.py's own `Guild.fetch_members` insists on the gateway intent, which would make
+Discord send the bot every member's every change in every server, so the pages are asked
+for through its HTTP client.
+
+What it costs is bounded whatever the server's size: at most `MAX_PAGES` requests (each
+one of Discord's global budget), and only the first `most` + 1 players are kept: one more
+than a team takes is enough to refuse the role.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+from discord.http import HTTPClient
+
+from bot.services import PlayerRef
+
+from .errors import OptionError
+from .text.tournaments.team_matches import (
+    ROLE_UNLISTED,
+    role_empty,
+    role_too_large,
+    server_too_large,
+)
+
+#: The most members one page of Discord's list holds.
+PAGE = 1000
+#: The most pages read for one role: past this many members the server is too large to
+#: look through at every command, and the team is listed by mention.
+MAX_PAGES = 10
+
+
+async def role_team(
+    http: HTTPClient, guild_id: int, role: discord.Role, most: int
+) -> list[PlayerRef]:
+    """The members with `role` who can play (bots are left out), in the order of their
+    ids; @everyone is every member. Raises `OptionError` with the sentence to show when
+    Discord will not list the members, when nobody can play, when more than `most` can,
+    and when the server has more than `MAX_PAGES` pages of members."""
+    everyone = role.is_default()
+    wanted = str(role.id)
+    found: list[PlayerRef] = []
+    after: int | None = None
+    for _ in range(MAX_PAGES):
+        try:
+            page: list[Any] = await http.get_members(guild_id, PAGE, after)
+        except discord.Forbidden:
+            raise OptionError(ROLE_UNLISTED) from None
+        for member in page:
+            user = member["user"]
+            if user.get("bot") or not (everyone or wanted in member.get("roles", ())):
+                continue
+            found.append(PlayerRef(int(user["id"]), _shown_name(member), False))
+            if len(found) > most:
+                raise OptionError(role_too_large(role.name, most))
+        if len(page) < PAGE:
+            break
+        after = int(page[-1]["user"]["id"])
+    else:
+        raise OptionError(server_too_large(MAX_PAGES * PAGE))
+    if not found:
+        raise OptionError(role_empty(role.name))
+    return found
+
+
+def _shown_name(member: Mapping[str, Any]) -> str:
+    """The name a member shows in the server, as discord.py's `display_name` reads it:
+    their nickname here, else their display name, else their username."""
+    user = member["user"]
+    return str(member.get("nick") or user.get("global_name") or user["username"])
