@@ -13,6 +13,8 @@ response later than :attr:`World.interaction_timeout` (3 s) is refused (404, cod
 from __future__ import annotations
 
 import asyncio
+import heapq
+import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -30,7 +32,16 @@ from .constants import (
 )
 from .gateway import Gateway
 from .messages import Publish, Upload, apply_edit, message_type, new_message, publish, store
-from .models import JSON, FakeChannel, FakeCommand, FakeInteraction, FakeMessage, RequestRecord
+from .models import (
+    JSON,
+    EncodedJSON,
+    FakeChannel,
+    FakeCommand,
+    FakeInteraction,
+    FakeMember,
+    FakeMessage,
+    RequestRecord,
+)
 from .state import World
 from .threads import ARCHIVE_DURATIONS, archived_error, modify_thread, reopen_for_post
 from .validation import (
@@ -44,6 +55,8 @@ from .validation import (
     validate_modal,
 )
 
+#: Members written between two turns of the event loop in a page of a guild's members.
+_SLICE = 100
 #: Flags a bot may set on a new message; ephemeral only in answer to an interaction.
 CHANNEL_FLAGS: Final = MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATIONS
 INTERACTION_FLAGS: Final = CHANNEL_FLAGS | MessageFlag.EPHEMERAL
@@ -359,10 +372,14 @@ class RestApi:
             )
         if not after.isdigit():
             raise form_error("after", "Value is not snowflake.", "NUMBER_TYPE_COERCE")
-        page = sorted((m for m in guild.members.values() if m.id > int(after)), key=lambda m: m.id)[
-            : int(limit)
-        ]
-        return Reply(200, [m.payload() for m in page])
+        page = heapq.nsmallest(
+            int(limit), (m for m in guild.members.values() if m.id > int(after)), key=_user_id
+        )
+        written: list[str] = []
+        for start in range(0, len(page), _SLICE):
+            written += (json.dumps(m.payload()) for m in page[start : start + _SLICE])
+            await asyncio.sleep(0)
+        return Reply(200, EncodedJSON("[" + ",".join(written) + "]"))
 
     async def get_channel(self, req: Request) -> Reply:
         return Reply(200, self.world.channel_or_404(req.params["channel_id"]).payload())
@@ -520,6 +537,10 @@ def _answers(message: FakeMessage, interaction: FakeInteraction) -> bool:
     message its initial response targets."""
     own = message.interaction_id == interaction.id
     return own or message.id == interaction.committed_original_id
+
+
+def _user_id(member: FakeMember) -> int:
+    return member.id
 
 
 def _focused_type(options: list[JSON]) -> int | None:
