@@ -1,0 +1,124 @@
+"""A member gives /team_match roles as large as a server's: a role of 5,000 members, a
+role of two who joined last in a server of 9,000, and a server past what the bot looks
+through. Each gets one sentence, in bounded requests and memory, while another member's
+/move is answered with its board and the loop never stalls, and the bot keeps none of the
+members it read."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+
+from bot.ui.role_teams import MAX_PAGES, PAGE
+from tests.fakediscord import FakeMember, FakeRole, InteractionResult
+from tests.fakediscord.runner import settle
+from tests.support.checks import assert_board
+from tests.support.club import Club, Table
+from tests.support.stall import LoopProbe
+
+LIST_MEMBERS = "GET /guilds/{guild_id}/members"
+#: What one /team_match by the largest role may hold at its peak, the fake's own pages
+#: included (both run in this process): generous, for a busy machine's allocator.
+PEAK_BYTES = 48 * 1024 * 1024
+
+
+async def by_roles(club: Club, first: FakeRole, second: FakeRole) -> InteractionResult:
+    return await club.fake.slash(
+        "team_match",
+        {"first_team": "Crowd", "second_team": "Others", "first_role": first,
+         "second_role": second},
+        user=club.carol,
+        channel=club.channel,
+        wait=False,
+    )  # fmt: skip
+
+
+async def while_a_move_is_played(
+    club: Club, table: Table, table_move: str, roles: tuple[FakeRole, FakeRole], mover: FakeMember
+) -> tuple[str, float]:
+    """The command's one sentence, answered while `mover` plays on, and the worst stall."""
+    async with LoopProbe() as probe:
+        command = await by_roles(club, *roles)
+        moved = await club.move(mover, table_move, table)
+        await command.wait_final(timeout=60)
+        await settle(timeout=club.fake.default_timeout)
+    assert not moved.ephemeral and f"({table_move})" in moved.content, moved.content
+    assert_board(moved.files)
+    assert command.ephemeral and "\n" not in command.content, command.content
+    return command.content, probe.worst
+
+
+def set_aside() -> None:
+    """Collect now and leave what lives out of later collections (`gc.freeze`): the fake's
+    thousands of members and the test session share this process with the bot, and a full
+    collection's pause grows with them, not with the command under test."""
+    gc.collect()
+    gc.freeze()
+
+
+async def test_roles_as_large_as_a_server_get_one_sentence_in_bounded_work(club: Club) -> None:
+    try:
+        await roles_as_large_as_a_server(club)
+    finally:
+        gc.unfreeze()
+
+
+async def roles_as_large_as_a_server(club: Club) -> None:
+    fake, guild = club.fake, club.guild
+    fake.members_intent = True
+    club.make_manager(club.carol)
+    table = await club.new_game(club.alice, club.bob)
+    crowd, late, nobody = (fake.add_role(guild, n) for n in ("Crowd", "Late", "Nobody"))
+    for number in range(5_000):
+        await fake.give_role(fake.add_member(guild, f"fan{number}"), crowd)
+    for number in range(4_000 - 2):
+        fake.add_member(guild, f"guest{number}")
+    for number in range(2):
+        await fake.give_role(fake.add_member(guild, f"late{number}"), late)
+    assert 9_000 < len(guild.members) < MAX_PAGES * PAGE
+    set_aside()
+
+    # 5,000 members: the first page has more than a team, and nothing more is asked.
+    fake.request_counts.reset()
+    said, worst = await while_a_move_is_played(club, table, "P-7f", (crowd, nobody), club.alice)
+    assert "The role Crowd has more than 64 members" in said, said
+    assert fake.request_counts.by_route[LIST_MEMBERS] == 1
+    print(f"role of 5,000: worst stall {worst * 1000:.0f} ms")
+    assert worst < 0.1, f"{worst * 1000:.0f} ms"
+    # Its memory, traced apart (tracing slows every allocation, so not under the probe).
+    tracemalloc.start()
+    try:
+        again = await by_roles(club, crowd, nobody)
+        await again.wait_final(timeout=60)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert again.content == said
+    print(f"role of 5,000: peak {peak / 2**20:.1f} MiB")
+    assert peak < PEAK_BYTES, f"{peak / 2**20:.1f} MiB"
+
+    # Two members who joined last, then an empty role: every page read, each once.
+    fake.request_counts.reset()
+    said, worst = await while_a_move_is_played(club, table, "P-3d", (late, nobody), club.bob)
+    assert "Nobody who can play has the role Nobody" in said, said
+    pages = len(guild.members) // PAGE + 1
+    assert fake.request_counts.by_route[LIST_MEMBERS] == 2 * pages
+    print(f"two roles over {pages} pages: worst stall {worst * 1000:.0f} ms")
+    assert worst < 0.1, f"{worst * 1000:.0f} ms"
+
+    # Past what the bot looks through: one sentence after `MAX_PAGES` pages.
+    for number in range(MAX_PAGES * PAGE - len(guild.members) + 1):
+        fake.add_member(guild, f"crowd{number}")
+    set_aside()
+    fake.request_counts.reset()
+    said, worst = await while_a_move_is_played(club, table, "P-2f", (late, nobody), club.alice)
+    assert "This server has more than 10000 members" in said, said
+    assert fake.request_counts.by_route[LIST_MEMBERS] == MAX_PAGES
+    assert worst < 0.1, f"{worst * 1000:.0f} ms"
+
+    # Nothing kept: the bot's cache holds no member it read, and no match was made.
+    assert club.bot is not None
+    seen = club.bot.get_guild(guild.id)
+    assert seen is not None
+    assert len(seen.members) < 10, len(seen.members)
+    assert not club.bot_posts(club.channel, "Team match #")
