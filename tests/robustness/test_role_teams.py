@@ -2,7 +2,9 @@
 role of two who joined last in a server of 9,000, and a server past what the bot looks
 through. Each gets one sentence, in bounded requests and memory, while another member's
 /move is answered with its board and the loop never stalls, and the bot keeps none of the
-members it read."""
+members it read. Hostile roles too (@everyone, the bot's own role, a name written to ping or
+to format, a role and a list for one team, a role id no client offers): one sentence each,
+pinging nobody."""
 
 from __future__ import annotations
 
@@ -10,11 +12,14 @@ import gc
 import tracemalloc
 
 from bot.ui.role_teams import MAX_PAGES, PAGE
+from bot.ui.text.answers import BAD_OPTION
 from tests.fakediscord import FakeMember, FakeRole, InteractionResult
 from tests.fakediscord.runner import settle
 from tests.support.checks import assert_board
 from tests.support.club import Club, Table
 from tests.support.stall import LoopProbe
+
+from .test_fuzz_commands import forged_slash
 
 LIST_MEMBERS = "GET /guilds/{guild_id}/members"
 #: What one /team_match by the largest role may hold at its peak, the fake's own pages
@@ -121,4 +126,46 @@ async def roles_as_large_as_a_server(club: Club) -> None:
     seen = club.bot.get_guild(guild.id)
     assert seen is not None
     assert len(seen.members) < 10, len(seen.members)
+    assert not club.bot_posts(club.channel, "Team match #")
+
+
+async def test_hostile_roles_get_one_sentence_and_ping_nobody(club: Club) -> None:
+    fake, guild = club.fake, club.guild
+    fake.members_intent = True
+    club.make_manager(club.carol)
+    bots = next(role for role in guild.roles.values() if role.managed)  # the bot's own
+    loud = fake.add_role(guild, "@everyone **Dragons** <@&1> ||x||")
+    await fake.give_role(club.alice, loud)
+    cases = [
+        ((guild.everyone, loud), "alice is in both teams"),  # @everyone has everyone
+        ((bots, loud), f"Nobody who can play has the role {bots.name}"),
+        ((loud, loud), "two different roles"),
+    ]
+    for roles, expected in cases:
+        result = await by_roles(club, *roles)
+        await result.wait_final()
+        assert result.ephemeral and expected in result.content, result.content
+        assert result.reply is not None and result.reply.pinged_user_ids == []
+        assert not result.reply.mention_everyone and not result.reply.mention_role_ids
+    # A role's name is shown as text: no ping, no markdown.
+    empty = fake.add_role(guild, "@everyone **Dragons**")
+    named = await by_roles(club, empty, loud)
+    await named.wait_final()
+    assert "\\*\\*Dragons\\*\\*" in named.content and "@\u200beveryone" in named.content, (
+        named.content
+    )
+    # Both a role and a list for one team, and a role id a modified client forged.
+    both = await club.fake.slash(
+        "team_match",
+        {"first_team": "A", "second_team": "B", "first_role": loud,
+         "first_members": f"<@{club.bob.id}>", "second_role": bots},
+        user=club.carol, channel=club.channel,
+    )  # fmt: skip
+    assert both.ephemeral and "not both" in both.content, both.content
+    forged = await forged_slash(
+        fake, "team_match",
+        {"first_team": "A", "second_team": "B", "first_role": loud, "second_role": empty},
+        {"second_role": "1"}, user=club.carol, channel=club.channel,
+    )  # fmt: skip
+    assert forged.ephemeral and forged.content == str(BAD_OPTION), forged.content
     assert not club.bot_posts(club.channel, "Team match #")
