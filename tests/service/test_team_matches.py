@@ -195,7 +195,8 @@ async def test_refusals_are_one_sentence_each_and_store_nothing(
     db: Database, service: GameService, clock: FakeClock
 ) -> None:
     attempts: list[tuple[dict[str, object], str]] = [
-        ({"first": EAST, "second": [EAST[0]]}, "one team"),
+        ({"first": EAST, "second": [EAST[0]]}, rf"^{EAST[0].name} is in both teams"),
+        ({"first": [*EAST, EAST[1]]}, rf"^{EAST[1].name} is in both teams \(or twice in one\)"),
         ({"first": [], "second": WEST}, "1 to 64 players"),
         ({"first_team": "西軍"}, "different names"),
         ({"first_team": "x" * 101}, "1 to 100"),
