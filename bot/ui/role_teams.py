@@ -11,14 +11,15 @@ discord.py's own `Guild.fetch_members` insists on the gateway intent, which woul
 Discord send the bot every member's every change in every server, so the pages are asked
 for through its HTTP client.
 
-What it costs is bounded whatever the server's size: at most `MAX_PAGES` requests (each
-one of Discord's global budget), and only the first `most` + 1 players are kept: one more
+What it costs is bounded whatever the server's size: one pass over the list for both
+teams' roles, at most `MAX_PAGES` requests (each one of Discord's global budget), made only
+for a member who may set up a match, and no role's players kept past `most` + 1: one more
 than a team takes is enough to refuse the role.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -41,16 +42,16 @@ PAGE = 1000
 MAX_PAGES = 10
 
 
-async def role_team(
-    http: HTTPClient, guild_id: int, role: discord.Role, most: int
-) -> list[PlayerRef]:
-    """The members with `role` who can play (bots are left out), in the order of their
-    ids; @everyone is every member. Raises `OptionError` with the sentence to show when
-    Discord will not list the members, when nobody can play, when more than `most` can,
-    and when the server has more than `MAX_PAGES` pages of members."""
-    everyone = role.is_default()
-    wanted = str(role.id)
-    found: list[PlayerRef] = []
+async def role_teams(
+    http: HTTPClient, guild_id: int, roles: Sequence[discord.Role], most: int
+) -> list[list[PlayerRef]]:
+    """The members with each of `roles` who can play (bots are left out), in the order of
+    their ids, all read in one pass over the list; @everyone is every member. Raises
+    `OptionError` with the sentence to show when Discord will not list the members, when a
+    role has nobody who can play or more than `most`, and when the server has more than
+    `MAX_PAGES` pages of members."""
+    wanted = [(role.is_default(), str(role.id)) for role in roles]
+    found: list[list[PlayerRef]] = [[] for _ in roles]
     after: int | None = None
     for _ in range(MAX_PAGES):
         try:
@@ -59,18 +60,22 @@ async def role_team(
             raise OptionError(ROLE_UNLISTED) from None
         for member in page:
             user = member["user"]
-            if user.get("bot") or not (everyone or wanted in member.get("roles", ())):
+            if user.get("bot"):
                 continue
-            found.append(PlayerRef(int(user["id"]), _shown_name(member), False))
-            if len(found) > most:
-                raise OptionError(role_too_large(role.name, most))
+            held = member.get("roles", ())
+            for (everyone, role_id), team, role in zip(wanted, found, roles, strict=True):
+                if everyone or role_id in held:
+                    team.append(PlayerRef(int(user["id"]), _shown_name(member), False))
+                    if len(team) > most:
+                        raise OptionError(role_too_large(role.name, most))
         if len(page) < PAGE:
             break
         after = int(page[-1]["user"]["id"])
     else:
         raise OptionError(server_too_large(MAX_PAGES * PAGE))
-    if not found:
-        raise OptionError(role_empty(role.name))
+    for team, role in zip(found, roles, strict=True):
+        if not team:
+            raise OptionError(role_empty(role.name))
     return found
 
 

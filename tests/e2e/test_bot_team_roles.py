@@ -66,6 +66,14 @@ async def test_a_match_by_roles_refuses_each_wrong_role_then_plays_to_its_final_
     helper = fake.add_member(guild, "Helper", bot=True)
     await fake.give_role(helper, dragons)  # a bot of the role: left out of the team
 
+    # A member who may not run team matches is refused before anything is asked of Discord.
+    fake.members_intent = True
+    fake.request_counts.reset()
+    private, content = await by_roles(club, club.bob, dragons, tigers)
+    assert private and "can set up a team match" in content, content
+    assert fake.request_counts.by_route["GET /guilds/{guild_id}/members"] == 0
+    fake.members_intent = False
+
     # While the Server Members intent is off, Discord refuses the list of members.
     fake.expect_rejections(ErrorCode.MISSING_ACCESS)
     await refused_in_both_languages(
@@ -97,7 +105,10 @@ async def test_a_match_by_roles_refuses_each_wrong_role_then_plays_to_its_final_
         club, readers, (crowd, tigers), "more than 64 members", "64人を超えて"
     )
 
+    fake.request_counts.reset()
     private, created = await by_roles(club, club.alice, dragons, tigers)
+    # Both roles are found in one reading of the member list (one page here).
+    assert fake.request_counts.by_route["GET /guilds/{guild_id}/members"] == 1
     assert private and "Team match #" in created, created
     [announcement] = await club.posts(club.channel, "**Team match #")
     assert "Board 1: Ryu (Dragons) v Tora (Tigers)" in announcement.content

@@ -25,7 +25,7 @@ from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import server_of
 from bot.ui.replies import Reply, as_player, player_of, reader_language, send_ephemeral
-from bot.ui.role_teams import role_team
+from bot.ui.role_teams import role_teams
 from bot.ui.team_matches import TeamPosts
 from bot.ui.text.tournaments.team_matches import (
     SAME_ROLE_TWICE,
@@ -89,15 +89,17 @@ class TeamMatchesFeature(Feature):
         roles = frozenset(r.id for r in member.roles) if isinstance(member, discord.Member) else ()
         reply = Reply(interaction)
         await reply.defer(ephemeral=True)
-        if first_role is not None and first_role == second_role:
-            raise OptionError(SAME_ROLE_TWICE)
-        first = await self._team(guild, first_role, first_members)
-        second = await self._team(guild, second_role, second_members)
-        match = await self.bot.service.team_matches.create(
+        may_manage = interaction.permissions.manage_guild
+        matches = self.bot.service.team_matches
+        await matches.require_organizer(server_of(interaction), may_manage, roles)
+        first, second = await self._teams(
+            guild, (first_role, second_role), (first_members, second_members)
+        )
+        match = await matches.create(
             guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,
             organizer=player_of(interaction),
-            may_manage=interaction.permissions.manage_guild,
+            may_manage=may_manage,
             role_ids=roles,
             first_team=first_team,
             second_team=second_team,
@@ -111,18 +113,31 @@ class TeamMatchesFeature(Feature):
         await send_ephemeral(interaction, team_created_text(reader_language(interaction), match))
         await self.posts.announce(match)
 
-    async def _team(
-        self, guild: discord.Guild, role: discord.Role | None, members: str | None
-    ) -> list[PlayerRef]:
-        """A team as the command gave it: a role's members who can play, as Discord lists
-        them (`role_teams`), or the members mentioned in a list."""
-        if role is not None and members is not None:
-            raise OptionError(TEAM_GIVEN_TWICE)
-        if role is not None:
-            return await role_team(self.bot.http, guild.id, role, MAX_TEAM)
-        if members is None:
-            raise OptionError(TEAM_MISSING)
-        return await _listed(guild, members)
+    async def _teams(
+        self,
+        guild: discord.Guild,
+        roles: tuple[discord.Role | None, discord.Role | None],
+        members: tuple[str | None, str | None],
+    ) -> tuple[list[PlayerRef], list[PlayerRef]]:
+        """Both teams as the command gave them, each a role's members who can play, as
+        Discord lists them (both roles read in one pass, `role_teams`), or the members
+        mentioned in a list."""
+        for role, listed in zip(roles, members, strict=True):
+            if role is not None and listed is not None:
+                raise OptionError(TEAM_GIVEN_TWICE)
+            if role is None and listed is None:
+                raise OptionError(TEAM_MISSING)
+        if roles[0] is not None and roles[0] == roles[1]:
+            raise OptionError(SAME_ROLE_TWICE)
+        given = [role for role in roles if role is not None]
+        found = iter(await role_teams(self.bot.http, guild.id, given, MAX_TEAM) if given else [])
+        teams = []
+        for role, listed in zip(roles, members, strict=True):
+            if role is not None:
+                teams.append(next(found))
+            elif listed is not None:
+                teams.append(await _listed(guild, listed))
+        return teams[0], teams[1]
 
 
 async def _listed(guild: discord.Guild, members: str) -> list[PlayerRef]:

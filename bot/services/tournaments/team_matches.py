@@ -107,6 +107,15 @@ class TeamMatches:
     def __init__(self, store: GameStore) -> None:
         self._store = store
 
+    async def require_organizer(
+        self, guild_id: int, may_manage: bool, role_ids: Collection[int] = ()
+    ) -> None:
+        """Refuse a member who may not set up a team match, before the caller works for
+        them (reading a role's members costs requests to Discord); `create` checks again
+        in its own transaction."""
+        async with self._store.db.read() as tx:
+            await require_organizer(tx, guild_id, may_manage, role_ids, NOT_A_TEAM_ORGANIZER)
+
     async def create(
         self,
         *,
