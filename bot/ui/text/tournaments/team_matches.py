@@ -45,7 +45,7 @@ def role_too_large(role: str, count: int) -> Sentence:
 
 def server_too_large(count: int) -> Sentence:
     return Sentence(
-        "This server has more than {count} members, too many to look through for a role: "
+        "This server has {count} members or more, too many to look through for a role: "
         "list the team's members with @ instead.",
         count=count,
     )
