@@ -19,7 +19,8 @@ than a team takes is enough to refuse the role.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -29,6 +30,7 @@ from bot.services import PlayerRef
 
 from .errors import OptionError
 from .text.tournaments.team_matches import (
+    LOOKUP_TOO_SOON,
     ROLE_UNLISTED,
     role_empty,
     role_too_large,
@@ -40,10 +42,58 @@ PAGE = 1000
 #: The most pages read for one role: past this many members the server is too large to
 #: look through at every command, and the team is listed by mention.
 MAX_PAGES = 10
+#: Seconds a server waits before its next lookup, for each page its last one read: ten
+#: pages (the most) leave it half a minute, a small server's one page three seconds.
+SPACING_PER_PAGE = 3.0
+
+
+class RoleLookups:
+    """Reads roles' members for a server, one lookup at a time per server, each spaced
+    from the server's last by `SPACING_PER_PAGE` for every page that one read: a page is
+    a request of the bot's global budget, which every server shares, so one server's
+    organizers cannot keep it busy by asking again and again (or ten times at once). A
+    lookup refused for this says so in one sentence, at once, and asks Discord nothing.
+
+    In the memory of the process, as a server's commands all reach the one process of its
+    shard; a server's entry is dropped once its spacing has passed."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        #: The clock the spacing is counted on (a test may move it).
+        self.clock = clock
+        self._busy: set[int] = set()
+        self._next: dict[int, float] = {}
+
+    async def teams(
+        self, http: HTTPClient, guild_id: int, roles: Sequence[discord.Role], most: int
+    ) -> list[list[PlayerRef]]:
+        """`role_teams`, unless the server is looking up already or looked up too lately."""
+        now = self.clock()
+        if guild_id in self._busy or now < self._next.get(guild_id, now):
+            raise OptionError(LOOKUP_TOO_SOON)
+        self._busy.add(guild_id)
+        reading = Reading()
+        try:
+            return await role_teams(http, guild_id, roles, most, reading)
+        finally:
+            self._busy.discard(guild_id)
+            done = self.clock()
+            self._next = {g: t for g, t in self._next.items() if t > done}
+            self._next[guild_id] = done + SPACING_PER_PAGE * reading.pages
+
+
+class Reading:
+    """How many pages a lookup has read so far (counted when it is refused too)."""
+
+    def __init__(self) -> None:
+        self.pages = 0
 
 
 async def role_teams(
-    http: HTTPClient, guild_id: int, roles: Sequence[discord.Role], most: int
+    http: HTTPClient,
+    guild_id: int,
+    roles: Sequence[discord.Role],
+    most: int,
+    reading: Reading | None = None,
 ) -> list[list[PlayerRef]]:
     """The members with each of `roles` who can play (bots are left out), in the order of
     their ids, all read in one pass over the list; @everyone is every member. Raises
@@ -54,6 +104,8 @@ async def role_teams(
     found: list[list[PlayerRef]] = [[] for _ in roles]
     after: int | None = None
     for _ in range(MAX_PAGES):
+        if reading is not None:
+            reading.pages += 1
         try:
             page: list[Any] = await http.get_members(guild_id, PAGE, after)
         except discord.Forbidden:

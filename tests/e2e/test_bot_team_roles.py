@@ -9,6 +9,8 @@ played to its final post."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 
 from tests.fakediscord import ErrorCode, FakeMember, FakeRole
@@ -52,6 +54,7 @@ async def test_a_match_by_roles_refuses_each_wrong_role_then_plays_to_its_final_
 ) -> None:
     fake, guild = club.fake, club.guild
     club.make_manager(club.alice)
+    club.space_role_lookups(functools.partial(next, itertools.count(0.0, 60.0)))
     kenji = fake.add_member(guild, "kenji")
     kenji.user.locale = "ja"
     club.make_manager(kenji)

@@ -8,7 +8,9 @@ pinging nobody."""
 
 from __future__ import annotations
 
+import functools
 import gc
+import itertools
 import tracemalloc
 
 from bot.ui.role_teams import MAX_PAGES, PAGE
@@ -71,6 +73,7 @@ async def test_roles_as_large_as_a_server_get_one_sentence_in_bounded_work(club:
 async def roles_as_large_as_a_server(club: Club) -> None:
     fake, guild = club.fake, club.guild
     fake.members_intent = True
+    club.space_role_lookups(functools.partial(next, itertools.count(0.0, 60.0)))
     club.make_manager(club.carol)
     table = await club.new_game(club.alice, club.bob)
     crowd, late, nobody = (fake.add_role(guild, n) for n in ("Crowd", "Late", "Nobody"))
@@ -132,6 +135,7 @@ async def roles_as_large_as_a_server(club: Club) -> None:
 async def test_hostile_roles_get_one_sentence_and_ping_nobody(club: Club) -> None:
     fake, guild = club.fake, club.guild
     fake.members_intent = True
+    club.space_role_lookups(functools.partial(next, itertools.count(0.0, 60.0)))
     club.make_manager(club.carol)
     bots = next(role for role in guild.roles.values() if role.managed)  # the bot's own
     loud = fake.add_role(guild, "@everyone **Dragons** <@&1> ||x||")
@@ -169,3 +173,33 @@ async def test_hostile_roles_get_one_sentence_and_ping_nobody(club: Club) -> Non
     )  # fmt: skip
     assert forged.ephemeral and forged.content == str(BAD_OPTION), forged.content
     assert not club.bot_posts(club.channel, "Team match #")
+
+
+async def test_a_server_cannot_spend_the_bots_requests_on_lookups_one_after_another(
+    club: Club,
+) -> None:
+    fake, guild = club.fake, club.guild
+    fake.members_intent = True
+    club.make_manager(club.carol)
+    nobody, others = fake.add_role(guild, "Nobody"), fake.add_role(guild, "Others")
+    for number in range(2 * PAGE):
+        fake.add_member(guild, f"guest{number}")
+    # Ten at once: one reads the list, the others are told to wait, at once.
+    fake.request_counts.reset()
+    flood = [await by_roles(club, nobody, others) for _ in range(10)]
+    for result in flood:
+        await result.wait_final()
+    said = [result.content for result in flood]
+    assert sum("Nobody who can play" in s for s in said) == 1, said
+    waiting = [s for s in said if "Nobody who can play" not in s]
+    assert all("try again in" in s and "\n" not in s for s in waiting), waiting
+    assert fake.request_counts.by_route[LIST_MEMBERS] == 3
+    # Right after, still too soon; once the server's spacing has passed, read again.
+    again = await by_roles(club, nobody, others)
+    await again.wait_final()
+    assert "try again in" in again.content, again.content
+    club.space_role_lookups(lambda: float("inf"))  # the spacing has passed
+    later = await by_roles(club, nobody, others)
+    await later.wait_final()
+    assert "Nobody who can play" in later.content, later.content
+    assert fake.request_counts.by_route[LIST_MEMBERS] == 6

@@ -25,7 +25,7 @@ from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import server_of
 from bot.ui.replies import Reply, as_player, player_of, reader_language, send_ephemeral
-from bot.ui.role_teams import role_teams
+from bot.ui.role_teams import RoleLookups
 from bot.ui.team_matches import TeamPosts
 from bot.ui.text.tournaments.team_matches import (
     SAME_ROLE_TWICE,
@@ -49,6 +49,8 @@ class TeamMatchesFeature(Feature):
     def __init__(self, bot: GameBot) -> None:
         super().__init__(bot)
         self.posts = TeamPosts(bot)
+        #: Teams given by role, read one server at a time and spaced (`RoleLookups`).
+        self.lookups = RoleLookups()
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -120,7 +122,7 @@ class TeamMatchesFeature(Feature):
         members: tuple[str | None, str | None],
     ) -> tuple[list[PlayerRef], list[PlayerRef]]:
         """Both teams as the command gave them, each a role's members who can play, as
-        Discord lists them (both roles read in one pass, `role_teams`), or the members
+        Discord lists them (both roles read in one pass, `RoleLookups`), or the members
         mentioned in a list."""
         for role, listed in zip(roles, members, strict=True):
             if role is not None and listed is not None:
@@ -130,7 +132,9 @@ class TeamMatchesFeature(Feature):
         if roles[0] is not None and roles[0] == roles[1]:
             raise OptionError(SAME_ROLE_TWICE)
         given = [role for role in roles if role is not None]
-        found = iter(await role_teams(self.bot.http, guild.id, given, MAX_TEAM) if given else [])
+        found = iter(
+            await self.lookups.teams(self.bot.http, guild.id, given, MAX_TEAM) if given else []
+        )
         teams = []
         for role, listed in zip(roles, members, strict=True):
             if role is not None:

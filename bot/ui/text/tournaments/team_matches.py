@@ -24,6 +24,9 @@ def not_a_member(user_id: int) -> Sentence:
 
 
 SAME_ROLE_TWICE = Sentence("Give the two teams two different roles.")
+LOOKUP_TOO_SOON = Sentence(
+    "The bot has just read this server's member list for a team: try again in a minute."
+)
 ROLE_UNLISTED = Sentence(
     "The bot may not read who has a role here (its Server Members intent is off): "
     "list the team's members with @ instead."
