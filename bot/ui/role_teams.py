@@ -39,7 +39,7 @@ from .text.tournaments.team_matches import (
 
 #: The most members one page of Discord's list holds.
 PAGE = 1000
-#: The most pages read for one role: past this many members the server is too large to
+#: The most pages one lookup reads: past this many members the server is too large to
 #: look through at every command, and the team is listed by mention.
 MAX_PAGES = 10
 #: Seconds a server waits before its next lookup, for each page its last one read: ten
