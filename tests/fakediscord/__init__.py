@@ -2,8 +2,8 @@
 on 127.0.0.1, driven by the *unmodified* discord.py client.
 
 Why it exists: there is no network to Discord in tests or CI, and a mock of discord.py would
-test the mock.  It keeps what Discord keeps for the bot (guilds, members, channels, threads,
-messages with their files, commands, interactions), answers as Discord does where a bot can
+test the mock.  It keeps what Discord keeps for the bot (guilds, roles, members, channels,
+threads, messages with their files, commands, interactions), answers as Discord does where a bot can
 get it wrong, and records everything so a test can read it back.  It models only what the bot
 and the tests use; what it does not model it refuses, so that a test names the gap.
 

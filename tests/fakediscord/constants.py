@@ -63,6 +63,12 @@ class Intent:
     MESSAGE_CONTENT: Final = 1 << 15
 
 
+class ApplicationFlag:
+    #: The Server Members intent switched on in the developer portal, as for an
+    #: application in fewer than 100 servers (no review needed).
+    GUILD_MEMBERS_LIMITED: Final = 1 << 15
+
+
 class ChannelType:
     """The channels the fake has: text channels, direct messages between the bot and one
     user, and the public threads started on a message."""
@@ -113,6 +119,10 @@ class OptionType:
     INTEGER: Final = 4
     BOOLEAN: Final = 5
     USER: Final = 6
+    ROLE: Final = 8
+    #: A user or a role: the value is either's id, resolved under ``users`` and
+    #: ``members`` or under ``roles``.
+    MENTIONABLE: Final = 9
     NUMBER: Final = 10
     ATTACHMENT: Final = 11
 
@@ -141,6 +151,9 @@ class ErrorCode:
     UNAUTHORIZED: Final = 40001
     REQUEST_TOO_LARGE: Final = 40005
     ALREADY_ACKNOWLEDGED: Final = 40060
+    #: The bot may not read this: for the list of a guild's members, the application's
+    #: Server Members intent is off in the developer portal.
+    MISSING_ACCESS: Final = 50001
     CANNOT_EDIT_OTHERS_MESSAGE: Final = 50005
     EMPTY_MESSAGE: Final = 50006
     #: A direct message to a user who does not accept them from the bot (they closed
@@ -173,6 +186,8 @@ MAX_FILES: Final = 10
 #: An attachment's description (its alt text).
 MAX_ATTACHMENT_DESCRIPTION: Final = 1024
 MAX_STRING_OPTION: Final = 6000
+#: The most members one page of a guild's member list holds.
+MAX_MEMBER_PAGE: Final = 1000
 #: What a bot may upload per file in a server without boosts (sent in every interaction).
 ATTACHMENT_SIZE_LIMIT: Final = 10 * 1024 * 1024
 #: Seconds Discord waits for an interaction's initial response.

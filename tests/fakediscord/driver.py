@@ -134,9 +134,26 @@ class FakeDiscord(World):
         return member
 
     def add_role(self, guild: FakeGuild, name: str, *, permissions: int = 0) -> FakeRole:
+        """A role of ``guild`` (sent in its GUILD_CREATE: add it before the bot connects)."""
         role = FakeRole(self.snowflake(), guild.id, name, permissions, len(guild.roles))
         guild.roles[role.id] = role
         return role
+
+    async def give_role(self, member: FakeMember, role: FakeRole) -> None:
+        """``member`` gets ``role`` (as a moderator gives it in the client): the member's
+        ``roles`` list has it, and a bot with the members intent receives
+        GUILD_MEMBER_UPDATE, as from Discord (one without it is told nothing)."""
+        if role.guild_id != member.guild_id:
+            raise UserCannotDoThat(f"{role.name} is a role of another server")
+        if role.id == role.guild_id:
+            raise UserCannotDoThat("every member has @everyone: it is never given")
+        if role.id in member.roles:
+            return
+        member.roles.append(role.id)
+        payload = member.payload()
+        payload["guild_id"] = str(member.guild_id)
+        await self.gateway.dispatch("GUILD_MEMBER_UPDATE", payload)
+        await self.notify()
 
     def add_thread(self, parent: FakeChannel, name: str, *, owner: FakeMember) -> FakeChannel:
         """A thread a member made (the bot learns of it when it is used)."""
@@ -161,9 +178,9 @@ class FakeDiscord(World):
         wait: bool = True,
         timeout: float | None = None,
     ) -> InteractionResult:
-        """``user`` runs ``/command`` in ``channel``.  Option values are plain: a str, or a
-        FakeMember for a member option.  With ``wait``, returns after
-        :meth:`InteractionResult.wait_final`."""
+        """``user`` runs ``/command`` in ``channel``.  Option values are plain: a str, a
+        FakeMember for a member option, a FakeRole for a role option (either for a
+        mentionable one).  With ``wait``, returns after :meth:`InteractionResult.wait_final`."""
         data = self.actions.command_data(command, options or {}, channel=channel)
         interaction = await self.actions.create_interaction(
             InteractionType.APPLICATION_COMMAND,

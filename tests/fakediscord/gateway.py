@@ -92,12 +92,19 @@ def guild_of(event: str, data: JSON) -> int | None:
     return None if raw is None else int(raw)
 
 
+#: The events of a guild's members, sent only to a session with the members intent.
+MEMBER_EVENTS = frozenset({"GUILD_MEMBER_ADD", "GUILD_MEMBER_UPDATE", "GUILD_MEMBER_REMOVE"})
+
+
 def wants(intents: int, event: str, data: JSON | None = None) -> bool:
-    """Whether a session with ``intents`` receives ``event``: guild events, and the
-    messages of direct-message channels (their payload has no ``guild_id``)."""
+    """Whether a session with ``intents`` receives ``event``: guild events (a member's
+    joining, change and leaving only with the privileged members intent), and the messages
+    of direct-message channels (their payload has no ``guild_id``)."""
     if event.startswith("MESSAGE_"):
         direct = data is not None and "guild_id" not in data
         return bool(intents & (Intent.DIRECT_MESSAGES if direct else Intent.GUILD_MESSAGES))
+    if event in MEMBER_EVENTS:
+        return bool(intents & Intent.GUILD_MEMBERS)
     if event.startswith(("THREAD_", "CHANNEL_", "GUILD_")):
         return bool(intents & Intent.GUILDS)
     return True

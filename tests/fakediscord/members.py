@@ -1,6 +1,6 @@
 """What members do in Discord's own client, turned into the events the bot receives: slash
-commands and autocomplete (INTERACTION_CREATE with the options' types and resolved members),
-button clicks, and plain messages (MESSAGE_CREATE).
+commands and autocomplete (INTERACTION_CREATE with the options' types and the members and
+roles they resolve to), button clicks, and plain messages (MESSAGE_CREATE).
 
 Why it refuses as the client would: a test that runs an unregistered command, leaves out a
 required option, picks a value outside an option's choices or clicks a disabled button would
@@ -30,11 +30,16 @@ from .models import (
     FakeInteraction,
     FakeMember,
     FakeMessage,
+    FakeRole,
     UserFile,
 )
 from .state import World
 from .threads import reopen_for_post
 from .validation import compute_mentions
+
+#: The option types a member fills with a member, and those filled with a role.
+_MEMBER_OPTIONS = (OptionType.USER, OptionType.MENTIONABLE)
+_ROLE_OPTIONS = (OptionType.ROLE, OptionType.MENTIONABLE)
 
 
 class UserCannotDoThat(AssertionError):
@@ -182,12 +187,17 @@ class MemberActions:
             if not definition.get("autocomplete"):
                 raise UserCannotDoThat(f"option {name!r} has no autocomplete")
             return {**option, "value": str(value), "focused": True}
-        if kind == OptionType.USER and isinstance(value, FakeMember):
+        if kind in _MEMBER_OPTIONS and isinstance(value, FakeMember):
             option["value"] = str(value.id)
             resolved.setdefault("users", {})[str(value.id)] = value.user.payload()
             resolved.setdefault("members", {})[str(value.id)] = value.payload(
                 with_user=False, permissions=self.world.permissions(channel.guild_id, value.id)
             )
+        elif kind in _ROLE_OPTIONS and isinstance(value, FakeRole):
+            if value.guild_id != channel.guild_id:
+                raise UserCannotDoThat(f"option {name!r}: {value.name} is another server's role")
+            option["value"] = str(value.id)
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
         elif kind == OptionType.STRING and isinstance(value, str):
             low = int(definition.get("min_length", 0))
             high = int(definition.get("max_length", MAX_STRING_OPTION))

@@ -20,6 +20,14 @@ from .constants import DISCORD_EPOCH_MS, ChannelType, MessageFlag
 JSON = dict[str, Any]
 
 
+@dataclass(frozen=True)
+class EncodedJSON:
+    """A reply's body already written as JSON text: a large one is written a slice at a
+    time between turns of the event loop, which the bot under test shares."""
+
+    encoded: str
+
+
 def iso(ts: float) -> str:
     """A Unix time as Discord writes timestamps."""
     return datetime.fromtimestamp(ts, UTC).isoformat()

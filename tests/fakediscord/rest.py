@@ -13,6 +13,8 @@ response later than :attr:`World.interaction_timeout` (3 s) is refused (404, cod
 from __future__ import annotations
 
 import asyncio
+import heapq
+import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -20,6 +22,7 @@ from typing import Any, Final
 
 from .constants import (
     ALLOWED_RESPONSES,
+    MAX_MEMBER_PAGE,
     ChannelType,
     ErrorCode,
     InteractionType,
@@ -29,7 +32,16 @@ from .constants import (
 )
 from .gateway import Gateway
 from .messages import Publish, Upload, apply_edit, message_type, new_message, publish, store
-from .models import JSON, FakeChannel, FakeCommand, FakeInteraction, FakeMessage, RequestRecord
+from .models import (
+    JSON,
+    EncodedJSON,
+    FakeChannel,
+    FakeCommand,
+    FakeInteraction,
+    FakeMember,
+    FakeMessage,
+    RequestRecord,
+)
 from .state import World
 from .threads import ARCHIVE_DURATIONS, archived_error, modify_thread, reopen_for_post
 from .validation import (
@@ -43,6 +55,8 @@ from .validation import (
     validate_modal,
 )
 
+#: Members written between two turns of the event loop in a page of a guild's members.
+_SLICE = 100
 #: Flags a bot may set on a new message; ephemeral only in answer to an interaction.
 CHANNEL_FLAGS: Final = MessageFlag.SUPPRESS_EMBEDS | MessageFlag.SUPPRESS_NOTIFICATIONS
 INTERACTION_FLAGS: Final = CHANNEL_FLAGS | MessageFlag.EPHEMERAL
@@ -342,6 +356,31 @@ class RestApi:
             raise DiscordHTTPError(404, ErrorCode.UNKNOWN_MEMBER, "Unknown Member")
         return Reply(200, member.payload())
 
+    async def list_members(self, req: Request) -> Reply:
+        """A page of a guild's members by ascending user id: ``limit`` (1 to 1000, default
+        1) of those whose id is above ``after``. Discord answers only an application whose
+        Server Members intent is on in the developer portal (:attr:`World.members_intent`),
+        whatever intents its gateway session asked for."""
+        world = self.world
+        guild = world.guild_or_404(req.params["guild_id"])
+        if not world.members_intent:
+            raise DiscordHTTPError(403, ErrorCode.MISSING_ACCESS, "Missing Access")
+        limit, after = req.query.get("limit", "1"), req.query.get("after", "0")
+        if not limit.isdigit() or not 1 <= int(limit) <= MAX_MEMBER_PAGE:
+            raise form_error(
+                "limit", f"int value should be <= {MAX_MEMBER_PAGE} and >= 1.", "NUMBER_TYPE_MAX"
+            )
+        if not after.isdigit():
+            raise form_error("after", "Value is not snowflake.", "NUMBER_TYPE_COERCE")
+        page = heapq.nsmallest(
+            int(limit), (m for m in guild.members.values() if m.id > int(after)), key=_user_id
+        )
+        written: list[str] = []
+        for start in range(0, len(page), _SLICE):
+            written += (json.dumps(m.payload()) for m in page[start : start + _SLICE])
+            await asyncio.sleep(0)
+        return Reply(200, EncodedJSON("[" + ",".join(written) + "]"))
+
     async def get_channel(self, req: Request) -> Reply:
         return Reply(200, self.world.channel_or_404(req.params["channel_id"]).payload())
 
@@ -500,6 +539,10 @@ def _answers(message: FakeMessage, interaction: FakeInteraction) -> bool:
     return own or message.id == interaction.committed_original_id
 
 
+def _user_id(member: FakeMember) -> int:
+    return member.id
+
+
 def _focused_type(options: list[JSON]) -> int | None:
     """The type of the option an autocomplete interaction is about."""
     return next((int(o["type"]) for o in options if o.get("focused")), None)
@@ -529,6 +572,7 @@ ROUTES: Final[tuple[Route, ...]] = (
     _route(
         "DELETE", _WEBHOOK + "/messages/{message_id}", RestApi.delete_webhook_message, auth=False
     ),
+    _route("GET", "/guilds/{guild_id}/members", RestApi.list_members),
     _route("GET", "/guilds/{guild_id}/members/{user_id}", RestApi.get_member),
     _route("GET", "/channels/{channel_id}", RestApi.get_channel),
     _route("PATCH", "/channels/{channel_id}", RestApi.modify_channel),

@@ -39,7 +39,7 @@ from .counting import is_global_limited, route_name
 from .gateway import Gateway
 from .limits import VIA, Refusal, files_too_large
 from .messages import Publish, Upload
-from .models import JSON, Fault, RequestRecord
+from .models import JSON, EncodedJSON, Fault, RequestRecord
 from .rest import ROUTE_KEYS, Request, RestApi, Route
 from .state import World
 from .validation import DiscordHTTPError
@@ -288,9 +288,8 @@ class Server:
             response = web.Response(status=status, headers=all_headers)
         else:
             all_headers["Content-Type"] = "application/json"
-            response = web.Response(
-                status=status, body=json.dumps(payload).encode(), headers=all_headers
-            )
+            body = payload.encoded if isinstance(payload, EncodedJSON) else json.dumps(payload)
+            response = web.Response(status=status, body=body.encode(), headers=all_headers)
         await _write(request, response, record)
         self.world.limiter.answered(self.world.limits, status, all_headers)
         for action in publish:

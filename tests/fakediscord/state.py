@@ -12,7 +12,14 @@ from __future__ import annotations
 import asyncio
 import time
 
-from .constants import INTERACTION_TIMEOUT, ChannelType, ErrorCode, Intent, Perm
+from .constants import (
+    INTERACTION_TIMEOUT,
+    ApplicationFlag,
+    ChannelType,
+    ErrorCode,
+    Intent,
+    Perm,
+)
 from .counting import RequestCounts
 from .limits import Limits, RateLimitCounts, RateLimiter
 from .models import (
@@ -43,6 +50,11 @@ class World:
         self.snowflake = SnowflakeFactory()
         self.application_id = self.snowflake()
         self.application_name = bot_name
+        #: The application's Server Members intent as its owner set it in the developer
+        #: portal: off by default, as for a new application. Without it Discord refuses
+        #: the list of a guild's members (403, Missing Access); with it, the application's
+        #: flags say so. Change freely.
+        self.members_intent = False
         self.owner = FakeUser(self.snowflake(), "app-owner")
         self.bot_user = FakeUser(
             self.application_id, bot_name.lower().replace(" ", "-"), bot_name, bot=True
@@ -315,7 +327,7 @@ class World:
             "summary": "",
             "verify_key": "0" * 64,
             "team": None,
-            "flags": 0,
+            "flags": ApplicationFlag.GUILD_MEMBERS_LIMITED if self.members_intent else 0,
             "interactions_endpoint_url": None,
             "approximate_guild_count": len(self.guilds),
             "tags": [],

@@ -176,6 +176,8 @@ def plain_value(club: Club, parameter: app_commands.Parameter) -> Any:
         return club.carol
     if parameter.type is AppCommandOptionType.attachment:
         return FILES["empty"]
+    if parameter.type is AppCommandOptionType.role:
+        return club.guild.everyone
     return {"move": "7g7f"}.get(parameter.name, "note")
 
 
@@ -209,7 +211,7 @@ def forged_values(parameter: app_commands.Parameter) -> Iterator[tuple[str, Any]
         yield from (("number", 12), ("too long", "x" * 7_000))
     elif kind is AppCommandOptionType.boolean:
         yield "text", "yes"
-    elif kind is AppCommandOptionType.user:
+    elif kind in (AppCommandOptionType.user, AppCommandOptionType.role):
         yield from (("unresolved id", "1"), ("2^64", str(2**64)), ("not an id", "@everyone"))
 
 
@@ -313,6 +315,9 @@ async def fuzz_option(
     sent += [(kind, plain, value) for kind, value in forged_values(parameter)]
     if parameter.type is AppCommandOptionType.attachment:
         sent.append(("huge size announced", FILES["utf-16"], 2**40))
+    if parameter.type is AppCommandOptionType.role:  # every member; the bot's own role
+        bots = next(role for role in club.guild.roles.values() if role.managed)
+        sent += [("@everyone", club.guild.everyone, None), ("the bot's role", bots, None)]
     for kind, value, forged in sent:
         bench.step += 1
         user, channel = bench.actor(), bench.channel()
@@ -547,6 +552,9 @@ async def test_every_option_and_button_answers_hostile_input_with_a_sentence(
     # A mention of nobody here in /team_match's member lists is looked up, and Discord
     # answers Unknown Member: the bot says so in one sentence.
     club.fake.expect_rejections(ErrorCode.UNKNOWN_MEMBER)
+    # A role's members are read from the member list, which Discord refuses to an
+    # application whose Server Members intent is off (the fake's default).
+    club.fake.expect_rejections(ErrorCode.MISSING_ACCESS)
     ended = await ended_game(bench)
     elsewhere = await other_server_game(bench)
     tracebacks = Tracebacks()

@@ -197,7 +197,8 @@ async def test_refusals_are_one_sentence_each_and_store_nothing(
     db: Database, service: GameService, clock: FakeClock
 ) -> None:
     attempts: list[tuple[dict[str, object], str]] = [
-        ({"first": EAST, "second": [EAST[0]]}, "one team"),
+        ({"first": EAST, "second": [EAST[0]]}, rf"^{EAST[0].name} is in both teams"),
+        ({"first": [*EAST, EAST[1]]}, rf"^{EAST[1].name} is in both teams \(or twice in one\)"),
         ({"first": [], "second": WEST}, "1 to 64 players"),
         ({"first_team": "西軍"}, "different names"),
         ({"first_team": "x" * 101}, "1 to 100"),
@@ -210,7 +211,12 @@ async def test_refusals_are_one_sentence_each_and_store_nothing(
     async with db.read() as tx:
         assert await tx.games.count() == 0
         assert await tx.team_matches.count_running(GUILD) == 0
+    # The check a caller makes before working for a member (reading a role's members).
+    with pytest.raises(ServiceError, match="set up a team match"):
+        await service.team_matches.require_organizer(GUILD, False, [77])
+    await service.team_matches.require_organizer(GUILD, True)
     await service.tournaments.set_organizer_role(GUILD, 77)
+    await service.team_matches.require_organizer(GUILD, False, [77])
     match = await created(service, may_manage=False, role_ids=[77])
     with pytest.raises(ServiceError, match="no such team match"):
         await service.team_matches.get(match.id, guild_id=GUILD + 1)

@@ -6,7 +6,7 @@ and the steps every game test repeats (/challenge, Accept, the thread with its s
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,6 +227,14 @@ class Club:
             self.guild, "Managers", permissions=self.guild.everyone.permissions | Perm.MANAGE_GUILD
         )
         member.roles.append(managers.id)
+
+    def space_role_lookups(self, clock: Callable[[], float]) -> None:
+        """Count the spacing between a server's lookups of role members on ``clock`` (one
+        that moves ahead by a minute at each reading lets every lookup through)."""
+        assert self.bot is not None, "start the bot first"
+        # (the bot loads its features by name: their classes are not this module's imports)
+        lookups = getattr(self.bot.get_cog("TeamMatchesFeature"), "lookups")  # noqa: B009
+        lookups.clock = clock
 
     async def prefer(self, member: FakeMember, **options: str | int) -> InteractionResult:
         """/preferences as ``member`` in #shogi, e.g. ``confirm="on", notifications="each"``."""

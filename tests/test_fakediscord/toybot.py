@@ -287,6 +287,28 @@ class ToyBot(commands.Bot):
                 errors.append(exc)
                 await interaction.response.send_message("no modal")
 
+        @tree.command(description="Name a role's members, as cached and as listed")
+        async def roster(interaction: discord.Interaction[Any], role: discord.Role) -> None:
+            assert isinstance(role, discord.Role), type(role)
+            cached = sorted(m.name for m in role.members)
+            assert interaction.guild is not None
+            try:  # through the REST route: discord.py's own helper insists on the intent
+                page = await interaction.client.http.get_members(interaction.guild.id, 1000, None)
+                listed = sorted(m["user"]["username"] for m in page if str(role.id) in m["roles"])
+            except discord.Forbidden as exc:
+                errors.append(exc)
+                listed = ["(no access)"]
+            await interaction.response.send_message(
+                f"{role.name}: cached {', '.join(cached) or '-'}; listed {', '.join(listed) or '-'}"
+            )
+
+        @tree.command(description="Say whether a mention is a member or a role")
+        async def whois(
+            interaction: discord.Interaction[Any], target: discord.Member | discord.Role
+        ) -> None:
+            kind = "role" if isinstance(target, discord.Role) else "member"
+            await interaction.response.send_message(f"{kind} {target.name}")
+
         @app_commands.command(description="Only in the test guild")
         async def local(interaction: discord.Interaction[Any]) -> None:
             await interaction.response.send_message("local")

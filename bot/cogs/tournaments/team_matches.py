@@ -26,12 +26,13 @@ from bot.ui.errors import OptionError
 from bot.ui.host import Feature, GameBot, Interaction
 from bot.ui.options import server_of
 from bot.ui.replies import Reply, as_player, player_of, reader_language, send_ephemeral
+from bot.ui.role_teams import RoleLookups
 from bot.ui.team_matches import TeamPosts
 from bot.ui.text.tournaments.team_matches import (
+    SAME_ROLE_TWICE,
     TEAM_GIVEN_TWICE,
     TEAM_MISSING,
     not_a_member,
-    role_unseen,
     team_created_text,
 )
 
@@ -49,6 +50,8 @@ class TeamMatchesFeature(Feature):
     def __init__(self, bot: GameBot) -> None:
         super().__init__(bot)
         self.posts = TeamPosts(bot)
+        #: Teams given by role, read one server at a time and spaced (`RoleLookups`).
+        self.lookups = RoleLookups()
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -89,13 +92,17 @@ class TeamMatchesFeature(Feature):
         roles = frozenset(r.id for r in member.roles) if isinstance(member, discord.Member) else ()
         reply = Reply(interaction)
         await reply.defer(ephemeral=True)
-        first = await _team(guild, first_role, first_members)
-        second = await _team(guild, second_role, second_members)
-        match = await self.bot.service.team_matches.create(
+        may_manage = interaction.permissions.manage_guild
+        matches = self.bot.service.team_matches
+        await matches.require_organizer(server_of(interaction), may_manage, roles)
+        first, second = await self._teams(
+            guild, (first_role, second_role), (first_members, second_members)
+        )
+        match = await matches.create(
             guild_id=server_of(interaction),
             channel_id=interaction.channel_id or 0,
             organizer=player_of(interaction),
-            may_manage=interaction.permissions.manage_guild,
+            may_manage=may_manage,
             role_ids=roles,
             first_team=first_team,
             second_team=second_team,
@@ -109,22 +116,38 @@ class TeamMatchesFeature(Feature):
         await send_ephemeral(interaction, team_created_text(reader_language(interaction), match))
         await self.posts.announce(match)
 
+    async def _teams(
+        self,
+        guild: discord.Guild,
+        roles: tuple[discord.Role | None, discord.Role | None],
+        members: tuple[str | None, str | None],
+    ) -> tuple[list[PlayerRef], list[PlayerRef]]:
+        """Both teams as the command gave them, each a role's members who can play, as
+        Discord lists them (both roles read in one pass, `RoleLookups`), or the members
+        mentioned in a list."""
+        for role, listed in zip(roles, members, strict=True):
+            if role is not None and listed is not None:
+                raise OptionError(TEAM_GIVEN_TWICE)
+            if role is None and listed is None:
+                raise OptionError(TEAM_MISSING)
+        if roles[0] is not None and roles[0] == roles[1]:
+            raise OptionError(SAME_ROLE_TWICE)
+        given = [role for role in roles if role is not None]
+        found = iter(
+            await self.lookups.teams(self.bot.http, guild.id, given, MAX_TEAM) if given else []
+        )
+        teams = []
+        for role, listed in zip(roles, members, strict=True):
+            if role is not None:
+                teams.append(next(found))
+            elif listed is not None:
+                teams.append(await _listed(guild, listed))
+        return teams[0], teams[1]
 
-async def _team(
-    guild: discord.Guild, role: discord.Role | None, members: str | None
-) -> list[PlayerRef]:
-    """A team as the command gave it: a role's members (as the bot sees them), or the
-    members mentioned in a list, each looked up in the server (at most `MAX_TEAM` + 1
-    lookups: one more than a team takes is enough for the service to refuse it)."""
-    if role is not None and members is not None:
-        raise OptionError(TEAM_GIVEN_TWICE)
-    if role is not None:
-        found = [as_player(m) for m in role.members]
-        if not found:
-            raise OptionError(role_unseen(role.name))
-        return found
-    if members is None:
-        raise OptionError(TEAM_MISSING)
+
+async def _listed(guild: discord.Guild, members: str) -> list[PlayerRef]:
+    """The members mentioned in a list, each looked up in the server (at most `MAX_TEAM`
+    + 1 lookups: one more than a team takes is enough for the service to refuse it)."""
     ids = list(dict.fromkeys(int(m) for m in _MENTION.findall(members)))
     if not ids:
         raise OptionError(TEAM_MISSING)

@@ -106,11 +106,37 @@ class TeamMatchChange:
     games_created: tuple[int, ...] = ()
 
 
+def _check_once(first: Sequence[PlayerRef], second: Sequence[PlayerRef]) -> None:
+    """Refuse teams where a member plays twice, naming them: a member in both teams (as
+    when they have both roles) is the organizer's to place, not the bot's to guess."""
+    seen: set[int] = set()
+    for team in (first, second):
+        for member in team:
+            if member.user_id in seen:
+                raise ServiceError(
+                    Sentence(
+                        "{name} is in both teams (or twice in one): a member plays for "
+                        "one team, once.",
+                        name=member.name,
+                    )
+                )
+            seen.add(member.user_id)
+
+
 class TeamMatches:
     """Team matches: create one, act on its games' results, read it."""
 
     def __init__(self, store: GameStore) -> None:
         self._store = store
+
+    async def require_organizer(
+        self, guild_id: int, may_manage: bool, role_ids: Collection[int] = ()
+    ) -> None:
+        """Refuse a member who may not set up a team match, before the caller works for
+        them (reading a role's members costs requests to Discord); `create` checks again
+        in its own transaction."""
+        async with self._store.db.read() as tx:
+            await require_organizer(tx, guild_id, may_manage, role_ids, NOT_A_TEAM_ORGANIZER)
 
     async def create(
         self,
@@ -149,9 +175,7 @@ class TeamMatches:
                 raise ServiceError(Sentence("A team has 1 to {count} players.", count=MAX_TEAM))
             if any(member.is_bot for member in team):
                 raise ServiceError(Sentence("A team plays with members, not bots."))
-        ids = [member.user_id for team in (first, second) for member in team]
-        if len(set(ids)) != len(ids):
-            raise ServiceError(Sentence("A member plays for one team, once."))
+        _check_once(first, second)
         terms = even_terms(time_control, impasse_rule, takebacks, rated)
         now = self._store.now()
         new = NewTeamMatch(

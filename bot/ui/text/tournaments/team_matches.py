@@ -25,10 +25,34 @@ def not_a_member(user_id: int) -> Sentence:
     return Sentence("{mention} is not a member of this server.", mention=f"<@{user_id}>")
 
 
-def role_unseen(role: str) -> Sentence:
+SAME_ROLE_TWICE = Sentence("Give the two teams two different roles.")
+LOOKUP_TOO_SOON = Sentence(
+    "The bot has just read this server's member list for a team: try again in a minute."
+)
+ROLE_UNLISTED = Sentence(
+    "The bot may not read who has a role here (its Server Members intent is off): "
+    "list the team's members with @ instead."
+)
+
+
+def role_empty(role: str) -> Sentence:
+    return Sentence("Nobody who can play has the role {role} (bots are left out).", role=role)
+
+
+def role_too_large(role: str, count: int) -> Sentence:
     return Sentence(
-        "The bot sees no member with the role {role}: list the team's members with @ instead.",
+        "The role {role} has more than {count} members, the most a team has: "
+        "give a smaller role, or list the team's members with @.",
         role=role,
+        count=count,
+    )
+
+
+def server_too_large(count: int) -> Sentence:
+    return Sentence(
+        "This server has {count} members or more, too many to look through for a role: "
+        "list the team's members with @ instead.",
+        count=count,
     )
 
 
