@@ -135,7 +135,8 @@ async def test_a_match_by_roles_refuses_each_wrong_role_then_plays_to_its_final_
     [final] = await club.posts(club.channel, "Congratulations")
     assert "The team match Dragons v Tigers is over: Dragons wins." in final.content
     assert "Game points 4 to 0, board points 2 to 0." in final.content, final.content
-    [picture] = final.attachments
+    [picture, archive] = final.attachments  # the scoreboard, then the games' records
     assert picture.filename.endswith(".png") and picture.description
+    assert archive.filename == "team-match.zip", archive.filename
     assert club.bot is not None
     await club.bot.sends_settled()
