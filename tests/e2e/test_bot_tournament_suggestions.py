@@ -8,12 +8,13 @@ picked is the number the command then takes."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
 
 from bot.services import PlayerRef
-from bot.services.tournaments.model import Runner, Tournament
+from bot.services.tournaments.model import Runner, State, Tournament
 from bot.ui.text.answers import units
 from tests.fakediscord import Choice, FakeMember
 from tests.support.club import Club
@@ -116,3 +117,45 @@ async def test_each_command_suggests_the_tournaments_it_can_act_on(club: Club) -
     )
     assert cancelled.ephemeral and "Spring league" in cancelled.content, cancelled.content
     assert [c.value for c in await suggested(club, "tournament_start", "")] == [long.id]
+
+
+async def played_out(club: Club, name: str) -> Tournament:
+    """A 3-player round robin started and finished through the service (each game
+    resigned by Sente once the opener has opened it, and its result acted on)."""
+    guild = club.guild.id
+    service = club.service.tournaments
+    tournament = await created(club, name)
+    for member in (club.alice, club.bob, club.carol):
+        await service.join(
+            tournament.id, PlayerRef(member.id, member.user.username), guild_id=guild
+        )
+    change = await service.start(tournament.id, Runner(club.alice.id, True), guild_id=guild)
+    assert club.bot is not None
+    club.bot.opener.wake()  # as the command would
+    for game_id in change.games_created:
+        for _ in range(600):
+            game = await club.game(game_id)
+            if not game.row.clock_waits:
+                break
+            await asyncio.sleep(0.05)
+        await club.service.endings.resign(game_id, game.sente.user_id, guild_id=guild)
+        await service.game_ended(game_id)  # what the ending's post does, acted on here
+    return await service.get(tournament.id, guild_id=guild)
+
+
+async def test_standings_without_a_number_show_the_one_under_way_before_newer_finished_ones(
+    club: Club,
+) -> None:
+    club.make_manager(club.alice)
+    guild = club.guild.id
+    under_way = await created(club, "Long league")
+    for member in (club.alice, club.bob, club.carol):
+        await club.service.tournaments.join(
+            under_way.id, PlayerRef(member.id, member.user.username), guild_id=guild
+        )
+    await club.service.tournaments.start(under_way.id, Runner(club.alice.id, True), guild_id=guild)
+    for name in ("Quick cup", "Quicker cup"):
+        assert (await played_out(club, name)).state is State.FINISHED
+    standings = await club.fake.slash("tournament_standings", user=club.bob, channel=club.channel)
+    # Its crosstable, every game still to play (the finished ones' are all played).
+    assert standings.ephemeral and "not played yet" in standings.content, standings.content

@@ -335,11 +335,12 @@ class TournamentsFeature(Feature):
         service = self.bot.service.tournaments
         if tournament_id is not None:
             return await service.get(tournament_id, guild_id=guild_id)
-        found = await service.latest(guild_id, states, limit=2)  # one, or more than one
-        if latest_finished:
-            running = [t for t in found if t.state is State.RUNNING]
-            finished = [t for t in found if t.state is State.FINISHED]
-            found = running or finished[:1]
+        if latest_finished:  # the one under way; else the latest finished
+            found = await service.latest(guild_id, [State.RUNNING], limit=2)
+            if not found:
+                found = await service.latest(guild_id, [State.FINISHED], limit=1)
+        else:
+            found = await service.latest(guild_id, states, limit=2)  # one, or more than one
         if not found:
             raise OptionError(text.NO_TOURNAMENT_HERE)
         if len(found) > 1:
