@@ -8,17 +8,20 @@ never holds the command or the clock's listener: they only `wake` the opener. Ea
 is opened by one function (`bot.ui.event_games.open_event_game`) that finds the event it
 belongs to and heads its first post with it.
 
-There is one path: the event games being played that have no thread yet, as the database
-lists them (`awaiting_first_post`, scoped to this process's shards, the servers in turn so
-that one server's big start holds up no other's). A restart in the middle
-loses none, since the next ready bot wakes the opener and it finds the rest; the database
-is the queue, so no outbox row of its own is needed. A stop lets the game being opened
-finish (its thread stored) rather than cut it between Discord's thread and the database's
-note of it, which would give the game a second thread after the restart.
+There is one path: the event games being played whose first post is not made yet (their
+clocks wait for it), as the database lists them (`awaiting_first_post`, scoped to this
+process's shards, the servers in turn so that one server's big start holds up no other's). A
+restart in the middle loses none, since the next ready bot wakes the opener and it finds the
+rest; the database is the queue, so no outbox row of its own is needed. A stop lets the game
+being opened finish (its thread stored) rather than cut it between Discord's thread and the
+database's note of it, which would give the game a second thread after the restart.
 
 When a server is at Discord's cap on active threads (error 160006), that server's games
 wait in the database, their posts unsent, until one of its games ends (its thread is
 archived) or `cap_wait` seconds pass; the other servers' games go on opening meanwhile.
+A game whose opening failed otherwise (Discord or the database away for a moment) is tried
+again later, each failure doubling the wait from `retry_wait` up to `MAX_RETRY_WAIT`:
+its clock waits for its first post, so a game given up on could never be played.
 """
 
 from __future__ import annotations
@@ -49,6 +52,10 @@ BATCH = 50
 #: unless Discord is slow) before cutting it: a small part of the 10 s `docker stop` gives
 #: a stopping process before it kills it.
 STOP_WAIT = 5.0
+#: Seconds before a game whose opening failed is tried again (doubled at each failure).
+RETRY_WAIT = 60.0
+#: The longest wait between two tries of one game.
+MAX_RETRY_WAIT = 3600.0
 
 #: Open one game's thread and first post: False if it got no thread (posted in its
 #: channel instead); raises `ThreadCapReached` at the cap.
@@ -66,9 +73,10 @@ class Opener:
         self._wake = asyncio.Event()
         self._stopping = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        #: Games whose opening failed for another reason than the cap (posted in their
-        #: channel instead): not tried again before the next start of the bot.
-        self._failed: set[int] = set()
+        self.retry_wait = RETRY_WAIT
+        #: Games whose opening failed for another reason than the cap, each with how many
+        #: times and the loop's time before which it is not tried again.
+        self._failed: dict[int, tuple[int, float]] = {}
         #: Servers at their cap on active threads, each with the loop's time until which
         #: its games wait (unless one of its games ends first).
         self._capped: dict[int, float] = {}
@@ -135,14 +143,23 @@ class Opener:
             found = await service.awaiting_first_post(
                 BATCH + len(self._failed), scope, skip_guilds=sorted(self._capped)
             )
-            waiting = [(game, guild) for game, guild in found if game not in self._failed]
+            # A failed game no longer waiting (opened elsewhere, or ended) is forgotten.
+            listed = {game for game, _ in found}
+            self._failed = {g: failed for g, failed in self._failed.items() if g in listed}
+            waiting = [
+                (game, guild)
+                for game, guild in found
+                if game not in self._failed or self._failed[game][1] <= now
+            ]
             if not waiting:
                 if self._wake.is_set():
                     continue
-                if not self._capped:
+                later = [*self._capped.values(), *(until for _, until in self._failed.values())]
+                if not later:
                     return
-                # Only capped servers' games wait: until a game of theirs ends, or the wait.
-                await self._pause(min(self._capped.values()) - now, self._wake)
+                # Only capped servers' games or failed ones wait: until a game of a capped
+                # server ends, or the earliest wait is over.
+                await self._pause(min(later) - now, self._wake)
                 continue
             for game_id, guild_id in waiting:
                 if not self._going():
@@ -150,15 +167,18 @@ class Opener:
                 if guild_id in self._capped:
                     continue  # reached its cap earlier in this batch
                 try:
-                    threaded = await self._open_game(game_id)
+                    await self._open_game(game_id)
                 except ThreadCapReached:
                     log.warning("server %s is at its cap on active threads: games wait", guild_id)
                     self._capped[guild_id] = loop.time() + self.cap_wait
                 except Exception:
-                    log.exception("could not open event game %s", game_id)
-                    self._failed.add(game_id)
+                    times = self._failed.get(game_id, (0, 0.0))[0] + 1
+                    wait = min(self.retry_wait * 2 ** min(times - 1, 16), MAX_RETRY_WAIT)
+                    log.exception(
+                        "could not open event game %s: tried again in %.0f s", game_id, wait
+                    )
+                    self._failed[game_id] = (times, loop.time() + wait)
                 else:
                     self.opened += 1
-                    if not threaded:
-                        self._failed.add(game_id)
+                    self._failed.pop(game_id, None)
                 await self._pause(self.interval, self._stopping)

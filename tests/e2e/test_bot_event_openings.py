@@ -183,3 +183,31 @@ async def test_a_team_match_game_ending_starts_a_waiting_tournament_game(club: C
     assert "Season" in opened.start.content, opened.start.content
     assert club.bot is not None
     await club.bot.sends_settled()
+
+
+async def test_a_game_whose_opening_failed_is_tried_again(club: Club) -> None:
+    """Its clock waits for its first post, so a game given up on after one failure (the
+    database or Discord away for a moment) could never be played: it is tried again."""
+    east = [club.fake.add_member(club.guild, f"e{n}") for n in range(1)]
+    west = [club.fake.add_member(club.guild, f"w{n}") for n in range(1)]
+    club.make_manager(club.alice)
+    assert club.bot is not None
+    opener = club.bot.opener
+    opener.retry_wait = 0.5
+    real_open = opener._open_game
+    failed: list[int] = []
+
+    async def fails_once(game_id: int) -> bool:
+        if game_id not in failed:
+            failed.append(game_id)
+            raise ConnectionResetError("the database went away for a moment")
+        return await real_open(game_id)
+
+    opener._open_game = fails_once
+    club.guard.expect_error_log("could not open event game")
+    game_ids = await _team_match(club, club.channel, club.alice, [east, west])
+    await _until_threaded(club, game_ids, len(game_ids), PROMPT)
+    assert sorted(failed) == sorted(game_ids)
+    for game_id in game_ids:
+        assert not (await club.game(game_id)).row.clock_waits
+    await club.bot.sends_settled()
