@@ -157,6 +157,13 @@ class Posts:
             await self._post_change(change)
 
     async def _post_change(self, change: TournamentChange) -> None:
+        try:
+            await self._post_what_changed(change)
+        finally:  # new games are opened whatever became of the posts: the database lists them
+            if change.games_created:
+                self.bot.opener.wake()  # in the background, at Discord's pace
+
+    async def _post_what_changed(self, change: TournamentChange) -> None:
         tournament = await self.bot.service.tournaments.get(change.tournament_id)
         setup = tournament.row.setup
         lang = await self.bot.post_language(setup.guild_id)
@@ -176,8 +183,6 @@ class Posts:
             if change.round_started > 1 and tournament.format is Format.KNOCKOUT:
                 files = await self.bracket_files(tournament.id, lang)  # who meets whom now
             await channel.send(said, files=files, allowed_mentions=quiet)
-        if change.games_created:
-            self.bot.opener.wake()  # opened in the background, at Discord's pace
         if change.finished:
             await self.refresh(tournament.id)
             await self._final_post(tournament, change, lang, channel)
