@@ -183,7 +183,7 @@ def describe_bracket(bracket: Bracket, *, words: Words = ENGLISH) -> str:
     Knockout bracket of 2 players.
     Ann is the champion.
     Final:
-    Ann (seed 1) against Bo (seed 2): game 1 drawn and replayed, Ann won game 2 with sente. \
+    Ann (seed 1) against Bo (seed 2): Game 1 drawn and replayed, Ann won Game 2 with Sente. \
 Ann goes through.
     """
     count = bracket.players

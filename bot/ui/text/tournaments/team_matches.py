@@ -146,9 +146,10 @@ def team_event_name(lang: str, match: TeamMatch) -> str:
 
 def team_created_text(lang: str, match: TeamMatch) -> str:
     _ = translator(lang)
-    return _("Team match #{id} created: its {count} games start now, each in its thread.").format(
-        id=match.id, count=len(match.games)
-    )
+    return _(
+        "Team match #{id} created: its {count} games open one by one, each in its thread,"
+        " and each game's clock begins with its first post."
+    ).format(id=match.id, count=len(match.games))
 
 
 def team_decided_text(lang: str, match: TeamMatch) -> str:
