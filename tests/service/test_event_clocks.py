@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.db import DeadlineRow, open_database
@@ -227,3 +228,31 @@ async def test_the_opener_queue_holds_the_games_waiting_for_their_first_post(
     async with opened(shared_location, clock) as restarted:
         queued = {game_id for game_id, _ in await restarted.tournaments.awaiting_first_post(50)}
         assert queued == set(games[2:])
+
+
+async def test_games_waiting_before_the_upgrade_wait_with_their_clocks_after_it(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    """Migration 26 on a database whose event games were created by the code before it
+    (their deadlines set at creation, no flag): those still waiting for their thread wait
+    with their clocks stopped, so the opener finds them; one already opened keeps its clock."""
+    path = tmp_path / "shogi.db"
+    async with opened(path, clock) as service:
+        games = await tournament_games(service, clock)
+        await service.games.set_thread(games[0], 1)
+        kept = await deadline_row(service, games[0])
+    async with aiosqlite.connect(path, isolation_level=None) as old:  # as before migration 26
+        for game_id in games[1:]:
+            await old.execute(
+                "INSERT INTO deadlines (game_id, player_id, due_at, remind_at)"
+                " SELECT id, sente_id, 1, 1 FROM games WHERE id = ?",
+                (game_id,),
+            )
+        await old.execute("ALTER TABLE games DROP COLUMN clock_waits")
+        await old.execute("DELETE FROM schema_migrations WHERE version = 26")
+    async with opened(path, clock) as upgraded:
+        queued = {game_id for game_id, _ in await upgraded.tournaments.awaiting_first_post(50)}
+        assert queued == set(games[1:])
+        for game_id in games[1:]:
+            assert await deadline_row(upgraded, game_id) is None
+        assert await deadline_row(upgraded, games[0]) == kept

@@ -327,7 +327,14 @@ V25 = (
 # on the row rather than the absence of a deadline row: the clock's state (the turn's
 # start, the banks) is the row's, which every reader of the clock has at hand; an untimed
 # game never has a deadline; and a vacation's end or a gift of time writes deadlines.
+# The event games created before it that still wait for their thread (a big start, or a
+# server at the cap) are marked waiting, their deadlines removed, so that the opener finds
+# them and their clocks start with their first posts too.
 V26 = (
     "ALTER TABLE games ADD COLUMN clock_waits INTEGER NOT NULL DEFAULT 0"
     " CHECK (clock_waits IN (0, 1))",
+    "UPDATE games SET clock_waits = 1 WHERE status = 'active' AND thread_id IS NULL"
+    " AND ply = 0 AND (id IN (SELECT game_id FROM tournament_games WHERE game_id IS NOT NULL)"
+    " OR id IN (SELECT game_id FROM team_match_games WHERE game_id IS NOT NULL))",
+    "DELETE FROM deadlines WHERE game_id IN (SELECT id FROM games WHERE clock_waits = 1)",
 )
