@@ -17,7 +17,7 @@ import pytest
 
 from bot.db import Database, RatingRow, open_database
 from bot.services import GameService, PlayerRef, ServiceError
-from bot.services.tournaments.team_matches import PROFILE_MATCHES, TeamMatch
+from bot.services.tournaments.team_matches import MAX_RUNNING_MATCHES, PROFILE_MATCHES, TeamMatch
 from bot.services.tournaments.teams import Side
 from rules import Color
 
@@ -275,3 +275,16 @@ async def test_a_members_matches_for_their_profile(service: GameService, clock: 
     assert len(listed) == PROFILE_MATCHES and ids == sorted(ids, reverse=True)
     assert first.id not in ids  # the oldest falls off the list
     assert await service.team_matches.of_member(GUILD, ORGANIZER.user_id) == []
+
+
+async def test_a_server_with_its_most_matches_is_refused_before_any_lookup(
+    service: GameService,
+) -> None:
+    """At `MAX_RUNNING_MATCHES` under way the check a caller makes before reading a role's
+    members refuses already, so a refused match costs no request to Discord."""
+    for _ in range(MAX_RUNNING_MATCHES):
+        await created(service)
+    with pytest.raises(ServiceError, match="team matches under way"):
+        await service.team_matches.require_organizer(GUILD, True)
+    with pytest.raises(ServiceError, match="team matches under way"):
+        await created(service)

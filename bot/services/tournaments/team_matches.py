@@ -132,11 +132,13 @@ class TeamMatches:
     async def require_organizer(
         self, guild_id: int, may_manage: bool, role_ids: Collection[int] = ()
     ) -> None:
-        """Refuse a member who may not set up a team match, before the caller works for
-        them (reading a role's members costs requests to Discord); `create` checks again
-        in its own transaction."""
+        """Refuse a member who may not set up a team match, or a server with as many
+        matches under way as it may have, before the caller works for them (reading a
+        role's members costs requests to Discord); `create` checks again in its own
+        transaction."""
         async with self._store.db.read() as tx:
             await require_organizer(tx, guild_id, may_manage, role_ids, NOT_A_TEAM_ORGANIZER)
+            await _require_room(tx, guild_id)
 
     async def create(
         self,
@@ -191,14 +193,7 @@ class TeamMatches:
         async def store(tx: Session) -> tuple[int, datetime | None]:
             await require_organizer(tx, guild_id, may_manage, role_ids, NOT_A_TEAM_ORGANIZER)
             await tx.tournaments.lock_server(guild_id)  # two creations count in turn
-            if await tx.team_matches.count_running(guild_id) >= MAX_RUNNING_MATCHES:
-                raise ServiceError(
-                    Sentence(
-                        "This server already has {count} team matches under way, "
-                        "the most it may have at once.",
-                        count=MAX_RUNNING_MATCHES,
-                    )
-                )
+            await _require_room(tx, guild_id)
             await tx.players.upsert(organizer.to_row(), now)
             teams: list[list[Entrant]] = [[], []]
             for index, team in enumerate((first, second)):
@@ -385,3 +380,15 @@ async def _read(tx: Session, match_id: int, *, named: bool = True) -> TeamMatch 
         stored = await tx.players.get(player.user_id)
         names[player.user_id] = str(player.user_id) if stored is None else stored.name
     return TeamMatch(row, players, games, lineup, score(lineup, _played(games)), names)
+
+
+async def _require_room(tx: Session, guild_id: int) -> None:
+    """Refuse a match in a server that has `MAX_RUNNING_MATCHES` under way."""
+    if await tx.team_matches.count_running(guild_id) >= MAX_RUNNING_MATCHES:
+        raise ServiceError(
+            Sentence(
+                "This server already has {count} team matches under way, "
+                "the most it may have at once.",
+                count=MAX_RUNNING_MATCHES,
+            )
+        )
