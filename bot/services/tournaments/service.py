@@ -150,10 +150,11 @@ class Tournaments(Registration, Progress):
     async def awaiting_first_post(
         self, limit: int, scope: ShardScope | None = None, *, skip_guilds: Collection[int] = ()
     ) -> list[tuple[int, int]]:
-        """Event games waiting for their thread and first post, as (game id, server id),
-        the oldest `limit`: the games of running tournaments and of team matches under way,
-        created and waiting for the Discord layer's opener (or whose process stopped first),
-        leaving out the servers `skip_guilds` (at Discord's cap on active threads)."""
+        """Up to `limit` event games waiting for their thread and first post, as (game id,
+        server id), the servers taking turns (each one's oldest, then each one's next): the
+        games of running tournaments and of team matches under way, created and waiting for
+        the Discord layer's opener (or whose process stopped first), leaving out the servers
+        `skip_guilds` (at Discord's cap on active threads)."""
         async with self._store.db.read() as tx:
             return await tx.tournaments.awaiting_first_post(limit, scope, skip_guilds=skip_guilds)
 
