@@ -13,20 +13,10 @@ from typing import Final
 from tests.fakediscord.counting import is_global_limited
 from tests.fakediscord.limits import RouteLimit
 from tests.fakediscord.models import RequestRecord
+from tests.support.windows import most_in_window
 
 #: A route's major parameter in its path: the channel or guild it acts on.
 _MAJOR: Final = re.compile(r"^/(?:api/v\d+/)?(channels|guilds)/(\d+)")
-
-
-def busiest(times: Iterable[float], window: float) -> int:
-    """The most of `times` in any span of `window` seconds."""
-    ordered = sorted(times)
-    most = start = 0
-    for end, at in enumerate(ordered):
-        while ordered[start] <= at - window:
-            start += 1
-        most = max(most, end - start + 1)
-    return most
 
 
 def fixed_windows(times: Iterable[float], per: float) -> int:
@@ -63,9 +53,9 @@ class Bursts:
     @classmethod
     def of(cls, records: Iterable[RequestRecord], routes: Mapping[str, RouteLimit]) -> Bursts:
         served = [r for r in records if r.route is not None]
-        global_max = busiest((r.started for r in served if is_global_limited(r.route or "")), 1.0)
+        global_max = most_in_window(r.started for r in served if is_global_limited(r.route or ""))
         by_route = _grouped((r.route, r.started) for r in served)
-        per_route = {str(k): busiest(v, 1.0) for k, v in by_route.items()}
+        per_route = {str(k): most_in_window(v) for k, v in by_route.items()}
         over: dict[str, tuple[int, int]] = {}
         for route, limit in routes.items():
             buckets = _grouped(
